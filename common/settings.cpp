@@ -1,0 +1,117 @@
+// Reads the zeal settings table from the environment.
+#include "common/settings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+#include <string_view>
+
+namespace zeal {
+namespace {
+
+using Parser = std::function<bool(Settings &, std::string_view)>;
+
+bool parse_bool(std::string_view text, bool &out) {
+  if (text == "1" || text == "true" || text == "on" || text == "yes") { out = true; return true; }
+  if (text == "0" || text == "false" || text == "off" || text == "no") { out = false; return true; }
+  return false;
+}
+
+bool parse_level(std::string_view text, spdlog::level::level_enum &out) {
+  static constexpr std::pair<std::string_view, spdlog::level::level_enum> levels[] = {
+      {"off", spdlog::level::off},   {"error", spdlog::level::err}, {"warn", spdlog::level::warn},
+      {"info", spdlog::level::info}, {"debug", spdlog::level::debug}, {"trace", spdlog::level::trace}};
+  auto it = std::find_if(std::begin(levels), std::end(levels), [&](auto &l) { return l.first == text; });
+  if (it == std::end(levels)) return false;
+  out = it->second;
+  return true;
+}
+
+struct Row {
+  SettingDoc doc;
+  const char *expected; // what a valid value looks like, for the problem sentence
+  Parser parse;
+};
+
+const std::vector<Row> &rows() {
+  static const std::vector<Row> table = {
+      {{"ZEAL_LOG_LEVEL", "warn", "How much zeal logs to stderr: off, error, warn, info, debug or trace."},
+       "one of off, error, warn, info, debug, trace",
+       [](Settings &s, std::string_view v) { return parse_level(v, s.log_level); }},
+      {{"ZEAL_TRACE", "0", "1 prints every adapter C ABI call with its arguments, result and duration."},
+       "0 or 1",
+       [](Settings &s, std::string_view v) { return parse_bool(v, s.trace); }},
+      {{"ZEAL_ADAPTERS_FORCE_LOAD", "(unset)",
+        "Comma-separated adapter library paths; when set, only these are loaded."},
+       "a list of paths",
+       [](Settings &s, std::string_view v) { s.adapters_force_load = v; return true; }},
+      {{"ZEAL_ADAPTERS_SEARCH_PATH", "(unset)",
+        "Colon-separated folders searched for adapters before libzeal.so's own folder."},
+       "a list of folders",
+       [](Settings &s, std::string_view v) { s.adapters_search_path = v; return true; }},
+      {{"ONEAPI_DEVICE_SELECTOR", "(unset: every device)",
+        "Which devices are visible, in oneAPI's grammar, e.g. level_zero:cpu or !level_zero:1."},
+       "a selector",
+       [](Settings &s, std::string_view v) { s.device_selector = v; s.device_selector_set = true; return true; }},
+      {{"ZEAL_CACHE_PERSISTENT", "1", "1 keeps built device code on disk between runs, 0 turns it off."},
+       "0 or 1",
+       [](Settings &s, std::string_view v) { return parse_bool(v, s.cache_persistent); }},
+      {{"ZEAL_CACHE_DIR", "$XDG_CACHE_HOME/zeal or ~/.cache/zeal", "Where the persistent cache lives."},
+       "a folder",
+       [](Settings &s, std::string_view v) { s.cache_dir = v; return true; }},
+      {{"ZEAL_VALIDATE_SPIRV", "warn",
+        "What spirv-val findings are: warn (logged) or strict (a build error)."},
+       "warn or strict",
+       [](Settings &s, std::string_view v) {
+         if (v != "warn" && v != "strict") return false;
+         s.validate_spirv = v;
+         return true;
+       }},
+      {{"ZEAL_CPU_PROFILE", "host", "Which device the CPU driver reports (host)."},
+       "a profile name",
+       [](Settings &s, std::string_view v) { s.cpu_profile = v; return !v.empty(); }},
+      {{"ZEAL_CPU_THREADS", "0 (every hardware thread)", "How many worker threads the CPU driver runs."},
+       "a number from 0 to 1024",
+       [](Settings &s, std::string_view v) {
+         unsigned n = 0;
+         auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+         if (ec != std::errc{} || end != v.data() + v.size() || n > 1024) return false;
+         s.cpu_threads = n;
+         return true;
+       }},
+  };
+  return table;
+}
+
+} // namespace
+
+Settings read_settings(const char *(*getenv_fn)(const char *)) {
+  Settings s;
+  for (const Row &row : rows()) {
+    const char *value = getenv_fn(row.doc.variable);
+    if (value == nullptr) continue;
+    if (!row.parse(s, value))
+      s.problems.push_back(fmt::format("{}='{}' is not valid (expected {}); using the default, {}.",
+                                       row.doc.variable, value, row.expected, row.doc.default_value));
+  }
+  return s;
+}
+
+const Settings &settings() {
+  static const Settings table = read_settings([](const char *name) -> const char * { return std::getenv(name); });
+  return table;
+}
+
+std::span<const SettingDoc> setting_docs() {
+  static const std::vector<SettingDoc> docs = [] {
+    std::vector<SettingDoc> out;
+    for (const Row &row : rows()) out.push_back(row.doc);
+    return out;
+  }();
+  return docs;
+}
+
+} // namespace zeal

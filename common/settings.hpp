@@ -1,0 +1,44 @@
+// The typed table of every zeal setting, read once from the environment.
+#pragma once
+
+#include <spdlog/common.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zeal {
+
+struct Settings {
+  spdlog::level::level_enum log_level = spdlog::level::warn; // ZEAL_LOG_LEVEL
+  bool trace = false;                                        // ZEAL_TRACE
+  std::string adapters_force_load;                           // ZEAL_ADAPTERS_FORCE_LOAD
+  std::string adapters_search_path;                          // ZEAL_ADAPTERS_SEARCH_PATH
+  std::string device_selector;                               // ONEAPI_DEVICE_SELECTOR
+  bool device_selector_set = false;
+  bool cache_persistent = true;                              // ZEAL_CACHE_PERSISTENT
+  std::string cache_dir;                                     // ZEAL_CACHE_DIR
+  std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
+  std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
+  unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: every hardware thread
+
+  // Variables that were set to a value zeal could not use, each as a sentence.
+  std::vector<std::string> problems;
+};
+
+// One row of the settings table: the variable, what it means, and its default.
+struct SettingDoc {
+  const char *variable;
+  const char *default_value;
+  const char *meaning;
+};
+
+// Reads the environment on first call; later calls return the same table.
+const Settings &settings();
+
+// Parses a table from an environment lookup; used by settings() and by tests.
+Settings read_settings(const char *(*getenv_fn)(const char *));
+
+std::span<const SettingDoc> setting_docs();
+
+} // namespace zeal

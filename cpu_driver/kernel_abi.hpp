@@ -1,0 +1,26 @@
+// The contract between the CPU driver's compiler and its runtime: how a JIT-compiled kernel is called.
+#pragma once
+
+#include <cstdint>
+
+namespace zeal::cpu {
+
+// What one work-group launch needs to know. The runtime fills one per
+// work-group it runs (reusing it across groups on the same thread); the
+// compiled work-group function only reads it.
+struct GroupContext {
+  uint32_t work_dim = 1;        // 1, 2 or 3
+  uint32_t group_id[3] = {};    // this work-group's id in each dimension
+  uint32_t num_groups[3] = {1, 1, 1};
+  uint32_t local_size[3] = {1, 1, 1};
+  uint64_t global_offset[3] = {};
+  void *local_memory = nullptr; // kernel-scope `local` variables, KernelInfo::static_local_bytes bytes
+};
+
+// Runs every work-item of one work-group.
+// args[i] points to the bytes of kernel argument i: for a value argument its
+// value, for a pointer argument the pointer value (so args[i] is a T**), for a
+// local-memory argument a pointer to this work-group's local buffer for it.
+using WorkGroupFn = void (*)(const void *const *args, const GroupContext *ctx);
+
+} // namespace zeal::cpu
