@@ -1,0 +1,131 @@
+// zeal::device and zeal::context over the loader's devices and the adapter's contexts.
+#include "kernel_bundle/detail.hpp"
+
+#include "common/log.hpp"
+
+#include <fmt/format.h>
+
+namespace zeal {
+namespace detail {
+
+void check(const zeal_adapter_dispatch_t &d, zeal_result_t r) {
+  if (r == ZEAL_RESULT_SUCCESS) return;
+  throw exception(to_errc(r), d.getLastErrorMessage(), r);
+}
+
+ContextImpl::~ContextImpl() {
+  programs.clear();
+  if (handle != nullptr) (void)dispatch().contextRelease(handle);
+}
+
+std::shared_ptr<ContextImpl> create_context(DeviceImpl *device) {
+  auto ctx = std::make_shared<ContextImpl>();
+  ctx->device = device;
+  check(ctx->dispatch(), ctx->dispatch().contextCreate(1, &device->handle, &ctx->handle));
+  return ctx;
+}
+
+std::shared_ptr<ContextImpl> default_context(DeviceImpl *device) {
+  std::call_once(device->default_context_once, [&] {
+    // Kept for the life of the process, like the device itself.
+    device->default_context = create_context(device);
+    static std::vector<std::shared_ptr<ContextImpl>> *keep = new std::vector<std::shared_ptr<ContextImpl>>();
+    keep->push_back(device->default_context);
+  });
+  if (!device->default_context) throw exception(errc::platform, "the default context could not be created");
+  return device->default_context;
+}
+
+namespace {
+
+std::string string_info(const DeviceImpl *dev, zeal_device_info_t key) {
+  const zeal_adapter_dispatch_t &d = dev->adapter->dispatch;
+  size_t size = 0;
+  check(d, d.deviceGetInfo(dev->handle, key, 0, nullptr, &size));
+  std::string value(size, '\0');
+  check(d, d.deviceGetInfo(dev->handle, key, size, value.data(), nullptr));
+  if (!value.empty()) value.pop_back(); // the NUL
+  return value;
+}
+
+template <class T>
+T value_info(const DeviceImpl *dev, zeal_device_info_t key) {
+  const zeal_adapter_dispatch_t &d = dev->adapter->dispatch;
+  T value{};
+  check(d, d.deviceGetInfo(dev->handle, key, sizeof(T), &value, nullptr));
+  return value;
+}
+
+device_type to_device_type(zeal_device_type_t t) {
+  switch (t) {
+  case ZEAL_DEVICE_TYPE_CPU: return device_type::cpu;
+  case ZEAL_DEVICE_TYPE_GPU: return device_type::gpu;
+  case ZEAL_DEVICE_TYPE_FPGA: return device_type::fpga;
+  case ZEAL_DEVICE_TYPE_ACCELERATOR: return device_type::accelerator;
+  default: return device_type::all;
+  }
+}
+
+std::vector<DeviceImpl *> selected_devices() {
+  auto visible = visible_devices();
+  if (!visible) throw exception(errc::invalid, visible.error().message, visible.error().code);
+  return std::move(visible).value();
+}
+
+DeviceImpl *default_device_impl() {
+  const auto all = selected_devices();
+  if (all.empty() && settings().device_selector_set)
+    throw exception(errc::platform,
+                    fmt::format("no device matches ONEAPI_DEVICE_SELECTOR='{}' ({} device(s) found in all)",
+                                settings().device_selector, all_devices().size()),
+                    ZEAL_RESULT_ERROR_UNINITIALIZED);
+  if (all.empty())
+    throw exception(errc::platform, "no device is available: no zeal adapter loaded or no adapter found a device "
+                                    "(set ZEAL_LOG_LEVEL=info to see where zeal looked)",
+                    ZEAL_RESULT_ERROR_UNINITIALIZED);
+  for (DeviceImpl *dev : all)
+    if (dev->type == ZEAL_DEVICE_TYPE_GPU) return dev;
+  for (DeviceImpl *dev : all)
+    if (dev->type == ZEAL_DEVICE_TYPE_CPU) return dev;
+  return all.front();
+}
+
+} // namespace
+} // namespace detail
+
+device::device() : impl_(detail::default_device_impl()) {}
+
+std::vector<device> device::get_devices(device_type type) {
+  std::vector<device> out;
+  for (detail::DeviceImpl *dev : detail::selected_devices())
+    if (type == device_type::all || detail::to_device_type(dev->type) == type) out.emplace_back(dev);
+  return out;
+}
+
+std::string device::name() const { return impl_->name; }
+std::string device::vendor() const { return detail::string_info(impl_, ZEAL_DEVICE_INFO_VENDOR); }
+std::string device::driver_version() const { return detail::string_info(impl_, ZEAL_DEVICE_INFO_DRIVER_VERSION); }
+std::string device::backend() const { return impl_->adapter->backend; }
+device_type device::type() const { return detail::to_device_type(impl_->type); }
+
+std::vector<uint32_t> device::sub_group_sizes() const {
+  const zeal_adapter_dispatch_t &d = dispatch();
+  size_t size = 0;
+  detail::check(d, d.deviceGetInfo(impl_->handle, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES, 0, nullptr, &size));
+  std::vector<uint32_t> sizes(size / sizeof(uint32_t));
+  detail::check(d, d.deviceGetInfo(impl_->handle, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES, size, sizes.data(), nullptr));
+  return sizes;
+}
+
+size_t device::max_work_group_size() const {
+  return detail::value_info<size_t>(impl_, ZEAL_DEVICE_INFO_MAX_WORK_GROUP_SIZE);
+}
+
+zeal_device_handle_t device::native_handle() const { return impl_->handle; }
+const zeal_adapter_dispatch_t &device::dispatch() const { return impl_->adapter->dispatch; }
+
+context::context(const device &dev) : impl_(detail::create_context(dev.impl())) {}
+device context::get_device() const { return device(impl_->device); }
+zeal_context_handle_t context::native_handle() const { return impl_->handle; }
+
+} // namespace zeal

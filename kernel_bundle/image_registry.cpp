@@ -1,0 +1,108 @@
+// Keeps the device images of loaded executables and shared libraries, and finds kernels in them.
+#include "kernel_bundle/image_registry.hpp"
+
+#include "common/log.hpp"
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace zeal::detail {
+namespace {
+
+std::vector<std::string> split_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::string name;
+  std::istringstream in{std::string(text)};
+  while (std::getline(in, name, ';'))
+    if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+std::string origin_of(const void *address, const char *fallback) {
+  Dl_info info{};
+  if (dladdr(address, &info) != 0 && info.dli_fname != nullptr && info.dli_fname[0] != '\0') return info.dli_fname;
+  return fallback != nullptr ? fallback : "(unknown)";
+}
+
+} // namespace
+
+std::string_view metadata_text(const zeal_device_image_t &image, std::string_view key) {
+  for (uint32_t i = 0; i < image.num_metadata; ++i) {
+    const zeal_metadata_entry_t &entry = image.metadata[i];
+    if (entry.key != nullptr && key == entry.key)
+      return {static_cast<const char *>(entry.value), entry.size};
+  }
+  return {};
+}
+
+ImageRegistry &ImageRegistry::instance() {
+  // Leaked on purpose: registrars unregister from static destructors that may
+  // run after this translation unit's statics are gone.
+  static auto *registry = new ImageRegistry();
+  return *registry;
+}
+
+void ImageRegistry::add(const zeal_device_image_set_t *set) {
+  auto &log = logger("zeal");
+  if (set == nullptr || set->version != ZEAL_DEVICE_IMAGE_VERSION) {
+    log.error("ignoring a device image set of version {} (this runtime reads version {})",
+              set != nullptr ? set->version : 0, ZEAL_DEVICE_IMAGE_VERSION);
+    return;
+  }
+  std::string origin = origin_of(set, set->name);
+  std::lock_guard lock(mutex_);
+  for (uint32_t i = 0; i < set->num_images; ++i) {
+    auto image = std::make_shared<RegisteredImage>();
+    image->id = next_id_++;
+    image->image = &set->images[i];
+    image->set = set;
+    image->origin = origin;
+    image->kernels = split_names(metadata_text(set->images[i], ZEAL_METADATA_KERNELS));
+    log.debug("registered image '{}' of {} with {} kernel(s)", set->images[i].name, origin, image->kernels.size());
+    images_.push_back(std::move(image));
+  }
+}
+
+void ImageRegistry::remove(const zeal_device_image_set_t *set) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(images_, [&](const auto &image) { return image->set == set; });
+}
+
+std::shared_ptr<const RegisteredImage> ImageRegistry::find_kernel(std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  for (const auto &image : images_)
+    if (std::find(image->kernels.begin(), image->kernels.end(), name) != image->kernels.end()) return image;
+  return nullptr;
+}
+
+std::vector<std::string> ImageRegistry::kernel_names() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto &image : images_)
+    for (const std::string &k : image->kernels)
+      if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+  return names;
+}
+
+std::string ImageRegistry::describe() const {
+  std::lock_guard lock(mutex_);
+  if (images_.empty()) return "no device images are registered";
+  std::string out;
+  for (const auto &image : images_)
+    out += fmt::format("{}'{}' of {}", out.empty() ? "" : ", ", image->image->name, image->origin);
+  return out;
+}
+
+} // namespace zeal::detail
+
+extern "C" ZEAL_EXPORT void zealRegisterDeviceImages(const zeal_device_image_set_t *set) {
+  zeal::detail::ImageRegistry::instance().add(set);
+}
+
+extern "C" ZEAL_EXPORT void zealUnregisterDeviceImages(const zeal_device_image_set_t *set) {
+  zeal::detail::ImageRegistry::instance().remove(set);
+}

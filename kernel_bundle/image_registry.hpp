@@ -1,0 +1,45 @@
+// The registry of device images that executables and shared libraries register as they load.
+#pragma once
+
+#include <zeal/zeal_device_image.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zeal::detail {
+
+struct RegisteredImage {
+  uint64_t id = 0;                 // unique for the life of the process, never reused
+  const zeal_device_image_t *image = nullptr;
+  const zeal_device_image_set_t *set = nullptr;
+  std::string origin;              // the shared object or executable that registered it
+  std::vector<std::string> kernels;
+};
+
+class ImageRegistry {
+public:
+  static ImageRegistry &instance();
+
+  void add(const zeal_device_image_set_t *set);
+  void remove(const zeal_device_image_set_t *set);
+
+  // The image holding kernel `name`, or null. If several do, the one registered first.
+  std::shared_ptr<const RegisteredImage> find_kernel(std::string_view name) const;
+  std::vector<std::string> kernel_names() const;
+  // Names of the registered sets and where they came from, for messages.
+  std::string describe() const;
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<const RegisteredImage>> images_;
+  uint64_t next_id_ = 1;
+};
+
+// The text of a metadata entry, or empty.
+std::string_view metadata_text(const zeal_device_image_t &image, std::string_view key);
+
+} // namespace zeal::detail

@@ -1,0 +1,67 @@
+// Adapter discovery (dlopen, ABI handshake) and the devices the adapters expose.
+#pragma once
+
+#include "common/result.hpp"
+#include "loader/device_selector.hpp"
+#include "common/settings.hpp"
+
+#include <zeal/zeal_adapter.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zeal::detail {
+
+struct ContextImpl;
+
+// One adapter plugin that loaded and initialised. Never unloaded: device code
+// and objects may outlive the runtime's statics at exit.
+struct LoadedAdapter {
+  std::string path;
+  std::string backend;
+  void *library = nullptr;
+  zeal_adapter_dispatch_t dispatch{};
+  zeal_adapter_handle_t handle = nullptr;
+};
+
+struct DeviceImpl {
+  const LoadedAdapter *adapter = nullptr;
+  zeal_platform_handle_t platform = nullptr;
+  zeal_device_handle_t handle = nullptr;
+  zeal_device_type_t type = ZEAL_DEVICE_TYPE_ALL;
+  std::string name;
+  uint32_t index = 0; // position among the devices of its backend
+
+  std::once_flag default_context_once;
+  std::shared_ptr<ContextImpl> default_context;
+};
+
+// Where adapters are looked for, in order (see README, "Finding adapters").
+// Each entry is a file path or, for the system library path, a bare file name.
+std::vector<std::string> adapter_candidates(const Settings &settings, std::string_view runtime_dir);
+
+// Opens one adapter file and initialises it; the error says which file and why.
+Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path);
+
+// Every adapter that loaded, found once on first use (thread-safe).
+const std::vector<std::unique_ptr<LoadedAdapter>> &adapters();
+
+// Every device of every loaded adapter, in adapter order; found once.
+const std::vector<DeviceImpl *> &all_devices();
+
+// The devices ONEAPI_DEVICE_SELECTOR lets through, or the selector's error.
+Result<std::vector<DeviceImpl *>> visible_devices();
+
+// ONEAPI_DEVICE_SELECTOR, parsed once; an unset variable accepts everything.
+const Result<DeviceSelector> &device_selector();
+
+// The backend an adapter file serves, from its name: libzeal_adapter_<backend>.so.
+std::string backend_of_adapter_file(std::string_view path);
+
+// The folder holding libzeal.so.
+std::string runtime_directory();
+
+} // namespace zeal::detail

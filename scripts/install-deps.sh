@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package zeal's build, tests, examples and benchmarks use. Idempotent.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git python3
+  libze1 libze-dev                       # Level Zero loader, validation layer, headers
+  spirv-tools                            # SPIRV-Tools libraries, spirv-as, spirv-val
+  libfmt-dev libspdlog-dev               # formatting and logging
+  libgtest-dev libgmock-dev              # tests
+  llvm-15-dev libllvmspirvlib-15-dev     # the CPU driver's JIT and SPIR-V reader
+  libboost-context-dev                   # fibers for barriers in the CPU driver
+  clang-15 llvm-spirv-15                 # OpenCL C test kernels -> SPIR-V
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,70 @@
+// The settings table: defaults, valid values, and invalid values reported with a sentence.
+#include "common/settings.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace {
+
+std::map<std::string, std::string> g_env;
+
+const char *fake_getenv(const char *name) {
+  auto it = g_env.find(name);
+  return it == g_env.end() ? nullptr : it->second.c_str();
+}
+
+zeal::Settings read(std::map<std::string, std::string> env) {
+  g_env = std::move(env);
+  return zeal::read_settings(fake_getenv);
+}
+
+TEST(Settings, GivenNoVariables_ThenEveryDefaultHolds) {
+  zeal::Settings s = read({});
+  EXPECT_EQ(s.log_level, spdlog::level::warn);
+  EXPECT_FALSE(s.trace);
+  EXPECT_TRUE(s.cache_persistent);
+  EXPECT_EQ(s.cpu_profile, "host");
+  EXPECT_EQ(s.cpu_threads, 0u);
+  EXPECT_FALSE(s.device_selector_set);
+  EXPECT_TRUE(s.problems.empty());
+}
+
+TEST(Settings, GivenValidValues_ThenTheyAreRead) {
+  zeal::Settings s = read({{"ZEAL_LOG_LEVEL", "debug"},
+                           {"ZEAL_TRACE", "1"},
+                           {"ZEAL_CPU_THREADS", "3"},
+                           {"ZEAL_CACHE_PERSISTENT", "0"},
+                           {"ONEAPI_DEVICE_SELECTOR", "level_zero:cpu"},
+                           {"ZEAL_ADAPTERS_SEARCH_PATH", "/a:/b"}});
+  EXPECT_EQ(s.log_level, spdlog::level::debug);
+  EXPECT_TRUE(s.trace);
+  EXPECT_EQ(s.cpu_threads, 3u);
+  EXPECT_FALSE(s.cache_persistent);
+  EXPECT_TRUE(s.device_selector_set);
+  EXPECT_EQ(s.device_selector, "level_zero:cpu");
+  EXPECT_EQ(s.adapters_search_path, "/a:/b");
+  EXPECT_TRUE(s.problems.empty());
+}
+
+TEST(Settings, GivenInvalidValues_ThenEachIsReportedByNameAndTheDefaultKept) {
+  zeal::Settings s = read({{"ZEAL_LOG_LEVEL", "loud"}, {"ZEAL_CPU_THREADS", "many"}, {"ZEAL_TRACE", "2"}});
+  EXPECT_EQ(s.log_level, spdlog::level::warn);
+  EXPECT_EQ(s.cpu_threads, 0u);
+  ASSERT_EQ(s.problems.size(), 3u);
+  std::string all = s.problems[0] + s.problems[1] + s.problems[2];
+  EXPECT_NE(all.find("ZEAL_LOG_LEVEL='loud' is not valid"), std::string::npos) << all;
+  EXPECT_NE(all.find("ZEAL_CPU_THREADS='many' is not valid"), std::string::npos) << all;
+  EXPECT_NE(all.find("ZEAL_TRACE='2' is not valid"), std::string::npos) << all;
+}
+
+TEST(Settings, EverySettingIsDocumented) {
+  for (const zeal::SettingDoc &doc : zeal::setting_docs()) {
+    EXPECT_NE(std::string(doc.meaning), "") << doc.variable;
+    EXPECT_NE(std::string(doc.default_value), "") << doc.variable;
+  }
+  EXPECT_GE(zeal::setting_docs().size(), 10u);
+}
+
+} // namespace

@@ -1,0 +1,76 @@
+// The loader: where adapters are looked for, what happens to bad ones, and the devices found.
+#include "loader/loader.hpp"
+
+#include <zeal/zeal.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+TEST(Loader, GivenForceLoad_ThenOnlyThoseFilesAreCandidates) {
+  zeal::Settings s;
+  s.adapters_force_load = "/x/libzeal_adapter_a.so,/y/libzeal_adapter_b.so";
+  s.adapters_search_path = "/should/not/be/searched";
+  auto candidates = zeal::detail::adapter_candidates(s, ZEAL_TEST_LIB_DIR);
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_EQ(candidates[0], "/x/libzeal_adapter_a.so");
+  EXPECT_EQ(candidates[1], "/y/libzeal_adapter_b.so");
+}
+
+TEST(Loader, GivenNoSettings_ThenTheRuntimeFolderComesBeforeTheSystemPath) {
+  zeal::Settings s;
+  auto candidates = zeal::detail::adapter_candidates(s, ZEAL_TEST_LIB_DIR);
+  ASSERT_GE(candidates.size(), 2u);
+  EXPECT_EQ(candidates.front(), std::string(ZEAL_TEST_LIB_DIR) + "/libzeal_adapter_level_zero.so");
+  EXPECT_EQ(candidates.back(), "libzeal_adapter_level_zero.so");
+}
+
+TEST(Loader, GivenAMissingFile_ThenTheErrorNamesItAndSaysWhy) {
+  auto adapter = zeal::detail::load_adapter("/nonexistent/libzeal_adapter_ghost.so");
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_NE(adapter.error().message.find("cannot open adapter '/nonexistent/libzeal_adapter_ghost.so'"),
+            std::string::npos)
+      << adapter.error().message;
+  EXPECT_NE(adapter.error().message.find("No such file"), std::string::npos) << adapter.error().message;
+}
+
+TEST(Loader, GivenALibraryWithoutTheEntryPoint_ThenTheErrorNamesTheEntryPoint) {
+  std::string libzeal = zeal::detail::runtime_directory() + "/libzeal.so";
+  auto adapter = zeal::detail::load_adapter(libzeal);
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_NE(adapter.error().message.find("has no entry point zealGetAdapterDispatch"), std::string::npos)
+      << adapter.error().message;
+}
+
+TEST(Loader, GivenAFileThatIsNotASharedObject_ThenItIsRefusedWithDlerror) {
+  std::string path = ::testing::TempDir() + "libzeal_adapter_text.so";
+  std::ofstream(path) << "not an ELF file";
+  auto adapter = zeal::detail::load_adapter(path);
+  std::remove(path.c_str());
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_NE(adapter.error().message.find("cannot open adapter"), std::string::npos) << adapter.error().message;
+}
+
+TEST(Loader, FindsTheLevelZeroAdapterBesideLibzeal) {
+  const auto &adapters = zeal::detail::adapters();
+  ASSERT_FALSE(adapters.empty());
+  EXPECT_EQ(adapters.front()->backend, "level_zero");
+  EXPECT_NE(adapters.front()->path.find("libzeal_adapter_level_zero.so"), std::string::npos);
+}
+
+TEST(Loader, FindsTheCpuDevice) {
+  auto cpus = zeal::device::get_devices(zeal::device_type::cpu);
+  ASSERT_FALSE(cpus.empty());
+  EXPECT_EQ(cpus.front().backend(), "level_zero");
+  EXPECT_FALSE(cpus.front().name().empty());
+  EXPECT_FALSE(cpus.front().sub_group_sizes().empty());
+  EXPECT_GE(cpus.front().max_work_group_size(), 256u);
+  // With no GPU present the default device is the CPU.
+  if (zeal::device::get_devices(zeal::device_type::gpu).empty()) EXPECT_TRUE(zeal::device().is_cpu());
+}
+
+} // namespace
