@@ -19,8 +19,9 @@ struct GroupContext {
 
 // Runs every work-item of one work-group.
 // args[i] points to the bytes of kernel argument i: for a value argument its
-// value, for a pointer argument the pointer value (so args[i] is a T**), for a
-// local-memory argument a pointer to this work-group's local buffer for it.
+// value; for a pointer argument, global or local alike, a variable holding the
+// pointer (so args[i] is a T**). For a local-memory argument that pointer is
+// the address of this work-group's buffer for it, which the runtime provides.
 using WorkGroupFn = void (*)(const void *const *args, const GroupContext *ctx);
 
 } // namespace zeal::cpu

@@ -38,24 +38,6 @@ std::shared_ptr<ContextImpl> default_context(DeviceImpl *device) {
 
 namespace {
 
-std::string string_info(const DeviceImpl *dev, zeal_device_info_t key) {
-  const zeal_adapter_dispatch_t &d = dev->adapter->dispatch;
-  size_t size = 0;
-  check(d, d.deviceGetInfo(dev->handle, key, 0, nullptr, &size));
-  std::string value(size, '\0');
-  check(d, d.deviceGetInfo(dev->handle, key, size, value.data(), nullptr));
-  if (!value.empty()) value.pop_back(); // the NUL
-  return value;
-}
-
-template <class T>
-T value_info(const DeviceImpl *dev, zeal_device_info_t key) {
-  const zeal_adapter_dispatch_t &d = dev->adapter->dispatch;
-  T value{};
-  check(d, d.deviceGetInfo(dev->handle, key, sizeof(T), &value, nullptr));
-  return value;
-}
-
 device_type to_device_type(zeal_device_type_t t) {
   switch (t) {
   case ZEAL_DEVICE_TYPE_CPU: return device_type::cpu;
@@ -103,23 +85,34 @@ std::vector<device> device::get_devices(device_type type) {
 }
 
 std::string device::name() const { return impl_->name; }
-std::string device::vendor() const { return detail::string_info(impl_, ZEAL_DEVICE_INFO_VENDOR); }
-std::string device::driver_version() const { return detail::string_info(impl_, ZEAL_DEVICE_INFO_DRIVER_VERSION); }
+std::string device::vendor() const { return info_string(ZEAL_DEVICE_INFO_VENDOR); }
+std::string device::driver_version() const { return info_string(ZEAL_DEVICE_INFO_DRIVER_VERSION); }
+uint32_t device::index() const { return impl_->index; }
+
+void device::info_bytes(zeal_device_info_t key, size_t size, void *value) const {
+  detail::check(dispatch(), dispatch().deviceGetInfo(impl_->handle, key, size, value, nullptr));
+}
+
+size_t device::info_size(zeal_device_info_t key) const {
+  size_t size = 0;
+  detail::check(dispatch(), dispatch().deviceGetInfo(impl_->handle, key, 0, nullptr, &size));
+  return size;
+}
+
+std::string device::info_string(zeal_device_info_t key) const {
+  std::string value(info_size(key), '\0');
+  info_bytes(key, value.size(), value.data());
+  if (!value.empty()) value.pop_back(); // the NUL
+  return value;
+}
 std::string device::backend() const { return impl_->adapter->backend; }
 device_type device::type() const { return detail::to_device_type(impl_->type); }
 
 std::vector<uint32_t> device::sub_group_sizes() const {
-  const zeal_adapter_dispatch_t &d = dispatch();
-  size_t size = 0;
-  detail::check(d, d.deviceGetInfo(impl_->handle, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES, 0, nullptr, &size));
-  std::vector<uint32_t> sizes(size / sizeof(uint32_t));
-  detail::check(d, d.deviceGetInfo(impl_->handle, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES, size, sizes.data(), nullptr));
-  return sizes;
+  return info_array<uint32_t>(ZEAL_DEVICE_INFO_SUB_GROUP_SIZES);
 }
 
-size_t device::max_work_group_size() const {
-  return detail::value_info<size_t>(impl_, ZEAL_DEVICE_INFO_MAX_WORK_GROUP_SIZE);
-}
+size_t device::max_work_group_size() const { return info<size_t>(ZEAL_DEVICE_INFO_MAX_WORK_GROUP_SIZE); }
 
 zeal_device_handle_t device::native_handle() const { return impl_->handle; }
 const zeal_adapter_dispatch_t &device::dispatch() const { return impl_->adapter->dispatch; }

@@ -58,23 +58,22 @@ std::vector<std::string> adapter_candidates(const Settings &settings, std::strin
   return out;
 }
 
-Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path) {
-  auto adapter = std::make_unique<LoadedAdapter>();
-  adapter->path = path;
-  adapter->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (adapter->library == nullptr)
-    return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED, fmt::format("cannot open adapter '{}': {}", path, dl_error()));
-  auto get = reinterpret_cast<zeal_pfn_get_adapter_dispatch_t>(dlsym(adapter->library, ZEAL_GET_ADAPTER_DISPATCH_SYMBOL));
+namespace {
+
+// The dispatch table a loaded library gives for our ABI version, checked.
+Status handshake(LoadedAdapter &adapter) {
+  const std::string &path = adapter.path;
+  auto get = reinterpret_cast<zeal_pfn_get_adapter_dispatch_t>(dlsym(adapter.library, ZEAL_GET_ADAPTER_DISPATCH_SYMBOL));
   if (get == nullptr)
     return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED, fmt::format("adapter '{}' has no entry point {}: {}", path,
                                                                    ZEAL_GET_ADAPTER_DISPATCH_SYMBOL, dl_error()));
-  zeal_result_t r = get(ZEAL_ADAPTER_ABI_VERSION, &adapter->dispatch);
+  zeal_result_t r = get(ZEAL_ADAPTER_ABI_VERSION, &adapter.dispatch);
   if (r != ZEAL_RESULT_SUCCESS)
     return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED,
                       fmt::format("adapter '{}' refused zeal ABI version {}.{} ({})", path,
                                   ZEAL_VERSION_MAJOR(ZEAL_ADAPTER_ABI_VERSION),
                                   ZEAL_VERSION_MINOR(ZEAL_ADAPTER_ABI_VERSION), zealResultName(r)));
-  const zeal_adapter_dispatch_t &d = adapter->dispatch;
+  const zeal_adapter_dispatch_t &d = adapter.dispatch;
   if (ZEAL_VERSION_MAJOR(d.abi_version) != ZEAL_VERSION_MAJOR(ZEAL_ADAPTER_ABI_VERSION) ||
       d.size < sizeof(zeal_adapter_dispatch_t))
     return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED,
@@ -82,11 +81,30 @@ Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path) {
                                   ZEAL_VERSION_MAJOR(d.abi_version), ZEAL_VERSION_MINOR(d.abi_version),
                                   ZEAL_VERSION_MAJOR(ZEAL_ADAPTER_ABI_VERSION),
                                   ZEAL_VERSION_MINOR(ZEAL_ADAPTER_ABI_VERSION)));
-  r = d.adapterInit(&adapter->handle);
+  if (d.adapterInit == nullptr || d.getLastErrorMessage == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED,
+                      fmt::format("adapter '{}' gave a dispatch table without adapterInit or getLastErrorMessage", path));
+  r = d.adapterInit(&adapter.handle);
   if (r != ZEAL_RESULT_SUCCESS)
     return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED, fmt::format("adapter '{}' failed to initialise: {} ({})", path,
                                                                    d.getLastErrorMessage(), zealResultName(r)));
-  adapter->backend = d.adapterGetBackendName();
+  adapter.backend = d.adapterGetBackendName != nullptr ? d.adapterGetBackendName() : "";
+  return {};
+}
+
+} // namespace
+
+Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path) {
+  auto adapter = std::make_unique<LoadedAdapter>();
+  adapter->path = path;
+  adapter->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (adapter->library == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_UNINITIALIZED, fmt::format("cannot open adapter '{}': {}", path, dl_error()));
+  Status status = handshake(*adapter);
+  if (!status) {
+    dlclose(adapter->library);
+    return std::move(status).error();
+  }
   return adapter;
 }
 

@@ -40,6 +40,24 @@ public:
   bool is_gpu() const { return type() == device_type::gpu; }
   std::vector<uint32_t> sub_group_sizes() const;
   size_t max_work_group_size() const;
+  // Its position among the devices of its backend, as ONEAPI_DEVICE_SELECTOR counts.
+  uint32_t index() const;
+
+  // Any device query of the C ABI: a fixed-size value, a string, or an array.
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  T info(zeal_device_info_t key) const {
+    T value{};
+    info_bytes(key, sizeof(T), &value);
+    return value;
+  }
+  std::string info_string(zeal_device_info_t key) const;
+  template <class T>
+  std::vector<T> info_array(zeal_device_info_t key) const {
+    std::vector<T> values(info_size(key) / sizeof(T));
+    info_bytes(key, values.size() * sizeof(T), values.data());
+    return values;
+  }
 
   // The adapter-level handle and dispatch table, for code that talks to the C ABI.
   zeal_device_handle_t native_handle() const;
@@ -51,6 +69,9 @@ public:
   detail::DeviceImpl *impl() const { return impl_; }
 
 private:
+  void info_bytes(zeal_device_info_t key, size_t size, void *value) const;
+  size_t info_size(zeal_device_info_t key) const;
+
   detail::DeviceImpl *impl_;
 };
 

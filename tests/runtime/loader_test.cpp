@@ -70,7 +70,46 @@ TEST(Loader, FindsTheCpuDevice) {
   EXPECT_FALSE(cpus.front().sub_group_sizes().empty());
   EXPECT_GE(cpus.front().max_work_group_size(), 256u);
   // With no GPU present the default device is the CPU.
-  if (zeal::device::get_devices(zeal::device_type::gpu).empty()) EXPECT_TRUE(zeal::device().is_cpu());
+  if (zeal::device::get_devices(zeal::device_type::gpu).empty()) {
+    EXPECT_TRUE(zeal::device().is_cpu());
+  } else {
+    EXPECT_TRUE(zeal::device().is_gpu());
+  }
+}
+
+} // namespace
+
+namespace {
+
+std::string broken(const char *kind) {
+  return std::string(ZEAL_TEST_BROKEN_ADAPTER_DIR) + "/libzeal_adapter_" + kind + ".so";
+}
+
+TEST(BrokenAdapters, GivenAWrongAbiMajor_ThenTheErrorNamesBothVersions) {
+  auto adapter = zeal::detail::load_adapter(broken("wrong_abi"));
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_NE(adapter.error().message.find("speaks zeal ABI version 99.0, not 0."), std::string::npos)
+      << adapter.error().message;
+}
+
+TEST(BrokenAdapters, GivenAnAdapterRefusingOurVersion_ThenTheErrorSaysSo) {
+  auto adapter = zeal::detail::load_adapter(broken("refuses_abi"));
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_NE(adapter.error().message.find("refused zeal ABI version 0."), std::string::npos) << adapter.error().message;
+}
+
+TEST(BrokenAdapters, GivenAFailingInit_ThenTheAdaptersOwnMessageIsKept) {
+  auto adapter = zeal::detail::load_adapter(broken("failing_init"));
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_NE(adapter.error().message.find("failed to initialise: the test adapter has no devices to offer"),
+            std::string::npos)
+      << adapter.error().message;
+}
+
+TEST(BrokenAdapters, TheBackendComesFromTheFileName) {
+  EXPECT_EQ(zeal::detail::backend_of_adapter_file("/a/b/libzeal_adapter_level_zero.so"), "level_zero");
+  EXPECT_EQ(zeal::detail::backend_of_adapter_file("libzeal_adapter_opencl.so"), "opencl");
+  EXPECT_EQ(zeal::detail::backend_of_adapter_file("/a/libfoo.so"), "");
 }
 
 } // namespace

@@ -1,0 +1,74 @@
+// Contexts and USM: every allocation is recorded so that freeing an unknown pointer is an error, not a crash.
+#include "adapter/context.hpp"
+
+#include "common/log.hpp"
+
+#include <algorithm>
+
+namespace zeal::adapter {
+
+Context::Context(std::vector<Device *> devices, ZeContext context)
+    : Object(kKind), devices_(std::move(devices)), context_(std::move(context)),
+      plain_pools_(context_.get(), false), timestamp_pools_(context_.get(), true) {}
+
+Result<Context *> Context::create(std::vector<Device *> devices) {
+  assert(!devices.empty());
+  auto desc = ze_desc<ze_context_desc_t>();
+  std::vector<ze_device_handle_t> ze_devices;
+  for (Device *d : devices) ze_devices.push_back(d->ze());
+  ze_context_handle_t context = nullptr;
+  if (Status s = ze_check(zeContextCreateEx(devices.front()->platform().ze(), &desc,
+                                            static_cast<uint32_t>(ze_devices.size()), ze_devices.data(), &context),
+                          "zeContextCreateEx");
+      !s.ok())
+    return std::move(s).error();
+  return new Context(std::move(devices), ZeContext(context));
+}
+
+Context::~Context() {
+  // Memory the application forgot is freed with the context it belongs to.
+  for (auto &[ptr, allocation] : allocations_) {
+    logger("zeal-adapter").warn("context released with USM pointer {} ({} bytes) still allocated", ptr,
+                                allocation.size);
+    (void)zeMemFree(context_.get(), ptr);
+  }
+}
+
+bool Context::has_device(const Device *device) const {
+  return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
+}
+
+Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment) {
+  auto host = ze_desc<ze_host_mem_alloc_desc_t>();
+  auto dev = ze_desc<ze_device_mem_alloc_desc_t>();
+  void *ptr = nullptr;
+  ze_result_t r = ZE_RESULT_SUCCESS;
+  const char *call = "zeMemAllocHost";
+  switch (kind) {
+  case ZEAL_USM_KIND_HOST: r = zeMemAllocHost(context_.get(), &host, size, alignment, &ptr); break;
+  case ZEAL_USM_KIND_DEVICE:
+    call = "zeMemAllocDevice";
+    r = zeMemAllocDevice(context_.get(), &dev, size, alignment, device->ze(), &ptr);
+    break;
+  case ZEAL_USM_KIND_SHARED:
+    call = "zeMemAllocShared";
+    r = zeMemAllocShared(context_.get(), &dev, &host, size, alignment, device ? device->ze() : nullptr, &ptr);
+    break;
+  }
+  if (Status s = ze_check(r, call, fmt::format("{} bytes", size)); !s.ok()) return std::move(s).error();
+  std::lock_guard lock(usm_mutex_);
+  allocations_.emplace(ptr, Allocation{kind, size});
+  return ptr;
+}
+
+Status Context::usm_free(void *ptr) {
+  std::lock_guard lock(usm_mutex_);
+  auto it = allocations_.find(ptr);
+  if (it == allocations_.end())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("pointer {} was not allocated by usmAlloc in this context", ptr));
+  allocations_.erase(it);
+  return ze_check(zeMemFree(context_.get(), ptr), "zeMemFree", fmt::format("pointer {}", ptr));
+}
+
+} // namespace zeal::adapter

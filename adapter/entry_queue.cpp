@@ -1,0 +1,259 @@
+// C ABI entry points of queues, USM, copies, fills, barriers and events.
+#include "adapter/entry_points.hpp"
+#include "adapter/queue.hpp"
+
+#include <bit>
+
+namespace zeal::adapter {
+
+Result<std::vector<Event *>> wait_list(uint32_t num_wait, const zeal_event_handle_t *wait) {
+  if (num_wait > 0 && wait == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("the wait list is null but num_wait is {}", num_wait));
+  std::vector<Event *> events;
+  for (uint32_t i = 0; i < num_wait; ++i) {
+    auto e = from_handle<Event>(wait[i], "wait-list event");
+    if (!e.ok()) return std::move(e).error();
+    events.push_back(e.value());
+  }
+  return events;
+}
+
+void return_event(Ref<Event> event, zeal_event_handle_t *out) {
+  if (out != nullptr) *out = to_handle<Event, zeal_event_handle_t>(event.detach());
+}
+
+namespace {
+
+zeal_result_t ZEAL_APICALL queue_create(zeal_context_handle_t context, zeal_device_handle_t device, uint32_t flags,
+                                        zeal_queue_handle_t *queue) {
+  return run_entry(
+      "queueCreate",
+      [&] { return fmt::format("context={}, device={}, flags={:#x}", fmt::ptr(context), fmt::ptr(device), flags); },
+      [&]() -> Status {
+        auto c = from_handle<Context>(context, "context");
+        if (!c.ok()) return std::move(c).error();
+        auto d = from_handle<Device>(device, "device");
+        if (!d.ok()) return std::move(d).error();
+        if (Status s = require(queue != nullptr, "queueCreate: the queue output pointer is null"); !s.ok()) return s;
+        if (!c.value()->has_device(d.value()))
+          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                            fmt::format("queueCreate: device '{}' is not in the context", d.value()->name()));
+        constexpr uint32_t known = ZEAL_QUEUE_FLAG_OUT_OF_ORDER | ZEAL_QUEUE_FLAG_PROFILING;
+        if ((flags & ~known) != 0)
+          return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
+                            fmt::format("queueCreate: flags {:#x} has bits the adapter does not know", flags));
+        auto q = Queue::create(*c.value(), *d.value(), flags);
+        if (!q.ok()) return std::move(q).error();
+        *queue = to_handle<Queue, zeal_queue_handle_t>(q.value());
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL queue_finish(zeal_queue_handle_t queue) {
+  return run_entry(
+      "queueFinish", [&] { return fmt::format("queue={}", fmt::ptr(queue)); },
+      [&]() -> Status {
+        auto q = from_handle<Queue>(queue, "queue");
+        if (!q.ok()) return std::move(q).error();
+        return q.value()->finish();
+      });
+}
+
+Status check_usm_alloc(Context &c, Device *d, zeal_usm_kind_t kind, size_t size, size_t alignment, void **ptr) {
+  if (Status s = require(ptr != nullptr, "usmAlloc: the pointer output is null"); !s.ok()) return s;
+  if (kind != ZEAL_USM_KIND_HOST && kind != ZEAL_USM_KIND_DEVICE && kind != ZEAL_USM_KIND_SHARED)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
+                      fmt::format("usmAlloc: USM kind {} is not known", static_cast<int>(kind)));
+  if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "usmAlloc: size is 0");
+  if (alignment != 0 && !std::has_single_bit(alignment))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("usmAlloc: alignment {} is not a power of two", alignment));
+  if (kind != ZEAL_USM_KIND_HOST && d == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, "usmAlloc: device and shared allocations need a device");
+  if (d != nullptr && !c.has_device(d))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("usmAlloc: device '{}' is not in the context", d->name()));
+  return {};
+}
+
+zeal_result_t ZEAL_APICALL usm_alloc(zeal_context_handle_t context, zeal_device_handle_t device,
+                                     zeal_usm_kind_t kind, size_t size, size_t alignment, void **ptr) {
+  return run_entry(
+      "usmAlloc",
+      [&] {
+        return fmt::format("context={}, device={}, kind={}, size={}, alignment={} -> {}", fmt::ptr(context),
+                           fmt::ptr(device), static_cast<int>(kind), size, alignment, ptr ? *ptr : nullptr);
+      },
+      [&]() -> Status {
+        auto c = from_handle<Context>(context, "context");
+        if (!c.ok()) return std::move(c).error();
+        Device *d = nullptr;
+        if (device != nullptr) {
+          auto found = from_handle<Device>(device, "device");
+          if (!found.ok()) return std::move(found).error();
+          d = found.value();
+        }
+        if (Status s = check_usm_alloc(*c.value(), d, kind, size, alignment, ptr); !s.ok()) return s;
+        auto p = c.value()->usm_alloc(d, kind, size, alignment);
+        if (!p.ok()) return std::move(p).error();
+        *ptr = p.value();
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL usm_free(zeal_context_handle_t context, void *ptr) {
+  return run_entry(
+      "usmFree", [&] { return fmt::format("context={}, ptr={}", fmt::ptr(context), ptr); },
+      [&]() -> Status {
+        auto c = from_handle<Context>(context, "context");
+        if (!c.ok()) return std::move(c).error();
+        if (Status s = require(ptr != nullptr, "usmFree: the pointer is null"); !s.ok()) return s;
+        return c.value()->usm_free(ptr);
+      });
+}
+
+// The common part of every enqueue: queue and wait list checked, then submitted.
+template <class Check, class Append>
+Result<Ref<Event>> enqueue(zeal_queue_handle_t queue, uint32_t num_wait, const zeal_event_handle_t *wait,
+                           const char *call, Check &&check, Append &&append) {
+  auto q = from_handle<Queue>(queue, "queue");
+  if (!q.ok()) return std::move(q).error();
+  auto waits = wait_list(num_wait, wait);
+  if (!waits.ok()) return std::move(waits).error();
+  if (Status s = check(*q.value()); !s.ok()) return std::move(s).error();
+  return q.value()->submit(waits.value(), call, append);
+}
+
+Status no_check(Queue &) { return {}; }
+
+zeal_result_t ZEAL_APICALL enqueue_memcpy(zeal_queue_handle_t queue, void *dst, const void *src, size_t size,
+                                          uint32_t num_wait, const zeal_event_handle_t *wait,
+                                          zeal_event_handle_t *event) {
+  return run_entry(
+      "enqueueMemcpy",
+      [&] { return fmt::format("queue={}, dst={}, src={}, size={}, num_wait={}", fmt::ptr(queue), dst, src, size,
+                               num_wait); },
+      [&]() -> Status {
+        if (Status s = require(dst != nullptr && src != nullptr, "enqueueMemcpy: dst or src is null"); !s.ok())
+          return s;
+        auto e = enqueue(queue, num_wait, wait, "zeCommandListAppendMemoryCopy", no_check,
+                         [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                           return zeCommandListAppendMemoryCopy(l, dst, src, size, sig, n, w);
+                         });
+        if (!e.ok()) return std::move(e).error();
+        return_event(std::move(e).value(), event);
+        return {};
+      });
+}
+
+Status check_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t size) {
+  if (ptr == nullptr || pattern == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, "enqueueFill: ptr or pattern is null");
+  if (pattern_size == 0 || !std::has_single_bit(pattern_size) || size % pattern_size != 0)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("enqueueFill: pattern size {} must be a power of two dividing size {}",
+                                  pattern_size, size));
+  return {};
+}
+
+Status check_fill_pattern(Queue &q, size_t pattern_size) {
+  // Level Zero limits the pattern per command queue group; 128 bytes is the
+  // smallest limit drivers report, and SYCL patterns are at most 128 bytes too.
+  if (pattern_size > 128)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("enqueueFill: pattern size {} is over 128 bytes on device '{}'", pattern_size,
+                                  q.device().name()));
+  return {};
+}
+
+zeal_result_t ZEAL_APICALL enqueue_fill(zeal_queue_handle_t queue, void *ptr, const void *pattern,
+                                        size_t pattern_size, size_t size, uint32_t num_wait,
+                                        const zeal_event_handle_t *wait, zeal_event_handle_t *event) {
+  return run_entry(
+      "enqueueFill",
+      [&] { return fmt::format("queue={}, ptr={}, pattern_size={}, size={}, num_wait={}", fmt::ptr(queue), ptr,
+                               pattern_size, size, num_wait); },
+      [&]() -> Status {
+        if (Status s = check_fill(ptr, pattern, pattern_size, size); !s.ok()) return s;
+        // The spec does not say the driver copies the pattern at append, so a copy
+        // lives with the event until the fill is complete.
+        const auto *bytes = static_cast<const uint8_t *>(pattern);
+        std::vector<uint8_t> copy(bytes, bytes + pattern_size);
+        auto e = enqueue(queue, num_wait, wait, "zeCommandListAppendMemoryFill",
+                         [&](Queue &q) { return check_fill_pattern(q, pattern_size); },
+                         [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                           return zeCommandListAppendMemoryFill(l, ptr, copy.data(), pattern_size, size, sig, n, w);
+                         });
+        if (!e.ok()) return std::move(e).error();
+        e.value()->keep_alive(std::move(copy));
+        return_event(std::move(e).value(), event);
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL enqueue_barrier(zeal_queue_handle_t queue, uint32_t num_wait,
+                                           const zeal_event_handle_t *wait, zeal_event_handle_t *event) {
+  return run_entry(
+      "enqueueBarrier", [&] { return fmt::format("queue={}, num_wait={}", fmt::ptr(queue), num_wait); },
+      [&]() -> Status {
+        auto q = from_handle<Queue>(queue, "queue");
+        if (!q.ok()) return std::move(q).error();
+        auto waits = wait_list(num_wait, wait);
+        if (!waits.ok()) return std::move(waits).error();
+        // Without a wait list a barrier waits for everything submitted before it.
+        std::vector<Ref<Event>> before;
+        if (num_wait == 0) before = q.value()->outstanding();
+        for (auto &e : before) waits.value().push_back(e.get());
+        auto e = q.value()->submit(waits.value(), "zeCommandListAppendBarrier",
+                                   [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n,
+                                      ze_event_handle_t *w) { return zeCommandListAppendBarrier(l, sig, n, w); });
+        if (!e.ok()) return std::move(e).error();
+        return_event(std::move(e).value(), event);
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL event_wait(uint32_t num_events, const zeal_event_handle_t *events) {
+  return run_entry(
+      "eventWait", [&] { return fmt::format("num_events={}", num_events); },
+      [&]() -> Status {
+        auto list = wait_list(num_events, events);
+        if (!list.ok()) return std::move(list).error();
+        for (Event *e : list.value())
+          if (Status s = e->wait(); !s.ok()) return s;
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL event_get_info(zeal_event_handle_t event, zeal_event_info_t key, size_t size,
+                                          void *value, size_t *size_ret) {
+  return run_entry(
+      "eventGetInfo",
+      [&] { return fmt::format("event={}, key={}, size={}", fmt::ptr(event), static_cast<int>(key), size); },
+      [&]() -> Status {
+        auto e = from_handle<Event>(event, "event");
+        if (!e.ok()) return std::move(e).error();
+        return write_answer(e.value()->info(key), size, value, size_ret, "event info");
+      });
+}
+
+} // namespace
+
+void fill_queue_entries(zeal_adapter_dispatch_t &t) {
+  t.queueCreate = queue_create;
+  t.queueRetain = [](zeal_queue_handle_t q) { return retain_or_release<Queue>("queueRetain", "queue", q, true); };
+  t.queueRelease = [](zeal_queue_handle_t q) { return retain_or_release<Queue>("queueRelease", "queue", q, false); };
+  t.queueFinish = queue_finish;
+  t.usmAlloc = usm_alloc;
+  t.usmFree = usm_free;
+  t.enqueueMemcpy = enqueue_memcpy;
+  t.enqueueFill = enqueue_fill;
+  t.enqueueBarrier = enqueue_barrier;
+  t.eventWait = event_wait;
+  t.eventGetInfo = event_get_info;
+  t.eventRetain = [](zeal_event_handle_t e) { return retain_or_release<Event>("eventRetain", "event", e, true); };
+  t.eventRelease = [](zeal_event_handle_t e) { return retain_or_release<Event>("eventRelease", "event", e, false); };
+}
+
+} // namespace zeal::adapter

@@ -1,0 +1,80 @@
+// The phases of compile_spirv and the hidden work-item state they share (LLVM types; compiler/ only).
+#pragma once
+
+#include "cpu_driver/compiler/compiler.hpp"
+#include "cpu_driver/compiler/spirv_validate.hpp"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace zeal::cpu::detail {
+
+// --- The hidden work-item state -------------------------------------------
+// Every device function (kernels included, until they are inlined into their
+// work-group function) takes a pointer to one WorkItem as its LAST parameter,
+// defined or declared, so ids flow without thread_local and functions of
+// different modules agree on the signature. The work-group function owns one
+// on its stack, copies the GroupContext into it once and updates local_id in
+// its loops; after inlining SROA turns it into registers, so the copy is free
+// and the loads do not alias kernel stores to global memory.
+//   struct WorkItem {
+//     uint64_t local_id[3], group_id[3], local_size[3], num_groups[3], global_offset[3];
+//     uint64_t work_dim;
+//     const GroupContext *group;   // for what is not copied (local memory)
+//   };
+enum WorkItemField : unsigned { LocalId, GroupId, LocalSize, NumGroups, GlobalOffset, WorkDim, Group };
+llvm::StructType *work_item_type(llvm::LLVMContext &context);
+llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context);
+// Loads field[dim] (or the scalar field) of a WorkItem as an i64.
+llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim = 0);
+
+// "_Z13get_global_idj" -> "get_global_id"; names that are not mangled come back unchanged.
+llvm::StringRef opencl_base_name(llvm::StringRef mangled);
+bool is_barrier_builtin(llvm::StringRef name);
+
+// --- Phases, in the order compile_spirv runs them ---------------------------
+// Validates the SPIR-V header and instruction stream, then translates it.
+Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv, llvm::LLVMContext &context);
+
+// spir_kernel/spir_func -> C, on functions and call sites.
+void use_c_calling_convention(llvm::Module &module);
+
+// Functions reachable from `root` through direct calls, `root` included.
+llvm::SmallPtrSet<llvm::Function *, 16> reachable_functions(llvm::Function &root);
+
+// Kernel descriptions (without `run`), read before the module is rewritten.
+// Fails for kernels this driver cannot run yet (barriers, kernel-scope locals).
+Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module);
+
+// OpenCL math built-ins that map onto LLVM intrinsics.
+void lower_math_builtins(llvm::Module &module);
+
+// The C library functions the back end may call for those intrinsics (expf,
+// memcpy, ...): the only host symbols JIT'd code can reach.
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+std::span<const RuntimeSymbol> runtime_symbols();
+
+// Adds the hidden WorkItem parameter to every device function and call, then
+// replaces the work-item built-ins with loads from it.
+void add_work_item_parameter(llvm::Module &module);
+
+// Fails, naming them, when calls remain to functions neither defined nor provided.
+Status check_external_calls(const llvm::Module &module, const CompileOptions &options);
+
+// Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel.
+void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels);
+std::string work_group_function_name(llvm::StringRef kernel);
+
+// Private memory of a work-group function's static allocas, per work-item.
+uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel);
+
+} // namespace zeal::cpu::detail

@@ -1,0 +1,230 @@
+// Structural validation of a SPIR-V binary before LLVMSPIRVLib, which asserts instead of failing, reads it.
+#include "cpu_driver/compiler/spirv_validate.hpp"
+
+#include <fmt/format.h>
+#include <spirv-tools/libspirv.h>
+
+#include <cstring>
+#include <unordered_set>
+#include <vector>
+
+namespace zeal::cpu::detail {
+namespace {
+
+constexpr uint32_t spirv_magic = 0x07230203;
+constexpr uint32_t header_words = 5;
+
+// Opcodes the structure check looks at (SPIR-V specification, section 3.52).
+enum Opcode : uint32_t {
+  OpMemoryModel = 14, OpEntryPoint = 15, OpFunction = 54, OpFunctionEnd = 56, OpFunctionCall = 57,
+  OpLabel = 248, OpBranch = 249, OpReturnValue = 254, OpUnreachable = 255, OpTerminateInvocation = 4416,
+};
+
+bool is_terminator(uint32_t opcode) {
+  return (opcode >= OpBranch && opcode <= OpUnreachable) || opcode == OpTerminateInvocation;
+}
+
+Error invalid_binary(std::string sentence) { return build_failure(std::move(sentence), ZEAL_RESULT_ERROR_INVALID_BINARY); }
+
+Status check_version(uint32_t version) {
+  uint32_t major = (version >> 16) & 0xff;
+  uint32_t minor = (version >> 8) & 0xff;
+  if ((version & 0xff0000ffu) != 0 || major == 0) {
+    return invalid_binary(fmt::format("the SPIR-V version word 0x{:08x} is not a valid version number", version));
+  }
+  if (major != 1 || minor > 4) {
+    return build_failure(fmt::format(
+        "the module is SPIR-V {}.{}, which this driver cannot read: it accepts SPIR-V 1.0 to 1.4", major, minor));
+  }
+  return {};
+}
+
+Status check_header(std::span<const uint32_t> words) {
+  if (words[0] != spirv_magic) {
+    if (words[0] == __builtin_bswap32(spirv_magic)) {
+      return invalid_binary("the SPIR-V binary is big-endian, which this driver does not read");
+    }
+    return invalid_binary(fmt::format(
+        "the binary does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", spirv_magic,
+        words[0]));
+  }
+  if (Status version = check_version(words[1]); !version) return version;
+  if (words[3] == 0) return invalid_binary("the SPIR-V header declares an id bound of 0");
+  if (words[4] != 0) return invalid_binary(fmt::format("the SPIR-V header's reserved schema word is {}, not 0", words[4]));
+  return {};
+}
+
+// Every instruction fits in the stream, so the structure walk can index freely.
+Status check_word_counts(std::span<const uint32_t> words) {
+  if (words.size() == header_words) return invalid_binary("the SPIR-V module holds no instructions after its header");
+  for (size_t at = header_words; at < words.size();) {
+    uint32_t count = words[at] >> 16;
+    uint32_t opcode = words[at] & 0xffff;
+    if (count == 0) {
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", at, opcode));
+    }
+    if (count > words.size() - at) {
+      return invalid_binary(fmt::format(
+          "the SPIR-V binary is truncated: the instruction at word {} (opcode {}) needs {} words but only {} remain", at,
+          opcode, count, words.size() - at));
+    }
+    at += count;
+  }
+  return {};
+}
+
+// Functions open and close, blocks end in a terminator, and every entry point
+// and call names a function of the module: a module cut short at an
+// instruction boundary fails one of these.
+class StructureCheck {
+public:
+  explicit StructureCheck(std::span<const uint32_t> words) : words_(words), bound_(words[3]) {}
+
+  Status run() {
+    for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
+      if (Status step = visit(at, words_[at] & 0xffff, words_.subspan(at, words_[at] >> 16)); !step) return step;
+    }
+    if (in_function_) return invalid_binary("the SPIR-V binary is truncated: its last function has no OpFunctionEnd");
+    if (memory_models_ != 1) {
+      return invalid_binary(fmt::format("the SPIR-V module has {} OpMemoryModel instructions instead of 1", memory_models_));
+    }
+    for (uint32_t id : referenced_functions_) {
+      if (!functions_.contains(id)) {
+        return invalid_binary(fmt::format("the SPIR-V module refers to function %{}, which it does not contain", id));
+      }
+    }
+    return {};
+  }
+
+private:
+  Status operands(size_t at, std::span<const uint32_t> inst, size_t needed) {
+    if (inst.size() >= needed) return {};
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has {} words, fewer than its {}", at,
+                                      inst[0] & 0xffff, inst.size(), needed));
+  }
+
+  Status visit(size_t at, uint32_t opcode, std::span<const uint32_t> inst) {
+    switch (opcode) {
+    case OpMemoryModel: ++memory_models_; return {};
+    case OpEntryPoint:
+      if (Status ok = operands(at, inst, 4); !ok) return ok;
+      referenced_functions_.push_back(inst[2]);
+      return {};
+    case OpFunction:
+      if (Status ok = operands(at, inst, 5); !ok) return ok;
+      if (in_function_) return misplaced(at, "OpFunction inside a function");
+      if (inst[2] == 0 || inst[2] >= bound_) return misplaced(at, "a function id outside the id bound");
+      in_function_ = true;
+      functions_.insert(inst[2]);
+      return {};
+    case OpFunctionEnd:
+      if (!in_function_ || in_block_) return misplaced(at, "OpFunctionEnd outside a function or inside a block");
+      in_function_ = false;
+      return {};
+    case OpFunctionCall:
+      if (Status ok = operands(at, inst, 4); !ok) return ok;
+      referenced_functions_.push_back(inst[3]);
+      break;
+    case OpLabel:
+      if (!in_function_ || in_block_) return misplaced(at, "OpLabel outside a function or inside an unterminated block");
+      in_block_ = true;
+      return {};
+    default: break;
+    }
+    if (is_terminator(opcode)) {
+      if (!in_block_) return misplaced(at, "a block terminator outside a block");
+      in_block_ = false;
+    }
+    return {};
+  }
+
+  Error misplaced(size_t at, const char *what) {
+    return invalid_binary(fmt::format("the SPIR-V module is malformed: {} at word {}", what, at));
+  }
+
+  std::span<const uint32_t> words_;
+  uint32_t bound_;
+  bool in_function_ = false;
+  bool in_block_ = false;
+  int memory_models_ = 0;
+  std::unordered_set<uint32_t> functions_;
+  std::vector<uint32_t> referenced_functions_;
+};
+
+// Ids as SPIRV-Tools' parser sees them: the translator asserts on an id used
+// but never defined, or defined twice, so both are refused here.
+struct IdCheck {
+  uint32_t bound = 0;
+  std::unordered_set<uint32_t> defined;
+  std::vector<uint32_t> used;
+  std::string problem;
+};
+
+spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
+  auto &ids = *static_cast<IdCheck *>(user);
+  for (uint16_t i = 0; i < inst->num_operands; ++i) {
+    const spv_parsed_operand_t &operand = inst->operands[i];
+    uint32_t id = inst->words[operand.offset];
+    switch (operand.type) {
+    case SPV_OPERAND_TYPE_RESULT_ID:
+      if (id >= ids.bound || !ids.defined.insert(id).second) {
+        ids.problem = fmt::format("the SPIR-V module defines id %{} twice or beyond its id bound {}", id, ids.bound);
+        return SPV_ERROR_INVALID_ID;
+      }
+      break;
+    case SPV_OPERAND_TYPE_ID:
+    case SPV_OPERAND_TYPE_TYPE_ID:
+    case SPV_OPERAND_TYPE_SCOPE_ID:
+    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID: ids.used.push_back(id); break;
+    default: break;
+    }
+  }
+  return SPV_SUCCESS;
+}
+
+// Operand-level parse (opcodes, operand counts and kinds) without the full
+// validator, which refuses modules llvm-spirv really produces (an
+// OpCompositeExtract of lane 3 for get_global_id(3)).
+Status check_ids(std::span<const uint32_t> words) {
+  static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4); // immutable, shared by threads
+  IdCheck ids;
+  ids.bound = words[3];
+  spv_diagnostic diagnostic = nullptr;
+  spv_result_t result =
+      spvBinaryParse(context, &ids, words.data(), words.size(), nullptr, collect_ids, &diagnostic);
+  std::string message = diagnostic && diagnostic->error ? diagnostic->error : "";
+  spvDiagnosticDestroy(diagnostic);
+  if (!ids.problem.empty()) return invalid_binary(ids.problem);
+  if (result != SPV_SUCCESS) return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
+  for (uint32_t id : ids.used) {
+    if (!ids.defined.contains(id)) return invalid_binary(fmt::format("the SPIR-V module uses id %{}, which it never defines", id));
+  }
+  return {};
+}
+
+} // namespace
+
+Error build_failure(std::string log, zeal_result_t code) {
+  Error error = make_error(code, log);
+  error.log = std::move(log);
+  return error;
+}
+
+Status validate_spirv(std::span<const uint8_t> spirv) {
+  if (spirv.empty()) return invalid_binary("the SPIR-V binary is empty");
+  if (spirv.size() % 4 != 0) {
+    return invalid_binary(fmt::format("the SPIR-V binary is {} bytes long, which is not a multiple of 4", spirv.size()));
+  }
+  if (spirv.size() < header_words * 4) {
+    return invalid_binary(
+        fmt::format("the SPIR-V binary is {} bytes long, shorter than the 20-byte SPIR-V header", spirv.size()));
+  }
+  std::vector<uint32_t> words(spirv.size() / 4); // copied: the input need not be 4-byte aligned
+  std::memcpy(words.data(), spirv.data(), spirv.size());
+  if (Status header = check_header(words); !header) return header;
+  if (Status counts = check_word_counts(words); !counts) return counts;
+  if (Status structure = StructureCheck(words).run(); !structure) return structure;
+  return check_ids(words);
+}
+
+} // namespace zeal::cpu::detail

@@ -1,0 +1,21 @@
+// The compiler's LLVM-free helpers: build errors and structural validation of a SPIR-V binary.
+#pragma once
+
+#include "common/result.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace zeal::cpu::detail {
+
+// A build failure: `log` is the whole sentence, also used as the message.
+Error build_failure(std::string log, zeal_result_t code = ZEAL_RESULT_ERROR_BUILD_FAILURE);
+
+// Checks what LLVMSPIRVLib trusts without checking (its asserts abort the
+// process): header, word counts, function and block structure, entry points,
+// and ids (each defined once, every used id defined).
+// Not SPIR-V at all -> INVALID_BINARY; a version above 1.4 -> BUILD_FAILURE.
+Status validate_spirv(std::span<const uint8_t> spirv);
+
+} // namespace zeal::cpu::detail

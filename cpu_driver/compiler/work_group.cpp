@@ -1,0 +1,257 @@
+// Kernel descriptions and the generated work-group functions (the WorkGroupFn of kernel_abi.hpp).
+#include "cpu_driver/compiler/internal.hpp"
+
+#include <fmt/format.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+
+#include <cstddef>
+
+namespace zeal::cpu::detail {
+namespace {
+
+ArgKind kind_of(const llvm::Argument &arg) {
+  if (arg.hasByValAttr() || !arg.getType()->isPointerTy()) return ArgKind::Value;
+  switch (arg.getType()->getPointerAddressSpace()) {
+  case 1: case 2: case 4: return ArgKind::GlobalPointer; // global, constant, generic
+  case 3: return ArgKind::LocalPointer;
+  default: return ArgKind::Value;
+  }
+}
+
+ArgInfo describe_arg(const llvm::Argument &arg, const llvm::DataLayout &layout, const llvm::MDNode *type_names) {
+  ArgInfo info;
+  info.kind = kind_of(arg);
+  llvm::Type *type = arg.hasByValAttr() ? arg.getParamByValType() : arg.getType();
+  info.size = uint32_t(layout.getTypeAllocSize(type).getFixedSize());
+  if (type_names && arg.getArgNo() < type_names->getNumOperands()) {
+    if (auto *name = llvm::dyn_cast<llvm::MDString>(type_names->getOperand(arg.getArgNo()))) {
+      info.type_name = name->getString().str();
+    }
+  }
+  return info;
+}
+
+uint32_t metadata_int(const llvm::MDNode *node, unsigned index) {
+  if (node == nullptr || index >= node->getNumOperands()) return 0;
+  auto *constant = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(index));
+  return constant ? uint32_t(constant->getZExtValue()) : 0;
+}
+
+// Functions that refer to each kernel-scope `local` variable, through constant expressions too.
+llvm::SmallPtrSet<const llvm::Function *, 8> local_variable_users(llvm::Module &module) {
+  llvm::SmallPtrSet<const llvm::Function *, 8> users;
+  llvm::SmallVector<const llvm::User *, 16> work;
+  for (const llvm::GlobalVariable &global : module.globals()) {
+    if (global.getAddressSpace() == 3) work.append(global.user_begin(), global.user_end());
+  }
+  while (!work.empty()) {
+    const llvm::User *user = work.pop_back_val();
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(user)) {
+      users.insert(inst->getFunction());
+    } else if (llvm::isa<llvm::Constant>(user)) {
+      work.append(user->user_begin(), user->user_end());
+    }
+  }
+  return users;
+}
+
+// Barriers and kernel-scope locals are what this driver cannot run yet; both
+// need every work-item of a group alive at once (fibers or region loops).
+std::string unsupported_features(const KernelInfo &info, llvm::Function &kernel,
+                                 const llvm::SmallPtrSet<const llvm::Function *, 8> &local_users) {
+  std::string log;
+  bool locals = false;
+  for (llvm::Function *function : reachable_functions(kernel)) {
+    locals = locals || local_users.contains(function);
+  }
+  if (info.uses_barriers) {
+    log += fmt::format("kernel '{}' uses work-group barriers, which this driver does not support yet\n", info.name);
+  }
+  if (locals) {
+    log += fmt::format("kernel '{}' uses kernel-scope local variables, which this driver does not support yet\n",
+                       info.name);
+  }
+  return log;
+}
+
+KernelInfo describe_kernel(llvm::Function &kernel) {
+  KernelInfo info;
+  info.name = kernel.getName().str();
+  const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
+  const llvm::MDNode *type_names = kernel.getMetadata("kernel_arg_type");
+  for (const llvm::Argument &arg : kernel.args()) info.args.push_back(describe_arg(arg, layout, type_names));
+  const llvm::MDNode *group_size = kernel.getMetadata("reqd_work_group_size");
+  for (unsigned d = 0; d < 3; ++d) info.required_group_size[d] = metadata_int(group_size, d);
+  info.required_subgroup_size = metadata_int(kernel.getMetadata("intel_reqd_sub_group_size"), 0);
+  for (llvm::Function *function : reachable_functions(kernel)) {
+    info.uses_barriers = info.uses_barriers || is_barrier_builtin(function->getName());
+  }
+  return info;
+}
+
+// Copies the GroupContext into the WorkItem once; offsets come from the C++
+// struct itself so the two cannot drift apart.
+void fill_work_item(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *context) {
+  llvm::StructType *type = work_item_type(b.getContext());
+  auto load = [&](size_t offset, llvm::Type *field_type) -> llvm::Value * {
+    llvm::Value *at = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), context, offset);
+    llvm::Value *value = b.CreateLoad(field_type, b.CreatePointerCast(at, llvm::PointerType::get(field_type, 0)));
+    return b.CreateZExt(value, b.getInt64Ty());
+  };
+  auto store = [&](llvm::Value *value, WorkItemField field, unsigned dim) {
+    b.CreateStore(value, b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(field), b.getInt32(dim)}));
+  };
+  for (unsigned d = 0; d < 3; ++d) {
+    store(b.getInt64(0), LocalId, d);
+    store(load(offsetof(GroupContext, group_id) + 4 * d, b.getInt32Ty()), GroupId, d);
+    store(load(offsetof(GroupContext, local_size) + 4 * d, b.getInt32Ty()), LocalSize, d);
+    store(load(offsetof(GroupContext, num_groups) + 4 * d, b.getInt32Ty()), NumGroups, d);
+    store(load(offsetof(GroupContext, global_offset) + 8 * d, b.getInt64Ty()), GlobalOffset, d);
+  }
+  b.CreateStore(load(offsetof(GroupContext, work_dim), b.getInt32Ty()), b.CreateStructGEP(type, work_item, WorkDim));
+  b.CreateStore(context, b.CreateStructGEP(type, work_item, Group));
+}
+
+// args[i] points to the argument's bytes: the value itself, or the pointer
+// value for global and local pointers. Loads are byte-aligned because the
+// runtime's argument storage promises no more.
+llvm::SmallVector<llvm::Value *, 8> load_arguments(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::Value *args) {
+  llvm::Type *byte_pointer = llvm::PointerType::get(b.getInt8Ty(), 0);
+  llvm::SmallVector<llvm::Value *, 8> values;
+  for (unsigned i = 0; i + 1 < kernel.arg_size(); ++i) { // the last is the hidden work-item
+    llvm::Argument &arg = *kernel.getArg(i);
+    llvm::Value *slot = b.CreateLoad(byte_pointer, b.CreateConstInBoundsGEP1_64(byte_pointer, args, arg.getArgNo()));
+    llvm::Type *type = arg.getType();
+    if (arg.hasByValAttr()) {
+      // The call's byval attribute makes the callee's private copy.
+      values.push_back(b.CreatePointerCast(slot, type));
+    } else if (type->isPointerTy()) {
+      llvm::Value *pointer = b.CreateAlignedLoad(
+          byte_pointer, b.CreatePointerCast(slot, llvm::PointerType::get(byte_pointer, 0)), llvm::Align(1));
+      values.push_back(b.CreatePointerBitCastOrAddrSpaceCast(pointer, type));
+    } else {
+      values.push_back(
+          b.CreateAlignedLoad(type, b.CreatePointerCast(slot, llvm::PointerType::get(type, 0)), llvm::Align(1)));
+    }
+  }
+  return values;
+}
+
+// Emits `for (id = 0; id < local_size[dim]; ++id) { local_id[dim] = id; body(); }`
+// as a bottom-tested loop (the caller has checked every local size is >= 1) and
+// leaves the builder after it.
+void emit_work_item_loop(llvm::IRBuilder<> &b, llvm::Value *work_item, unsigned dim,
+                         llvm::function_ref<void()> body) {
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Value *count = load_work_item(b, work_item, LocalSize, dim);
+  llvm::BasicBlock *before = b.GetInsertBlock();
+  auto *loop = llvm::BasicBlock::Create(context, fmt::format("local_id.{}", dim), function);
+  auto *done = llvm::BasicBlock::Create(context, fmt::format("local_id.{}.done", dim), function);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode *id = b.CreatePHI(b.getInt64Ty(), 2, fmt::format("lid{}", dim));
+  id->addIncoming(b.getInt64(0), before);
+  llvm::StructType *type = work_item_type(context);
+  b.CreateStore(id, b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(dim)}));
+  body();
+  llvm::Value *next = b.CreateNUWAdd(id, b.getInt64(1));
+  id->addIncoming(next, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpULT(next, count), loop, done);
+  b.SetInsertPoint(done);
+}
+
+void build_work_group_function(llvm::Module &module, llvm::Function &kernel) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *byte_pointer = llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {llvm::PointerType::get(byte_pointer, 0), byte_pointer}, false);
+  auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                          work_group_function_name(kernel.getName()), module);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Value *args = function->getArg(0);
+  llvm::Value *context_arg = function->getArg(1);
+  args->setName("args");
+  context_arg->setName("group");
+
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::Value *work_item = b.CreateAlloca(work_item_type(context), nullptr, "work_item");
+  fill_work_item(b, work_item, context_arg);
+  llvm::SmallVector<llvm::Value *, 8> values = load_arguments(b, kernel, args);
+  values.push_back(work_item);
+
+  llvm::Value *empty = b.getFalse();
+  for (unsigned d = 0; d < 3; ++d) {
+    empty = b.CreateOr(empty, b.CreateICmpEQ(load_work_item(b, work_item, LocalSize, d), b.getInt64(0)));
+  }
+  auto *run = llvm::BasicBlock::Create(context, "run", function);
+  auto *exit = llvm::BasicBlock::Create(context, "exit", function);
+  b.CreateCondBr(empty, exit, run);
+  b.SetInsertPoint(run);
+  emit_work_item_loop(b, work_item, 2, [&] {
+    emit_work_item_loop(b, work_item, 1, [&] {
+      emit_work_item_loop(b, work_item, 0, [&] {
+        llvm::CallInst *call = b.CreateCall(kernel.getFunctionType(), &kernel, values);
+        call->setCallingConv(kernel.getCallingConv());
+        for (const llvm::Argument &arg : kernel.args()) {
+          if (arg.hasByValAttr()) {
+            call->addParamAttr(arg.getArgNo(), llvm::Attribute::getWithByValType(context, arg.getParamByValType()));
+          }
+        }
+      });
+    });
+  });
+  b.CreateBr(exit);
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+  exit->moveAfter(&function->back());
+}
+
+} // namespace
+
+std::string work_group_function_name(llvm::StringRef kernel) { return ("zeal.wg." + kernel).str(); }
+
+Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module) {
+  std::vector<KernelInfo> kernels;
+  std::string log;
+  auto local_users = local_variable_users(module);
+  for (llvm::Function &function : module) {
+    if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL || function.isDeclaration()) continue;
+    kernels.push_back(describe_kernel(function));
+    log += unsupported_features(kernels.back(), function, local_users);
+  }
+  if (!log.empty()) return build_failure(log);
+  return kernels;
+}
+
+void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels) {
+  for (const KernelInfo &info : kernels) {
+    llvm::Function *kernel = module.getFunction(info.name);
+    assert(kernel != nullptr && "described kernels are in the module");
+    build_work_group_function(module, *kernel);
+    // Inlined into its work-group function, the x loop becomes vectorisable.
+    kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
+    kernel->removeFnAttr(llvm::Attribute::NoInline);
+    kernel->removeFnAttr(llvm::Attribute::OptimizeNone);
+    kernel->addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+}
+
+uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel) {
+  const llvm::Function *function = module.getFunction(work_group_function_name(kernel));
+  if (function == nullptr) return 0;
+  uint64_t bytes = 0;
+  for (const llvm::Instruction &inst : llvm::instructions(*function)) {
+    auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
+    if (alloca == nullptr) continue;
+    if (auto size = alloca->getAllocationSizeInBits(module.getDataLayout())) {
+      bytes += size->getFixedSize() / 8;
+    }
+  }
+  return bytes;
+}
+
+} // namespace zeal::cpu::detail

@@ -1,0 +1,121 @@
+// Executing commands: copies, fills, event resets and kernel launches split over the worker pool.
+#include "cpu_driver/runtime/command.hpp"
+
+#include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/event.hpp"
+#include "cpu_driver/runtime/thread_pool.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <new>
+
+namespace zeal::cpu {
+namespace {
+
+// Local memory of one worker: kernel-scope `local` variables first, then each
+// local argument, each at a 128-byte boundary (the widest vector type).
+constexpr size_t local_alignment = 128;
+
+struct LocalLayout {
+  std::vector<uint64_t> offsets; // per argument; unused for non-local ones
+  uint64_t total = 0;
+};
+
+uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
+
+LocalLayout layout_local_memory(const KernelLaunch &launch) {
+  LocalLayout layout;
+  layout.offsets.resize(launch.local_sizes.size());
+  layout.total = align_up(launch.kernel->static_local_bytes, local_alignment);
+  for (size_t i = 0; i < launch.local_sizes.size(); ++i) {
+    if (launch.local_sizes[i] == 0) continue;
+    layout.offsets[i] = layout.total;
+    layout.total += align_up(launch.local_sizes[i], local_alignment);
+  }
+  return layout;
+}
+
+struct AlignedFree {
+  void operator()(std::byte *p) const { ::operator delete(p, std::align_val_t{local_alignment}); }
+};
+
+// The number of dimensions a kernel sees in get_work_dim(): Level Zero has no
+// such notion, so it is the highest dimension that is more than one wide.
+uint32_t work_dim(const KernelLaunch &l) {
+  if (l.group_count[2] > 1 || l.group_size[2] > 1) return 3;
+  if (l.group_count[1] > 1 || l.group_size[1] > 1) return 2;
+  return 1;
+}
+
+// Runs work-groups [begin, end) (linear ids, x fastest) with this worker's own context and local memory.
+void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin, uint64_t end) {
+  GroupContext ctx;
+  ctx.work_dim = work_dim(l);
+  for (int d = 0; d < 3; ++d) {
+    ctx.num_groups[d] = l.group_count[d];
+    ctx.local_size[d] = l.group_size[d];
+  }
+  std::unique_ptr<std::byte, AlignedFree> local;
+  if (layout.total > 0)
+    local.reset(static_cast<std::byte *>(::operator new(layout.total, std::align_val_t{local_alignment})));
+  ctx.local_memory = local.get();
+
+  size_t n = l.offsets.size();
+  std::vector<void *> local_pointers(n, nullptr);
+  std::vector<const void *> args(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (l.local_sizes[i] != 0) {
+      local_pointers[i] = local.get() + layout.offsets[i];
+      args[i] = &local_pointers[i]; // like a global pointer: args[i] points to the pointer
+    } else {
+      args[i] = l.values.get() + l.offsets[i];
+    }
+  }
+  uint64_t nx = l.group_count[0], ny = l.group_count[1];
+  for (uint64_t g = begin; g < end; ++g) {
+    ctx.group_id[0] = uint32_t(g % nx);
+    ctx.group_id[1] = uint32_t(g / nx % ny);
+    ctx.group_id[2] = uint32_t(g / (nx * ny));
+    l.kernel->run(args.data(), &ctx);
+  }
+}
+
+void fill(const MemoryFill &f) {
+  auto *dst = static_cast<std::byte *>(f.dst);
+  size_t p = f.pattern.size();
+  if (p == 1) {
+    std::memset(dst, std::to_integer<int>(f.pattern[0]), f.size);
+    return;
+  }
+  size_t i = 0;
+  for (; i + p <= f.size; i += p) std::memcpy(dst + i, f.pattern.data(), p);
+  std::memcpy(dst + i, f.pattern.data(), f.size - i); // a partial pattern at the end
+}
+
+// Splits the launch's work-groups over the pool; each chunk of groups gets its own context and local memory.
+void run_kernel(const KernelLaunch &launch, ThreadPool &pool) {
+  assert(launch.kernel != nullptr && launch.kernel->run != nullptr);
+  uint64_t groups = uint64_t{launch.group_count[0]} * launch.group_count[1] * launch.group_count[2];
+  LocalLayout layout = layout_local_memory(launch);
+  pool.parallel_for(groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end); });
+}
+
+} // namespace
+
+void execute(const Command &command, ThreadPool &pool) {
+  for (Event *e : command.waits) e->wait(UINT64_MAX);
+  uint64_t start = device_timestamp();
+  std::visit(
+      [&](const auto &op) {
+        using Op = std::decay_t<decltype(op)>;
+        if constexpr (std::is_same_v<Op, KernelLaunch>) run_kernel(op, pool);
+        else if constexpr (std::is_same_v<Op, MemoryCopy>) std::memmove(op.dst, op.src, op.size);
+        else if constexpr (std::is_same_v<Op, MemoryFill>) fill(op);
+        else if constexpr (std::is_same_v<Op, EventReset>) op.event->reset();
+      },
+      command.op);
+  if (command.signal != nullptr) command.signal->complete(start, device_timestamp());
+}
+
+} // namespace zeal::cpu

@@ -1,0 +1,61 @@
+// The commands a command list records, and how one is executed on the host.
+#pragma once
+
+#include "cpu_driver/compiler/compiler.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <variant>
+#include <vector>
+
+namespace zeal::cpu {
+
+class Event;
+class ThreadPool;
+
+// A kernel launch with everything captured at append time, so that later
+// zeKernelSetArgumentValue / SetGroupSize calls do not change it.
+struct KernelLaunch {
+  std::shared_ptr<const Program> program; // keeps the code alive while queued
+  const KernelInfo *kernel = nullptr;
+  std::shared_ptr<const std::byte[]> values; // argument bytes, each suitably aligned
+  std::vector<uint32_t> offsets;             // argument i's bytes start at values + offsets[i]
+  std::vector<uint64_t> local_sizes;         // bytes of local argument i; 0 for other kinds
+  uint32_t group_size[3] = {1, 1, 1};
+  uint32_t group_count[3] = {1, 1, 1};
+};
+
+struct MemoryCopy {
+  void *dst;
+  const void *src;
+  size_t size;
+};
+
+struct MemoryFill {
+  void *dst;
+  std::vector<std::byte> pattern;
+  size_t size;
+};
+
+// Resets an event when the command list reaches it.
+struct EventReset {
+  Event *event;
+};
+
+// Barriers, signals and waits need no operation of their own: execution is in
+// order, and every command carries its waits and its signal.
+struct NoOp {};
+
+using Operation = std::variant<NoOp, KernelLaunch, MemoryCopy, MemoryFill, EventReset>;
+
+struct Command {
+  Operation op;
+  Event *signal = nullptr;    // signalled (with timestamps) once the operation has run
+  std::vector<Event *> waits; // waited on before it runs
+};
+
+// Runs one command on the calling thread (a queue's submission thread); kernel
+// work-groups go to the pool.
+void execute(const Command &command, ThreadPool &pool);
+
+} // namespace zeal::cpu

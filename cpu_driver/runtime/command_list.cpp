@@ -1,0 +1,197 @@
+// Command lists and the zeCommandList* entry points (appends capture everything they need).
+#include "cpu_driver/runtime/command_list.hpp"
+
+#include "common/log.hpp"
+#include "cpu_driver/runtime/command_queue.hpp"
+#include "cpu_driver/runtime/context.hpp"
+#include "cpu_driver/runtime/ddi.hpp"
+#include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/event.hpp"
+#include "cpu_driver/runtime/kernel.hpp"
+
+#include <cstring>
+
+namespace zeal::cpu {
+
+CommandList::CommandList(Context &context, std::unique_ptr<Executor> immediate, bool synchronous)
+    : context_(context), immediate_(std::move(immediate)), synchronous_(synchronous),
+      commands_(std::make_shared<std::vector<Command>>()) {}
+
+ze_result_t CommandList::append(Command command) {
+  if (immediate_ != nullptr) {
+    immediate_->submit(std::make_shared<const std::vector<Command>>(1, std::move(command)));
+    if (synchronous_) immediate_->synchronize(UINT64_MAX);
+    return ZE_RESULT_SUCCESS;
+  }
+  std::lock_guard lock(mutex_);
+  if (closed_) {
+    zeal::logger("zeal-cpu").warn("append to a closed command list; reset it first");
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  commands_->push_back(std::move(command));
+  return ZE_RESULT_SUCCESS;
+}
+
+void CommandList::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+}
+
+void CommandList::reset() {
+  if (immediate_ != nullptr) immediate_->synchronize(UINT64_MAX);
+  std::lock_guard lock(mutex_);
+  commands_ = std::make_shared<std::vector<Command>>();
+  closed_ = false;
+}
+
+Executor::Batch CommandList::recorded() const {
+  std::lock_guard lock(mutex_);
+  return closed_ ? commands_ : nullptr;
+}
+
+ze_result_t make_command(Operation op, ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits,
+                         Command &out) {
+  if (wait_count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_SIZE;
+  out.op = std::move(op);
+  out.signal = signal != nullptr ? Event::from(signal) : nullptr;
+  out.waits.reserve(wait_count);
+  for (uint32_t i = 0; i < wait_count; ++i) {
+    if (waits[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    out.waits.push_back(Event::from(waits[i]));
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+namespace {
+
+// The tail every append shares: wrap the operation with its events and append it.
+ze_result_t append(ze_command_list_handle_t list, Operation op, ze_event_handle_t signal, uint32_t wait_count,
+                   ze_event_handle_t *waits) {
+  Command command;
+  if (ze_result_t r = make_command(std::move(op), signal, wait_count, waits, command); r != ZE_RESULT_SUCCESS)
+    return r;
+  return CommandList::from(list)->append(std::move(command));
+}
+
+ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device, const ze_command_list_desc_t *desc,
+                        ze_command_list_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->commandQueueGroupOrdinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  *out = new CommandList(*Context::from(context), nullptr, false);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_t device,
+                                  const ze_command_queue_desc_t *desc, ze_command_list_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
+  Context *c = Context::from(context);
+  *out = new CommandList(*c, std::make_unique<Executor>(c->driver().pool()),
+                         desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_destroy(ze_command_list_handle_t list) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete CommandList::from(list); // an immediate list finishes its work first
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_close(ze_command_list_handle_t list) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  CommandList::from(list)->close();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_reset(ze_command_list_handle_t list) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  CommandList::from(list)->reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t append_barrier(ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t wait_count,
+                           ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append(list, NoOp{}, signal, wait_count, waits);
+}
+
+ze_result_t append_memory_ranges_barrier(ze_command_list_handle_t list, uint32_t range_count, const size_t *sizes,
+                                         const void **ranges, ze_event_handle_t signal, uint32_t wait_count,
+                                         ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (range_count > 0 && (sizes == nullptr || ranges == nullptr)) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return append(list, NoOp{}, signal, wait_count, waits); // host memory is coherent: ranges need nothing
+}
+
+ze_result_t append_memory_copy(ze_command_list_handle_t list, void *dst, const void *src, size_t size,
+                               ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr || src == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return append(list, MemoryCopy{dst, src, size}, signal, wait_count, waits);
+}
+
+ze_result_t append_memory_fill(ze_command_list_handle_t list, void *dst, const void *pattern, size_t pattern_size,
+                               size_t size, ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr || pattern == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // A power of two no larger than maxMemoryFillPatternSize (128), as the queue group reports.
+  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)) != 0)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  MemoryFill fill{dst, std::vector<std::byte>(pattern_size), size};
+  std::memcpy(fill.pattern.data(), pattern, pattern_size); // captured now: the caller may reuse it
+  return append(list, std::move(fill), signal, wait_count, waits);
+}
+
+ze_result_t append_memory_prefetch(ze_command_list_handle_t list, const void *ptr, size_t) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return ptr == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS; // already in host memory
+}
+
+ze_result_t append_signal_event(ze_command_list_handle_t list, ze_event_handle_t event) {
+  if (list == nullptr || event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append(list, NoOp{}, event, 0, nullptr);
+}
+
+ze_result_t append_wait_on_events(ze_command_list_handle_t list, uint32_t count, ze_event_handle_t *events) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (events == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return append(list, NoOp{}, nullptr, count, events);
+}
+
+ze_result_t append_event_reset(ze_command_list_handle_t list, ze_event_handle_t event) {
+  if (list == nullptr || event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append(list, EventReset{Event::from(event)}, nullptr, 0, nullptr);
+}
+
+ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+                                 const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t wait_count,
+                                 ze_event_handle_t *waits) {
+  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  KernelLaunch launch;
+  if (ze_result_t r = Kernel::from(kernel)->capture_launch(*groups, launch); r != ZE_RESULT_SUCCESS) return r;
+  return append(list, std::move(launch), signal, wait_count, waits);
+}
+
+} // namespace
+
+void implement(ze_command_list_dditable_t &t) {
+  t.pfnCreate = guarded<list_create>;
+  t.pfnCreateImmediate = guarded<list_create_immediate>;
+  t.pfnDestroy = guarded<list_destroy>;
+  t.pfnClose = guarded<list_close>;
+  t.pfnReset = guarded<list_reset>;
+  t.pfnAppendBarrier = guarded<append_barrier>;
+  t.pfnAppendMemoryRangesBarrier = guarded<append_memory_ranges_barrier>;
+  t.pfnAppendMemoryCopy = guarded<append_memory_copy>;
+  t.pfnAppendMemoryFill = guarded<append_memory_fill>;
+  t.pfnAppendMemoryPrefetch = guarded<append_memory_prefetch>;
+  t.pfnAppendSignalEvent = guarded<append_signal_event>;
+  t.pfnAppendWaitOnEvents = guarded<append_wait_on_events>;
+  t.pfnAppendEventReset = guarded<append_event_reset>;
+  t.pfnAppendLaunchKernel = guarded<append_launch_kernel>;
+}
+
+} // namespace zeal::cpu

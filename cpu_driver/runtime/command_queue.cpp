@@ -1,0 +1,84 @@
+// The zeCommandQueue* entry points.
+#include "cpu_driver/runtime/command_queue.hpp"
+
+#include "common/log.hpp"
+#include "cpu_driver/runtime/command_list.hpp"
+#include "cpu_driver/runtime/context.hpp"
+#include "cpu_driver/runtime/ddi.hpp"
+#include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/fence.hpp"
+
+namespace zeal::cpu {
+
+// Also used for immediate command lists, which take the same descriptor.
+ze_result_t check_queue_desc(const ze_command_queue_desc_t &desc) {
+  // One group (ordinal 0) with one queue, as zeDeviceGetCommandQueueGroupProperties says.
+  if (desc.ordinal != 0 || desc.index != 0) {
+    zeal::logger("zeal-cpu").warn("command queue ordinal {} index {} does not exist; the device has one queue (0, 0)",
+                                  desc.ordinal, desc.index);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+namespace {
+
+ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device, const ze_command_queue_desc_t *desc,
+                         ze_command_queue_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
+  Context *c = Context::from(context);
+  *out = new CommandQueue(*c, c->driver().pool(), desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t queue_destroy(ze_command_queue_handle_t queue) {
+  if (queue == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete CommandQueue::from(queue); // waits for the work already submitted
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t queue_execute_command_lists(ze_command_queue_handle_t queue, uint32_t count,
+                                        ze_command_list_handle_t *lists, ze_fence_handle_t fence) {
+  if (queue == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (lists == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  // Check every list before submitting any, so that a failed call ran nothing.
+  std::vector<Executor::Batch> batches;
+  batches.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (lists[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    CommandList *list = CommandList::from(lists[i]);
+    Executor::Batch batch = list->is_immediate() ? nullptr : list->recorded();
+    if (batch == nullptr) {
+      zeal::logger("zeal-cpu").warn("zeCommandQueueExecuteCommandLists: list {} is {}", i,
+                                    list->is_immediate() ? "an immediate list" : "not closed");
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    batches.push_back(std::move(batch));
+  }
+  CommandQueue *q = CommandQueue::from(queue);
+  for (uint32_t i = 0; i < count; ++i) {
+    bool last = i + 1 == count;
+    q->executor().submit(std::move(batches[i]), last && fence != nullptr ? &Fence::from(fence)->signal() : nullptr);
+  }
+  if (q->synchronous()) q->executor().synchronize(UINT64_MAX);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t queue_synchronize(ze_command_queue_handle_t queue, uint64_t timeout_ns) {
+  if (queue == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return CommandQueue::from(queue)->executor().synchronize(timeout_ns) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+} // namespace
+
+void implement(ze_command_queue_dditable_t &t) {
+  t.pfnCreate = guarded<queue_create>;
+  t.pfnDestroy = guarded<queue_destroy>;
+  t.pfnExecuteCommandLists = guarded<queue_execute_command_lists>;
+  t.pfnSynchronize = guarded<queue_synchronize>;
+}
+
+} // namespace zeal::cpu

@@ -1,0 +1,24 @@
+// The context: the owner of allocations, and the parent of queues, lists, pools and modules.
+#pragma once
+
+#include "cpu_driver/runtime/handles.hpp"
+#include "cpu_driver/runtime/memory.hpp"
+
+namespace zeal::cpu {
+
+class Driver;
+
+class Context : public _ze_context_handle_t {
+public:
+  explicit Context(Driver &driver) : driver_(driver) {}
+  static Context *from(ze_context_handle_t h) { return static_cast<Context *>(h); }
+
+  Driver &driver() { return driver_; }
+  Allocations &allocations() { return allocations_; }
+
+private:
+  Driver &driver_;
+  Allocations allocations_;
+};
+
+} // namespace zeal::cpu

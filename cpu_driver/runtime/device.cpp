@@ -1,0 +1,211 @@
+// The CPU device: how its properties follow from the host CPU, and the zeDevice* entry points.
+#include "cpu_driver/runtime/ddi.hpp"
+#include "cpu_driver/runtime/driver.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace zeal::cpu {
+namespace {
+
+constexpr uint32_t subgroup_sizes[] = {4, 8, 16, 32, 64};
+constexpr uint32_t max_group_size = 1024;
+constexpr uint32_t local_memory_bytes = 64 * 1024;
+
+// 128-bit FNV-1a over the text, so that the same CPU gives the same UUID on every run.
+void stable_uuid(const std::string &text, uint8_t (&out)[ZE_MAX_DEVICE_UUID_SIZE]) {
+  uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+  for (unsigned char c : text) {
+    h1 = (h1 ^ c) * 0x100000001b3ull;
+    h2 = (h2 ^ c) * 0x100000001b3ull + 1;
+  }
+  std::memcpy(out, &h1, 8);
+  std::memcpy(out + 8, &h2, 8);
+}
+
+uint32_t vendor_id(const std::string &vendor) {
+  if (vendor == "GenuineIntel") return 0x8086;
+  if (vendor == "AuthenticAMD") return 0x1022;
+  return 0;
+}
+
+// Overwrites a caller's properties struct but keeps the caller's stype and pNext.
+template <class T>
+void copy_keeping_header(T *out, const T &in) {
+  ze_structure_type_t stype = out->stype;
+  void *next = out->pNext;
+  *out = in;
+  out->stype = stype;
+  out->pNext = next;
+}
+
+} // namespace
+
+Device::Device(HostCpu cpu) : cpu_(std::move(cpu)) {
+  auto &p = properties_;
+  p.type = ZE_DEVICE_TYPE_CPU;
+  p.vendorId = vendor_id(cpu_.vendor);
+  p.deviceId = 0;
+  p.flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
+  p.coreClockRate = cpu_.mhz;
+  // One allocation may take up to all of host memory; the kernel decides about overcommit.
+  p.maxMemAllocSize = cpu_.memory_bytes;
+  p.maxHardwareContexts = 1;
+  p.maxCommandQueuePriority = 0;
+  // One "EU" per hardware thread, one thread each; SIMD width of a 256-bit vector of floats.
+  p.numThreadsPerEU = 1;
+  p.physicalEUSimdWidth = 8;
+  p.numEUsPerSubslice = cpu_.threads;
+  p.numSubslicesPerSlice = 1;
+  p.numSlices = 1;
+  p.timerResolution = 1; // nanoseconds (cycles per second for the 1.2 stype; see device_get_properties)
+  p.timestampValidBits = 64;
+  p.kernelTimestampValidBits = 64;
+  stable_uuid("zeal-cpu/" + cpu_.vendor + "/" + cpu_.model + "/" + std::to_string(cpu_.threads), p.uuid.id);
+  std::snprintf(p.name, sizeof(p.name), "zeal CPU (%s)", cpu_.model.c_str());
+
+  auto &c = compute_;
+  c.maxTotalGroupSize = max_group_size;
+  c.maxGroupSizeX = c.maxGroupSizeY = c.maxGroupSizeZ = max_group_size;
+  c.maxGroupCountX = c.maxGroupCountY = c.maxGroupCountZ = UINT32_MAX;
+  c.maxSharedLocalMemory = local_memory_bytes;
+  c.numSubGroupSizes = std::size(subgroup_sizes);
+  std::copy(std::begin(subgroup_sizes), std::end(subgroup_sizes), c.subGroupSizes);
+
+  auto &m = module_;
+  m.spirvVersionSupported = ZE_MAKE_VERSION(1, 4);
+  m.flags = ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  constexpr ze_device_fp_flags_t ieee = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN |
+                                        ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO |
+                                        ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
+  m.fp16flags = ieee;
+  m.fp32flags = ieee | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
+  m.fp64flags = ieee;
+  m.maxArgumentsSize = 4096;
+  m.printfBufferSize = 4 * 1024 * 1024;
+  std::memcpy(m.nativeKernelSupported.id, p.uuid.id, sizeof(m.nativeKernelSupported.id));
+}
+
+namespace {
+
+ze_result_t device_get(ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || devices == nullptr) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  devices[0] = &Driver::from(driver)->device();
+  *count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_sub_devices(ze_device_handle_t device, uint32_t *count, ze_device_handle_t *) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *count = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_properties(ze_device_handle_t device, ze_device_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  bool cycles_per_second = out->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
+  copy_keeping_header(out, Device::from(device)->properties());
+  if (cycles_per_second) out->timerResolution = 1'000'000'000;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_compute_properties(ze_device_handle_t device, ze_device_compute_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  copy_keeping_header(out, Device::from(device)->compute_properties());
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_module_properties(ze_device_handle_t device, ze_device_module_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  copy_keeping_header(out, Device::from(device)->module_properties());
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_command_queue_group_properties(ze_device_handle_t device, uint32_t *count,
+                                                      ze_command_queue_group_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || out == nullptr) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  ze_command_queue_group_properties_t group{};
+  group.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+  group.maxMemoryFillPatternSize = 128;
+  group.numQueues = 1;
+  copy_keeping_header(out, group);
+  *count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_memory_properties(ze_device_handle_t device, uint32_t *count,
+                                         ze_device_memory_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || out == nullptr) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  ze_device_memory_properties_t memory{};
+  memory.totalSize = Device::from(device)->cpu().memory_bytes;
+  memory.maxBusWidth = 64;
+  std::snprintf(memory.name, sizeof(memory.name), "host memory");
+  copy_keeping_header(out, memory);
+  *count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
+                                                ze_device_memory_access_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Every kind of allocation is ordinary host memory: all access, atomics included, everywhere.
+  constexpr ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
+                                               ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT |
+                                               ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
+  ze_device_memory_access_properties_t access{};
+  access.hostAllocCapabilities = access.deviceAllocCapabilities = all;
+  access.sharedSingleDeviceAllocCapabilities = access.sharedCrossDeviceAllocCapabilities = all;
+  access.sharedSystemAllocCapabilities = all;
+  copy_keeping_header(out, access);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_global_timestamps(ze_device_handle_t device, uint64_t *host, uint64_t *device_ts) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (host == nullptr || device_ts == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *host = *device_ts = device_timestamp();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_get_status(ze_device_handle_t device) {
+  return device == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ZE_RESULT_SUCCESS;
+}
+
+} // namespace
+
+void implement(ze_device_dditable_t &t) {
+  t.pfnGet = guarded<device_get>;
+  t.pfnGetSubDevices = guarded<device_get_sub_devices>;
+  t.pfnGetProperties = guarded<device_get_properties>;
+  t.pfnGetComputeProperties = guarded<device_get_compute_properties>;
+  t.pfnGetModuleProperties = guarded<device_get_module_properties>;
+  t.pfnGetCommandQueueGroupProperties = guarded<device_get_command_queue_group_properties>;
+  t.pfnGetMemoryProperties = guarded<device_get_memory_properties>;
+  t.pfnGetMemoryAccessProperties = guarded<device_get_memory_access_properties>;
+  t.pfnGetGlobalTimestamps = guarded<device_get_global_timestamps>;
+  t.pfnGetStatus = guarded<device_get_status>;
+}
+
+} // namespace zeal::cpu

@@ -1,0 +1,146 @@
+// The driver singleton and the zeInit / zeDriver* entry points.
+#include "cpu_driver/runtime/driver.hpp"
+
+#include "common/log.hpp"
+#include "common/settings.hpp"
+#include "cpu_driver/runtime/ddi.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+namespace zeal::cpu {
+namespace {
+
+std::string cpuinfo_value(const std::string &line) {
+  auto colon = line.find(':');
+  if (colon == std::string::npos) return {};
+  auto begin = line.find_first_not_of(" \t", colon + 1);
+  return begin == std::string::npos ? std::string() : line.substr(begin);
+}
+
+} // namespace
+
+HostCpu read_host_cpu() {
+  HostCpu cpu;
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (cpu.vendor.empty() && line.rfind("vendor_id", 0) == 0) cpu.vendor = cpuinfo_value(line);
+    else if (cpu.model.empty() && line.rfind("model name", 0) == 0) cpu.model = cpuinfo_value(line);
+    else if (cpu.mhz == 0 && line.rfind("cpu MHz", 0) == 0)
+      cpu.mhz = static_cast<uint32_t>(std::atof(cpuinfo_value(line).c_str()));
+  }
+  if (cpu.model.empty()) cpu.model = "unknown CPU";
+  cpu.threads = std::max(1u, std::thread::hardware_concurrency());
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  cpu.memory_bytes = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (uint64_t{4} << 30);
+  return cpu;
+}
+
+uint64_t device_timestamp() {
+  using namespace std::chrono;
+  return uint64_t(duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
+}
+
+Driver &Driver::instance() {
+  static Driver *driver = new Driver(); // intentionally leaked, see the header
+  return *driver;
+}
+
+Driver::Driver() : device_(read_host_cpu()) {
+  // A fixed identity: the same driver build reports the same UUID on every machine and run.
+  static constexpr char id[] = "zeal-cpu-driver";
+  static_assert(sizeof(id) <= ZE_MAX_DRIVER_UUID_SIZE);
+  std::memcpy(uuid_.id, id, sizeof(id));
+}
+
+ThreadPool &Driver::pool() {
+  std::call_once(pool_once_, [this] {
+    unsigned n = zeal::settings().cpu_threads;
+    pool_ = std::make_unique<ThreadPool>(n != 0 ? n : device_.cpu().threads);
+    zeal::logger("zeal-cpu").debug("work-groups run on {} threads", pool_->threads());
+  });
+  return *pool_;
+}
+
+namespace {
+
+ze_result_t init(ze_init_flags_t flags) {
+  // The device is neither a GPU nor a VPU: asking for only those excludes this driver.
+  if (flags & (ZE_INIT_FLAG_GPU_ONLY | ZE_INIT_FLAG_VPU_ONLY)) return ZE_RESULT_ERROR_UNINITIALIZED;
+  (void)Driver::instance(); // idempotent; the loader calls zeInit twice
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t driver_get(uint32_t *count, ze_driver_handle_t *drivers) {
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*count == 0 || drivers == nullptr) {
+    *count = 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  drivers[0] = &Driver::instance();
+  *count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t driver_get_api_version(ze_driver_handle_t driver, ze_api_version_t *version) {
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (version == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *version = driver_api_version;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t driver_get_properties(ze_driver_handle_t driver, ze_driver_properties_t *properties) {
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  properties->uuid = Driver::from(driver)->uuid();
+  properties->driverVersion = (ZEAL_CPU_DRIVER_VERSION_MAJOR << 24) | (ZEAL_CPU_DRIVER_VERSION_MINOR << 16) | ZEAL_CPU_DRIVER_VERSION_PATCH;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t driver_get_ipc_properties(ze_driver_handle_t driver, ze_driver_ipc_properties_t *properties) {
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  properties->flags = 0; // no IPC: allocations are private to the process
+  return ZE_RESULT_SUCCESS;
+}
+
+// The extensions implemented so far: none. Listing one means implementing it.
+ze_result_t driver_get_extension_properties(ze_driver_handle_t driver, uint32_t *count,
+                                            ze_driver_extension_properties_t *) {
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *count = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+} // namespace
+
+ze_result_t copy_string_out(const char *text, size_t length, size_t *size, char *out) {
+  if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (*size == 0 || out == nullptr) {
+    *size = length + 1;
+    return ZE_RESULT_SUCCESS;
+  }
+  size_t n = std::min(length, *size - 1);
+  std::memcpy(out, text, n);
+  out[n] = '\0';
+  *size = n + 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+void implement(ze_global_dditable_t &t) { t.pfnInit = guarded<init>; }
+
+void implement(ze_driver_dditable_t &t) {
+  t.pfnGet = guarded<driver_get>;
+  t.pfnGetApiVersion = guarded<driver_get_api_version>;
+  t.pfnGetProperties = guarded<driver_get_properties>;
+  t.pfnGetIpcProperties = guarded<driver_get_ipc_properties>;
+  t.pfnGetExtensionProperties = guarded<driver_get_extension_properties>;
+}
+
+} // namespace zeal::cpu

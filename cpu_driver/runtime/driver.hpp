@@ -1,0 +1,69 @@
+// The driver object (one per process) and its one device, with the properties they report.
+#pragma once
+
+#include "cpu_driver/runtime/handles.hpp"
+#include "cpu_driver/runtime/thread_pool.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace zeal::cpu {
+
+// Facts about the host CPU the device describes, read once.
+struct HostCpu {
+  std::string vendor;      // "GenuineIntel", "AuthenticAMD", ...
+  std::string model;       // "Intel(R) Xeon(R) ..." from /proc/cpuinfo
+  unsigned threads = 1;    // hardware threads
+  uint32_t mhz = 0;        // current clock, as /proc/cpuinfo says
+  uint64_t memory_bytes = 0; // physical memory
+};
+
+class Device : public _ze_device_handle_t {
+public:
+  explicit Device(HostCpu cpu);
+  static Device *from(ze_device_handle_t h) { return static_cast<Device *>(h); }
+
+  const HostCpu &cpu() const { return cpu_; }
+  const ze_device_properties_t &properties() const { return properties_; }
+  const ze_device_compute_properties_t &compute_properties() const { return compute_; }
+  const ze_device_module_properties_t &module_properties() const { return module_; }
+  uint64_t max_alloc_size() const { return properties_.maxMemAllocSize; }
+  // The sub-group size the device reports for kernels that require none.
+  static constexpr uint32_t default_subgroup_size = 8;
+
+private:
+  HostCpu cpu_;
+  ze_device_properties_t properties_{};
+  ze_device_compute_properties_t compute_{};
+  ze_device_module_properties_t module_{};
+};
+
+class Driver : public _ze_driver_handle_t {
+public:
+  // The process-wide driver, created by the first zeInit and never destroyed
+  // (queues' threads may still run during static destruction).
+  static Driver &instance();
+  static Driver *from(ze_driver_handle_t h) { return static_cast<Driver *>(h); }
+
+  Device &device() { return device_; }
+  const ze_driver_uuid_t &uuid() const { return uuid_; }
+  // The work-group workers, started at the first launch.
+  ThreadPool &pool();
+
+private:
+  Driver();
+  Device device_;
+  ze_driver_uuid_t uuid_{};
+  std::once_flag pool_once_;
+  std::unique_ptr<ThreadPool> pool_;
+};
+
+// Reads /proc/cpuinfo and sysconf.
+HostCpu read_host_cpu();
+
+// Nanoseconds of the clock behind every device timestamp (timerResolution is 1 ns).
+uint64_t device_timestamp();
+
+} // namespace zeal::cpu

@@ -1,0 +1,52 @@
+// The submission thread's loop and host synchronization with it.
+#include "cpu_driver/runtime/executor.hpp"
+
+#include "cpu_driver/runtime/signal.hpp"
+
+namespace zeal::cpu {
+
+Executor::Executor(ThreadPool &pool) : pool_(pool), thread_([this] { loop(); }) {}
+
+Executor::~Executor() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  work_cv_.notify_one();
+  thread_.join();
+}
+
+void Executor::submit(Batch batch, Signal *done) {
+  {
+    std::lock_guard lock(mutex_);
+    items_.push_back({std::move(batch), done});
+    ++submitted_;
+  }
+  work_cv_.notify_one();
+}
+
+bool Executor::synchronize(uint64_t timeout_ns) {
+  std::unique_lock lock(mutex_);
+  uint64_t target = submitted_;
+  return wait_for_ns(idle_cv_, lock, timeout_ns, [&] { return completed_ >= target; });
+}
+
+void Executor::loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // Stopping drains the queue first: destroying a list or queue waits for its work.
+    work_cv_.wait(lock, [this] { return stop_ || !items_.empty(); });
+    if (items_.empty()) return;
+    Item item = std::move(items_.front());
+    items_.pop_front();
+    lock.unlock();
+    for (const Command &command : *item.batch) execute(command, pool_);
+    if (item.done != nullptr) item.done->set();
+    item = {};
+    lock.lock();
+    ++completed_;
+    idle_cv_.notify_all();
+  }
+}
+
+} // namespace zeal::cpu

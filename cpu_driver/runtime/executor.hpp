@@ -1,0 +1,52 @@
+// A submission thread: runs batches of commands in order, one after another, off the caller's thread.
+#pragma once
+
+#include "cpu_driver/runtime/command.hpp"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace zeal::cpu {
+
+class Signal;
+class ThreadPool;
+
+class Executor {
+public:
+  using Batch = std::shared_ptr<const std::vector<Command>>;
+
+  explicit Executor(ThreadPool &pool);
+  // Finishes what was submitted, then stops the thread.
+  ~Executor();
+  Executor(const Executor &) = delete;
+  Executor &operator=(const Executor &) = delete;
+
+  // Queues a batch; `done`, when given, is set after its last command.
+  void submit(Batch batch, Signal *done = nullptr);
+  // Waits until everything submitted so far has run; false on timeout (0 = just look).
+  bool synchronize(uint64_t timeout_ns);
+
+private:
+  struct Item {
+    Batch batch;
+    Signal *done;
+  };
+  void loop();
+
+  ThreadPool &pool_;
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<Item> items_;
+  uint64_t submitted_ = 0; // batches queued so far
+  uint64_t completed_ = 0; // batches run so far
+  bool stop_ = false;
+  std::thread thread_; // last: starts once everything above exists
+};
+
+} // namespace zeal::cpu

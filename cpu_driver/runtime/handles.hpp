@@ -1,0 +1,27 @@
+// The opaque Level Zero handle types, defined here as empty bases of the driver's objects.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+// The loader only ever passes back what the driver handed out (with several
+// drivers it unwraps its own objects first), so a handle is a pointer to a base
+// of the object, and the way back is a static_cast in each object's from().
+struct _ze_driver_handle_t {};
+struct _ze_device_handle_t {};
+struct _ze_context_handle_t {};
+struct _ze_command_queue_handle_t {};
+struct _ze_command_list_handle_t {};
+struct _ze_event_pool_handle_t {};
+struct _ze_event_handle_t {};
+struct _ze_fence_handle_t {};
+struct _ze_module_handle_t {};
+struct _ze_module_build_log_handle_t {};
+struct _ze_kernel_handle_t {};
+
+namespace zeal::cpu {
+
+// Copies a name into a caller's buffer the Level Zero way: a null buffer (or a
+// zero size) asks for the size including the terminator.
+ze_result_t copy_string_out(const char *text, size_t length, size_t *size, char *out);
+
+} // namespace zeal::cpu

@@ -1,0 +1,43 @@
+// Kernels: a compiled kernel of a module plus the arguments and group size set on it.
+#pragma once
+
+#include "cpu_driver/runtime/command.hpp"
+#include "cpu_driver/runtime/handles.hpp"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace zeal::cpu {
+
+class Device;
+
+class Kernel : public _ze_kernel_handle_t {
+public:
+  Kernel(std::shared_ptr<const Program> program, const KernelInfo &info, const Device &device);
+  static Kernel *from(ze_kernel_handle_t h) { return static_cast<Kernel *>(h); }
+
+  const KernelInfo &info() const { return info_; }
+  ze_result_t set_argument(uint32_t index, size_t size, const void *value);
+  ze_result_t set_group_size(uint32_t x, uint32_t y, uint32_t z);
+  void suggest_group_size(const uint32_t global[3], uint32_t out[3]) const;
+  void properties(ze_kernel_properties_t &out) const;
+  // A copy of the arguments and group size as they are now; INVALID_ARGUMENT if an argument was never set.
+  ze_result_t capture_launch(const ze_group_count_t &groups, KernelLaunch &out) const;
+
+private:
+  struct Argument {
+    std::vector<std::byte> value; // value or pointer bytes; empty for local arguments
+    uint64_t local_size = 0;
+    bool set = false;
+  };
+
+  std::shared_ptr<const Program> program_;
+  const KernelInfo &info_;
+  const Device &device_;
+  mutable std::mutex mutex_; // appends from other threads may capture while arguments change
+  std::vector<Argument> arguments_;
+  uint32_t group_size_[3] = {1, 1, 1};
+};
+
+} // namespace zeal::cpu

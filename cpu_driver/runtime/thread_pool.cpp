@@ -1,0 +1,88 @@
+// The worker pool: jobs are ranges handed out in chunks through an atomic counter.
+#include "cpu_driver/runtime/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+
+namespace zeal::cpu {
+
+struct ThreadPool::Job {
+  const std::function<void(uint64_t, uint64_t)> *body;
+  uint64_t count;
+  uint64_t chunk;
+  std::atomic<uint64_t> next{0};
+  std::atomic<uint64_t> done{0};
+  unsigned workers = 0; // workers inside run_chunks; guarded by mutex_
+
+  // The job lives on the caller's stack: it may only return once no worker can touch it.
+  bool finished() const { return done.load() == count && workers == 0; }
+};
+
+ThreadPool::ThreadPool(unsigned threads) {
+  assert(threads >= 1);
+  workers_.reserve(threads - 1);
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread &t : workers_) t.join();
+}
+
+void ThreadPool::run_chunks(Job &job) {
+  for (;;) {
+    uint64_t begin = job.next.fetch_add(job.chunk);
+    if (begin >= job.count) return;
+    uint64_t end = std::min(job.count, begin + job.chunk);
+    (*job.body)(begin, end);
+    job.done.fetch_add(end - begin);
+  }
+}
+
+void ThreadPool::forget(Job &job) {
+  auto it = std::find(jobs_.begin(), jobs_.end(), &job);
+  if (it != jobs_.end()) jobs_.erase(it);
+}
+
+void ThreadPool::worker_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+    if (stop_) return;
+    Job &job = *jobs_.front();
+    ++job.workers;
+    lock.unlock();
+    run_chunks(job);
+    lock.lock();
+    forget(job);
+    --job.workers;
+    if (job.finished()) done_cv_.notify_all();
+  }
+}
+
+void ThreadPool::parallel_for(uint64_t count, const std::function<void(uint64_t, uint64_t)> &body) {
+  if (count == 0) return;
+  // Four chunks per thread balance uneven work-groups without much counter traffic.
+  uint64_t chunk = std::max<uint64_t>(1, count / (uint64_t{threads()} * 4));
+  if (workers_.empty() || count <= chunk) {
+    body(0, count);
+    return;
+  }
+  Job job{&body, count, chunk};
+  {
+    std::lock_guard lock(mutex_);
+    jobs_.push_back(&job);
+  }
+  work_cv_.notify_all();
+  run_chunks(job);
+  std::unique_lock lock(mutex_);
+  forget(job);
+  done_cv_.wait(lock, [&] { return job.finished(); });
+}
+
+} // namespace zeal::cpu

@@ -1,0 +1,138 @@
+// The adapter test fixture: the plugin dlopened once, a device (zeal's CPU device when present), context, queue.
+#pragma once
+
+#include <zeal/zeal_adapter.h>
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace zeal_test {
+
+// The plugin and its table, loaded once per process as the runtime would.
+inline const zeal_adapter_dispatch_t &dispatch() {
+  static zeal_adapter_dispatch_t table = [] {
+    zeal_adapter_dispatch_t t{};
+    void *lib = dlopen(ZEAL_ADAPTER_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+      ADD_FAILURE() << "dlopen(" << ZEAL_ADAPTER_PATH << "): " << dlerror();
+      return t;
+    }
+    auto get = reinterpret_cast<zeal_pfn_get_adapter_dispatch_t>(dlsym(lib, ZEAL_GET_ADAPTER_DISPATCH_SYMBOL));
+    if (get == nullptr || get(ZEAL_ADAPTER_ABI_VERSION, &t) != ZEAL_RESULT_SUCCESS)
+      ADD_FAILURE() << "zealGetAdapterDispatch failed";
+    return t;
+  }();
+  return table;
+}
+
+inline std::string last_error() { return dispatch().getLastErrorMessage(); }
+
+// A pointer as the adapter prints it in messages (fmt's "{}" of a void*).
+inline std::string fmt_pointer(const void *p) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%#llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p)));
+  return text;
+}
+
+inline std::string device_string(zeal_device_handle_t d, zeal_device_info_t key) {
+  size_t size = 0;
+  EXPECT_EQ(dispatch().deviceGetInfo(d, key, 0, nullptr, &size), ZEAL_RESULT_SUCCESS);
+  std::string s(size, '\0');
+  EXPECT_EQ(dispatch().deviceGetInfo(d, key, size, s.data(), nullptr), ZEAL_RESULT_SUCCESS);
+  if (!s.empty()) s.pop_back();
+  return s;
+}
+
+template <class T>
+T device_value(zeal_device_handle_t d, zeal_device_info_t key) {
+  T value{};
+  EXPECT_EQ(dispatch().deviceGetInfo(d, key, sizeof(T), &value, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+  return value;
+}
+
+inline std::vector<uint8_t> read_kernel(const std::string &name) {
+  std::ifstream in(std::string(ZEAL_TEST_KERNEL_DIR) + "/" + name, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "missing test kernel " << name;
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Every device of every platform; zeal's CPU device first.
+inline std::vector<zeal_device_handle_t> all_devices(zeal_adapter_handle_t adapter) {
+  const auto &d = dispatch();
+  uint32_t n = 0;
+  if (d.platformGet(adapter, &n, nullptr) != ZEAL_RESULT_SUCCESS) return {};
+  std::vector<zeal_platform_handle_t> platforms(n);
+  d.platformGet(adapter, &n, platforms.data());
+  std::vector<zeal_device_handle_t> devices;
+  for (auto p : platforms) {
+    uint32_t m = 0;
+    d.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, nullptr);
+    std::vector<zeal_device_handle_t> some(m);
+    d.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, some.data());
+    for (auto dev : some) {
+      bool zeal_cpu = device_string(dev, ZEAL_DEVICE_INFO_NAME).rfind("zeal", 0) == 0;
+      devices.insert(zeal_cpu ? devices.begin() : devices.end(), dev);
+    }
+  }
+  return devices;
+}
+
+class AdapterTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_NE(d.adapterInit, nullptr);
+    ASSERT_EQ(d.adapterInit(&adapter), ZEAL_RESULT_SUCCESS) << last_error();
+    auto devices = all_devices(adapter);
+    ASSERT_FALSE(devices.empty()) << "no Level Zero device: is libze_zeal_cpu.so.1 beside the adapter?";
+    device = devices.front();
+    device_name = device_string(device, ZEAL_DEVICE_INFO_NAME);
+    ASSERT_EQ(d.contextCreate(1, &device, &context), ZEAL_RESULT_SUCCESS) << last_error();
+    ASSERT_EQ(d.queueCreate(context, device, ZEAL_QUEUE_FLAG_IN_ORDER, &queue), ZEAL_RESULT_SUCCESS) << last_error();
+  }
+  void TearDown() override {
+    if (queue) {
+      EXPECT_EQ(d.queueRelease(queue), ZEAL_RESULT_SUCCESS);
+    }
+    if (context) {
+      EXPECT_EQ(d.contextRelease(context), ZEAL_RESULT_SUCCESS);
+    }
+    if (adapter) {
+      EXPECT_EQ(d.adapterRelease(adapter), ZEAL_RESULT_SUCCESS);
+    }
+  }
+
+  template <class T>
+  T *alloc(size_t count, zeal_usm_kind_t kind = ZEAL_USM_KIND_SHARED) {
+    void *p = nullptr;
+    EXPECT_EQ(d.usmAlloc(context, device, kind, count * sizeof(T), 0, &p), ZEAL_RESULT_SUCCESS) << last_error();
+    return static_cast<T *>(p);
+  }
+
+  // A built program of a test kernel file, or null with a failure recorded.
+  zeal_program_handle_t build(const std::string &file) {
+    auto spirv = read_kernel(file);
+    zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(), 0, nullptr};
+    zeal_program_handle_t program = nullptr;
+    EXPECT_EQ(d.programCreate(context, device, &desc, &program), ZEAL_RESULT_SUCCESS) << last_error();
+    if (program == nullptr) return nullptr;
+    EXPECT_EQ(d.programBuild(program, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+    return program;
+  }
+
+  const zeal_adapter_dispatch_t &d = dispatch();
+  zeal_adapter_handle_t adapter = nullptr;
+  zeal_device_handle_t device = nullptr;
+  std::string device_name;
+  zeal_context_handle_t context = nullptr;
+  zeal_queue_handle_t queue = nullptr;
+};
+
+} // namespace zeal_test

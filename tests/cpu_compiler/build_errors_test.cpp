@@ -1,0 +1,128 @@
+// compile_spirv on input it must refuse: not SPIR-V, unsupported versions, kernels it cannot run yet.
+#include "test_support.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace zeal::cpu::test {
+namespace {
+
+void set_word(std::vector<uint8_t> &binary, size_t index, uint32_t value) {
+  std::memcpy(binary.data() + 4 * index, &value, 4);
+}
+
+void expect_failure(std::span<const uint8_t> binary, zeal_result_t code, const std::string &log_part) {
+  auto program = compile_spirv(binary, {});
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.error().code, code) << zealResultName(program.error().code);
+  EXPECT_NE(program.error().log.find(log_part), std::string::npos) << program.error().log;
+  EXPECT_FALSE(program.error().message.empty());
+}
+
+TEST(CpuCompilerRejects, AnEmptyBinaryAsInvalidBinary) {
+  expect_failure({}, ZEAL_RESULT_ERROR_INVALID_BINARY, "the SPIR-V binary is empty");
+}
+
+TEST(CpuCompilerRejects, ABinaryWhoseSizeIsNotAMultipleOfFour) {
+  std::vector<uint8_t> seven(7, 0x03);
+  expect_failure(seven, ZEAL_RESULT_ERROR_INVALID_BINARY,
+                 "the SPIR-V binary is 7 bytes long, which is not a multiple of 4");
+}
+
+TEST(CpuCompilerRejects, ABinaryShorterThanTheHeader) {
+  std::vector<uint8_t> twelve(12, 0);
+  expect_failure(twelve, ZEAL_RESULT_ERROR_INVALID_BINARY, "shorter than the 20-byte SPIR-V header");
+}
+
+TEST(CpuCompilerRejects, ABinaryWithTheWrongMagicNumber) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, 0, 0xdeadbeef);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY,
+                 "does not start with the SPIR-V magic number 0x07230203 (it starts with 0xdeadbeef)");
+}
+
+TEST(CpuCompilerRejects, ATruncatedRealModule) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  ASSERT_GT(binary.size(), 64u);
+  binary.resize(binary.size() / 2 / 4 * 4 + 4);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY, "the SPIR-V binary is truncated");
+}
+
+// A cut at an instruction boundary before the first entry point leaves a
+// well-formed module without kernels; every other cut must fail.
+TEST(CpuCompilerRejects, EveryTruncationOfARealModuleWithoutCrashing) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  for (size_t size = 0; size < binary.size(); size += 4) {
+    auto program = compile_spirv(std::span(binary).first(size), {});
+    if (program.ok()) {
+      EXPECT_TRUE(program.value()->kernels().empty()) << "a module truncated to " << size << " bytes has kernels";
+    } else {
+      EXPECT_EQ(program.error().code, ZEAL_RESULT_ERROR_INVALID_BINARY) << program.error().log;
+    }
+  }
+}
+
+TEST(CpuCompilerRejects, AnInstructionWithAWordCountOfZero) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, 5, 0x00000011); // OpCapability with no length
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY, "has a word count of 0");
+}
+
+// Word index of the first instruction with `opcode`, or 0.
+size_t find_instruction(const std::vector<uint8_t> &binary, uint32_t opcode) {
+  for (size_t at = 5; at < binary.size() / 4;) {
+    uint32_t word;
+    std::memcpy(&word, binary.data() + 4 * at, 4);
+    if ((word & 0xffff) == opcode) return at;
+    at += word >> 16;
+  }
+  return 0;
+}
+
+TEST(CpuCompilerRejects, IdsBeyondTheDeclaredIdBound) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, 3, 2);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY, "id bound");
+}
+
+TEST(CpuCompilerRejects, AnIdDefinedTwice) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  size_t int_type = find_instruction(binary, 21), float_type = find_instruction(binary, 22); // OpTypeInt, OpTypeFloat
+  ASSERT_NE(int_type, 0u);
+  ASSERT_NE(float_type, 0u);
+  uint32_t int_id;
+  std::memcpy(&int_id, binary.data() + 4 * (int_type + 1), 4);
+  set_word(binary, float_type + 1, int_id);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY, fmt::format("the SPIR-V binary could not be parsed: Id {} is defined more than once", int_id));
+}
+
+TEST(CpuCompilerRejects, SpirvVersion16AsBuildFailureNamingTheAcceptedVersions) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, 1, 0x00010600);
+  expect_failure(binary, ZEAL_RESULT_ERROR_BUILD_FAILURE,
+                 "the module is SPIR-V 1.6, which this driver cannot read: it accepts SPIR-V 1.0 to 1.4");
+}
+
+TEST(CpuCompilerRejects, AMalformedVersionWordAsInvalidBinary) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, 1, 0x12345678);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY, "is not a valid version number");
+}
+
+TEST(CpuCompilerRejects, AKernelCallingAnUnknownBuiltinNamingIt) {
+  expect_failure(load_kernel("unknown_builtin"), ZEAL_RESULT_ERROR_BUILD_FAILURE, "the module calls 'tgamma(float)'");
+}
+
+TEST(CpuCompilerRejects, AKernelWithABarrierHonestly) {
+  expect_failure(load_kernel("barrier"), ZEAL_RESULT_ERROR_BUILD_FAILURE,
+                 "kernel 'reverse_in_group' uses work-group barriers, which this driver does not support yet");
+}
+
+TEST(CpuCompilerRejects, AKernelWithAKernelScopeLocalVariableHonestly) {
+  expect_failure(load_kernel("local_variable"), ZEAL_RESULT_ERROR_BUILD_FAILURE,
+                 "kernel 'local_variable' uses kernel-scope local variables, which this driver does not support yet");
+}
+
+} // namespace
+} // namespace zeal::cpu::test

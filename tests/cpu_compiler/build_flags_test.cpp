@@ -1,0 +1,49 @@
+// parse_build_flags: the Level Zero build flags the compiler understands, accepts or reports.
+#include "cpu_driver/compiler/compiler.hpp"
+
+#include <gtest/gtest.h>
+
+namespace zeal::cpu {
+namespace {
+
+TEST(CpuCompilerBuildFlags, NullAndEmptyFlagsGiveTheDefaults) {
+  std::string log;
+  EXPECT_EQ(parse_build_flags(nullptr, log).opt_level, 2u);
+  CompileOptions options = parse_build_flags("", log);
+  EXPECT_EQ(options.opt_level, 2u);
+  EXPECT_FALSE(options.library_compilation);
+  EXPECT_TRUE(log.empty());
+}
+
+TEST(CpuCompilerBuildFlags, OptLevelAndLibraryCompilationAreRead) {
+  std::string log;
+  CompileOptions options = parse_build_flags("-ze-opt-level=1  -library-compilation", log);
+  EXPECT_EQ(options.opt_level, 1u);
+  EXPECT_TRUE(options.library_compilation);
+  EXPECT_TRUE(parse_build_flags("-ze-library-compilation", log).library_compilation);
+  EXPECT_TRUE(log.empty()) << log;
+}
+
+TEST(CpuCompilerBuildFlags, OptDisableWinsOverAnOptLevel) {
+  std::string log;
+  EXPECT_EQ(parse_build_flags("-ze-opt-disable -ze-opt-level=3", log).opt_level, 0u);
+}
+
+TEST(CpuCompilerBuildFlags, GpuOnlyAndClFlagsAreAcceptedSilently) {
+  std::string log;
+  CompileOptions options =
+      parse_build_flags("-ze-opt-greater-than-4GB-buffer-required -cl-fast-relaxed-math -cl-mad-enable", log);
+  EXPECT_EQ(options.opt_level, 2u);
+  EXPECT_TRUE(log.empty()) << log;
+}
+
+TEST(CpuCompilerBuildFlags, UnknownFlagsAndBadLevelsAreReportedInTheLog) {
+  std::string log;
+  CompileOptions options = parse_build_flags("-x -ze-opt-level=9", log);
+  EXPECT_EQ(options.opt_level, 2u);
+  EXPECT_NE(log.find("unknown build flag '-x' ignored"), std::string::npos) << log;
+  EXPECT_NE(log.find("'-ze-opt-level=9' ignored"), std::string::npos) << log;
+}
+
+} // namespace
+} // namespace zeal::cpu

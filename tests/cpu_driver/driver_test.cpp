@@ -1,0 +1,109 @@
+// The driver and its device as the loader sees them: properties, limits, unimplemented entry points.
+#include "test_support.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace zeal::cpu::test {
+namespace {
+
+using DriverAndDevice = CpuDriver;
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return {};
+}
+
+TEST_F(DriverAndDevice, InitIsIdempotentAndReportsApiVersion14) {
+  ZE_ASSERT_OK(zeInit(0));
+  ze_api_version_t version{};
+  ZE_ASSERT_OK(zeDriverGetApiVersion(driver, &version));
+  EXPECT_EQ(ZE_API_VERSION_1_4, version);
+}
+
+TEST_F(DriverAndDevice, DriverPropertiesAreStable) {
+  ze_driver_properties_t a{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES, nullptr, {}, 0};
+  ze_driver_properties_t b = a;
+  ZE_ASSERT_OK(zeDriverGetProperties(driver, &a));
+  ZE_ASSERT_OK(zeDriverGetProperties(driver, &b));
+  EXPECT_EQ(0, std::memcmp(a.uuid.id, b.uuid.id, sizeof(a.uuid.id)));
+  EXPECT_EQ(0, std::memcmp(a.uuid.id, "zeal-cpu-driver", 15));
+  EXPECT_EQ(a.driverVersion, b.driverVersion);
+}
+
+TEST_F(DriverAndDevice, NoExtensionIsListedBeforeItIsImplemented) {
+  uint32_t count = 99;
+  ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, nullptr));
+  EXPECT_EQ(0u, count);
+}
+
+TEST_F(DriverAndDevice, DeviceIsTheHostCpuNamedAfterItsModel) {
+  ze_device_properties_t p{};
+  p.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetProperties(device, &p));
+  EXPECT_EQ(ZE_DEVICE_TYPE_CPU, p.type);
+  EXPECT_EQ(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, p.stype) << "the caller's header must survive";
+  EXPECT_EQ("zeal CPU (" + cpu_model() + ")", std::string(p.name));
+  unsigned threads = std::thread::hardware_concurrency();
+  EXPECT_EQ(threads, p.numThreadsPerEU * p.numEUsPerSubslice * p.numSubslicesPerSlice * p.numSlices);
+  EXPECT_GT(p.maxMemAllocSize, uint64_t{1} << 30);
+  EXPECT_EQ(1u, p.timerResolution);
+
+  ze_device_properties_t again{};
+  again.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetProperties(device, &again));
+  EXPECT_EQ(0, std::memcmp(p.uuid.id, again.uuid.id, sizeof(p.uuid.id)));
+}
+
+TEST_F(DriverAndDevice, ComputeModuleAndMemoryPropertiesDescribeTheLimits) {
+  ze_device_compute_properties_t c{};
+  c.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetComputeProperties(device, &c));
+  EXPECT_EQ(1024u, c.maxTotalGroupSize);
+  EXPECT_EQ(1024u, c.maxGroupSizeX);
+  EXPECT_GE(c.maxSharedLocalMemory, 32u * 1024);
+  ASSERT_EQ(5u, c.numSubGroupSizes);
+  EXPECT_EQ(4u, c.subGroupSizes[0]);
+  EXPECT_EQ(64u, c.subGroupSizes[4]);
+
+  ze_device_module_properties_t m{};
+  m.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetModuleProperties(device, &m));
+  EXPECT_EQ(ZE_MAKE_VERSION(1, 4), m.spirvVersionSupported);
+  EXPECT_TRUE(m.fp64flags & ZE_DEVICE_FP_FLAG_FMA);
+  EXPECT_GT(m.maxArgumentsSize, 0u);
+  EXPECT_GT(m.printfBufferSize, 0u);
+
+  uint32_t count = 0;
+  ZE_ASSERT_OK(zeDeviceGetMemoryProperties(device, &count, nullptr));
+  ASSERT_EQ(1u, count);
+  ze_device_memory_properties_t mem{};
+  mem.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetMemoryProperties(device, &count, &mem));
+  EXPECT_GT(mem.totalSize, 0u);
+}
+
+TEST_F(DriverAndDevice, OneComputeQueueGroupThatCanCopy) {
+  uint32_t count = 0;
+  ZE_ASSERT_OK(zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));
+  ASSERT_EQ(1u, count);
+  ze_command_queue_group_properties_t g{};
+  g.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetCommandQueueGroupProperties(device, &count, &g));
+  EXPECT_TRUE(g.flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
+  EXPECT_TRUE(g.flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
+  EXPECT_GE(g.numQueues, 1u);
+}
+
+TEST_F(DriverAndDevice, UnimplementedEntryPointAnswersUnsupportedFeature) {
+  ze_device_image_properties_t p{};
+  p.stype = ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeDeviceGetImageProperties(device, &p));
+}
+
+} // namespace
+} // namespace zeal::cpu::test

@@ -1,0 +1,81 @@
+// USM allocations: kinds, alignment, properties of base and interior pointers, freeing what is not ours.
+#include "test_support.hpp"
+
+namespace zeal::cpu::test {
+namespace {
+
+using Memory = CpuDriver;
+
+TEST_F(Memory, EachKindIsReportedWithItsDevice) {
+  ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  void *host = nullptr, *dev = nullptr, *shared = nullptr;
+  ZE_ASSERT_OK(zeMemAllocHost(context, &host_desc, 100, 0, &host));
+  ZE_ASSERT_OK(zeMemAllocDevice(context, &device_desc, 100, 0, device, &dev));
+  ZE_ASSERT_OK(zeMemAllocShared(context, &device_desc, &host_desc, 100, 0, device, &shared));
+
+  struct Case {
+    void *ptr;
+    ze_memory_type_t type;
+    ze_device_handle_t device;
+  } cases[] = {{host, ZE_MEMORY_TYPE_HOST, nullptr}, {dev, ZE_MEMORY_TYPE_DEVICE, device},
+               {shared, ZE_MEMORY_TYPE_SHARED, device}};
+  for (const Case &c : cases) {
+    ze_memory_allocation_properties_t p{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, nullptr, {}, 0, 0};
+    ze_device_handle_t owner = nullptr;
+    ZE_ASSERT_OK(zeMemGetAllocProperties(context, c.ptr, &p, &owner));
+    EXPECT_EQ(c.type, p.type);
+    EXPECT_EQ(c.device, owner);
+    EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(c.ptr) % 64) << "default alignment is 64";
+    ZE_EXPECT_OK(zeMemFree(context, c.ptr));
+  }
+}
+
+TEST_F(Memory, AlignmentIsHonoured) {
+  ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  for (size_t alignment : {1u, 8u, 64u, 256u, 4096u, 65536u}) {
+    void *p = nullptr;
+    ZE_ASSERT_OK(zeMemAllocHost(context, &desc, 24, alignment, &p));
+    EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(p) % alignment) << "alignment " << alignment;
+    ZE_EXPECT_OK(zeMemFree(context, p));
+  }
+}
+
+TEST_F(Memory, InteriorPointersBelongToTheirAllocation) {
+  auto *base = static_cast<char *>(shared(1000));
+  ze_memory_allocation_properties_t p{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, nullptr, {}, 0, 0};
+  ZE_ASSERT_OK(zeMemGetAllocProperties(context, base + 999, &p, nullptr));
+  EXPECT_EQ(ZE_MEMORY_TYPE_SHARED, p.type);
+  uint64_t id = p.id;
+  ZE_ASSERT_OK(zeMemGetAllocProperties(context, base, &p, nullptr));
+  EXPECT_EQ(id, p.id);
+
+  void *found = nullptr;
+  size_t size = 0;
+  ZE_ASSERT_OK(zeMemGetAddressRange(context, base + 500, &found, &size));
+  EXPECT_EQ(base, found);
+  EXPECT_EQ(1000u, size);
+}
+
+TEST_F(Memory, UnknownPointersAreTypeUnknownAndCannotBeFreed) {
+  int on_stack = 0;
+  ze_memory_allocation_properties_t p{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, nullptr, {}, 0, 0};
+  ZE_ASSERT_OK(zeMemGetAllocProperties(context, &on_stack, &p, nullptr));
+  EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, p.type);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(context, &on_stack));
+
+  auto *base = static_cast<char *>(shared(64));
+  ZE_ASSERT_OK(zeMemGetAllocProperties(context, base + 64, &p, nullptr));
+  EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, p.type) << "one past the end is not inside";
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(context, base + 8)) << "only the base frees";
+}
+
+TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
+  ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  void *p = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, zeMemAllocHost(context, &desc, 0, 0, &p));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, zeMemAllocHost(context, &desc, 16, 3, &p));
+}
+
+} // namespace
+} // namespace zeal::cpu::test

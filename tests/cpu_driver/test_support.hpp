@@ -1,0 +1,137 @@
+// Shared fixture of the CPU driver tests: the driver through the real Level Zero loader, a context, helpers.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <level_zero/ze_api.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace zeal::cpu::test {
+
+// EXPECT/ASSERT on Level Zero results, printing the result's value on failure.
+#define ZE_ASSERT_OK(call) ASSERT_EQ(ZE_RESULT_SUCCESS, (call))
+#define ZE_EXPECT_OK(call) EXPECT_EQ(ZE_RESULT_SUCCESS, (call))
+
+inline std::vector<uint8_t> read_kernel(const std::string &name) {
+  std::ifstream in(std::string(ZEAL_TEST_KERNEL_DIR) + "/" + name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class CpuDriver : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ZE_ASSERT_OK(zeInit(0));
+    uint32_t count = 0;
+    ZE_ASSERT_OK(zeDriverGet(&count, nullptr));
+    ASSERT_EQ(1u, count) << "ZE_ENABLE_ALT_DRIVERS should name the zeal CPU driver only";
+    ZE_ASSERT_OK(zeDriverGet(&count, &driver));
+    count = 1;
+    ZE_ASSERT_OK(zeDeviceGet(driver, &count, &device));
+    ze_context_desc_t desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    ZE_ASSERT_OK(zeContextCreate(driver, &desc, &context));
+  }
+
+  // Destroys in dependency order; gtest's EXPECT macros are braced because they expand to an if.
+  void TearDown() override {
+    for (ze_event_handle_t e : events) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e)); }
+    if (pool != nullptr) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolDestroy(pool)); }
+    for (ze_command_list_handle_t l : lists) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(l)); }
+    for (ze_kernel_handle_t k : kernels) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelDestroy(k)); }
+    for (ze_module_handle_t m : modules) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(m)); }
+    for (void *p : allocations) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(context, p)); }
+    if (queue != nullptr) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueDestroy(queue)); }
+    if (context != nullptr) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(context)); }
+  }
+
+  void *shared(size_t bytes) {
+    ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+    ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+    void *p = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemAllocShared(context, &device_desc, &host_desc, bytes, 0, device, &p));
+    if (p != nullptr) allocations.push_back(p);
+    return p;
+  }
+  template <class T>
+  T *shared_array(size_t n) { return static_cast<T *>(shared(n * sizeof(T))); }
+
+  ze_command_list_handle_t immediate_list() {
+    ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                                 ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(context, device, &desc, &list));
+    if (list != nullptr) lists.push_back(list);
+    return list;
+  }
+  ze_command_list_handle_t regular_list() {
+    ze_command_list_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 0, 0};
+    ze_command_list_handle_t list = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &desc, &list));
+    if (list != nullptr) lists.push_back(list);
+    return list;
+  }
+  ze_command_queue_handle_t make_queue() {
+    ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                                 ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(context, device, &desc, &queue));
+    return queue;
+  }
+  // Host-visible events from one pool of 16, with kernel timestamps.
+  ze_event_handle_t event() {
+    if (pool == nullptr) {
+      ze_event_pool_desc_t desc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP, 16};
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(context, &desc, 1, &device, &pool));
+    }
+    ze_event_desc_t desc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, static_cast<uint32_t>(events.size()),
+                         ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t e = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(pool, &desc, &e));
+    if (e != nullptr) events.push_back(e);
+    return e;
+  }
+
+  // Builds a SPIR-V module from the test kernels; on failure returns the result and fills `log`.
+  ze_result_t build(const std::vector<uint8_t> &spirv, ze_module_handle_t &module, std::string *log = nullptr,
+                    const char *flags = "") {
+    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
+                          spirv.data(), flags, nullptr};
+    ze_module_build_log_handle_t build_log = nullptr;
+    module = nullptr;
+    ze_result_t r = zeModuleCreate(context, device, &desc, &module, &build_log);
+    if (build_log != nullptr) {
+      size_t size = 0;
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(build_log, &size, nullptr));
+      std::string text(size, '\0');
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(build_log, &size, text.data()));
+      text.resize(size > 0 ? size - 1 : 0);
+      if (log != nullptr) *log = text;
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogDestroy(build_log));
+    }
+    if (module != nullptr) modules.push_back(module);
+    return r;
+  }
+  ze_kernel_handle_t kernel(ze_module_handle_t module, const char *name) {
+    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+    ze_kernel_handle_t k = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelCreate(module, &desc, &k));
+    if (k != nullptr) kernels.push_back(k);
+    return k;
+  }
+
+  ze_driver_handle_t driver = nullptr;
+  ze_device_handle_t device = nullptr;
+  ze_context_handle_t context = nullptr;
+  ze_command_queue_handle_t queue = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  std::vector<ze_event_handle_t> events;
+  std::vector<ze_command_list_handle_t> lists;
+  std::vector<ze_module_handle_t> modules;
+  std::vector<ze_kernel_handle_t> kernels;
+  std::vector<void *> allocations;
+};
+
+} // namespace zeal::cpu::test

@@ -1,0 +1,17 @@
+# Runs PROGRAM with ARGS (a ;-list) and checks its exit code (EXIT: zero or nonzero) and that its
+# combined output matches every regex in MATCH (a |-separated list of regexes, each must match).
+separate_arguments(arg_list UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND "${PROGRAM}" ${arg_list} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(EXIT STREQUAL "zero" AND NOT code EQUAL 0)
+  message(FATAL_ERROR "expected exit 0, got ${code}; output:\n${all}")
+elseif(EXIT STREQUAL "nonzero" AND code EQUAL 0)
+  message(FATAL_ERROR "expected a nonzero exit; output:\n${all}")
+endif()
+string(REPLACE "|" ";" regexes "${MATCH}")
+foreach(re IN LISTS regexes)
+  if(NOT all MATCHES "${re}")
+    message(FATAL_ERROR "output does not match '${re}':\n${all}")
+  endif()
+endforeach()
+message(STATUS "ok (exit ${code}):\n${all}")
