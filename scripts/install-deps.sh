@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package zeal's build, tests, examples and benchmarks use. Idempotent.
+# Installs every Debian 12 package zeal's build, tests, examples and (with --bench) benchmarks use. Idempotent.
 set -euo pipefail
 
 packages=(
@@ -12,6 +12,11 @@ packages=(
   libboost-context-dev                   # fibers for barriers in the CPU driver
   clang-15 llvm-spirv-15                 # OpenCL C test kernels -> SPIR-V
 )
+
+# --bench adds what the benchmarks compare against: PoCL running the same OpenCL C.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
