@@ -1,6 +1,15 @@
 # Build-time device code: OpenCL C -> SPIR-V (clang-15 + llvm-spirv-15), and
 # embedding of device images into a target through zeal-pack.
 
+# In this repository the targets are zeal-pack and zeal; through find_package(zeal)
+# they are the imported zeal::zeal-pack and zeal::zeal.
+if(NOT DEFINED ZEAL_PACK_TARGET)
+  set(ZEAL_PACK_TARGET zeal-pack)
+endif()
+if(NOT DEFINED ZEAL_RUNTIME_TARGET)
+  set(ZEAL_RUNTIME_TARGET zeal)
+endif()
+
 find_program(ZEAL_CLANG clang-15 REQUIRED)
 find_program(ZEAL_LLVM_SPIRV llvm-spirv-15 REQUIRED)
 
@@ -33,10 +42,10 @@ function(zeal_embed_device_images)
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_device_images.cpp")
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND zeal-pack --output "${out}" --name "${ARG_TARGET}" ${ARG_IMAGES}
-    DEPENDS zeal-pack ${ARG_IMAGES}
+    COMMAND ${ZEAL_PACK_TARGET} --output "${out}" --name "${ARG_TARGET}" ${ARG_IMAGES}
+    DEPENDS ${ZEAL_PACK_TARGET} ${ARG_IMAGES}
     COMMENT "Embedding device images into ${ARG_TARGET}"
     VERBATIM)
   target_sources(${ARG_TARGET} PRIVATE "${out}")
-  target_link_libraries(${ARG_TARGET} PRIVATE zeal)
+  target_link_libraries(${ARG_TARGET} PRIVATE ${ZEAL_RUNTIME_TARGET})
 endfunction()

@@ -127,6 +127,12 @@ const std::vector<std::unique_ptr<LoadedAdapter>> &adapters() {
         log.info("not loading adapter '{}': ONEAPI_DEVICE_SELECTOR excludes backend '{}'", candidate, backend);
         continue;
       }
+      // The first adapter found for a backend serves it; opening another copy of
+      // the same library would only hand back the loaded one and initialise it twice.
+      if (std::any_of(out->begin(), out->end(), [&](auto &a) { return a->backend == backend; })) {
+        log.info("not loading adapter '{}': backend '{}' is already served", candidate, backend);
+        continue;
+      }
       log.info("loading adapter candidate '{}'", candidate);
       auto adapter = load_adapter(candidate);
       if (!adapter) {
@@ -217,7 +223,10 @@ std::string backend_of_adapter_file(std::string_view path) {
 std::string runtime_directory() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<const void *>(&runtime_directory), &info) == 0 || info.dli_fname == nullptr) return {};
-  return std::filesystem::path(info.dli_fname).parent_path().string();
+  std::error_code ec;
+  std::filesystem::path path = std::filesystem::weakly_canonical(info.dli_fname, ec);
+  if (ec) path = std::filesystem::path(info.dli_fname).lexically_normal();
+  return path.parent_path().string();
 }
 
 } // namespace zeal::detail

@@ -1,0 +1,1 @@
+kernel void twice(global int *data) { data[get_global_id(0)] *= 2; }
