@@ -30,6 +30,22 @@ bool parse_level(std::string_view text, spdlog::level::level_enum &out) {
   return true;
 }
 
+// "123", "64K", "500M", "2G" (powers of 1024).
+bool parse_size(std::string_view text, uint64_t &out) {
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc{} || end == text.data()) return false;
+  std::string_view suffix(end, text.data() + text.size() - end);
+  unsigned shift = 0;
+  if (suffix == "K" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "m") shift = 20;
+  else if (suffix == "G" || suffix == "g") shift = 30;
+  else if (!suffix.empty()) return false;
+  if (shift != 0 && n > (UINT64_MAX >> shift)) return false;
+  out = n << shift;
+  return true;
+}
+
 struct Row {
   SettingDoc doc;
   const char *expected; // what a valid value looks like, for the problem sentence
@@ -62,6 +78,10 @@ const std::vector<Row> &rows() {
       {{"ZEAL_CACHE_DIR", "$XDG_CACHE_HOME/zeal or ~/.cache/zeal", "Where the persistent cache lives."},
        "a folder",
        [](Settings &s, std::string_view v) { s.cache_dir = v; return true; }},
+      {{"ZEAL_CACHE_MAX_SIZE", "1G",
+        "Most bytes the persistent cache keeps; the least recently used entries go first. Suffixes K, M, G."},
+       "a size such as 500M or 2G",
+       [](Settings &s, std::string_view v) { return parse_size(v, s.cache_max_size); }},
       {{"ZEAL_VALIDATE_SPIRV", "warn",
         "What spirv-val findings are: warn (logged) or strict (a build error)."},
        "warn or strict",
@@ -70,7 +90,7 @@ const std::vector<Row> &rows() {
          s.validate_spirv = v;
          return true;
        }},
-      {{"ZEAL_CPU_PROFILE", "host", "Which device the CPU driver reports (host)."},
+      {{"ZEAL_CPU_PROFILE", "host", "CPU driver device profile: host (sub-groups 4-64), pvc (16/32), dg2 (8/16/32)."},
        "a profile name",
        [](Settings &s, std::string_view v) { s.cpu_profile = v; return !v.empty(); }},
       {{"ZEAL_CPU_THREADS", "0 (every hardware thread)", "How many worker threads the CPU driver runs."},

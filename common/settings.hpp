@@ -3,6 +3,7 @@
 
 #include <spdlog/common.h>
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ struct Settings {
   bool device_selector_set = false;
   bool cache_persistent = true;                              // ZEAL_CACHE_PERSISTENT
   std::string cache_dir;                                     // ZEAL_CACHE_DIR
+  uint64_t cache_max_size = uint64_t{1} << 30;               // ZEAL_CACHE_MAX_SIZE, bytes
   std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: every hardware thread

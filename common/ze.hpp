@@ -80,6 +80,7 @@ ZEAL_ZE_STYPE(ze_event_pool_desc_t, ZE_STRUCTURE_TYPE_EVENT_POOL_DESC);
 ZEAL_ZE_STYPE(ze_event_desc_t, ZE_STRUCTURE_TYPE_EVENT_DESC);
 ZEAL_ZE_STYPE(ze_fence_desc_t, ZE_STRUCTURE_TYPE_FENCE_DESC);
 ZEAL_ZE_STYPE(ze_memory_allocation_properties_t, ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
+ZEAL_ZE_STYPE(ze_module_program_exp_desc_t, ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC);
 #undef ZEAL_ZE_STYPE
 
 // A descriptor or properties struct with its stype set and everything else zero.

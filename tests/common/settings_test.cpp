@@ -59,6 +59,19 @@ TEST(Settings, GivenInvalidValues_ThenEachIsReportedByNameAndTheDefaultKept) {
   EXPECT_NE(all.find("ZEAL_TRACE='2' is not valid"), std::string::npos) << all;
 }
 
+TEST(Settings, CacheSizesTakeSuffixes) {
+  EXPECT_EQ(read({{"ZEAL_CACHE_MAX_SIZE", "4096"}}).cache_max_size, 4096u);
+  EXPECT_EQ(read({{"ZEAL_CACHE_MAX_SIZE", "64K"}}).cache_max_size, 64u << 10);
+  EXPECT_EQ(read({{"ZEAL_CACHE_MAX_SIZE", "500M"}}).cache_max_size, 500u << 20);
+  EXPECT_EQ(read({{"ZEAL_CACHE_MAX_SIZE", "2G"}}).cache_max_size, uint64_t{2} << 30);
+  zeal::Settings bad = read({{"ZEAL_CACHE_MAX_SIZE", "2T"}});
+  EXPECT_EQ(bad.cache_max_size, uint64_t{1} << 30);
+  ASSERT_EQ(bad.problems.size(), 1u);
+  EXPECT_NE(bad.problems[0].find("ZEAL_CACHE_MAX_SIZE='2T' is not valid (expected a size such as 500M or 2G)"),
+            std::string::npos)
+      << bad.problems[0];
+}
+
 TEST(Settings, EverySettingIsDocumented) {
   for (const zeal::SettingDoc &doc : zeal::setting_docs()) {
     EXPECT_NE(std::string(doc.meaning), "") << doc.variable;
