@@ -1,0 +1,1 @@
+kernel void iota(global int *data) { data[get_global_id(0)] = (int)get_global_id(0); }
