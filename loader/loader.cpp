@@ -115,6 +115,7 @@ const std::vector<std::unique_ptr<LoadedAdapter>> &adapters() {
     auto *out = new std::vector<std::unique_ptr<LoadedAdapter>>();
     auto &log = logger("zeal");
     std::set<std::string> seen;
+    size_t excluded = 0;
     for (const std::string &candidate : adapter_candidates(settings(), runtime_directory())) {
       std::error_code ec;
       std::string key = std::filesystem::weakly_canonical(candidate, ec).string();
@@ -125,6 +126,7 @@ const std::vector<std::unique_ptr<LoadedAdapter>> &adapters() {
       std::string backend = backend_of_adapter_file(candidate);
       if (selector.ok() && !backend.empty() && !selector.value().may_accept_backend(backend)) {
         log.info("not loading adapter '{}': ONEAPI_DEVICE_SELECTOR excludes backend '{}'", candidate, backend);
+        ++excluded;
         continue;
       }
       // The first adapter found for a backend serves it; opening another copy of
@@ -148,7 +150,7 @@ const std::vector<std::unique_ptr<LoadedAdapter>> &adapters() {
       log.info("loaded adapter '{}' for backend '{}'", candidate, adapter.value()->backend);
       out->push_back(std::move(adapter).value());
     }
-    if (out->empty()) log.warn("no zeal adapter could be loaded; set ZEAL_LOG_LEVEL=info to see where zeal looked");
+    if (out->empty() && excluded == 0) log.warn("no zeal adapter could be loaded; set ZEAL_LOG_LEVEL=info to see where zeal looked");
     return out;
   }();
   return *loaded;
