@@ -38,7 +38,7 @@ public:
   bool sub_group_independent_forward_progress() const;
   const DeviceLimits &limits() const { return limits_; }
 
-  Result<InfoValue> info(zeal_device_info_t key) const;
+  Result<InfoValue> info(int32_t key) const;
 
 private:
   Device(Platform &platform, ze_device_handle_t device) : Object(kKind), platform_(platform), device_(device) {}

@@ -97,7 +97,7 @@ const Row kDeviceInfo[] = {
 
 } // namespace
 
-Result<InfoValue> Device::info(zeal_device_info_t key) const {
+Result<InfoValue> Device::info(int32_t key) const {
   return answer_info<Device, zeal_device_info_t>(kDeviceInfo, *this, key, "device '" + name_ + "'");
 }
 

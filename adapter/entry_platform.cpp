@@ -56,11 +56,11 @@ zeal_result_t ZEAL_APICALL platform_get_info(zeal_platform_handle_t platform, ze
                                              void *value, size_t *size_ret) {
   return run_entry(
       "platformGetInfo",
-      [&] { return fmt::format("platform={}, key={}, size={}", fmt::ptr(platform), static_cast<int>(key), size); },
+      [&] { return fmt::format("platform={}, key={}, size={}", fmt::ptr(platform), abi_value(key), size); },
       [&]() -> Status {
         auto p = from_handle<Platform>(platform, "platform");
         if (!p.ok()) return std::move(p).error();
-        return write_answer(p.value()->info(key), size, value, size_ret, "platform info");
+        return write_answer(p.value()->info(abi_value(key)), size, value, size_ret, "platform info");
       });
 }
 
@@ -100,11 +100,11 @@ zeal_result_t ZEAL_APICALL device_get_info(zeal_device_handle_t device, zeal_dev
                                            void *value, size_t *size_ret) {
   return run_entry(
       "deviceGetInfo",
-      [&] { return fmt::format("device={}, key={}, size={}", fmt::ptr(device), static_cast<int>(key), size); },
+      [&] { return fmt::format("device={}, key={}, size={}", fmt::ptr(device), abi_value(key), size); },
       [&]() -> Status {
         auto d = from_handle<Device>(device, "device");
         if (!d.ok()) return std::move(d).error();
-        return write_answer(d.value()->info(key), size, value, size_ret, "device '" + d.value()->name() + "'");
+        return write_answer(d.value()->info(abi_value(key)), size, value, size_ret, "device '" + d.value()->name() + "'");
       });
 }
 

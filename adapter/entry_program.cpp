@@ -1,7 +1,6 @@
-// C ABI entry points of programs, kernels and kernel launches.
+// C ABI entry points of programs: create, compile, link, build, spec constants, info and symbols.
 #include "adapter/entry_points.hpp"
-#include "adapter/kernel.hpp"
-#include "adapter/queue.hpp"
+#include "adapter/program.hpp"
 
 namespace zeal::adapter {
 namespace {
@@ -66,111 +65,126 @@ zeal_result_t ZEAL_APICALL program_get_info(zeal_program_handle_t program, zeal_
                                             void *value, size_t *size_ret) {
   return run_entry(
       "programGetInfo",
-      [&] { return fmt::format("program={}, key={}, size={}", fmt::ptr(program), static_cast<int>(key), size); },
+      [&] { return fmt::format("program={}, key={}, size={}", fmt::ptr(program), abi_value(key), size); },
       [&]() -> Status {
         auto p = from_handle<Program>(program, "program");
         if (!p.ok()) return std::move(p).error();
-        return write_answer(p.value()->info(key), size, value, size_ret, p.value()->describe());
+        return write_answer(p.value()->info(abi_value(key)), size, value, size_ret, p.value()->describe());
       });
 }
 
-zeal_result_t ZEAL_APICALL kernel_create(zeal_program_handle_t program, const char *name,
-                                         zeal_kernel_handle_t *kernel) {
+zeal_result_t ZEAL_APICALL program_compile(zeal_program_handle_t program, const char *options) {
   return run_entry(
-      "kernelCreate",
-      [&] { return fmt::format("program={}, name='{}'", fmt::ptr(program), name ? name : "(null)"); },
+      "programCompile",
+      [&] { return fmt::format("program={}, options='{}'", fmt::ptr(program), options ? options : ""); },
       [&]() -> Status {
         auto p = from_handle<Program>(program, "program");
         if (!p.ok()) return std::move(p).error();
-        if (Status s = require(name != nullptr && kernel != nullptr, "kernelCreate: name or kernel is null");
-            !s.ok())
-          return s;
-        auto k = Kernel::create(*p.value(), name);
-        if (!k.ok()) return std::move(k).error();
-        *kernel = to_handle<Kernel, zeal_kernel_handle_t>(k.value());
+        return p.value()->compile(options);
+      });
+}
+
+Status check_link(zeal_context_handle_t context, zeal_device_handle_t device, uint32_t num_programs,
+                  const zeal_program_handle_t *programs, zeal_program_handle_t *out, Context *&c, Device *&d,
+                  std::vector<Program *> &objects) {
+  auto cr = from_handle<Context>(context, "context");
+  if (!cr.ok()) return std::move(cr).error();
+  auto dr = from_handle<Device>(device, "device");
+  if (!dr.ok()) return std::move(dr).error();
+  c = cr.value();
+  d = dr.value();
+  if (Status s = require(out != nullptr, "programLink: the program output pointer is null"); !s.ok()) return s;
+  if (num_programs == 0 || programs == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("programLink: no programs to link (num_programs {}, programs {})", num_programs,
+                                  fmt::ptr(programs)));
+  if (!c->has_device(d))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("programLink: device '{}' is not in the context", d->name()));
+  for (uint32_t i = 0; i < num_programs; ++i) {
+    auto p = from_handle<Program>(programs[i], "program");
+    if (!p.ok()) return std::move(p).error();
+    objects.push_back(p.value());
+  }
+  return {};
+}
+
+zeal_result_t ZEAL_APICALL program_link(zeal_context_handle_t context, zeal_device_handle_t device,
+                                        uint32_t num_programs, const zeal_program_handle_t *programs,
+                                        const char *options, zeal_program_handle_t *program) {
+  return run_entry(
+      "programLink",
+      [&] {
+        return fmt::format("context={}, device={}, num_programs={}, options='{}' -> {}", fmt::ptr(context),
+                           fmt::ptr(device), num_programs, options ? options : "",
+                           fmt::ptr(program ? *program : nullptr));
+      },
+      [&]() -> Status {
+        Context *c = nullptr;
+        Device *d = nullptr;
+        std::vector<Program *> objects;
+        if (Status s = check_link(context, device, num_programs, programs, program, c, d, objects); !s.ok()) return s;
+        Program *log_holder = nullptr;
+        auto linked = Program::link(*c, *d, objects, options, &log_holder);
+        if (!linked.ok()) {
+          *program = log_holder ? to_handle<Program, zeal_program_handle_t>(log_holder) : nullptr;
+          return std::move(linked).error();
+        }
+        *program = to_handle<Program, zeal_program_handle_t>(linked.value());
         return {};
       });
 }
 
-zeal_result_t ZEAL_APICALL kernel_set_arg(zeal_kernel_handle_t kernel, const zeal_kernel_arg_t *arg) {
+zeal_result_t ZEAL_APICALL program_set_spec_constant(zeal_program_handle_t program, uint32_t id, size_t size,
+                                                     const void *value) {
   return run_entry(
-      "kernelSetArg",
-      [&] {
-        return fmt::format("kernel={}, index={}, kind={}, size={}", fmt::ptr(kernel), arg ? arg->index : 0,
-                           arg ? static_cast<int>(arg->kind) : 0, arg ? arg->size : 0);
-      },
+      "programSetSpecConstant",
+      [&] { return fmt::format("program={}, id={}, size={}", fmt::ptr(program), id, size); },
       [&]() -> Status {
-        auto k = from_handle<Kernel>(kernel, "kernel");
-        if (!k.ok()) return std::move(k).error();
-        if (Status s = require(arg != nullptr, "kernelSetArg: arg is null"); !s.ok()) return s;
-        return k.value()->set_arg(*arg);
-      });
-}
-
-zeal_result_t ZEAL_APICALL kernel_get_info(zeal_kernel_handle_t kernel, zeal_kernel_info_t key, size_t size,
-                                           void *value, size_t *size_ret) {
-  return run_entry(
-      "kernelGetInfo",
-      [&] { return fmt::format("kernel={}, key={}, size={}", fmt::ptr(kernel), static_cast<int>(key), size); },
-      [&]() -> Status {
-        auto k = from_handle<Kernel>(kernel, "kernel");
-        if (!k.ok()) return std::move(k).error();
-        return write_answer(k.value()->info(key), size, value, size_ret, "kernel '" + k.value()->name() + "'");
-      });
-}
-
-zeal_result_t ZEAL_APICALL kernel_get_sub_group_info(zeal_kernel_handle_t kernel, zeal_device_handle_t device,
-                                                     zeal_kernel_sub_group_info_t key, const size_t *local_size,
-                                                     size_t size, void *value, size_t *size_ret) {
-  return run_entry(
-      "kernelGetSubGroupInfo",
-      [&] { return fmt::format("kernel={}, device={}, key={}", fmt::ptr(kernel), fmt::ptr(device), static_cast<int>(key)); },
-      [&]() -> Status {
-        auto k = from_handle<Kernel>(kernel, "kernel");
-        if (!k.ok()) return std::move(k).error();
-        auto d = from_handle<Device>(device, "device");
-        if (!d.ok()) return std::move(d).error();
-        const Kernel &kern = *k.value();
-        if (d.value() != &kern.program().device())
+        auto p = from_handle<Program>(program, "program");
+        if (!p.ok()) return std::move(p).error();
+        if (value == nullptr || size == 0)
           return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            fmt::format("kernel '{}' was built for device '{}', not '{}'", kern.name(),
-                                        kern.program().device().name(), d.value()->name()));
-        if (key == ZEAL_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE && local_size == nullptr)
-          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            "kernelGetSubGroupInfo: MAX_SUB_GROUP_SIZE needs a local size");
-        return write_answer(kern.sub_group_info(key, local_size), size, value, size_ret,
-                            "kernel '" + kern.name() + "'");
+                            fmt::format("programSetSpecConstant: constant {} needs a value and a non-zero size", id));
+        return p.value()->set_spec_constant(id, size, value);
       });
 }
 
-zeal_result_t ZEAL_APICALL enqueue_kernel_launch(zeal_queue_handle_t queue, zeal_kernel_handle_t kernel,
-                                                 const zeal_launch_desc_t *launch, uint32_t num_wait,
-                                                 const zeal_event_handle_t *wait, zeal_event_handle_t *event) {
+zeal_result_t ZEAL_APICALL program_get_function_pointer(zeal_program_handle_t program, const char *name,
+                                                        void **pointer) {
   return run_entry(
-      "enqueueKernelLaunch",
-      [&] {
-        if (launch == nullptr) return fmt::format("queue={}, kernel={}, launch=null", fmt::ptr(queue), fmt::ptr(kernel));
-        return fmt::format("queue={}, kernel={}, dim={}, global={{{}, {}, {}}}, local={{{}, {}, {}}}, "
-                           "num_args={}, num_wait={}",
-                           fmt::ptr(queue), fmt::ptr(kernel), launch->work_dim, launch->global_size[0],
-                           launch->global_size[1], launch->global_size[2], launch->local_size[0],
-                           launch->local_size[1], launch->local_size[2], launch->num_args, num_wait);
-      },
+      "programGetFunctionPointer",
+      [&] { return fmt::format("program={}, name='{}'", fmt::ptr(program), name ? name : "(null)"); },
       [&]() -> Status {
-        auto q = from_handle<Queue>(queue, "queue");
-        if (!q.ok()) return std::move(q).error();
-        auto k = from_handle<Kernel>(kernel, "kernel");
-        if (!k.ok()) return std::move(k).error();
-        if (Status s = require(launch != nullptr, "enqueueKernelLaunch: launch is null"); !s.ok()) return s;
-        if (Status s = require(launch->num_args == 0 || launch->args != nullptr,
-                               "enqueueKernelLaunch: args is null but num_args is not 0");
+        auto p = from_handle<Program>(program, "program");
+        if (!p.ok()) return std::move(p).error();
+        if (Status s = require(name != nullptr && pointer != nullptr,
+                               "programGetFunctionPointer: name or pointer is null");
             !s.ok())
           return s;
-        auto waits = wait_list(num_wait, wait);
-        if (!waits.ok()) return std::move(waits).error();
-        auto e = k.value()->launch(*q.value(), *launch, waits.value());
-        if (!e.ok()) return std::move(e).error();
-        return_event(std::move(e).value(), event);
+        auto f = p.value()->function_pointer(name);
+        if (!f.ok()) return std::move(f).error();
+        *pointer = f.value();
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL program_get_global_pointer(zeal_program_handle_t program, const char *name, size_t *size,
+                                                      void **pointer) {
+  return run_entry(
+      "programGetGlobalPointer",
+      [&] { return fmt::format("program={}, name='{}'", fmt::ptr(program), name ? name : "(null)"); },
+      [&]() -> Status {
+        auto p = from_handle<Program>(program, "program");
+        if (!p.ok()) return std::move(p).error();
+        if (Status s = require(name != nullptr && pointer != nullptr,
+                               "programGetGlobalPointer: name or pointer is null");
+            !s.ok())
+          return s;
+        auto g = p.value()->global_pointer(name);
+        if (!g.ok()) return std::move(g).error();
+        *pointer = g.value().first;
+        if (size != nullptr) *size = g.value().second;
         return {};
       });
 }
@@ -187,15 +201,11 @@ void fill_program_entries(zeal_adapter_dispatch_t &t) {
   t.programRelease = [](zeal_program_handle_t p) {
     return retain_or_release<Program>("programRelease", "program", p, false);
   };
-  t.kernelCreate = kernel_create;
-  t.kernelRetain = [](zeal_kernel_handle_t k) { return retain_or_release<Kernel>("kernelRetain", "kernel", k, true); };
-  t.kernelRelease = [](zeal_kernel_handle_t k) {
-    return retain_or_release<Kernel>("kernelRelease", "kernel", k, false);
-  };
-  t.kernelSetArg = kernel_set_arg;
-  t.kernelGetInfo = kernel_get_info;
-  t.kernelGetSubGroupInfo = kernel_get_sub_group_info;
-  t.enqueueKernelLaunch = enqueue_kernel_launch;
+  t.programCompile = program_compile;
+  t.programLink = program_link;
+  t.programSetSpecConstant = program_set_spec_constant;
+  t.programGetFunctionPointer = program_get_function_pointer;
+  t.programGetGlobalPointer = program_get_global_pointer;
 }
 
 } // namespace zeal::adapter

@@ -6,17 +6,16 @@
 
 namespace zeal::adapter {
 
-Result<std::vector<Event *>> wait_list(uint32_t num_wait, const zeal_event_handle_t *wait) {
+Status wait_list(uint32_t num_wait, const zeal_event_handle_t *wait, WaitList &out) {
   if (num_wait > 0 && wait == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("the wait list is null but num_wait is {}", num_wait));
-  std::vector<Event *> events;
   for (uint32_t i = 0; i < num_wait; ++i) {
     auto e = from_handle<Event>(wait[i], "wait-list event");
     if (!e.ok()) return std::move(e).error();
-    events.push_back(e.value());
+    out.push(e.value());
   }
-  return events;
+  return {};
 }
 
 void return_event(Ref<Event> event, zeal_event_handle_t *out) {
@@ -119,10 +118,10 @@ Result<Ref<Event>> enqueue(zeal_queue_handle_t queue, uint32_t num_wait, const z
                            const char *call, Check &&check, Append &&append) {
   auto q = from_handle<Queue>(queue, "queue");
   if (!q.ok()) return std::move(q).error();
-  auto waits = wait_list(num_wait, wait);
-  if (!waits.ok()) return std::move(waits).error();
+  WaitList waits;
+  if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return std::move(s).error();
   if (Status s = check(*q.value()); !s.ok()) return std::move(s).error();
-  return q.value()->submit(waits.value(), call, append);
+  return q.value()->submit(waits.events(), call, append);
 }
 
 Status no_check(Queue &) { return {}; }
@@ -199,13 +198,13 @@ zeal_result_t ZEAL_APICALL enqueue_barrier(zeal_queue_handle_t queue, uint32_t n
       [&]() -> Status {
         auto q = from_handle<Queue>(queue, "queue");
         if (!q.ok()) return std::move(q).error();
-        auto waits = wait_list(num_wait, wait);
-        if (!waits.ok()) return std::move(waits).error();
+        WaitList waits;
+        if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return s;
         // Without a wait list a barrier waits for everything submitted before it.
         std::vector<Ref<Event>> before;
         if (num_wait == 0) before = q.value()->outstanding();
-        for (auto &e : before) waits.value().push_back(e.get());
-        auto e = q.value()->submit(waits.value(), "zeCommandListAppendBarrier",
+        for (auto &e : before) waits.push(e.get());
+        auto e = q.value()->submit(waits.events(), "zeCommandListAppendBarrier",
                                    [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n,
                                       ze_event_handle_t *w) { return zeCommandListAppendBarrier(l, sig, n, w); });
         if (!e.ok()) return std::move(e).error();
@@ -218,9 +217,9 @@ zeal_result_t ZEAL_APICALL event_wait(uint32_t num_events, const zeal_event_hand
   return run_entry(
       "eventWait", [&] { return fmt::format("num_events={}", num_events); },
       [&]() -> Status {
-        auto list = wait_list(num_events, events);
-        if (!list.ok()) return std::move(list).error();
-        for (Event *e : list.value())
+        WaitList list;
+        if (Status s = wait_list(num_events, events, list); !s.ok()) return s;
+        for (Event *e : list.events())
           if (Status s = e->wait(); !s.ok()) return s;
         return {};
       });
@@ -230,11 +229,11 @@ zeal_result_t ZEAL_APICALL event_get_info(zeal_event_handle_t event, zeal_event_
                                           void *value, size_t *size_ret) {
   return run_entry(
       "eventGetInfo",
-      [&] { return fmt::format("event={}, key={}, size={}", fmt::ptr(event), static_cast<int>(key), size); },
+      [&] { return fmt::format("event={}, key={}, size={}", fmt::ptr(event), abi_value(key), size); },
       [&]() -> Status {
         auto e = from_handle<Event>(event, "event");
         if (!e.ok()) return std::move(e).error();
-        return write_answer(e.value()->info(key), size, value, size_ret, "event info");
+        return write_answer(e.value()->info(abi_value(key)), size, value, size_ret, "event info");
       });
 }
 

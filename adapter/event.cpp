@@ -2,6 +2,7 @@
 #include "adapter/event.hpp"
 
 #include <limits>
+#include <mutex>
 
 namespace zeal::adapter {
 
@@ -13,21 +14,79 @@ Result<Ref<Event>> Event::create(Context &context, const Device &device, bool pr
 }
 
 Event::~Event() {
-  // The device may still signal the event: destroying it first would be a use after free in the driver.
-  if (submitted_) (void)zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());
-  event_.reset();
-  context_->event_pools(profiling_).give_back(slot_);
+  // The device may still signal the event: reusing it first would let that signal land on the next command.
+  if (submitted_ && !known_complete_.load(std::memory_order_acquire))
+    (void)zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());
+  context_->event_pools(profiling_).give_back(std::move(event_), slot_);
+}
+
+namespace {
+// The free list of Event storage: an intrusive singly linked list through the
+// freed blocks, so pushing and popping never allocates.
+struct FreeBlock {
+  FreeBlock *next;
+};
+std::mutex g_free_mutex;
+FreeBlock *g_free = nullptr;
+size_t g_free_count = 0;
+} // namespace
+
+void Event::reserve_storage(size_t count) {
+  std::lock_guard lock(g_free_mutex);
+  for (; g_free_count < count; ++g_free_count) g_free = new (::operator new(sizeof(Event))) FreeBlock{g_free};
+}
+
+void *Event::operator new(size_t size) {
+  static_assert(sizeof(Event) >= sizeof(FreeBlock));
+  if (size == sizeof(Event)) {
+    std::lock_guard lock(g_free_mutex);
+    if (g_free != nullptr) {
+      --g_free_count;
+      return std::exchange(g_free, g_free->next);
+    }
+  }
+  return ::operator new(size);
+}
+
+void Event::operator delete(void *p) noexcept {
+  if (p == nullptr) return;
+  std::lock_guard lock(g_free_mutex);
+  g_free = new (p) FreeBlock{g_free};
+  ++g_free_count;
+}
+
+void Event::hold_waits(std::span<Event *const> waits, Event *previous) {
+  size_t n = 0;
+  auto hold = [&](Event *e) {
+    if (n < kInlineWaits) inline_waits_[n] = Ref<Event>(e);
+    else more_waits_.emplace_back(e);
+    ++n;
+  };
+  for (Event *e : waits) hold(e);
+  if (previous != nullptr) hold(previous);
+}
+
+void Event::drop_waits() {
+  for (auto &w : inline_waits_) w = Ref<Event>();
+  more_waits_.clear();
 }
 
 Status Event::wait() const {
-  return ze_check(zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max()),
-                  "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
+  if (known_complete_.load(std::memory_order_acquire)) return {};
+  ze_result_t r = zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());
+  if (r == ZE_RESULT_SUCCESS) {
+    known_complete_.store(true, std::memory_order_release);
+    return {}; // the message is only made on failure: queueFinish must not allocate
+  }
+  return ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
 }
 
 Result<bool> Event::complete() const {
+  if (known_complete_.load(std::memory_order_acquire)) return true;
   ze_result_t r = zeEventQueryStatus(event_.get());
   if (r == ZE_RESULT_NOT_READY) return false;
   if (Status s = ze_check(r, "zeEventQueryStatus"); !s.ok()) return std::move(s).error();
+  known_complete_.store(true, std::memory_order_release);
   return true;
 }
 
@@ -57,7 +116,7 @@ Result<uint64_t> Event::timestamp_ns(bool end) const {
   return (end ? stop : start) * props.timerResolution;
 }
 
-Result<InfoValue> Event::info(zeal_event_info_t key) const {
+Result<InfoValue> Event::info(int32_t key) const {
   switch (key) {
   case ZEAL_EVENT_INFO_STATUS: {
     auto done = complete();
@@ -72,7 +131,7 @@ Result<InfoValue> Event::info(zeal_event_info_t key) const {
   }
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                    fmt::format("event info key {} is not known to the adapter", static_cast<int>(key)));
+                    fmt::format("event info key {} is not known to the adapter", key));
 }
 
 } // namespace zeal::adapter

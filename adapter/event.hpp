@@ -1,8 +1,11 @@
-// A zeal event: one Level Zero event from its context's pools, signalled by one command.
+// A zeal event: one Level Zero event from its context's pools, signalled by one command; recycled, never freed.
 #pragma once
 
 #include "adapter/context.hpp"
 #include "adapter/info.hpp"
+
+#include <atomic>
+#include <span>
 
 namespace zeal::adapter {
 
@@ -13,6 +16,14 @@ public:
   static Result<Ref<Event>> create(Context &context, const Device &device, bool profiling);
   ~Event() override;
 
+  // Events come and go with every command: their storage is kept on a free list
+  // and reused, so the steady state of a queue does not touch the heap.
+  static void *operator new(size_t size);
+  static void operator delete(void *p) noexcept;
+  // Puts storage for `count` events on the free list (up front, for a queue's cap
+  // of commands in flight), so that even a new peak does not allocate.
+  static void reserve_storage(size_t count);
+
   ze_event_handle_t ze() const { return event_.get(); }
   // Called once the command that signals the event has been appended.
   void mark_submitted() { submitted_ = true; }
@@ -20,12 +31,16 @@ public:
   void keep_alive(std::vector<uint8_t> bytes) { keep_alive_ = std::move(bytes); }
   // The events this event's command waits for: a driver may read them until the
   // command has run, even after they completed, so they live at least that long.
-  void hold_waits(std::vector<Ref<Event>> waits) { waits_ = std::move(waits); }
-  void drop_waits() { waits_.clear(); }
+  // Up to kInlineWaits (the in-order predecessor included) are held without allocating.
+  void hold_waits(std::span<Event *const> waits, Event *previous);
+  void drop_waits();
 
   Status wait() const;
+  // Remembers a completion once seen, so later questions (and the destructor) skip the driver.
   Result<bool> complete() const;
-  Result<InfoValue> info(zeal_event_info_t key) const;
+  // Known complete without asking: a later command of an in-order chain is.
+  void mark_complete() { known_complete_.store(true, std::memory_order_release); }
+  Result<InfoValue> info(int32_t key) const;
 
 private:
   Event(Ref<Context> context, const Device &device, bool profiling, ZeEvent event, EventPools::Slot slot)
@@ -33,14 +48,18 @@ private:
         event_(std::move(event)), slot_(slot) {}
   Result<uint64_t> timestamp_ns(bool end) const;
 
+  static constexpr size_t kInlineWaits = 4;
+
   Ref<Context> context_;
   const Device &device_;
   bool profiling_;
   ZeEvent event_;
   EventPools::Slot slot_;
   bool submitted_ = false;
+  mutable std::atomic<bool> known_complete_{false};
   std::vector<uint8_t> keep_alive_;
-  std::vector<Ref<Event>> waits_;
+  std::array<Ref<Event>, kInlineWaits> inline_waits_;
+  std::vector<Ref<Event>> more_waits_;
 };
 
 } // namespace zeal::adapter

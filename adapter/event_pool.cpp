@@ -1,4 +1,4 @@
-// Event pools: a slot per event, a new pool of kEventsPerPool events whenever all slots are taken.
+// Event pools: a slot per event, a new pool of kEventsPerPool events whenever all slots are taken; events recycled.
 #include "adapter/event_pool.hpp"
 
 namespace zeal::adapter {
@@ -14,11 +14,22 @@ Status EventPools::grow() {
   pools_.emplace_back(pool);
   // Handed out from the back: lowest index first.
   for (uint32_t i = kEventsPerPool; i-- > 0;) free_.push_back(Slot{pool, i});
+  recycled_events_.reserve(pools_.size() * kEventsPerPool);
+  recycled_slots_.reserve(pools_.size() * kEventsPerPool);
   return {};
 }
 
 Result<std::pair<ZeEvent, EventPools::Slot>> EventPools::take() {
   std::lock_guard lock(mutex_);
+  if (!recycled_events_.empty()) {
+    ZeEvent event = std::move(recycled_events_.back());
+    Slot slot = recycled_slots_.back();
+    recycled_events_.pop_back();
+    recycled_slots_.pop_back();
+    // Its command completed before it came back (the zeal event waited for it).
+    if (Status s = ze_check(zeEventHostReset(event.get()), "zeEventHostReset"); !s.ok()) return std::move(s).error();
+    return std::make_pair(std::move(event), slot);
+  }
   if (free_.empty()) {
     if (Status s = grow(); !s.ok()) return std::move(s).error();
   }
@@ -34,9 +45,11 @@ Result<std::pair<ZeEvent, EventPools::Slot>> EventPools::take() {
   return std::make_pair(ZeEvent(event), slot);
 }
 
-void EventPools::give_back(Slot slot) {
+void EventPools::give_back(ZeEvent event, Slot slot) {
   std::lock_guard lock(mutex_);
-  free_.push_back(slot);
+  // Capacity was reserved for every slot of every pool, so these never allocate.
+  recycled_events_.push_back(std::move(event));
+  recycled_slots_.push_back(slot);
 }
 
 } // namespace zeal::adapter

@@ -1,4 +1,4 @@
-// A pool of Level Zero event pools owned by one context: events are taken from free slots, pools added on demand.
+// A pool of Level Zero event pools owned by one context: events are created once in free slots and then recycled.
 #pragma once
 
 #include "common/ze.hpp"
@@ -18,12 +18,14 @@ public:
     uint32_t index = 0;
   };
 
-  // A new host-visible event in a free slot; give the slot back once the event is destroyed.
+  // A reset, host-visible event: a recycled one when there is one, else a new one in a free slot.
   Result<std::pair<ZeEvent, Slot>> take();
-  void give_back(Slot slot);
+  // The event comes back once its zeal event is gone and its command complete.
+  void give_back(ZeEvent event, Slot slot);
 
 private:
-  static constexpr uint32_t kEventsPerPool = 128;
+  // Covers one queue's commands in flight (Queue::kMaxInFlight) with room to spare.
+  static constexpr uint32_t kEventsPerPool = 256;
   Status grow();
 
   ze_context_handle_t context_;
@@ -31,6 +33,10 @@ private:
   std::mutex mutex_;
   std::vector<ZeEventPool> pools_;
   std::vector<Slot> free_;
+  // Declared after pools_, so destroyed before the pools they live in. Reset on
+  // reuse; capacity grows to the peak number of live events and stays.
+  std::vector<ZeEvent> recycled_events_;
+  std::vector<Slot> recycled_slots_; // the slots of recycled_events_, index for index
 };
 
 } // namespace zeal::adapter

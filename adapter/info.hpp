@@ -53,14 +53,25 @@ struct InfoRow {
   Result<InfoValue> (*answer)(const Object &);
 };
 
+// The number a caller passed for an enum over the C ABI. Any number may arrive,
+// and reading one outside the enum's range as the enum is undefined behaviour
+// (UBSan's -fsanitize=enum), so keys travel inward as plain integers.
+template <class E>
+int32_t abi_value(const E &e) noexcept {
+  static_assert(sizeof(E) == sizeof(int32_t));
+  int32_t v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
 // Looks the key up and answers it; an unknown key is INVALID_ENUMERATION.
 template <class Object, class Key>
-Result<InfoValue> answer_info(std::span<const InfoRow<Object, Key>> table, const Object &object, Key key,
+Result<InfoValue> answer_info(std::span<const InfoRow<Object, Key>> table, const Object &object, int32_t key,
                               std::string_view what) {
   for (const auto &row : table)
-    if (row.key == key) return row.answer(object);
+    if (static_cast<int32_t>(row.key) == key) return row.answer(object);
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                    fmt::format("{} info key {} is not known to the adapter", what, static_cast<int>(key)));
+                    fmt::format("{} info key {} is not known to the adapter", what, key));
 }
 
 } // namespace zeal::adapter

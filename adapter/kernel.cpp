@@ -1,20 +1,21 @@
-// Kernels: creation, requirements from Level Zero (and SPIR-V where the driver is silent), arguments, info.
+// Kernels: creation (also of kernels the program left out), requirements, arguments, info and sub-group info.
 #include "adapter/kernel.hpp"
-
-#include <fmt/ranges.h>
 
 #include <algorithm>
 
 namespace zeal::adapter {
 
 Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
-  auto module = program.module();
+  const Program::RefusedKernel *refused =
+      program.state() == ZEAL_PROGRAM_STATE_EXECUTABLE ? program.refused(name) : nullptr;
+  if (refused != nullptr) {
+    std::unique_ptr<Kernel> k(new Kernel(program, name, ZeKernel()));
+    k->refusal_ = refused->reason;
+    k->read_requirements();
+    return k.release();
+  }
+  auto module = program.module_of(name);
   if (!module.ok()) return std::move(module).error();
-  auto names = program.kernel_names();
-  if (std::find(names.begin(), names.end(), name) == names.end())
-    return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_NAME,
-                      fmt::format("{} has no kernel named '{}' (its kernels: {})", program.describe(), name,
-                                  names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
   auto desc = ze_desc<ze_kernel_desc_t>();
   desc.pKernelName = name.c_str();
   ze_kernel_handle_t kernel = nullptr;
@@ -26,13 +27,26 @@ Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
   return k.release();
 }
 
+// Requirements the driver does not report are still enforced: SPIR-V execution
+// modes and device-image metadata, merged by the program.
+void Kernel::read_requirements() {
+  const DeviceLimits &device = program_->device().limits();
+  limits_.name = name_;
+  if (limits_.max_work_group_size == 0) limits_.max_work_group_size = device.max_work_group_size;
+  if (const KernelRequirements *req = program_->metadata().kernel(name_)) {
+    if (limits_.required_sub_group_size == 0) limits_.required_sub_group_size = req->sub_group_size;
+    if (limits_.required_work_group_size[0] == 0 && req->work_group_size[0] != 0)
+      std::copy_n(req->work_group_size.begin(), 3, limits_.required_work_group_size.begin());
+    range_limit_ = req->range_limit;
+  }
+}
+
 Status Kernel::query() {
   if (Status s = ze_check(zeKernelGetProperties(kernel_.get(), &props_), "zeKernelGetProperties",
                           "kernel '" + name_ + "'");
       !s.ok())
     return s;
   const DeviceLimits &device = program_->device().limits();
-  limits_.name = name_;
   // A kernel compiled for wide sub-groups or with many registers may fit fewer
   // work-items than the device maximum: its sub-group count times width bounds it.
   uint64_t by_sub_groups = uint64_t{props_.maxNumSubgroups} * props_.maxSubgroupSize;
@@ -40,15 +54,9 @@ Status Kernel::query() {
       by_sub_groups != 0 ? std::min<uint64_t>(by_sub_groups, device.max_work_group_size) : device.max_work_group_size;
   limits_.required_work_group_size = {props_.requiredGroupSizeX, props_.requiredGroupSizeY, props_.requiredGroupSizeZ};
   limits_.required_sub_group_size = props_.requiredSubgroupSize;
-  // A driver that does not report the SPIR-V execution modes still gets them enforced.
-  const module_linker::EntryPoint *ep =
-      program_->spirv() ? program_->spirv()->find_entry_point(name_) : nullptr;
-  if (ep != nullptr) {
-    if (limits_.required_sub_group_size == 0 && ep->required_sub_group_size)
-      limits_.required_sub_group_size = *ep->required_sub_group_size;
-    if (limits_.required_work_group_size[0] == 0 && ep->required_work_group_size[0] != 0)
-      std::copy_n(ep->required_work_group_size.begin(), 3, limits_.required_work_group_size.begin());
-  }
+  read_requirements();
+  args_.resize(props_.numKernelArgs);
+  given_.assign(props_.numKernelArgs, 0);
   return {};
 }
 
@@ -76,44 +84,57 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
                                 static_cast<int>(arg.kind)));
 }
 
-Kernel::Arg Kernel::to_arg(const zeal_kernel_arg_t &arg) {
-  Arg out;
-  switch (arg.kind) {
-  case ZEAL_KERNEL_ARG_VALUE:
-    out.size = arg.size;
-    out.bytes.assign(static_cast<const uint8_t *>(arg.value), static_cast<const uint8_t *>(arg.value) + arg.size);
-    break;
-  case ZEAL_KERNEL_ARG_USM_POINTER:
-    out.size = sizeof(void *);
-    out.bytes.resize(sizeof(void *));
-    std::memcpy(out.bytes.data(), &arg.value, sizeof(void *));
-    break;
-  case ZEAL_KERNEL_ARG_LOCAL: out.size = arg.size; break;
+void Kernel::Arg::assign(const zeal_kernel_arg_t &arg) {
+  set = true;
+  ze_holds = false;
+  local = arg.kind == ZEAL_KERNEL_ARG_LOCAL;
+  const void *from = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? static_cast<const void *>(&arg.value) : arg.value;
+  size = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size;
+  if (local) return;
+  if (size <= small.size()) {
+    std::memcpy(small.data(), from, size);
+  } else {
+    large.resize(size);
+    std::memcpy(large.data(), from, size);
   }
-  return out;
 }
 
 Status Kernel::set_arg(const zeal_kernel_arg_t &arg) {
+  if (refusal_) return Error(*refusal_);
   if (Status s = check_arg(arg); !s.ok()) return s;
   std::lock_guard lock(mutex_);
-  args_[arg.index] = to_arg(arg);
+  args_[arg.index].assign(arg);
   return {};
 }
 
 namespace {
 using Row = InfoRow<Kernel, zeal_kernel_info_t>;
+
+// A kernel the device cannot honour has no Level Zero kernel to ask.
+template <class Answer>
+Result<InfoValue> needs_driver(const Kernel &k, Answer &&answer) {
+  if (k.refusal()) return Error(*k.refusal());
+  return answer();
+}
+
 const Row kKernelInfo[] = {
     {ZEAL_KERNEL_INFO_NAME, "NAME", [](const Kernel &k) -> Result<InfoValue> { return info_string(k.name()); }},
     {ZEAL_KERNEL_INFO_NUM_ARGS, "NUM_ARGS",
-     [](const Kernel &k) -> Result<InfoValue> { return info_of<uint32_t>(k.properties().numKernelArgs); }},
+     [](const Kernel &k) -> Result<InfoValue> {
+       return needs_driver(k, [&] { return info_of<uint32_t>(k.properties().numKernelArgs); });
+     }},
     {ZEAL_KERNEL_INFO_COMPILE_WORK_GROUP_SIZE, "COMPILE_WORK_GROUP_SIZE",
      [](const Kernel &k) -> Result<InfoValue> { return info_of(k.limits().required_work_group_size); }},
     {ZEAL_KERNEL_INFO_MAX_WORK_GROUP_SIZE, "MAX_WORK_GROUP_SIZE",
      [](const Kernel &k) -> Result<InfoValue> { return info_of<size_t>(k.limits().max_work_group_size); }},
     {ZEAL_KERNEL_INFO_PRIVATE_MEM_SIZE, "PRIVATE_MEM_SIZE",
-     [](const Kernel &k) -> Result<InfoValue> { return info_of<uint64_t>(k.properties().privateMemSize); }},
+     [](const Kernel &k) -> Result<InfoValue> {
+       return needs_driver(k, [&] { return info_of<uint64_t>(k.properties().privateMemSize); });
+     }},
     {ZEAL_KERNEL_INFO_LOCAL_MEM_SIZE, "LOCAL_MEM_SIZE",
-     [](const Kernel &k) -> Result<InfoValue> { return info_of<uint64_t>(k.properties().localMemSize); }},
+     [](const Kernel &k) -> Result<InfoValue> {
+       return needs_driver(k, [&] { return info_of<uint64_t>(k.properties().localMemSize); });
+     }},
     {ZEAL_KERNEL_INFO_PROGRAM, "PROGRAM",
      [](const Kernel &k) -> Result<InfoValue> {
        return info_of(to_handle<Program, zeal_program_handle_t>(&k.program()));
@@ -121,23 +142,34 @@ const Row kKernelInfo[] = {
 };
 } // namespace
 
-Result<InfoValue> Kernel::info(zeal_kernel_info_t key) const {
+Result<InfoValue> Kernel::info(int32_t key) const {
   return answer_info<Kernel, zeal_kernel_info_t>(kKernelInfo, *this, key, "kernel '" + name_ + "'");
 }
 
-Result<InfoValue> Kernel::sub_group_info(zeal_kernel_sub_group_info_t key, const size_t *local_size) const {
+// SYCL_INTEL_sub_group's kernel queries. A required size is what the kernel
+// runs with; otherwise the driver's widest size for it (the CPU driver: its
+// vector width; Intel: the SIMD width the compiler chose). A work-group smaller
+// than the size holds one, smaller, sub-group.
+Result<InfoValue> Kernel::sub_group_info(int32_t key, const size_t *local_size) const {
+  const uint32_t required = limits_.required_sub_group_size;
+  const uint32_t widest = required != 0 ? required : props_.maxSubgroupSize;
   switch (key) {
   case ZEAL_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE: {
-    // A work-group smaller than the kernel's widest sub-group holds one, smaller, sub-group.
     uint64_t items = uint64_t{local_size[0]} * local_size[1] * local_size[2];
-    return info_of<uint32_t>(static_cast<uint32_t>(std::min<uint64_t>(props_.maxSubgroupSize, items)));
+    return info_of<uint32_t>(static_cast<uint32_t>(std::min<uint64_t>(widest, items)));
   }
-  case ZEAL_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS: return info_of<uint32_t>(props_.maxNumSubgroups);
-  case ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS: return info_of<uint32_t>(props_.requiredNumSubGroups);
-  case ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE: return info_of<uint32_t>(limits_.required_sub_group_size);
+  case ZEAL_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS: {
+    // The driver's count when it has one; else a full work-group of the kernel's sub-groups.
+    if (!refusal_ && props_.maxNumSubgroups != 0) return info_of<uint32_t>(props_.maxNumSubgroups);
+    uint64_t groups = widest == 0 ? 0 : (limits_.max_work_group_size + widest - 1) / widest;
+    return info_of<uint32_t>(static_cast<uint32_t>(std::max<uint64_t>(groups, 1)));
+  }
+  case ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS:
+    return info_of<uint32_t>(refusal_ ? 0u : props_.requiredNumSubGroups);
+  case ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE: return info_of<uint32_t>(required);
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                    fmt::format("kernel sub-group info key {} is not known to the adapter", static_cast<int>(key)));
+                    fmt::format("kernel sub-group info key {} is not known to the adapter", key));
 }
 
 } // namespace zeal::adapter

@@ -1,12 +1,12 @@
-// A zeal kernel: a Level Zero kernel of a built program, its stored arguments and its launch requirements.
+// A zeal kernel: a Level Zero kernel of an executable program, its stored arguments and its launch requirements.
 #pragma once
 
 #include "adapter/event.hpp"
 #include "adapter/launch_checks.hpp"
 #include "adapter/program.hpp"
 
-#include <map>
 #include <mutex>
+#include <optional>
 
 namespace zeal::adapter {
 
@@ -16,47 +16,69 @@ class Kernel : public Object {
 public:
   static constexpr Kind kKind = Kind::Kernel;
 
-  // An unknown name is INVALID_KERNEL_NAME, listing the program's kernels.
+  // An unknown name is INVALID_KERNEL_NAME, listing the program's kernels. A
+  // kernel the program left out (the device cannot honour it) is created too:
+  // it answers its info and sub-group info, and refuses every launch.
   static Result<Kernel *> create(Program &program, const std::string &name);
 
   Program &program() const { return *program_; }
   const std::string &name() const { return name_; }
   const ze_kernel_properties_t &properties() const { return props_; }
   const KernelLimits &limits() const { return limits_; }
+  const std::optional<Error> &refusal() const { return refusal_; }
 
   Status set_arg(const zeal_kernel_arg_t &arg);
   Status check_arg(const zeal_kernel_arg_t &arg) const;
-  Result<InfoValue> info(zeal_kernel_info_t key) const;
-  Result<InfoValue> sub_group_info(zeal_kernel_sub_group_info_t key, const size_t *local_size) const;
+  Result<InfoValue> info(int32_t key) const;
+  Result<InfoValue> sub_group_info(int32_t key, const size_t *local_size) const;
 
-  // Checks and appends one launch; see launch.cpp.
+  // Checks and appends one launch; see launch.cpp. Allocation-free once warm.
   Result<Ref<Event>> launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait);
 
 private:
   Kernel(Program &program, std::string name, ZeKernel kernel)
       : Object(kKind), program_(&program), name_(std::move(name)), kernel_(std::move(kernel)) {}
   Status query();
+  void read_requirements();
 
-  // An argument as the kernel keeps it: the bytes zeKernelSetArgumentValue gets.
+  // An argument set with kernelSetArg, stored where launches can reuse it
+  // without allocating: small values inline, larger ones in a buffer that keeps
+  // its capacity.
   struct Arg {
+    bool set = false;
+    bool ze_holds = false; // the Level Zero kernel holds this value now
     size_t size = 0;
-    std::vector<uint8_t> bytes; // empty for local memory
+    std::array<uint8_t, 32> small{};
+    std::vector<uint8_t> large;
+    bool local = false;
+    void assign(const zeal_kernel_arg_t &arg);
+    const void *data() const { return local ? nullptr : (size <= small.size() ? small.data() : large.data()); }
   };
-  static Arg to_arg(const zeal_kernel_arg_t &arg);
   Status choose_local_size(NdRange &range);
-  Status set_ze_state(const std::map<uint32_t, Arg> &args, const NdRange &range);
+  Status check_range_limit(const NdRange &range) const;
+  Status set_arguments(const zeal_launch_desc_t &desc);
+  Status set_group_state(const NdRange &range);
+  Status ze_failed(ze_result_t r, const char *call) const;
 
   Ref<Program> program_;
   std::string name_;
-  ZeKernel kernel_;
+  ZeKernel kernel_; // null for a refused kernel
   ze_kernel_properties_t props_ = ze_desc<ze_kernel_properties_t>();
   KernelLimits limits_;
+  uint64_t range_limit_ = 0; // range_type: most work-items per launch, 0 for none
+  std::optional<Error> refusal_;
 
   // Level Zero kernel state (arguments, group size, offset) is shared by every
   // launch, so setting it and appending the launch happen under this mutex.
   std::mutex mutex_;
-  std::map<uint32_t, Arg> args_;
+  std::vector<Arg> args_;
+  std::vector<uint64_t> given_; // the launch number that last gave each argument
+  uint64_t launches_ = 0;
+  std::array<uint32_t, 3> group_size_{0, 0, 0};
   bool offset_set_ = false;
+  // The last suggestion for a global size, so repeated launches ask the driver once.
+  std::array<size_t, 3> suggested_for_{0, 0, 0};
+  std::array<uint32_t, 3> suggested_{0, 0, 0};
 };
 
 } // namespace zeal::adapter

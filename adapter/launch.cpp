@@ -1,14 +1,22 @@
 // Kernel launch: checks against kernel and device, then kernel state and the append under the kernel's mutex.
+// The success path allocates nothing once warm: messages are only made on failure.
 #include "adapter/kernel.hpp"
 #include "adapter/queue.hpp"
+
+#include <fmt/ranges.h>
 
 #include <limits>
 
 namespace zeal::adapter {
 
+Status Kernel::ze_failed(ze_result_t r, const char *call) const {
+  return ze_check(r, call, "kernel '" + name_ + "'");
+}
+
 // The local size when the launch gives none: the kernel's required size, else
-// the driver's suggestion, trimmed to a divisor of the global size in case a
-// driver suggests one that does not divide it.
+// the driver's suggestion (which honours a required sub-group size, the
+// suggestion being a multiple of it), trimmed to a divisor of the global size
+// in case a driver suggests one that does not divide it.
 Status Kernel::choose_local_size(NdRange &range) {
   if (limits_.required_work_group_size[0] != 0) {
     for (uint32_t d = 0; d < range.work_dim; ++d) range.local[d] = limits_.required_work_group_size[d];
@@ -20,54 +28,104 @@ Status Kernel::choose_local_size(NdRange &range) {
       return make_error(ZEAL_RESULT_ERROR_INVALID_ND_RANGE,
                         fmt::format("global size {} in dimension {} of kernel '{}' is over {}: give a local size",
                                     range.global[d], d, name_, kMax));
-  uint32_t x = 1, y = 1, z = 1;
-  if (Status s = ze_check(zeKernelSuggestGroupSize(kernel_.get(), static_cast<uint32_t>(range.global[0]),
-                                                   static_cast<uint32_t>(range.global[1]),
-                                                   static_cast<uint32_t>(range.global[2]), &x, &y, &z),
-                          "zeKernelSuggestGroupSize", "kernel '" + name_ + "'");
-      !s.ok())
-    return s;
-  const uint32_t suggested[3] = {x, y, z};
-  for (uint32_t d = 0; d < range.work_dim; ++d) range.local[d] = largest_divisor_up_to(range.global[d], suggested[d]);
+  if (range.global != suggested_for_) {
+    uint32_t x = 1, y = 1, z = 1;
+    ze_result_t r = zeKernelSuggestGroupSize(kernel_.get(), static_cast<uint32_t>(range.global[0]),
+                                             static_cast<uint32_t>(range.global[1]),
+                                             static_cast<uint32_t>(range.global[2]), &x, &y, &z);
+    if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSuggestGroupSize");
+    suggested_ = {x, y, z};
+    suggested_for_ = range.global;
+  }
+  const uint32_t sg = limits_.required_sub_group_size;
+  for (uint32_t d = 0; d < range.work_dim; ++d) {
+    range.local[d] = largest_divisor_up_to(range.global[d], suggested_[d]);
+    // Trimming must not break a sub-group into pieces when a whole one still fits.
+    if (d == 0 && sg != 0 && range.local[0] % sg != 0 && range.global[0] % sg == 0)
+      range.local[0] = largest_divisor_up_to(range.global[0] / sg, std::max<size_t>(suggested_[0] / sg, 1)) * sg;
+  }
   return {};
 }
 
-Status Kernel::set_ze_state(const std::map<uint32_t, Arg> &args, const NdRange &range) {
-  const std::string what = "kernel '" + name_ + "'";
-  for (const auto &[index, arg] : args) {
-    const void *value = arg.bytes.empty() ? nullptr : arg.bytes.data();
-    if (Status s = ze_check(zeKernelSetArgumentValue(kernel_.get(), index, arg.size, value),
-                            "zeKernelSetArgumentValue", fmt::format("argument {} of {}", index, what));
-        !s.ok())
-      return s;
+// sycl_ext_oneapi_range_type: "launched with more than this many work-items ... errc::nd_range".
+Status Kernel::check_range_limit(const NdRange &range) const {
+  if (range_limit_ == 0) return {};
+  uint64_t total = 1;
+  bool overflow = false;
+  for (uint32_t d = 0; d < range.work_dim; ++d) overflow = overflow || __builtin_mul_overflow(total, range.global[d], &total);
+  if (!overflow && total <= range_limit_) return {};
+  std::string items = overflow ? std::string("more than 2^64") : std::to_string(total);
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ND_RANGE,
+                    fmt::format("kernel '{}' declares a range_type of at most {} work-items, but the launch has {} "
+                                "(global size {{{}}})",
+                                name_, range_limit_, items,
+                                fmt::join(range.global.begin(), range.global.begin() + range.work_dim, ", ")));
+}
+
+// Every argument: the launch's own, else the one set with kernelSetArg (only
+// given to Level Zero again when a launch replaced it in between).
+Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
+  const uint64_t now = ++launches_;
+  for (uint32_t i = 0; i < desc.num_args; ++i) given_[desc.args[i].index] = now;
+  for (uint32_t i = 0; i < args_.size(); ++i) {
+    Arg &a = args_[i];
+    if (given_[i] == now) {
+      a.ze_holds = false;
+      continue;
+    }
+    if (!a.set)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
+                        fmt::format("argument {} of kernel '{}' was not set", i, name_));
+    if (a.ze_holds) continue;
+    ze_result_t r = zeKernelSetArgumentValue(kernel_.get(), i, a.size, a.data());
+    if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetArgumentValue");
+    a.ze_holds = true;
   }
-  if (Status s = ze_check(zeKernelSetGroupSize(kernel_.get(), static_cast<uint32_t>(range.local[0]),
-                                               static_cast<uint32_t>(range.local[1]),
-                                               static_cast<uint32_t>(range.local[2])),
-                          "zeKernelSetGroupSize", what);
-      !s.ok())
-    return s;
+  for (uint32_t i = 0; i < desc.num_args; ++i) {
+    const zeal_kernel_arg_t &arg = desc.args[i];
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    switch (arg.kind) {
+    case ZEAL_KERNEL_ARG_VALUE: r = zeKernelSetArgumentValue(kernel_.get(), arg.index, arg.size, arg.value); break;
+    case ZEAL_KERNEL_ARG_USM_POINTER:
+      r = zeKernelSetArgumentValue(kernel_.get(), arg.index, sizeof(void *), &arg.value);
+      break;
+    case ZEAL_KERNEL_ARG_LOCAL: r = zeKernelSetArgumentValue(kernel_.get(), arg.index, arg.size, nullptr); break;
+    }
+    if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetArgumentValue");
+  }
+  return {};
+}
+
+Status Kernel::set_group_state(const NdRange &range) {
+  const std::array<uint32_t, 3> local{static_cast<uint32_t>(range.local[0]), static_cast<uint32_t>(range.local[1]),
+                                      static_cast<uint32_t>(range.local[2])};
+  if (local != group_size_) {
+    ze_result_t r = zeKernelSetGroupSize(kernel_.get(), local[0], local[1], local[2]);
+    if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetGroupSize");
+    group_size_ = local;
+  }
   bool offset = range.offset[0] != 0 || range.offset[1] != 0 || range.offset[2] != 0;
   // The offset is kernel state too: a launch without one must undo an earlier one.
   if (!offset && !offset_set_) return {};
   for (size_t o : range.offset)
     if (o > std::numeric_limits<uint32_t>::max())
       return make_error(ZEAL_RESULT_ERROR_INVALID_ND_RANGE,
-                        fmt::format("global offset {} of {} does not fit in 32 bits", o, what));
+                        fmt::format("global offset {} of kernel '{}' does not fit in 32 bits", o, name_));
   ze_result_t r = zeKernelSetGlobalOffsetExp(kernel_.get(), static_cast<uint32_t>(range.offset[0]),
                                              static_cast<uint32_t>(range.offset[1]),
                                              static_cast<uint32_t>(range.offset[2]));
   if (r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
     return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
                       fmt::format("the driver of device '{}' does not support global offsets "
-                                  "(zeKernelSetGlobalOffsetExp), needed by the launch of {}",
-                                  program_->device().name(), what));
-  if (Status s = ze_check(r, "zeKernelSetGlobalOffsetExp", what); !s.ok()) return s;
+                                  "(zeKernelSetGlobalOffsetExp), needed by the launch of kernel '{}'",
+                                  program_->device().name(), name_));
+  if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetGlobalOffsetExp");
   offset_set_ = offset;
   return {};
 }
 
 Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait) {
+  if (refusal_) return Error(*refusal_);
   Device &device = program_->device();
   if (&queue.device() != &device)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
@@ -78,27 +136,25 @@ Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, 
   if (Status s = check_sub_group_size(limits_, device.limits()); !s.ok()) return std::move(s).error();
   auto range = normalise_nd_range(desc.work_dim, desc.global_size, desc.local_size, desc.global_offset);
   if (!range.ok()) return std::move(range).error();
+  if (Status s = check_range_limit(range.value()); !s.ok()) return std::move(s).error();
 
   std::lock_guard lock(mutex_);
-  std::map<uint32_t, Arg> args = args_;
-  for (uint32_t i = 0; i < desc.num_args; ++i) args[desc.args[i].index] = to_arg(desc.args[i]);
-  for (uint32_t i = 0; i < props_.numKernelArgs; ++i)
-    if (args.find(i) == args.end())
-      return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
-                        fmt::format("argument {} of kernel '{}' was not set", i, name_));
   if (!range->has_local()) {
     if (Status s = choose_local_size(range.value()); !s.ok()) return std::move(s).error();
   }
   if (Status s = check_local_size(range.value(), limits_, device.limits()); !s.ok()) return std::move(s).error();
   auto counts = group_counts(range.value(), device.limits());
   if (!counts.ok()) return std::move(counts).error();
-  if (Status s = set_ze_state(args, range.value()); !s.ok()) return std::move(s).error();
+  if (Status s = set_arguments(desc); !s.ok()) return std::move(s).error();
+  if (Status s = set_group_state(range.value()); !s.ok()) return std::move(s).error();
   const ze_group_count_t groups{counts.value()[0], counts.value()[1], counts.value()[2]};
   // Level Zero captures arguments and group size at append, so the next launch
   // may change them as soon as this one has been appended.
+  ze_kernel_handle_t kernel = kernel_.get();
   return queue.submit(wait, "zeCommandListAppendLaunchKernel",
-                      [&](ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t n, ze_event_handle_t *w) {
-                        return zeCommandListAppendLaunchKernel(list, kernel_.get(), &groups, signal, n, w);
+                      [kernel, &groups](ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t n,
+                                        ze_event_handle_t *w) {
+                        return zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, n, w);
                       });
 }
 

@@ -74,7 +74,7 @@ const Row kPlatformInfo[] = {
 };
 } // namespace
 
-Result<InfoValue> Platform::info(zeal_platform_info_t key) const {
+Result<InfoValue> Platform::info(int32_t key) const {
   return answer_info<Platform, zeal_platform_info_t>(kPlatformInfo, *this, key, "platform");
 }
 

@@ -24,7 +24,7 @@ public:
   std::string driver_version() const;
   std::string api_version() const;
 
-  Result<InfoValue> info(zeal_platform_info_t key) const;
+  Result<InfoValue> info(int32_t key) const;
 
 private:
   explicit Platform(ze_driver_handle_t driver) : Object(kKind), driver_(driver) {}

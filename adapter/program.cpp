@@ -1,7 +1,9 @@
-// Programs: creation with SPIR-V inspection, zeModuleCreate with its build log, and the program info table.
+// Programs: creation with SPIR-V inspection and metadata, spec constants, symbols and the program info table.
 #include "adapter/program.hpp"
 
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace zeal::adapter {
 
@@ -10,11 +12,6 @@ Result<Program *> Program::create(Context &context, Device &device, const zeal_p
   p->format_ = desc.format;
   const auto *bytes = static_cast<const uint8_t *>(desc.binary);
   p->binary_.assign(bytes, bytes + desc.size);
-  for (uint32_t i = 0; i < desc.num_metadata; ++i) {
-    const auto &m = desc.metadata[i];
-    const auto *value = static_cast<const uint8_t *>(m.value);
-    p->metadata_.push_back(Metadata{m.key, m.size == 0 ? std::vector<uint8_t>() : std::vector<uint8_t>(value, value + m.size)});
-  }
   if (desc.format == ZEAL_PROGRAM_FORMAT_SPIRV) {
     auto info = module_linker::inspect_spirv(std::span<const uint8_t>(p->binary_));
     if (!info.ok()) {
@@ -24,97 +21,147 @@ Result<Program *> Program::create(Context &context, Device &device, const zeal_p
     }
     p->spirv_ = std::move(info).value();
   }
+  auto meta = read_metadata(std::span(desc.metadata, desc.num_metadata), p->spirv_ ? &*p->spirv_ : nullptr,
+                            device.primary_sub_group_size());
+  if (!meta.ok()) {
+    Error e = std::move(meta).error();
+    e.message = fmt::format("programCreate for device '{}': {}", device.name(), e.message);
+    return e;
+  }
+  p->metadata_ = std::move(meta).value();
+  // llvm-spirv gives each kernel's body Export linkage under the kernel's name;
+  // that is not a function other images can import.
+  auto &exports = p->metadata_.exports;
+  std::erase_if(exports, [&](const std::string &s) {
+    return std::find(p->metadata_.kernels.begin(), p->metadata_.kernels.end(), s) != p->metadata_.kernels.end();
+  });
   return p.release();
+}
+
+zeal_program_state_t Program::state() const {
+  std::lock_guard lock(mutex_);
+  return state_;
 }
 
 std::string Program::describe() const {
   return fmt::format("program {} for device '{}'", static_cast<const void *>(this), device_.name());
 }
 
-namespace {
-
-std::string read_build_log(ze_module_build_log_handle_t log) {
-  if (log == nullptr) return {};
-  size_t size = 0;
-  if (zeModuleBuildLogGetString(log, &size, nullptr) != ZE_RESULT_SUCCESS || size == 0) return {};
-  std::string text(size, '\0');
-  if (zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS) return {};
-  text.resize(text.find('\0') == std::string::npos ? text.size() : text.find('\0'));
-  return text;
-}
-
-std::string first_line(const std::string &text) {
-  size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos) return {};
-  return text.substr(start, text.find('\n', start) - start);
-}
-
-} // namespace
-
-Status Program::build(const char *options) {
+Status Program::set_spec_constant(uint32_t id, size_t size, const void *value) {
   std::lock_guard lock(mutex_);
   if (state_ != ZEAL_PROGRAM_STATE_INPUT)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE, describe() + " has already been built");
-  auto desc = ze_desc<ze_module_desc_t>();
-  desc.format = format_ == ZEAL_PROGRAM_FORMAT_SPIRV ? ZE_MODULE_FORMAT_IL_SPIRV : ZE_MODULE_FORMAT_NATIVE;
-  desc.inputSize = binary_.size();
-  desc.pInputModule = binary_.data();
-  desc.pBuildFlags = options;
-  ze_module_handle_t module = nullptr;
-  ze_module_build_log_handle_t log = nullptr;
-  ze_result_t r = zeModuleCreate(context_->ze(), device_.ze(), &desc, &module, &log);
-  ZeModuleBuildLog log_owner(log);
-  build_log_ = read_build_log(log);
-  if (r != ZE_RESULT_SUCCESS) {
-    bool memory = r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-    std::string reason = first_line(build_log_);
-    if (reason.empty()) reason = fmt::format("zeModuleCreate returned {} with an empty build log", ze_result_name(r));
-    Error e = make_error(memory ? to_zeal_result(r) : ZEAL_RESULT_ERROR_BUILD_FAILURE,
-                         fmt::format("building {} failed: {}", describe(), reason));
-    e.native_code = r;
-    e.log = build_log_;
-    return e;
-  }
-  module_.reset(module);
-  if (Status s = read_kernel_names(); !s.ok()) {
-    module_.reset();
-    return s;
-  }
-  state_ = ZEAL_PROGRAM_STATE_EXECUTABLE;
+    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE,
+                      fmt::format("specialization constant {} of {} must be set before compile or build", id,
+                                  describe()));
+  if (format_ != ZEAL_PROGRAM_FORMAT_SPIRV)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("{} is a native binary: specialization constants need SPIR-V", describe()));
+  const auto *bytes = static_cast<const uint8_t *>(value);
+  std::vector<uint8_t> copy(bytes, bytes + size);
+  for (auto &c : constants_)
+    if (c.id == id) {
+      c.value = std::move(copy);
+      return {};
+    }
+  constants_.push_back(SpecConstant{id, std::move(copy)});
   return {};
 }
 
-Status Program::read_kernel_names() {
-  uint32_t count = 0;
-  if (Status s = ze_check(zeModuleGetKernelNames(module_.get(), &count, nullptr), "zeModuleGetKernelNames", describe());
-      !s.ok())
-    return s;
-  std::vector<const char *> names(count);
-  if (Status s = ze_check(zeModuleGetKernelNames(module_.get(), &count, names.data()), "zeModuleGetKernelNames",
-                          describe());
-      !s.ok())
-    return s;
-  kernel_names_.assign(names.begin(), names.begin() + count);
-  return {};
-}
-
-Result<ze_module_handle_t> Program::module() const {
+Result<ze_module_handle_t> Program::module_of(const std::string &kernel) const {
   std::lock_guard lock(mutex_);
   if (state_ != ZEAL_PROGRAM_STATE_EXECUTABLE)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE, describe() + " has not been built");
-  return module_.get();
+    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE,
+                      describe() + " is not executable: build it, or link it with others");
+  for (const auto &k : kernels_)
+    if (k.name == kernel) return k.module;
+  std::vector<std::string> names;
+  for (const auto &k : kernels_) names.push_back(k.name);
+  for (const auto &r : refused_) names.push_back(r.name);
+  return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_NAME,
+                    fmt::format("{} has no kernel named '{}' (its kernels: {})", describe(), kernel,
+                                names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+}
+
+const Program::RefusedKernel *Program::refused(std::string_view kernel) const {
+  std::lock_guard lock(mutex_);
+  for (const auto &r : refused_)
+    if (r.name == kernel) return &r; // refused_ no longer changes once the program is executable
+  return nullptr;
 }
 
 std::vector<std::string> Program::kernel_names() const {
   std::lock_guard lock(mutex_);
-  return kernel_names_;
+  std::vector<std::string> names;
+  for (const auto &k : kernels_) names.push_back(k.name);
+  for (const auto &r : refused_) names.push_back(r.name);
+  return names;
+}
+
+namespace {
+
+// A symbol looked up in every module of an executable, first found wins (Level
+// Zero refuses ambiguous exports at link, so at most one has it).
+template <class Lookup>
+Result<ze_result_t> find_symbol(const std::vector<ze_module_handle_t> &modules, Lookup &&lookup) {
+  ze_result_t last = ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  for (ze_module_handle_t m : modules) {
+    last = lookup(m);
+    if (last == ZE_RESULT_SUCCESS || last == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) return last;
+  }
+  return last;
+}
+
+} // namespace
+
+Result<void *> Program::function_pointer(const char *name) const {
+  std::lock_guard lock(mutex_);
+  if (state_ != ZEAL_PROGRAM_STATE_EXECUTABLE)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE, describe() + " is not executable");
+  void *pointer = nullptr;
+  auto r = find_symbol(modules_, [&](ze_module_handle_t m) { return zeModuleGetFunctionPointer(m, name, &pointer); });
+  if (r.value() == ZE_RESULT_SUCCESS) return pointer;
+  if (r.value() == ZE_RESULT_ERROR_INVALID_FUNCTION_NAME || r.value() == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME,
+                      fmt::format("{} has no function named '{}'", describe(), name));
+  Status s = ze_check(r.value(), "zeModuleGetFunctionPointer", fmt::format("function '{}' of {}", name, describe()));
+  return std::move(s).error();
+}
+
+Result<std::pair<void *, size_t>> Program::global_pointer(const char *name) const {
+  std::lock_guard lock(mutex_);
+  if (state_ != ZEAL_PROGRAM_STATE_EXECUTABLE)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE, describe() + " is not executable");
+  void *pointer = nullptr;
+  size_t size = 0;
+  auto r = find_symbol(modules_, [&](ze_module_handle_t m) { return zeModuleGetGlobalPointer(m, name, &size, &pointer); });
+  if (r.value() == ZE_RESULT_SUCCESS) return std::make_pair(pointer, size);
+  if (r.value() == ZE_RESULT_ERROR_INVALID_GLOBAL_NAME || r.value() == ZE_RESULT_ERROR_INVALID_FUNCTION_NAME ||
+      r.value() == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME,
+                      fmt::format("{} has no global variable named '{}'", describe(), name));
+  Status s = ze_check(r.value(), "zeModuleGetGlobalPointer", fmt::format("global '{}' of {}", name, describe()));
+  return std::move(s).error();
 }
 
 namespace {
 using Row = InfoRow<Program, zeal_program_info_t>;
 
+Result<InfoValue> native_binary(ze_module_handle_t module, const std::string &what) {
+  size_t size = 0;
+  if (Status s = ze_check(zeModuleGetNativeBinary(module, &size, nullptr), "zeModuleGetNativeBinary", what); !s.ok())
+    return std::move(s).error();
+  InfoValue v;
+  v.bytes.resize(size);
+  if (Status s = ze_check(zeModuleGetNativeBinary(module, &size, v.bytes.data()), "zeModuleGetNativeBinary", what);
+      !s.ok())
+    return std::move(s).error();
+  v.bytes.resize(size);
+  return v;
+}
+
 Result<InfoValue> built_names(const Program &p, bool count_only) {
-  if (auto m = p.module(); !m.ok()) return std::move(m).error();
+  if (p.state() != ZEAL_PROGRAM_STATE_EXECUTABLE)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE, p.describe() + " has not been built");
   auto names = p.kernel_names();
   if (count_only) return info_of<uint32_t>(static_cast<uint32_t>(names.size()));
   return info_string(fmt::format("{}", fmt::join(names, ";")));
@@ -122,7 +169,7 @@ Result<InfoValue> built_names(const Program &p, bool count_only) {
 
 } // namespace
 
-Result<InfoValue> Program::info(zeal_program_info_t key) const {
+Result<InfoValue> Program::info(int32_t key) const {
   static const Row table[] = {
       {ZEAL_PROGRAM_INFO_STATE, "STATE",
        [](const Program &p) -> Result<InfoValue> {
@@ -138,6 +185,28 @@ Result<InfoValue> Program::info(zeal_program_info_t key) const {
        }},
       {ZEAL_PROGRAM_INFO_NUM_KERNELS, "NUM_KERNELS",
        [](const Program &p) -> Result<InfoValue> { return built_names(p, true); }},
+      {ZEAL_PROGRAM_INFO_NATIVE_BINARY, "NATIVE_BINARY",
+       [](const Program &p) -> Result<InfoValue> {
+         std::lock_guard lock(p.mutex_);
+         if (p.state_ == ZEAL_PROGRAM_STATE_OBJECT) return native_binary(p.object_module_.get(), p.describe());
+         if (p.state_ != ZEAL_PROGRAM_STATE_EXECUTABLE)
+           return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE,
+                             p.describe() + " has no native binary: compile or build it first");
+         if (p.modules_.size() != 1)
+           return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                             fmt::format("{} is a dynamic link of {} modules: ask each of its object programs for "
+                                         "its native binary",
+                                         p.describe(), p.modules_.size()));
+         return native_binary(p.modules_.front(), p.describe());
+       }},
+      {ZEAL_PROGRAM_INFO_EXPORTS, "EXPORTS",
+       [](const Program &p) -> Result<InfoValue> {
+         return info_string(fmt::format("{}", fmt::join(p.metadata_.exports, ";")));
+       }},
+      {ZEAL_PROGRAM_INFO_IMPORTS, "IMPORTS",
+       [](const Program &p) -> Result<InfoValue> {
+         return info_string(fmt::format("{}", fmt::join(p.metadata_.imports, ";")));
+       }},
   };
   return answer_info<Program, zeal_program_info_t>(table, *this, key, describe());
 }

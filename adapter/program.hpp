@@ -1,9 +1,9 @@
-// A zeal program: a SPIR-V or native image for one device, built into a Level Zero module.
+// A zeal program: an image for one device, compiled to an object module, linked or built into an executable.
 #pragma once
 
 #include "adapter/context.hpp"
 #include "adapter/info.hpp"
-#include "module_linker/module_info.hpp"
+#include "adapter/metadata.hpp"
 
 #include <mutex>
 #include <optional>
@@ -16,42 +16,92 @@ class Program : public Object {
 public:
   static constexpr Kind kKind = Kind::Program;
 
-  struct Metadata {
-    std::string key;
-    std::vector<uint8_t> value;
+  // A kernel left out of the module because the device cannot honour it; kernels
+  // of that name still exist (for sub-group info) but refuse to launch with `reason`.
+  struct RefusedKernel {
+    std::string name;
+    Error reason;
   };
 
   // SPIR-V is inspected first: a binary that is not SPIR-V is INVALID_BINARY.
   static Result<Program *> create(Context &context, Device &device, const zeal_program_desc_t &desc);
+  // objects -> a new executable. On a failure with a log, *log_holder receives a
+  // program holding that log (state INPUT), for the C ABI to hand out.
+  static Result<Program *> link(Context &context, Device &device, std::span<Program *const> objects,
+                                const char *options, Program **log_holder);
 
   Context &context() const { return *context_; }
   Device &device() const { return device_; }
-  // The SPIR-V facts of the image, when it is SPIR-V.
-  const std::optional<module_linker::ModuleInfo> &spirv() const { return spirv_; }
+  const ImageMetadata &metadata() const { return metadata_; }
+  zeal_program_state_t state() const;
 
-  Status build(const char *options);
-  // The module and its kernel names; INVALID_PROGRAM_STATE before a successful build.
-  Result<ze_module_handle_t> module() const;
+  Status set_spec_constant(uint32_t id, size_t size, const void *value);
+  Status compile(const char *options); // input -> object
+  Status build(const char *options);   // input -> executable
+
+  // The module holding a kernel: INVALID_PROGRAM_STATE before it is executable,
+  // INVALID_KERNEL_NAME (listing the kernels) when there is none of that name.
+  Result<ze_module_handle_t> module_of(const std::string &kernel) const;
+  // The refusal of a kernel left out of the module, or null.
+  const RefusedKernel *refused(std::string_view kernel) const;
   std::vector<std::string> kernel_names() const;
-  Result<InfoValue> info(zeal_program_info_t key) const;
+  Result<void *> function_pointer(const char *name) const;
+  Result<std::pair<void *, size_t>> global_pointer(const char *name) const;
+  Result<InfoValue> info(int32_t key) const;
   std::string describe() const;
 
 private:
   Program(Context &context, Device &device) : Object(kKind), context_(&context), device_(device) {}
-  Status read_kernel_names();
+
+  struct SpecConstant {
+    uint32_t id;
+    std::vector<uint8_t> value;
+  };
+  struct KernelLocation {
+    std::string name;
+    ze_module_handle_t module;
+  };
+  struct Built {
+    ZeModule module;
+    std::string log;
+  };
+
+  // zeModuleCreate of this image with `flags`, leaving out the kernels the device
+  // cannot honour (known ones first, then any the driver's log names).
+  Result<Built> create_module(const std::string &flags);
+  void refuse_unsupported_kernels();
+  bool refuse_kernel_named_in_log(const std::string &log);
+  const std::vector<uint8_t> &driver_input() const { return stripped_.empty() ? binary_ : stripped_; }
+  // The module a dynamic link uses: the object module unless its imports were linked already.
+  Result<std::pair<ze_module_handle_t, std::optional<ZeModule>>> module_for_link(std::string &log);
+  Status become_executable(std::vector<ZeModule> owned, std::vector<ze_module_handle_t> modules,
+                           std::vector<Program *> objects);
+  Status static_link(std::span<Program *const> objects, const std::string &options);
+  Status fail_build(ze_result_t r, const std::string &log, const char *step);
 
   Ref<Context> context_;
   Device &device_;
   zeal_program_format_t format_ = ZEAL_PROGRAM_FORMAT_SPIRV;
   std::vector<uint8_t> binary_;
-  std::vector<Metadata> metadata_;
   std::optional<module_linker::ModuleInfo> spirv_;
+  ImageMetadata metadata_;
 
-  mutable std::mutex mutex_; // guards what build changes
+  mutable std::mutex mutex_; // guards everything below
   zeal_program_state_t state_ = ZEAL_PROGRAM_STATE_INPUT;
-  ZeModule module_;
+  std::vector<SpecConstant> constants_;
+  std::string compile_options_;
+  std::vector<uint8_t> stripped_;          // the SPIR-V given to the driver, when kernels were left out
+  std::vector<RefusedKernel> refused_;
   std::string build_log_;
-  std::vector<std::string> kernel_names_;
+  ZeModule object_module_;                 // state OBJECT: the -library-compilation module
+  bool object_imports_linked_ = false;     // it took part in a zeModuleDynamicLink
+  std::vector<ZeModule> owned_modules_;    // state EXECUTABLE: modules this program made
+  std::vector<ze_module_handle_t> modules_;
+  std::vector<Ref<Program>> objects_;      // the objects whose modules modules_ borrows
+  std::vector<KernelLocation> kernels_;
 };
+
+// The text of a build or link log; empty when there is none or it cannot be read.
+std::string read_build_log(ze_module_build_log_handle_t log);
 
 } // namespace zeal::adapter

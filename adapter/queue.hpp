@@ -3,12 +3,30 @@
 
 #include "adapter/event.hpp"
 
-#include <functional>
 #include <mutex>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace zeal::adapter {
+
+// A non-owning reference to a callable, so submitting a command never allocates
+// (std::function may, for captures over two pointers).
+template <class Signature> class FunctionRef;
+template <class R, class... Args>
+class FunctionRef<R(Args...)> {
+public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef>)
+  FunctionRef(F &&f) noexcept // NOLINT: implicit on purpose, like std::function_ref
+      : object_(const_cast<void *>(static_cast<const void *>(&f))),
+        call_([](void *o, Args... args) -> R { return (*static_cast<std::remove_reference_t<F> *>(o))(args...); }) {}
+  R operator()(Args... args) const { return call_(object_, args...); }
+
+private:
+  void *object_;
+  R (*call_)(void *, Args...);
+};
 
 class Queue : public Object {
 public:
@@ -22,18 +40,32 @@ public:
 
   // Appends one command. `append` receives the command list, the signal event and
   // the wait list (the caller's events, plus the previous command's when in order).
-  using Append = std::function<ze_result_t(ze_command_list_handle_t list, ze_event_handle_t signal,
-                                           uint32_t num_wait, ze_event_handle_t *wait)>;
-  Result<Ref<Event>> submit(std::span<Event *const> wait, const char *call, const Append &append);
+  using Append = FunctionRef<ze_result_t(ze_command_list_handle_t list, ze_event_handle_t signal,
+                                         uint32_t num_wait, ze_event_handle_t *wait)>;
+  Result<Ref<Event>> submit(std::span<Event *const> wait, const char *call, Append append);
   // Events of every command not yet known complete, for a barrier on an out-of-order queue.
   std::vector<Ref<Event>> outstanding();
   Status finish();
 
 private:
   Queue(Context &context, Device &device, uint32_t flags, ZeCommandList list)
-      : Object(kKind), context_(&context), device_(device), flags_(flags), list_(std::move(list)) {}
+      : Object(kKind), context_(&context), device_(device), flags_(flags), list_(std::move(list)) {
+    pending_.reserve(kMaxInFlight + 1);
+    finishing_.reserve(kMaxInFlight + 1);
+    Event::reserve_storage(kMaxInFlight + 16);
+  }
   bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   void forget_completed();
+
+  // How many commands the queue remembers before it drops completed ones.
+  static constexpr size_t kForgetAt = 64;
+  // At most this many commands in flight: a host running ahead of the device
+  // waits for the oldest, which bounds memory (and keeps launches allocation-free).
+  static constexpr size_t kMaxInFlight = 192;
+public:
+  static constexpr size_t max_in_flight() { return kMaxInFlight; }
+
+private:
 
   Ref<Context> context_;
   Device &device_;
@@ -43,8 +75,10 @@ private:
   std::mutex mutex_;
   // API 1.4 has neither zeCommandListHostSynchronize nor an in-order flag, so the
   // queue keeps the events of its commands: the last orders the next command,
-  // all of them are what queueFinish waits for.
+  // all of them are what queueFinish waits for. Capacity is kept, never regrown.
   std::vector<Ref<Event>> pending_;
+  std::mutex finish_mutex_; // one finish at a time owns finishing_
+  std::vector<Ref<Event>> finishing_;
 };
 
 } // namespace zeal::adapter

@@ -14,7 +14,8 @@ void check(const zeal_adapter_dispatch_t &d, zeal_result_t r) {
 }
 
 ContextImpl::~ContextImpl() {
-  programs.clear();
+  executables.clear();
+  objects.clear();
   if (handle != nullptr) (void)dispatch().contextRelease(handle);
 }
 

@@ -39,6 +39,12 @@ std::string_view metadata_text(const zeal_device_image_t &image, std::string_vie
   return {};
 }
 
+std::string RegisteredImage::describe() const { return fmt::format("'{}' of {}", image->name, origin); }
+
+bool RegisteredImage::exports_symbol(std::string_view symbol) const {
+  return std::find(exports.begin(), exports.end(), symbol) != exports.end();
+}
+
 ImageRegistry &ImageRegistry::instance() {
   // Leaked on purpose: registrars unregister from static destructors that may
   // run after this translation unit's statics are gone.
@@ -62,6 +68,8 @@ void ImageRegistry::add(const zeal_device_image_set_t *set) {
     image->set = set;
     image->origin = origin;
     image->kernels = split_names(metadata_text(set->images[i], ZEAL_METADATA_KERNELS));
+    image->exports = split_names(metadata_text(set->images[i], ZEAL_METADATA_EXPORTS));
+    image->imports = split_names(metadata_text(set->images[i], ZEAL_METADATA_IMPORTS));
     log.debug("registered image '{}' of {} with {} kernel(s)", set->images[i].name, origin, image->kernels.size());
     images_.push_back(std::move(image));
   }
@@ -86,6 +94,22 @@ std::vector<std::string> ImageRegistry::kernel_names() const {
     for (const std::string &k : image->kernels)
       if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
   return names;
+}
+
+std::vector<std::shared_ptr<const RegisteredImage>> ImageRegistry::find_exporters(std::string_view symbol) const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<const RegisteredImage>> out;
+  for (const auto &image : images_)
+    if (image->exports_symbol(symbol)) out.push_back(image);
+  return out;
+}
+
+std::vector<std::string> ImageRegistry::origins() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto &image : images_)
+    if (std::find(out.begin(), out.end(), image->origin) == out.end()) out.push_back(image->origin);
+  return out;
 }
 
 std::string ImageRegistry::describe() const {

@@ -18,6 +18,11 @@ struct RegisteredImage {
   const zeal_device_image_set_t *set = nullptr;
   std::string origin;              // the shared object or executable that registered it
   std::vector<std::string> kernels;
+  std::vector<std::string> exports; // symbols it defines for others (kernels included)
+  std::vector<std::string> imports; // symbols it needs from other images
+
+  std::string describe() const;    // "'name.spv' of /path/libx.so"
+  bool exports_symbol(std::string_view symbol) const;
 };
 
 class ImageRegistry {
@@ -30,6 +35,10 @@ public:
   // The image holding kernel `name`, or null. If several do, the one registered first.
   std::shared_ptr<const RegisteredImage> find_kernel(std::string_view name) const;
   std::vector<std::string> kernel_names() const;
+  // Every image exporting `symbol`, in registration order.
+  std::vector<std::shared_ptr<const RegisteredImage>> find_exporters(std::string_view symbol) const;
+  // The shared objects and executables that registered images, in order, for messages.
+  std::vector<std::string> origins() const;
   // Names of the registered sets and where they came from, for messages.
   std::string describe() const;
 

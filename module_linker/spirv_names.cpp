@@ -39,6 +39,14 @@ constexpr std::pair<uint32_t, const char *> kAddressingModels[] = {
     {0, "Logical"}, {1, "Physical32"}, {2, "Physical64"}, {5348, "PhysicalStorageBuffer64"}};
 constexpr std::pair<uint32_t, const char *> kMemoryModels[] = {
     {0, "Simple"}, {1, "GLSL450"}, {2, "OpenCL"}, {3, "Vulkan"}};
+// The built-ins OpenCL kernels use (SPIR-V spec, section 3.21).
+constexpr std::pair<uint32_t, const char *> kBuiltins[] = {
+    {24, "NumWorkgroups"},     {25, "WorkgroupSize"},      {26, "WorkgroupId"},
+    {27, "LocalInvocationId"}, {28, "GlobalInvocationId"}, {29, "LocalInvocationIndex"},
+    {30, "WorkDim"},           {31, "GlobalSize"},         {32, "EnqueuedWorkgroupSize"},
+    {33, "GlobalOffset"},      {34, "GlobalLinearId"},     {36, "SubgroupSize"},
+    {37, "SubgroupMaxSize"},   {38, "NumSubgroups"},       {39, "NumEnqueuedSubgroups"},
+    {40, "SubgroupId"},        {41, "SubgroupLocalInvocationId"}};
 
 } // namespace
 
@@ -47,5 +55,16 @@ std::string execution_model_name(uint32_t v) { return lookup(kExecutionModels, v
 std::string execution_mode_name(uint32_t v) { return lookup(kExecutionModes, v, "ExecutionMode"); }
 std::string addressing_model_name(uint32_t v) { return lookup(kAddressingModels, v, "AddressingModel"); }
 std::string memory_model_name(uint32_t v) { return lookup(kMemoryModels, v, "MemoryModel"); }
+std::string builtin_name(uint32_t v) { return lookup(kBuiltins, v, "BuiltIn"); }
+
+std::string feature_names(uint32_t features) {
+  constexpr std::pair<uint32_t, const char *> kFeatures[] = {
+      {kFeatureFp64, "fp64 (Float64)"}, {kFeatureFp16, "fp16 (Float16)"}, {kFeatureInt64Atomics, "64-bit atomics (Int64Atomics)"},
+      {kFeatureSubgroupShuffle, "sub-group shuffles (SubgroupShuffleINTEL)"}};
+  std::string out;
+  for (auto [bit, name] : kFeatures)
+    if ((features & bit) != 0) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out.empty() ? "none" : out;
+}
 
 } // namespace zeal::module_linker

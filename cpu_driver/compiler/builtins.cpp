@@ -1,5 +1,5 @@
 // The hidden work-item parameter of device functions and the work-item built-ins lowered onto it.
-#include "cpu_driver/compiler/internal.hpp"
+#include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ADT/STLExtras.h>
@@ -175,8 +175,10 @@ llvm::AttributeMask memory_attributes() {
 }
 
 bool takes_work_item(const llvm::Function &function) {
-  // Variadic declarations (printf) are not device functions this driver provides.
-  return !function.isIntrinsic() && !function.isVarArg() && !work_item_query(function);
+  // Variadic declarations (printf) are not device functions this driver provides;
+  // host functions (libm, the fiber scheduler) have C signatures.
+  return !function.isIntrinsic() && !function.isVarArg() && !work_item_query(function) &&
+         !(function.isDeclaration() && is_host_symbol(function.getName()));
 }
 
 llvm::Function *clone_with_work_item(llvm::Function &old) {
@@ -214,6 +216,11 @@ void pass_work_item(llvm::CallInst &call, llvm::Function *callee) {
     type = llvm::FunctionType::get(call.getType(), params, false);
   }
   llvm::Value *target = callee ? callee : call.getCalledOperand();
+  if (callee == nullptr) {
+    // With typed pointers the function pointer's type must name the new signature.
+    unsigned space = target->getType()->getPointerAddressSpace();
+    target = llvm::CastInst::CreatePointerCast(target, llvm::PointerType::get(type, space), "", &call);
+  }
   auto *replacement = llvm::CallInst::Create(type, target, args, bundles, "", &call);
   replacement->setCallingConv(call.getCallingConv());
   replacement->setAttributes(call.getAttributes().removeFnAttributes(call.getContext(), memory_attributes()));
@@ -311,16 +318,21 @@ void add_work_item_parameter(llvm::Module &module) {
   }
   for (auto [old, function] : renamed) {
     pass_work_item_to_indirect_calls(*function);
-    old->replaceAllUsesWith(llvm::ConstantExpr::getPointerCast(function, old->getType()));
+    // Only uses other than calls remain (function pointers); a cast with no
+    // users would linger and make the new function look called.
+    if (!old->use_empty()) old->replaceAllUsesWith(llvm::ConstantExpr::getPointerCast(function, old->getType()));
     old->eraseFromParent();
   }
   lower_work_item_queries(module);
+  lower_barriers_and_fences(module);
+  lower_local_variables(module);
 }
 
 Status check_external_calls(const llvm::Module &module, const CompileOptions &options) {
   std::string log;
   for (const llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
+    if (is_host_symbol(function.getName())) continue;
     std::string name = function.getName().str();
     std::string readable = llvm::demangle(name);
     log += fmt::format("the module calls '{}'{}, which is neither defined in the module nor provided by this driver\n",

@@ -36,15 +36,44 @@ struct KernelInfo {
   WorkGroupFn run = nullptr;                    // valid while the Program lives
 };
 
+// A specialization constant's new value; its size is the size of the constant's type in the module.
+struct SpecConstant {
+  uint32_t id = 0;
+  const void *value = nullptr;
+};
+
 struct CompileOptions {
   unsigned opt_level = 2;            // -ze-opt-level=N; 0 with -ze-opt-disable
-  bool library_compilation = false;  // -library-compilation: keep exported functions, allow imports
+  bool library_compilation = false;  // -library-compilation: keep exported functions visible to other modules
+  std::vector<SpecConstant> spec_constants;
+  // Sub-group sizes the device supports; a kernel requiring another fails the
+  // build. Empty: no check (the compiler's own tests).
+  std::vector<uint32_t> subgroup_sizes;
+  std::string device_name;           // names the device in that failure
+};
+
+// What a module shares with others (SPIR-V LinkageAttributes), built-ins excluded.
+struct GlobalSymbol {
+  std::string name;
+  uint64_t size = 0; // bytes of an exported variable
+};
+struct Linkage {
+  std::vector<std::string> imports;           // functions and variables other modules must provide
+  std::vector<std::string> exported_functions; // kernels are not listed: they are reached as kernels
+  std::vector<GlobalSymbol> exported_globals;
+};
+
+// One input of a statically linked program (ze_module_program_exp_desc_t).
+struct CompileInput {
+  std::span<const uint8_t> spirv;
+  CompileOptions options;
 };
 
 // Parses Level Zero build flags; flags it does not know are reported in `log`.
 CompileOptions parse_build_flags(const char *flags, std::string &log);
 
-// One compiled module. Owns its JIT and the code of its kernels.
+// One compiled module: its object code in the process-wide JIT (one JITDylib
+// per Program), its kernels and what it imports and exports.
 class Program {
 public:
   virtual ~Program() = default;
@@ -52,6 +81,23 @@ public:
   const KernelInfo *find_kernel(std::string_view name) const;
   // Warnings and notes of a successful build (may be empty).
   virtual const std::string &build_log() const = 0;
+  virtual const Linkage &linkage() const = 0;
+
+  // False until every import is bound (always true without imports); only
+  // then are KernelInfo::run and symbol addresses valid.
+  virtual bool linked() const = 0;
+  // Dynamic linking, in two phases so that programs importing from each
+  // other can be linked in one call: first every importer makes its
+  // providers' exports visible to its imports (each import must be exported
+  // by exactly one provider, which the caller has checked), then each one
+  // resolves its kernels, which binds the imports. The caller serialises both.
+  virtual void bind_imports(std::vector<std::shared_ptr<const Program>> providers) = 0;
+  virtual Status finish_link() = 0;
+
+  // Address of an exported function or variable of a linked program.
+  virtual Result<void *> symbol_address(std::string_view name) const = 0;
+  // The self-describing native binary load_native_binary() accepts.
+  virtual std::vector<uint8_t> native_binary() const = 0;
 };
 
 // Compiles SPIR-V. On failure the Error's code is ZEAL_RESULT_ERROR_BUILD_FAILURE
@@ -59,5 +105,19 @@ public:
 // build log: the translator's or LLVM's message, in a sentence that names
 // what was wrong.
 Result<std::unique_ptr<Program>> compile_spirv(std::span<const uint8_t> spirv, const CompileOptions &options);
+
+// Several SPIR-V modules, each read with its own options, linked into one
+// (llvm::Linker) and compiled as one; the first input's flags decide for the
+// whole (see program.cpp). Imports left unresolved stay imports.
+Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileInput> inputs);
+
+// Loads what Program::native_binary() produced, without compiling. Anything
+// else (another driver version or CPU, truncated, corrupted) fails with
+// ZEAL_RESULT_ERROR_INVALID_BINARY and a log saying why. `options` supplies
+// the device checks only (sub-group sizes).
+Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blob, const CompileOptions &options);
+
+// The version written into native binaries; a blob of another version is refused.
+std::string driver_build_id();
 
 } // namespace zeal::cpu

@@ -1,14 +1,17 @@
 // OpenCL math built-ins lowered onto LLVM intrinsics, and the C library functions JIT'd code may call.
-#include "cpu_driver/compiler/internal.hpp"
+#include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringSet.h>
 #include <llvm/ADT/StringSwitch.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include <cstring>
 #include <math.h>
 #include <optional>
+#include <vector>
 
 namespace zeal::cpu::detail {
 namespace {
@@ -76,7 +79,148 @@ using D2 = double(double, double);
 using F3 = float(float, float, float);
 using D3 = double(double, double, double);
 
+// A math function the C library (or math_helpers.cpp) has in scalar form.
+// `shape` gives the return type then each parameter: f the floating-point
+// type, i int, I int*, F a pointer to the floating-point type.
+struct Scalar {
+  const char *shape, *float_symbol, *double_symbol;
+};
+
+std::optional<Scalar> scalar_function(llvm::StringRef name) {
+  name.consume_front("native_"); // native_* and half_* may be less precise
+  name.consume_front("half_");
+  return llvm::StringSwitch<std::optional<Scalar>>(name)
+      .Case("acos", Scalar{"ff", "acosf", "acos"}).Case("acosh", Scalar{"ff", "acoshf", "acosh"})
+      .Case("asin", Scalar{"ff", "asinf", "asin"}).Case("asinh", Scalar{"ff", "asinhf", "asinh"})
+      .Case("atan", Scalar{"ff", "atanf", "atan"}).Case("atanh", Scalar{"ff", "atanhf", "atanh"})
+      .Case("atan2", Scalar{"fff", "atan2f", "atan2"}).Case("cbrt", Scalar{"ff", "cbrtf", "cbrt"})
+      .Case("cosh", Scalar{"ff", "coshf", "cosh"}).Case("sinh", Scalar{"ff", "sinhf", "sinh"})
+      .Case("tan", Scalar{"ff", "tanf", "tan"}).Case("tanh", Scalar{"ff", "tanhf", "tanh"})
+      .Case("erf", Scalar{"ff", "erff", "erf"}).Case("erfc", Scalar{"ff", "erfcf", "erfc"})
+      .Case("exp10", Scalar{"ff", "exp10f", "exp10"}).Case("expm1", Scalar{"ff", "expm1f", "expm1"})
+      .Case("log1p", Scalar{"ff", "log1pf", "log1p"}).Case("logb", Scalar{"ff", "logbf", "logb"})
+      .Case("lgamma", Scalar{"ff", "lgammaf", "lgamma"}).Case("tgamma", Scalar{"ff", "tgammaf", "tgamma"})
+      .Case("fdim", Scalar{"fff", "fdimf", "fdim"}).Case("fmod", Scalar{"fff", "fmodf", "fmod"})
+      .Case("hypot", Scalar{"fff", "hypotf", "hypot"}).Case("nextafter", Scalar{"fff", "nextafterf", "nextafter"})
+      .Case("remainder", Scalar{"fff", "remainderf", "remainder"}).Case("ldexp", Scalar{"ffi", "ldexpf", "ldexp"})
+      .Case("ilogb", Scalar{"if", "ilogbf", "ilogb"}).Case("frexp", Scalar{"ffI", "frexpf", "frexp"})
+      .Case("modf", Scalar{"ffF", "modff", "modf"}).Case("remquo", Scalar{"fffI", "remquof", "remquo"})
+      .Case("lgamma_r", Scalar{"ffI", "lgammaf_r", "lgamma_r"}).Case("fract", Scalar{"ffF", "zeal_fractf", "zeal_fract"})
+      .Case("sinpi", Scalar{"ff", "zeal_sinpif", "zeal_sinpi"}).Case("cospi", Scalar{"ff", "zeal_cospif", "zeal_cospi"})
+      .Case("tanpi", Scalar{"ff", "zeal_tanpif", "zeal_tanpi"}).Case("acospi", Scalar{"ff", "zeal_acospif", "zeal_acospi"})
+      .Case("asinpi", Scalar{"ff", "zeal_asinpif", "zeal_asinpi"}).Case("atanpi", Scalar{"ff", "zeal_atanpif", "zeal_atanpi"})
+      .Case("atan2pi", Scalar{"fff", "zeal_atan2pif", "zeal_atan2pi"}).Case("pown", Scalar{"ffi", "zeal_pownf", "zeal_pown"})
+      .Case("rootn", Scalar{"ffi", "zeal_rootnf", "zeal_rootn"}).Case("maxmag", Scalar{"fff", "zeal_maxmagf", "zeal_maxmag"})
+      .Case("minmag", Scalar{"fff", "zeal_minmagf", "zeal_minmag"})
+      .Case("sincos", Scalar{"ffF", "zeal_sincosf", "zeal_sincos"})
+      .Default(std::nullopt);
+}
+
+// The scalar C type `letter` of `shape` stands for, with `real` the floating-point type.
+llvm::Type *shape_type(char letter, llvm::Type *real) {
+  llvm::LLVMContext &context = real->getContext();
+  switch (letter) {
+  case 'f': return real;
+  case 'i': return llvm::Type::getInt32Ty(context);
+  case 'I': return llvm::PointerType::get(llvm::Type::getInt32Ty(context), 0);
+  default: return llvm::PointerType::get(real, 0);
+  }
+}
+
+unsigned lanes_of(llvm::Type *type) {
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+  return vector ? unsigned(vector->getNumElements()) : 1;
+}
+
+// The floating-point element type the built-in is about, when its IR types fit `shape`.
+llvm::Type *real_type(const llvm::Function &function, const Scalar &scalar) {
+  llvm::StringRef shape(scalar.shape);
+  if (function.arg_size() + 1 != shape.size()) return nullptr;
+  llvm::Type *real = (shape[0] == 'f' ? function.getReturnType() : function.getArg(0)->getType())->getScalarType();
+  if (!real->isFloatTy() && !real->isDoubleTy()) return nullptr;
+  unsigned lanes = lanes_of(function.getReturnType());
+  for (unsigned i = 0; i < function.arg_size(); ++i) {
+    llvm::Type *type = function.getArg(i)->getType();
+    if (type->isPointerTy() != (shape[i + 1] == 'I' || shape[i + 1] == 'F')) return nullptr;
+    if (type->isPointerTy()) continue;
+    if (type->getScalarType() != shape_type(shape[i + 1], real)) return nullptr;
+    if (type->isVectorTy() && lanes_of(type) != lanes) return nullptr; // scalar ints (ldexp(float4, int)) are shared
+  }
+  return real;
+}
+
+// Calls the scalar function once per lane; vector built-ins of functions
+// without an LLVM intrinsic do not vectorise anyway.
+void define_scalarised(llvm::Function &function, const Scalar &scalar, llvm::Type *real) {
+  llvm::Module &module = *function.getParent();
+  llvm::StringRef shape(scalar.shape);
+  llvm::SmallVector<llvm::Type *, 3> params;
+  for (char letter : shape.drop_front()) params.push_back(shape_type(letter, real));
+  auto *type = llvm::FunctionType::get(shape_type(shape[0], real), params, false);
+  llvm::FunctionCallee callee =
+      module.getOrInsertFunction(real->isFloatTy() ? scalar.float_symbol : scalar.double_symbol, type);
+  llvm::IRBuilder<> b = start_body(function);
+  llvm::Type *result_type = function.getReturnType();
+  unsigned lanes = lanes_of(result_type);
+  llvm::Value *result = llvm::UndefValue::get(result_type);
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    llvm::SmallVector<llvm::Value *, 3> args;
+    for (unsigned i = 0; i < function.arg_size(); ++i) {
+      llvm::Value *arg = function.getArg(i);
+      if (arg->getType()->isPointerTy()) {
+        llvm::Type *element = shape_type(shape[i + 1] == 'I' ? 'i' : 'f', real);
+        llvm::Value *typed = b.CreatePointerBitCastOrAddrSpaceCast(arg, llvm::PointerType::get(element, 0));
+        args.push_back(b.CreateConstInBoundsGEP1_64(element, typed, lane));
+      } else {
+        args.push_back(arg->getType()->isVectorTy() ? b.CreateExtractElement(arg, uint64_t(lane)) : arg);
+      }
+    }
+    llvm::Value *value = b.CreateCall(callee, args);
+    result = lanes == 1 ? value : b.CreateInsertElement(result, value, uint64_t(lane));
+  }
+  b.CreateRet(result);
+}
+
+// Built-ins that are a line of IR: divisions, reciprocals, rsqrt, nan.
+bool define_simple_math(llvm::Function &function) {
+  llvm::StringRef name = opencl_base_name(function.getName());
+  name.consume_front("native_");
+  name.consume_front("half_");
+  llvm::Type *type = function.getReturnType();
+  if (!type->isFPOrFPVectorTy()) return false;
+  unsigned arity = function.arg_size();
+  bool same = llvm::all_of(function.args(), [&](const llvm::Argument &arg) { return arg.getType() == type; });
+  if (name == "nan" && arity == 1 && function.getArg(0)->getType()->isIntOrIntVectorTy(type->getScalarSizeInBits())) {
+    llvm::IRBuilder<> b = start_body(function);
+    llvm::Type *bits = function.getArg(0)->getType();
+    llvm::APInt quiet = llvm::APFloat::getQNaN(type->getScalarType()->getFltSemantics()).bitcastToAPInt();
+    llvm::Value *payload = b.CreateAnd(function.getArg(0), llvm::ConstantInt::get(bits, ~quiet));
+    b.CreateRet(b.CreateBitCast(b.CreateOr(payload, llvm::ConstantInt::get(bits, quiet)), type));
+    return true;
+  }
+  if (!same) return false;
+  llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
+  if ((name == "divide" && arity == 2) || (name == "recip" && arity == 1) || (name == "rsqrt" && arity == 1)) {
+    llvm::IRBuilder<> b = start_body(function);
+    llvm::Value *x = function.getArg(0);
+    if (name == "divide") b.CreateRet(b.CreateFDiv(x, function.getArg(1)));
+    else if (name == "recip") b.CreateRet(b.CreateFDiv(one, x));
+    else b.CreateRet(b.CreateFDiv(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x)));
+    return true;
+  }
+  return false;
+}
+
 } // namespace
+
+void define_libm_builtins(llvm::Module &module) {
+  for (llvm::Function *function : undefined_builtins(module)) {
+    if (define_simple_math(*function)) continue;
+    std::optional<Scalar> scalar = scalar_function(opencl_base_name(function->getName()));
+    llvm::Type *real = scalar ? real_type(*function, *scalar) : nullptr;
+    if (real != nullptr) define_scalarised(*function, *scalar, real);
+  }
+}
 
 void lower_math_builtins(llvm::Module &module) {
   for (llvm::Function &function : llvm::make_early_inc_range(module)) {
@@ -94,10 +238,17 @@ void lower_math_builtins(llvm::Module &module) {
     }
     if (function.use_empty()) function.eraseFromParent();
   }
+  define_atomic_builtins(module);
+  define_integer_builtins(module);
+  define_vector_builtins(module);
+  define_libm_builtins(module);
+  lower_printf(module);
 }
 
+namespace {
+
 // What the x86-64 back end turns intrinsics and large copies into.
-std::span<const RuntimeSymbol> runtime_symbols() {
+std::span<const RuntimeSymbol> c_library_symbols() {
   static const RuntimeSymbol symbols[] = {
       {"memcpy", address(&::memcpy)},   {"memmove", address(&::memmove)}, {"memset", address(&::memset)},
       {"sqrtf", address<F1>(&::sqrtf)}, {"sqrt", address<D1>(&::sqrt)},   {"fabsf", address<F1>(&::fabsf)},
@@ -117,6 +268,28 @@ std::span<const RuntimeSymbol> runtime_symbols() {
       {"sincos", address<void(double, double *, double *)>(&::sincos)},
   };
   return symbols;
+}
+
+} // namespace
+
+std::span<const RuntimeSymbol> runtime_symbols() {
+  static const std::vector<RuntimeSymbol> symbols = [] {
+    std::vector<RuntimeSymbol> all;
+    for (auto part : {c_library_symbols(), math_helper_symbols(), fiber_symbols(), printf_symbols()}) {
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }();
+  return symbols;
+}
+
+bool is_host_symbol(llvm::StringRef name) {
+  static const llvm::StringSet<> names = [] {
+    llvm::StringSet<> set;
+    for (const RuntimeSymbol &symbol : runtime_symbols()) set.insert(symbol.name);
+    return set;
+  }();
+  return names.contains(name);
 }
 
 } // namespace zeal::cpu::detail

@@ -1,19 +1,17 @@
-// compile_spirv: runs the phases, optimises with the new pass manager and JITs the result with ORC LLJIT.
-#include "cpu_driver/compiler/internal.hpp"
+// compile_spirv: runs the phases, optimises with the new pass manager and compiles to an object for the JIT.
+#include "cpu_driver/compiler/linking.hpp"
 
 #include "common/log.hpp"
 
 #include <fmt/format.h>
-#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include <mutex>
+#include <algorithm>
+#include <chrono>
 
 namespace zeal::cpu {
 
@@ -26,27 +24,6 @@ const KernelInfo *Program::find_kernel(std::string_view name) const {
 
 namespace detail {
 namespace {
-
-class JitProgram final : public Program {
-public:
-  JitProgram(std::unique_ptr<llvm::orc::LLJIT> jit, std::vector<KernelInfo> kernels, std::string log)
-      : jit_(std::move(jit)), kernels_(std::move(kernels)), log_(std::move(log)) {}
-  std::span<const KernelInfo> kernels() const override { return kernels_; }
-  const std::string &build_log() const override { return log_; }
-
-private:
-  std::unique_ptr<llvm::orc::LLJIT> jit_; // owns the code every KernelInfo::run points into
-  std::vector<KernelInfo> kernels_;
-  std::string log_;
-};
-
-void initialise_native_target() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
 
 Error llvm_failure(const char *what, llvm::Error error) {
   return build_failure(fmt::format("{}: {}", what, llvm::toString(std::move(error))));
@@ -80,19 +57,6 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   passes.run(module, modules);
 }
 
-// Only the work-group functions (and, for a library, its exported functions)
-// stay visible, so the optimiser may inline and drop everything else.
-void hide_internals(llvm::Module &module, const CompileOptions &options) {
-  auto hide = [&](llvm::GlobalValue &value) {
-    if (value.isDeclaration() || value.hasLocalLinkage()) return;
-    if (value.getName().startswith("zeal.wg.")) return;
-    if (options.library_compilation && value.hasExternalLinkage()) return;
-    value.setLinkage(llvm::GlobalValue::InternalLinkage);
-  };
-  for (llvm::Function &function : module) hide(function);
-  for (llvm::GlobalVariable &global : module.globals()) hide(global);
-}
-
 Status verify(const llvm::Module &module, const char *stage) {
   std::string problems;
   llvm::raw_string_ostream out(problems);
@@ -100,48 +64,19 @@ Status verify(const llvm::Module &module, const char *stage) {
   return build_failure(fmt::format("internal compiler error: the module is invalid {}: {}", stage, out.str()));
 }
 
-Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<const KernelInfo> kernels) {
+// Imports are allowed in any module; without them the compiler's own check
+// of external calls applies unchanged.
+Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<const KernelInfo> kernels,
+                        const SpirvLinkage &spirv, std::span<const std::string> imports) {
   use_c_calling_convention(module);
   lower_math_builtins(module);
   add_work_item_parameter(module);
-  if (Status calls = check_external_calls(module, options); !calls) return calls;
+  retype_indirect_calls(module);
+  Status calls = imports.empty() ? check_external_calls(module, options) : check_calls_with_imports(module, imports);
+  if (!calls) return calls;
   build_work_group_functions(module, kernels);
-  hide_internals(module, options);
+  hide_internals(module, spirv, options.library_compilation);
   return verify(module, "after lowering for the host");
-}
-
-Status define_runtime_symbols(llvm::orc::LLJIT &jit) {
-  llvm::orc::SymbolMap symbols;
-  for (const RuntimeSymbol &symbol : runtime_symbols()) {
-    symbols[jit.mangleAndIntern(symbol.name)] =
-        llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(symbol.address), llvm::JITSymbolFlags::Exported);
-  }
-  if (llvm::Error error = jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
-    return llvm_failure("the JIT could not define the C library symbols", std::move(error));
-  }
-  return {};
-}
-
-Result<std::unique_ptr<llvm::orc::LLJIT>> create_jit(llvm::orc::JITTargetMachineBuilder machine) {
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(machine)).create();
-  if (!jit) return llvm_failure("the JIT could not be created", jit.takeError());
-  // Failures also come back from lookup(); the default reporter would print to stderr.
-  (*jit)->getExecutionSession().setErrorReporter([](llvm::Error error) {
-    logger("zeal-cpu").debug("JIT session error: {}", llvm::toString(std::move(error)));
-  });
-  if (Status symbols = define_runtime_symbols(**jit); !symbols) return std::move(symbols).error();
-  return std::move(*jit);
-}
-
-Status link_kernels(llvm::orc::LLJIT &jit, std::vector<KernelInfo> &kernels) {
-  for (KernelInfo &kernel : kernels) {
-    auto address = jit.lookup(work_group_function_name(kernel.name));
-    if (!address) {
-      return llvm_failure(fmt::format("kernel '{}' could not be linked", kernel.name).c_str(), address.takeError());
-    }
-    kernel.run = address->toPtr<WorkGroupFn>();
-  }
-  return {};
 }
 
 // ZEAL_LOG_LEVEL=trace shows what the JIT is given, to debug the lowering.
@@ -154,55 +89,135 @@ void trace_module(const llvm::Module &module) {
   log.trace("optimised module:\n{}", out.str());
 }
 
-struct HostTarget {
-  llvm::orc::JITTargetMachineBuilder builder;
-  std::unique_ptr<llvm::TargetMachine> machine;
-};
-
-Result<HostTarget> host_target(unsigned opt_level) {
+// Position-independent code: imported variables are then reached through the
+// GOT, wherever the JIT put the module exporting them.
+Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level) {
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) return llvm_failure("the host CPU could not be detected", builder.takeError());
   builder->setCodeGenOptLevel(opt_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
+  builder->setRelocationModel(llvm::Reloc::PIC_);
   auto machine = builder->createTargetMachine();
   if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
-  return HostTarget{std::move(*builder), std::move(*machine)};
+  return std::move(*machine);
 }
 
-Result<std::unique_ptr<Program>> compile(std::span<const uint8_t> spirv, const CompileOptions &options) {
-  initialise_native_target();
+struct ReadInputs {
+  std::unique_ptr<llvm::Module> module;
+  SpirvLinkage spirv; // the union of the inputs'
+};
+
+Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMContext &context, std::string &log) {
+  std::vector<std::unique_ptr<llvm::Module>> modules;
+  ReadInputs read;
+  for (const CompileInput &input : inputs) {
+    auto module = read_spirv(input.spirv, context, input.options.spec_constants, log);
+    if (!module) return std::move(module).error();
+    SpirvLinkage linkage = scan_linkage(input.spirv);
+    read.spirv.imports.insert(read.spirv.imports.end(), linkage.imports.begin(), linkage.imports.end());
+    read.spirv.exports.insert(read.spirv.exports.end(), linkage.exports.begin(), linkage.exports.end());
+    modules.push_back(std::move(*module));
+  }
+  if (modules.size() == 1) {
+    read.module = std::move(modules.front());
+    return read;
+  }
+  auto linked = link_statically(std::move(modules));
+  if (!linked) return std::move(linked).error();
+  read.module = std::move(*linked);
+  return read;
+}
+
+// The inputs' options merged: the lowest optimisation level (a -ze-opt-disable
+// meant for debugging one input holds for the code it is linked with), a
+// library if any input is one, the device checks of the first.
+CompileOptions merged_options(std::span<const CompileInput> inputs) {
+  CompileOptions options = inputs.front().options;
+  for (const CompileInput &input : inputs) {
+    options.opt_level = std::min(options.opt_level, input.options.opt_level);
+    options.library_compilation = options.library_compilation || input.options.library_compilation;
+  }
+  return options;
+}
+
+// Milliseconds per build phase, logged at debug level to show where build time goes.
+class PhaseClock {
+public:
+  void mark(const char *phase) {
+    auto now = std::chrono::steady_clock::now();
+    text_ += fmt::format(" {} {:.2f}", phase, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+  ~PhaseClock() { logger("zeal-cpu").debug("build phases (ms):{}", text_); }
+
+private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  std::string text_;
+};
+
+Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
+  PhaseClock clock;
+  if (Status jit = prepare_jit(); !jit) return std::move(jit).error();
+  clock.mark("jit");
   auto context = std::make_unique<llvm::LLVMContext>();
-  auto module = read_spirv(spirv, *context);
-  if (!module) return std::move(module).error();
-  auto target = host_target(options.opt_level);
-  if (!target) return std::move(target).error();
-  llvm::Module &ir = **module;
-  ir.setTargetTriple(target->machine->getTargetTriple().str());
-  ir.setDataLayout(target->machine->createDataLayout());
+  // LLVMSPIRVLib 15 still reads element types of pointers (atomics, vstore_half_rt*):
+  // with LLVM 15's default opaque pointers it asserts and aborts the process.
+  context->setOpaquePointers(false);
+  std::string log;
+  auto read = read_inputs(inputs, *context, log);
+  if (!read) return std::move(read).error();
+  clock.mark("read");
+  const CompileOptions options = merged_options(inputs);
+  auto machine = host_machine(options.opt_level);
+  if (!machine) return std::move(machine).error();
+  llvm::Module &ir = *read->module;
+  ir.setTargetTriple((*machine)->getTargetTriple().str());
+  ir.setDataLayout((*machine)->createDataLayout());
 
   auto kernels = describe_kernels(ir);
   if (!kernels) return std::move(kernels).error();
-  if (Status rewritten = rewrite_for_host(ir, options, *kernels); !rewritten) return std::move(rewritten).error();
-  optimise(ir, *target->machine, options.opt_level);
+  if (Status sizes = check_subgroup_sizes(*kernels, options); !sizes) return std::move(sizes).error();
+  std::vector<std::string> imports = remaining_imports(ir, read->spirv);
+  if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports); !rewritten) {
+    return std::move(rewritten).error();
+  }
+  clock.mark("lower");
+  optimise(ir, **machine, options.opt_level);
+  clock.mark("optimise");
   trace_module(ir);
   for (KernelInfo &kernel : *kernels) kernel.private_bytes = private_bytes(ir, kernel.name);
 
-  auto jit = create_jit(std::move(target->builder));
-  if (!jit) return std::move(jit).error();
-  llvm::orc::ThreadSafeModule owned(std::move(*module), std::move(context));
-  if (llvm::Error error = (*jit)->addIRModule(std::move(owned))) {
-    return llvm_failure("the JIT refused the module", std::move(error));
-  }
-  if (Status linked = link_kernels(**jit, *kernels); !linked) return std::move(linked).error();
-  return std::unique_ptr<Program>(std::make_unique<JitProgram>(std::move(*jit), std::move(*kernels), std::string()));
+  NativeContents contents;
+  contents.kernels = std::move(*kernels);
+  contents.linkage = final_linkage(ir, read->spirv, std::move(imports));
+  auto object = llvm::orc::SimpleCompiler(**machine)(ir);
+  if (!object) return llvm_failure("code generation failed", object.takeError());
+  contents.object = (*object)->getBuffer().str();
+  clock.mark("codegen");
+  auto program = make_program(std::move(contents), std::move(log));
+  clock.mark("load");
+  return program;
 }
 
 } // namespace
 } // namespace detail
 
 Result<std::unique_ptr<Program>> compile_spirv(std::span<const uint8_t> spirv, const CompileOptions &options) {
-  auto program = detail::compile(spirv, options);
+  CompileInput input{spirv, options};
+  return compile_spirv_program({&input, 1});
+}
+
+Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileInput> inputs) {
+  assert(!inputs.empty());
+  auto program = detail::compile(inputs);
   if (!program) logger("zeal-cpu").info("SPIR-V build failed: {}", program.error().log);
   return program;
+}
+
+Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blob, const CompileOptions &options) {
+  auto contents = detail::read_native_binary(blob);
+  if (!contents) return std::move(contents).error();
+  if (Status sizes = detail::check_subgroup_sizes(contents->kernels, options); !sizes) return std::move(sizes).error();
+  return detail::make_program(std::move(*contents), std::string());
 }
 
 } // namespace zeal::cpu

@@ -17,8 +17,11 @@ constexpr uint32_t header_words = 5;
 // Opcodes the structure check looks at (SPIR-V specification, section 3.52).
 enum Opcode : uint32_t {
   OpMemoryModel = 14, OpEntryPoint = 15, OpFunction = 54, OpFunctionEnd = 56, OpFunctionCall = 57,
-  OpLabel = 248, OpBranch = 249, OpReturnValue = 254, OpUnreachable = 255, OpTerminateInvocation = 4416,
+  OpDecorate = 71, OpLabel = 248, OpBranch = 249, OpReturnValue = 254, OpUnreachable = 255,
+  OpTerminateInvocation = 4416,
 };
+enum Decoration : uint32_t { BuiltIn = 11, LinkageAttributes = 41 };
+enum LinkageType : uint32_t { Export = 0, Import = 1 };
 
 bool is_terminator(uint32_t opcode) {
   return (opcode >= OpBranch && opcode <= OpUnreachable) || opcode == OpTerminateInvocation;
@@ -202,7 +205,54 @@ Status check_ids(std::span<const uint32_t> words) {
   return {};
 }
 
+// A SPIR-V literal string: nul-terminated UTF-8 packed little-endian into words.
+std::string literal_string(std::span<const uint32_t> words) {
+  std::string text;
+  for (uint32_t word : words) {
+    for (int byte = 0; byte < 4; ++byte) {
+      char c = char((word >> (8 * byte)) & 0xff);
+      if (c == '\0') return text;
+      text += c;
+    }
+  }
+  return text;
+}
+
 } // namespace
+
+SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
+  std::vector<uint32_t> words(spirv.size() / 4);
+  std::memcpy(words.data(), spirv.data(), words.size() * 4);
+  struct Linked {
+    uint32_t id;
+    std::string name;
+    uint32_t type;
+  };
+  std::vector<Linked> linked;
+  std::unordered_set<uint32_t> builtins;
+  std::unordered_set<std::string> entry_points;
+  // Decorations and entry points come before any function: stop at the first.
+  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
+    uint32_t opcode = words[at] & 0xffff;
+    std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
+    if (opcode == OpFunction) break;
+    if (opcode == OpEntryPoint && inst.size() >= 4) entry_points.insert(literal_string(inst.subspan(3)));
+    if (opcode != OpDecorate || inst.size() < 3) continue;
+    if (inst[2] == BuiltIn) builtins.insert(inst[1]);
+    if (inst[2] == LinkageAttributes && inst.size() >= 5) {
+      linked.push_back({inst[1], literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
+    }
+  }
+  SpirvLinkage out;
+  for (const Linked &symbol : linked) {
+    if (symbol.type == Import && !builtins.contains(symbol.id) && !symbol.name.starts_with("__spirv_")) {
+      out.imports.push_back(symbol.name);
+    } else if (symbol.type == Export && !entry_points.contains(symbol.name)) {
+      out.exports.push_back(symbol.name);
+    }
+  }
+  return out;
+}
 
 Error build_failure(std::string log, zeal_result_t code) {
   Error error = make_error(code, log);

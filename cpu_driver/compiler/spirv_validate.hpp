@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace zeal::cpu::detail {
 
@@ -17,5 +18,13 @@ Error build_failure(std::string log, zeal_result_t code = ZEAL_RESULT_ERROR_BUIL
 // and ids (each defined once, every used id defined).
 // Not SPIR-V at all -> INVALID_BINARY; a version above 1.4 -> BUILD_FAILURE.
 Status validate_spirv(std::span<const uint8_t> spirv);
+
+// The names a module shares through SPIR-V LinkageAttributes.
+struct SpirvLinkage {
+  std::vector<std::string> imports; // Import; built-ins (`__spirv_*` names, BuiltIn variables) excluded
+  std::vector<std::string> exports; // Export; entry points (kernels) excluded
+};
+// Reads them from a binary that passed validate_spirv.
+SpirvLinkage scan_linkage(std::span<const uint8_t> spirv);
 
 } // namespace zeal::cpu::detail

@@ -1,5 +1,5 @@
 // Kernel descriptions and the generated work-group functions (the WorkGroupFn of kernel_abi.hpp).
-#include "cpu_driver/compiler/internal.hpp"
+#include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <fmt/format.h>
 #include <llvm/IR/Constants.h>
@@ -40,43 +40,6 @@ uint32_t metadata_int(const llvm::MDNode *node, unsigned index) {
   return constant ? uint32_t(constant->getZExtValue()) : 0;
 }
 
-// Functions that refer to each kernel-scope `local` variable, through constant expressions too.
-llvm::SmallPtrSet<const llvm::Function *, 8> local_variable_users(llvm::Module &module) {
-  llvm::SmallPtrSet<const llvm::Function *, 8> users;
-  llvm::SmallVector<const llvm::User *, 16> work;
-  for (const llvm::GlobalVariable &global : module.globals()) {
-    if (global.getAddressSpace() == 3) work.append(global.user_begin(), global.user_end());
-  }
-  while (!work.empty()) {
-    const llvm::User *user = work.pop_back_val();
-    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(user)) {
-      users.insert(inst->getFunction());
-    } else if (llvm::isa<llvm::Constant>(user)) {
-      work.append(user->user_begin(), user->user_end());
-    }
-  }
-  return users;
-}
-
-// Barriers and kernel-scope locals are what this driver cannot run yet; both
-// need every work-item of a group alive at once (fibers or region loops).
-std::string unsupported_features(const KernelInfo &info, llvm::Function &kernel,
-                                 const llvm::SmallPtrSet<const llvm::Function *, 8> &local_users) {
-  std::string log;
-  bool locals = false;
-  for (llvm::Function *function : reachable_functions(kernel)) {
-    locals = locals || local_users.contains(function);
-  }
-  if (info.uses_barriers) {
-    log += fmt::format("kernel '{}' uses work-group barriers, which this driver does not support yet\n", info.name);
-  }
-  if (locals) {
-    log += fmt::format("kernel '{}' uses kernel-scope local variables, which this driver does not support yet\n",
-                       info.name);
-  }
-  return log;
-}
-
 KernelInfo describe_kernel(llvm::Function &kernel) {
   KernelInfo info;
   info.name = kernel.getName().str();
@@ -89,6 +52,7 @@ KernelInfo describe_kernel(llvm::Function &kernel) {
   for (llvm::Function *function : reachable_functions(kernel)) {
     info.uses_barriers = info.uses_barriers || is_barrier_builtin(function->getName());
   }
+  info.static_local_bytes = static_local_bytes(kernel);
   return info;
 }
 
@@ -164,25 +128,56 @@ void emit_work_item_loop(llvm::IRBuilder<> &b, llvm::Value *work_item, unsigned 
   b.SetInsertPoint(done);
 }
 
-void build_work_group_function(llvm::Module &module, llvm::Function &kernel) {
+llvm::CallInst *call_kernel(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::ArrayRef<llvm::Value *> values) {
+  llvm::CallInst *call = b.CreateCall(kernel.getFunctionType(), &kernel, values);
+  call->setCallingConv(kernel.getCallingConv());
+  for (const llvm::Argument &arg : kernel.args()) {
+    if (arg.hasByValAttr()) {
+      call->addParamAttr(arg.getArgNo(), llvm::Attribute::getWithByValType(b.getContext(), arg.getParamByValType()));
+    }
+  }
+  return call;
+}
+
+llvm::Function *create_function(llvm::Module &module, llvm::Type *second_param, const std::string &name,
+                                 llvm::GlobalValue::LinkageTypes linkage) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *byte_pointer = llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                       {llvm::PointerType::get(byte_pointer, 0), byte_pointer}, false);
-  auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                                          work_group_function_name(kernel.getName()), module);
+                                       {llvm::PointerType::get(byte_pointer, 0), second_param}, false);
+  auto *function = llvm::Function::Create(type, linkage, name, module);
   function->addFnAttr(llvm::Attribute::NoUnwind);
+  function->getArg(0)->setName("args");
+  return function;
+}
+
+// `zeal.wi.<kernel>(args, work_item)`: one work-item, the body of a fiber.
+llvm::Function *build_work_item_function(llvm::Module &module, llvm::Function &kernel) {
+  llvm::Function *function = create_function(module, work_item_pointer_type(module.getContext()),
+                                             ("zeal.wi." + kernel.getName()).str(), llvm::GlobalValue::InternalLinkage);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", function));
+  llvm::SmallVector<llvm::Value *, 8> values = load_arguments(b, kernel, function->getArg(0));
+  values.push_back(function->getArg(1));
+  call_kernel(b, kernel, values);
+  b.CreateRetVoid();
+  return function;
+}
+
+// Without barriers: three nested work-item loops around the inlined kernel,
+// which LLVM can vectorise. With barriers every work-item needs its own stack
+// until the group ends, so the host runs them as fibers.
+void build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Function *function = create_function(module, llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0),
+                                             work_group_function_name(kernel.getName()),
+                                             llvm::GlobalValue::ExternalLinkage);
   llvm::Value *args = function->getArg(0);
   llvm::Value *context_arg = function->getArg(1);
-  args->setName("args");
   context_arg->setName("group");
 
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
   llvm::Value *work_item = b.CreateAlloca(work_item_type(context), nullptr, "work_item");
   fill_work_item(b, work_item, context_arg);
-  llvm::SmallVector<llvm::Value *, 8> values = load_arguments(b, kernel, args);
-  values.push_back(work_item);
-
   llvm::Value *empty = b.getFalse();
   for (unsigned d = 0; d < 3; ++d) {
     empty = b.CreateOr(empty, b.CreateICmpEQ(load_work_item(b, work_item, LocalSize, d), b.getInt64(0)));
@@ -191,19 +186,18 @@ void build_work_group_function(llvm::Module &module, llvm::Function &kernel) {
   auto *exit = llvm::BasicBlock::Create(context, "exit", function);
   b.CreateCondBr(empty, exit, run);
   b.SetInsertPoint(run);
-  emit_work_item_loop(b, work_item, 2, [&] {
-    emit_work_item_loop(b, work_item, 1, [&] {
-      emit_work_item_loop(b, work_item, 0, [&] {
-        llvm::CallInst *call = b.CreateCall(kernel.getFunctionType(), &kernel, values);
-        call->setCallingConv(kernel.getCallingConv());
-        for (const llvm::Argument &arg : kernel.args()) {
-          if (arg.hasByValAttr()) {
-            call->addParamAttr(arg.getArgNo(), llvm::Attribute::getWithByValType(context, arg.getParamByValType()));
-          }
-        }
-      });
+  if (uses_barriers) {
+    llvm::Function *item = build_work_item_function(module, kernel);
+    llvm::FunctionCallee run_fibers = module.getOrInsertFunction(
+        run_fibers_symbol, b.getVoidTy(), item->getType(), args->getType(), work_item->getType());
+    b.CreateCall(run_fibers, {item, args, work_item});
+  } else {
+    llvm::SmallVector<llvm::Value *, 8> values = load_arguments(b, kernel, args);
+    values.push_back(work_item);
+    emit_work_item_loop(b, work_item, 2, [&] {
+      emit_work_item_loop(b, work_item, 1, [&] { emit_work_item_loop(b, work_item, 0, [&] { call_kernel(b, kernel, values); }); });
     });
-  });
+  }
   b.CreateBr(exit);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
@@ -216,14 +210,11 @@ std::string work_group_function_name(llvm::StringRef kernel) { return ("zeal.wg.
 
 Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module) {
   std::vector<KernelInfo> kernels;
-  std::string log;
-  auto local_users = local_variable_users(module);
+  assign_local_offsets(module);
   for (llvm::Function &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL || function.isDeclaration()) continue;
     kernels.push_back(describe_kernel(function));
-    log += unsupported_features(kernels.back(), function, local_users);
   }
-  if (!log.empty()) return build_failure(log);
   return kernels;
 }
 
@@ -231,7 +222,7 @@ void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo
   for (const KernelInfo &info : kernels) {
     llvm::Function *kernel = module.getFunction(info.name);
     assert(kernel != nullptr && "described kernels are in the module");
-    build_work_group_function(module, *kernel);
+    build_work_group_function(module, *kernel, info.uses_barriers);
     // Inlined into its work-group function, the x loop becomes vectorisable.
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
     kernel->removeFnAttr(llvm::Attribute::NoInline);
@@ -241,7 +232,9 @@ void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo
 }
 
 uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel) {
-  const llvm::Function *function = module.getFunction(work_group_function_name(kernel));
+  // A kernel with barriers is inlined into its work-item function instead.
+  const llvm::Function *function = module.getFunction(("zeal.wi." + kernel).str());
+  if (function == nullptr) function = module.getFunction(work_group_function_name(kernel));
   if (function == nullptr) return 0;
   uint64_t bytes = 0;
   for (const llvm::Instruction &inst : llvm::instructions(*function)) {
@@ -252,6 +245,42 @@ uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel) {
     }
   }
   return bytes;
+}
+
+} // namespace zeal::cpu::detail
+
+namespace zeal::cpu::detail {
+
+// The hidden work-item is the last parameter of every device function by now.
+void lower_barriers_and_fences(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionCallee barrier = module.getOrInsertFunction(barrier_symbol, llvm::Type::getVoidTy(context),
+                                                            work_item_pointer_type(context));
+  for (llvm::Function &function : llvm::make_early_inc_range(module)) {
+    llvm::StringRef base = opencl_base_name(function.getName());
+    bool is_barrier = function.isDeclaration() && is_barrier_builtin(function.getName());
+    bool is_fence = function.isDeclaration() && (base == "mem_fence" || base == "read_mem_fence" ||
+                                                 base == "write_mem_fence" || base == "atomic_work_item_fence");
+    if (!is_barrier && !is_fence) continue;
+    for (llvm::User *user : llvm::make_early_inc_range(function.users())) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (call == nullptr || call->getCalledOperand() != &function) continue;
+      llvm::IRBuilder<> b(call);
+      if (is_barrier) {
+        // All work-items of a group run on one thread, so no hardware fence
+        // is needed; the opaque call keeps the optimiser from moving loads
+        // and stores across it.
+        b.CreateCall(barrier, {call->getArgOperand(call->arg_size() - 1)});
+      } else {
+        // The translator's OpenCL 1.2 names drop the order and scope, so a
+        // fence is sequentially consistent: never weaker than asked.
+        b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      }
+      call->eraseFromParent();
+    }
+    if (function.use_empty()) function.eraseFromParent();
+  }
+  if (auto *declared = module.getFunction(barrier_symbol); declared && declared->use_empty()) declared->eraseFromParent();
 }
 
 } // namespace zeal::cpu::detail

@@ -10,10 +10,6 @@
 namespace zeal::cpu {
 namespace {
 
-constexpr uint32_t subgroup_sizes[] = {4, 8, 16, 32, 64};
-constexpr uint32_t max_group_size = 1024;
-constexpr uint32_t local_memory_bytes = 64 * 1024;
-
 // 128-bit FNV-1a over the text, so that the same CPU gives the same UUID on every run.
 void stable_uuid(const std::string &text, uint8_t (&out)[ZE_MAX_DEVICE_UUID_SIZE]) {
   uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
@@ -43,36 +39,46 @@ void copy_keeping_header(T *out, const T &in) {
 
 } // namespace
 
-Device::Device(HostCpu cpu) : cpu_(std::move(cpu)) {
+Device::Device(HostCpu cpu, const Profile &profile) : cpu_(std::move(cpu)), profile_(profile) {
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_CPU;
   p.vendorId = vendor_id(cpu_.vendor);
-  p.deviceId = 0;
+  p.deviceId = profile.device_id;
   p.flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
   p.coreClockRate = cpu_.mhz;
   // One allocation may take up to all of host memory; the kernel decides about overcommit.
   p.maxMemAllocSize = cpu_.memory_bytes;
   p.maxHardwareContexts = 1;
   p.maxCommandQueuePriority = 0;
-  // One "EU" per hardware thread, one thread each; SIMD width of a 256-bit vector of floats.
-  p.numThreadsPerEU = 1;
-  p.physicalEUSimdWidth = 8;
-  p.numEUsPerSubslice = cpu_.threads;
-  p.numSubslicesPerSlice = 1;
-  p.numSlices = 1;
+  if (profile.slices == 0) {
+    // One "EU" per hardware thread, one thread each; SIMD width of a 256-bit vector of floats.
+    p.numThreadsPerEU = 1;
+    p.physicalEUSimdWidth = 8;
+    p.numEUsPerSubslice = cpu_.threads;
+    p.numSubslicesPerSlice = 1;
+    p.numSlices = 1;
+  } else {
+    p.numThreadsPerEU = profile.threads_per_eu;
+    p.physicalEUSimdWidth = profile.simd_width;
+    p.numEUsPerSubslice = profile.eus_per_subslice;
+    p.numSubslicesPerSlice = profile.subslices_per_slice;
+    p.numSlices = profile.slices;
+  }
   p.timerResolution = 1; // nanoseconds (cycles per second for the 1.2 stype; see device_get_properties)
   p.timestampValidBits = 64;
   p.kernelTimestampValidBits = 64;
-  stable_uuid("zeal-cpu/" + cpu_.vendor + "/" + cpu_.model + "/" + std::to_string(cpu_.threads), p.uuid.id);
-  std::snprintf(p.name, sizeof(p.name), "zeal CPU (%s)", cpu_.model.c_str());
+  // The profile is part of the identity: a pvc-profile device is not the host-profile one.
+  stable_uuid("zeal-cpu/" + cpu_.vendor + "/" + cpu_.model + "/" + std::to_string(cpu_.threads) + "/" + profile.name,
+              p.uuid.id);
+  std::snprintf(p.name, sizeof(p.name), "zeal CPU (%s profile, %s)", profile.name, cpu_.model.c_str());
 
   auto &c = compute_;
-  c.maxTotalGroupSize = max_group_size;
-  c.maxGroupSizeX = c.maxGroupSizeY = c.maxGroupSizeZ = max_group_size;
+  c.maxTotalGroupSize = profile.max_group_size;
+  c.maxGroupSizeX = c.maxGroupSizeY = c.maxGroupSizeZ = profile.max_group_size;
   c.maxGroupCountX = c.maxGroupCountY = c.maxGroupCountZ = UINT32_MAX;
-  c.maxSharedLocalMemory = local_memory_bytes;
-  c.numSubGroupSizes = std::size(subgroup_sizes);
-  std::copy(std::begin(subgroup_sizes), std::end(subgroup_sizes), c.subGroupSizes);
+  c.maxSharedLocalMemory = profile.local_memory_bytes;
+  c.numSubGroupSizes = static_cast<uint32_t>(profile.subgroup_sizes.size());
+  std::copy(profile.subgroup_sizes.begin(), profile.subgroup_sizes.end(), c.subGroupSizes);
 
   auto &m = module_;
   m.spirvVersionSupported = ZE_MAKE_VERSION(1, 4);

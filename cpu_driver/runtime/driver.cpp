@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <thread>
+#include <utility>
 #include <unistd.h>
 
 namespace zeal::cpu {
@@ -51,7 +53,8 @@ Driver &Driver::instance() {
   return *driver;
 }
 
-Driver::Driver() : device_(read_host_cpu()) {
+// zeInit has refused unknown profiles before the driver exists.
+Driver::Driver() : device_(read_host_cpu(), *find_profile(zeal::settings().cpu_profile)) {
   // A fixed identity: the same driver build reports the same UUID on every machine and run.
   static constexpr char id[] = "zeal-cpu-driver";
   static_assert(sizeof(id) <= ZE_MAX_DRIVER_UUID_SIZE);
@@ -72,6 +75,12 @@ namespace {
 ze_result_t init(ze_init_flags_t flags) {
   // The device is neither a GPU nor a VPU: asking for only those excludes this driver.
   if (flags & (ZE_INIT_FLAG_GPU_ONLY | ZE_INIT_FLAG_VPU_ONLY)) return ZE_RESULT_ERROR_UNINITIALIZED;
+  const std::string &profile = zeal::settings().cpu_profile;
+  if (find_profile(profile) == nullptr) {
+    zeal::logger("zeal-cpu").error("ZEAL_CPU_PROFILE='{}' is not a device profile; valid profiles: {}", profile,
+                                   profile_names());
+    return ZE_RESULT_ERROR_UNINITIALIZED;
+  }
   (void)Driver::instance(); // idempotent; the loader calls zeInit twice
   return ZE_RESULT_SUCCESS;
 }
@@ -109,12 +118,26 @@ ze_result_t driver_get_ipc_properties(ze_driver_handle_t driver, ze_driver_ipc_p
   return ZE_RESULT_SUCCESS;
 }
 
-// The extensions implemented so far: none. Listing one means implementing it.
+// Exactly the extensions implemented; listing one means implementing it.
+constexpr std::pair<const char *, uint32_t> extensions[] = {
+    {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0},
+    {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0},
+};
+
 ze_result_t driver_get_extension_properties(ze_driver_handle_t driver, uint32_t *count,
-                                            ze_driver_extension_properties_t *) {
+                                            ze_driver_extension_properties_t *out) {
   if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *count = 0;
+  constexpr uint32_t available = static_cast<uint32_t>(std::size(extensions));
+  if (*count == 0 || out == nullptr) {
+    *count = available;
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = std::min(*count, available);
+  for (uint32_t i = 0; i < *count; ++i) {
+    std::snprintf(out[i].name, sizeof(out[i].name), "%s", extensions[i].first);
+    out[i].version = extensions[i].second;
+  }
   return ZE_RESULT_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cpu_driver/runtime/handles.hpp"
+#include "cpu_driver/runtime/profile.hpp"
 #include "cpu_driver/runtime/thread_pool.hpp"
 
 #include <cstdint>
@@ -22,19 +23,21 @@ struct HostCpu {
 
 class Device : public _ze_device_handle_t {
 public:
-  explicit Device(HostCpu cpu);
+  Device(HostCpu cpu, const Profile &profile);
   static Device *from(ze_device_handle_t h) { return static_cast<Device *>(h); }
 
   const HostCpu &cpu() const { return cpu_; }
+  const Profile &profile() const { return profile_; }
   const ze_device_properties_t &properties() const { return properties_; }
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
   const ze_device_module_properties_t &module_properties() const { return module_; }
   uint64_t max_alloc_size() const { return properties_.maxMemAllocSize; }
-  // The sub-group size the device reports for kernels that require none.
-  static constexpr uint32_t default_subgroup_size = 8;
+  // The sub-group size kernels that require none run with.
+  uint32_t default_subgroup_size() const { return profile_.primary_subgroup_size; }
 
 private:
   HostCpu cpu_;
+  const Profile &profile_;
   ze_device_properties_t properties_{};
   ze_device_compute_properties_t compute_{};
   ze_device_module_properties_t module_{};

@@ -93,10 +93,16 @@ void Kernel::properties(ze_kernel_properties_t &out) const {
   out.requiredGroupSizeX = info_.required_group_size[0];
   out.requiredGroupSizeY = info_.required_group_size[1];
   out.requiredGroupSizeZ = info_.required_group_size[2];
+  // No OpenCL C or SPIR-V attribute requires a number of sub-groups.
   out.requiredNumSubGroups = 0;
   out.requiredSubgroupSize = info_.required_subgroup_size;
-  out.maxSubgroupSize = info_.required_subgroup_size != 0 ? info_.required_subgroup_size : Device::default_subgroup_size;
-  out.maxNumSubgroups = device_.compute_properties().maxTotalGroupSize / out.maxSubgroupSize;
+  // The size the kernel runs with: the required one, else the profile's primary size.
+  out.maxSubgroupSize = info_.required_subgroup_size != 0 ? info_.required_subgroup_size
+                                                          : device_.default_subgroup_size();
+  // Of the largest work-group the kernel can run: its required size, else the device's limit.
+  uint64_t items = uint64_t{info_.required_group_size[0]} * info_.required_group_size[1] * info_.required_group_size[2];
+  if (items == 0) items = device_.compute_properties().maxTotalGroupSize;
+  out.maxNumSubgroups = static_cast<uint32_t>((items + out.maxSubgroupSize - 1) / out.maxSubgroupSize);
   out.localMemSize = static_cast<uint32_t>(info_.static_local_bytes);
   out.privateMemSize = static_cast<uint32_t>(info_.private_bytes);
   out.spillMemSize = 0;
@@ -152,12 +158,18 @@ ze_result_t kernel_create(ze_module_handle_t module, const ze_kernel_desc_t *des
   if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || desc->pKernelName == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Module *m = Module::from(module);
-  const KernelInfo *info = m->program()->find_kernel(desc->pKernelName);
+  std::shared_ptr<const Program> program = m->program();
+  const KernelInfo *info = program->find_kernel(desc->pKernelName);
   if (info == nullptr) {
     zeal::logger("zeal-cpu").warn("zeKernelCreate: the module has no kernel named '{}'", desc->pKernelName);
     return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   }
-  *out = new Kernel(m->program(), *info, m->device());
+  if (!program->linked()) {
+    zeal::logger("zeal-cpu").warn("zeKernelCreate: kernel '{}': the module has imports that zeModuleDynamicLink "
+                                  "has not resolved yet", desc->pKernelName);
+    return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  }
+  *out = new Kernel(std::move(program), *info, m->device());
   return ZE_RESULT_SUCCESS;
 }
 

@@ -1,46 +1,118 @@
-// The zeModule* and zeModuleBuildLog* entry points: SPIR-V goes to the compiler, its log to the build log.
+// The zeModule* and zeModuleBuildLog* entry points: SPIR-V and native binaries in, programs, symbols and blobs out.
 #include "cpu_driver/runtime/module.hpp"
 
 #include "common/log.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 
+#include <cstring>
+
 namespace zeal::cpu {
 namespace {
 
-// Compiles the SPIR-V of `desc`; on failure returns the error and leaves the log in `log`.
-ze_result_t build(const ze_module_desc_t &desc, std::shared_ptr<const Program> &program, std::string &log) {
-  if (desc.pConstants != nullptr && desc.pConstants->numConstants > 0) {
-    log = "specialization constants are not supported by the zeal CPU driver yet";
-    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+// The device's side of every build: which sub-group sizes kernels may require.
+CompileOptions device_options(const Device &device) {
+  CompileOptions options;
+  const Profile &profile = device.profile();
+  options.subgroup_sizes.assign(profile.subgroup_sizes.begin(), profile.subgroup_sizes.end());
+  options.device_name = std::string("the ") + profile.name + " profile";
+  return options;
+}
+
+CompileOptions input_options(const Device &device, const char *flags, const ze_module_constants_t *constants,
+                             std::string &log) {
+  CompileOptions parsed = parse_build_flags(flags, log);
+  CompileOptions options = device_options(device);
+  options.opt_level = parsed.opt_level;
+  options.library_compilation = parsed.library_compilation;
+  if (constants != nullptr) {
+    for (uint32_t i = 0; i < constants->numConstants; ++i) {
+      options.spec_constants.push_back({constants->pConstantIds[i], constants->pConstantValues[i]});
+    }
   }
-  CompileOptions options = parse_build_flags(desc.pBuildFlags, log);
-  Result<std::unique_ptr<Program>> compiled =
-      compile_spirv({reinterpret_cast<const uint8_t *>(desc.pInputModule), desc.inputSize}, options);
-  if (!compiled) {
-    const Error &e = compiled.error();
+  return options;
+}
+
+const ze_module_program_exp_desc_t *program_desc(const ze_module_desc_t &desc) {
+  for (auto *next = static_cast<const ze_base_desc_t *>(desc.pNext); next != nullptr;
+       next = static_cast<const ze_base_desc_t *>(next->pNext)) {
+    if (next->stype == ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC) {
+      return reinterpret_cast<const ze_module_program_exp_desc_t *>(next);
+    }
+  }
+  return nullptr;
+}
+
+// The inputs of a build: the module's SPIR-V, or those of a chained
+// ze_module_program_exp_desc_t (whose presence makes the desc's own ignored).
+std::vector<CompileInput> compile_inputs(const ze_module_desc_t &desc, const Device &device, std::string &log) {
+  std::vector<CompileInput> inputs;
+  if (const ze_module_program_exp_desc_t *program = program_desc(desc)) {
+    for (uint32_t i = 0; i < program->count; ++i) {
+      std::string flags_log;
+      const char *flags = program->pBuildFlags ? program->pBuildFlags[i] : nullptr;
+      const ze_module_constants_t *constants = program->pConstants ? program->pConstants[i] : nullptr;
+      inputs.push_back({{program->pInputModules[i], program->inputSizes[i]},
+                        input_options(device, flags, constants, flags_log)});
+      if (!flags_log.empty()) log += fmt::format("input {}: {}", i, flags_log);
+    }
+    return inputs;
+  }
+  inputs.push_back({{static_cast<const uint8_t *>(desc.pInputModule), desc.inputSize},
+                    input_options(device, desc.pBuildFlags, desc.pConstants, log)});
+  return inputs;
+}
+
+ze_result_t finish(Result<std::unique_ptr<Program>> built, ze_result_t failure, std::shared_ptr<Program> &program,
+                   std::string &log) {
+  if (!built) {
+    const Error &e = built.error();
     if (!log.empty() && log.back() != '\n') log += '\n';
     log += e.log.empty() ? e.message : e.log; // the log, when there is one, already says it
-    return e.code == ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
-                                                          : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    return e.code == ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : failure;
   }
-  const std::string &warnings = compiled.value()->build_log();
-  if (!warnings.empty()) log += (log.empty() ? "" : "\n") + warnings;
-  program = std::move(compiled).value();
+  const std::string &warnings = built.value()->build_log();
+  if (!warnings.empty()) log += (log.empty() || log.back() == '\n' ? "" : "\n") + warnings;
+  program = std::move(built).value();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t build(const ze_module_desc_t &desc, const Device &device, std::shared_ptr<Program> &program,
+                  std::string &log) {
+  if (desc.format == ZE_MODULE_FORMAT_NATIVE) {
+    auto blob = std::span(static_cast<const uint8_t *>(desc.pInputModule), desc.inputSize);
+    return finish(load_native_binary(blob, device_options(device)), ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, program,
+                  log);
+  }
+  std::vector<CompileInput> inputs = compile_inputs(desc, device, log);
+  return finish(compile_spirv_program(inputs), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, program, log);
+}
+
+ze_result_t check_desc(const ze_module_desc_t &desc) {
+  if (desc.format != ZE_MODULE_FORMAT_IL_SPIRV && desc.format != ZE_MODULE_FORMAT_NATIVE) {
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  }
+  const ze_module_program_exp_desc_t *program = program_desc(desc);
+  if (program == nullptr) return desc.pInputModule == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS;
+  if (desc.format != ZE_MODULE_FORMAT_IL_SPIRV) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (program->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (program->inputSizes == nullptr || program->pInputModules == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (uint32_t i = 0; i < program->count; ++i) {
+    if (program->pInputModules[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  }
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t module_create(ze_context_handle_t context, ze_device_handle_t device, const ze_module_desc_t *desc,
                           ze_module_handle_t *out, ze_module_build_log_handle_t *build_log) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (desc == nullptr || desc->pInputModule == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t valid = check_desc(*desc); valid != ZE_RESULT_SUCCESS) return valid;
   if (build_log != nullptr) *build_log = nullptr;
   *out = nullptr;
-  std::shared_ptr<const Program> program;
+  std::shared_ptr<Program> program;
   std::string log;
-  ze_result_t result = ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
-  if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV) result = build(*desc, program, log);
-  else log = "native binaries are not supported by the zeal CPU driver yet; pass SPIR-V";
+  ze_result_t result = build(*desc, *Device::from(device), program, log);
   if (result != ZE_RESULT_SUCCESS) zeal::logger("zeal-cpu").info("zeModuleCreate failed: {}", log);
   if (build_log != nullptr) *build_log = new BuildLog(std::move(log));
   if (result == ZE_RESULT_SUCCESS) *out = new Module(std::move(program), *Device::from(device));
@@ -50,6 +122,63 @@ ze_result_t module_create(ze_context_handle_t context, ze_device_handle_t device
 ze_result_t module_destroy(ze_module_handle_t module) {
   if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   delete Module::from(module);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_get_native_binary(ze_module_handle_t module, size_t *size, uint8_t *out) {
+  if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::vector<uint8_t> blob = Module::from(module)->program()->native_binary();
+  if (out == nullptr) {
+    *size = blob.size();
+    return ZE_RESULT_SUCCESS;
+  }
+  if (*size < blob.size()) return ZE_RESULT_ERROR_INVALID_SIZE;
+  std::memcpy(out, blob.data(), blob.size());
+  *size = blob.size();
+  return ZE_RESULT_SUCCESS;
+}
+
+// Symbols of a module with unbound imports cannot be resolved yet (their code
+// needs the imports), so asking for one is the unlinked-module error.
+ze_result_t module_get_global_pointer(ze_module_handle_t module, const char *name, size_t *size, void **pointer) {
+  if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (name == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const Program &program = *Module::from(module)->program();
+  const auto &globals = program.linkage().exported_globals;
+  auto global = std::find_if(globals.begin(), globals.end(), [&](const GlobalSymbol &g) { return g.name == name; });
+  if (global == globals.end()) {
+    zeal::logger("zeal-cpu").warn("zeModuleGetGlobalPointer: the module exports no variable named '{}'", name);
+    return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  }
+  if (!program.linked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  Result<void *> address = program.symbol_address(name);
+  if (!address) {
+    zeal::logger("zeal-cpu").warn("zeModuleGetGlobalPointer: {}", address.error().message);
+    return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  }
+  if (size != nullptr) *size = global->size;
+  if (pointer != nullptr) *pointer = *address;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_get_function_pointer(ze_module_handle_t module, const char *name, void **function) {
+  if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (name == nullptr || function == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const Program &program = *Module::from(module)->program();
+  const auto &functions = program.linkage().exported_functions;
+  if (std::find(functions.begin(), functions.end(), name) == functions.end()) {
+    zeal::logger("zeal-cpu").warn("zeModuleGetFunctionPointer: the module exports no function named '{}' (functions "
+                                  "are exported by modules built with -library-compilation)", name);
+    return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  }
+  if (!program.linked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  Result<void *> address = program.symbol_address(name);
+  if (!address) {
+    zeal::logger("zeal-cpu").warn("zeModuleGetFunctionPointer: {}", address.error().message);
+    return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  }
+  *function = *address;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -69,7 +198,7 @@ ze_result_t module_get_kernel_names(ze_module_handle_t module, uint32_t *count, 
 ze_result_t module_get_properties(ze_module_handle_t module, ze_module_properties_t *out) {
   if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  out->flags = 0; // imports are not reported until dynamic linking is implemented
+  out->flags = Module::from(module)->program()->linked() ? 0 : ZE_MODULE_PROPERTY_FLAG_IMPORTS;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -90,8 +219,13 @@ ze_result_t build_log_get_string(ze_module_build_log_handle_t log, size_t *size,
 void implement(ze_module_dditable_t &t) {
   t.pfnCreate = guarded<module_create>;
   t.pfnDestroy = guarded<module_destroy>;
+  t.pfnDynamicLink = guarded<module_dynamic_link>;
+  t.pfnGetNativeBinary = guarded<module_get_native_binary>;
+  t.pfnGetGlobalPointer = guarded<module_get_global_pointer>;
   t.pfnGetKernelNames = guarded<module_get_kernel_names>;
   t.pfnGetProperties = guarded<module_get_properties>;
+  t.pfnGetFunctionPointer = guarded<module_get_function_pointer>;
+  t.pfnInspectLinkageExt = guarded<module_inspect_linkage>;
 }
 
 void implement(ze_module_build_log_dditable_t &t) {

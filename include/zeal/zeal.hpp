@@ -230,3 +230,5 @@ T *malloc_shared(size_t count, const queue &q) {
 }
 
 } // namespace zeal
+
+#include <zeal/kernel_bundle.hpp>

@@ -15,7 +15,7 @@ extern "C" {
 
 /* Major versions break compatibility; a minor version only appends to the
  * dispatch table, so a plugin of a newer minor version serves an older caller. */
-#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 1)
+#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 2)
 
 #if defined(_WIN32)
 #define ZEAL_APICALL __cdecl
@@ -47,6 +47,8 @@ typedef enum zeal_result_t {
   ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
   ZEAL_RESULT_ERROR_DEVICE_LOST,
   ZEAL_RESULT_ERROR_TIMEOUT,
+  ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME,    /* 0.2: the program has no function of that name */
+  ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME,      /* 0.2: the program has no global variable of that name */
   ZEAL_RESULT_ERROR_UNKNOWN = 0x7ffffffe
 } zeal_result_t;
 
@@ -118,7 +120,26 @@ typedef enum zeal_usm_kind_t {
 } zeal_usm_kind_t;
 
 /* One entry of device-image metadata (see DESIGN.md, "Device-image metadata").
- * value points to size bytes; text values need not be NUL-terminated. */
+ * value points to size bytes; text values need not be NUL-terminated.
+ *
+ * Keys the adapter interprets (0.2); every value is text, lists are separated
+ * by ';', numbers are decimal:
+ *   "kernels"                        kernel names; each must be an entry point of a SPIR-V image
+ *   "exports"                        exported symbols (added to those the SPIR-V declares)
+ *   "imports"                        imported symbols (added to those the SPIR-V declares)
+ *   "kernel.<name>.reqd_sub_group_size"   a size, "primary" (the device's primary size) or
+ *                                         "automatic" (none); must agree with SPIR-V's SubgroupSize
+ *   "kernel.<name>.reqd_work_group_size"  "x,y,z"; must agree with SPIR-V's LocalSize
+ *   "kernel.<name>.range_type"            the most work-items a launch may have: a number, or the
+ *                                         C++ type of sycl_ext_oneapi_range_type ("int", "unsigned int",
+ *                                         "int8_t" ... "uint64_t", "long", "size_t"), meaning its max()
+ *   "function.<name>.sub_group_size"      the sub-group size an exported function was compiled for,
+ *                                         or that an importer expects of an imported one
+ *   "function.<name>.range_type"          as for kernels; an importer's range must fit the exporter's
+ * <name> is everything between the first and the last '.', so names may hold dots.
+ * Other keys are kept and ignored (newer producers); a malformed value of a
+ * known key is INVALID_ARGUMENT naming key and value. Link checks the function
+ * entries of importer and exporter against each other (LINK_FAILURE). */
 typedef struct zeal_metadata_entry_t {
   const char *key;
   const void *value;
@@ -142,8 +163,21 @@ typedef enum zeal_program_info_t {
   ZEAL_PROGRAM_INFO_STATE = 1,        /* zeal_program_state_t */
   ZEAL_PROGRAM_INFO_KERNEL_NAMES,     /* char[]: names separated by ';' */
   ZEAL_PROGRAM_INFO_BUILD_LOG,        /* char[]: the last build or link log */
-  ZEAL_PROGRAM_INFO_NUM_KERNELS       /* uint32_t */
+  ZEAL_PROGRAM_INFO_NUM_KERNELS,      /* uint32_t */
+  /* 0.2: uint8_t[]: the native binary of an object (its library module) or of an
+   * executable made of one Level Zero module (built, statically linked, or a
+   * dynamic link of one object); a dynamic link of several objects has one
+   * binary per object: ask the objects (UNSUPPORTED_FEATURE says so). */
+  ZEAL_PROGRAM_INFO_NATIVE_BINARY,
+  ZEAL_PROGRAM_INFO_EXPORTS,          /* 0.2: char[]: exported symbols separated by ';' */
+  ZEAL_PROGRAM_INFO_IMPORTS           /* 0.2: char[]: imported symbols separated by ';' */
 } zeal_program_info_t;
+
+/* 0.2: the link option asking for static linking: one Level Zero module created
+ * from the SPIR-V of every object (ze_module_program_exp_desc_t) instead of
+ * zeModuleDynamicLink of one module per object. Other link options are build
+ * flags given to every input of a static link. */
+#define ZEAL_LINK_OPTION_STATIC "-zeal-static-link"
 
 typedef enum zeal_program_state_t {
   ZEAL_PROGRAM_STATE_INPUT = 0,
@@ -285,6 +319,31 @@ typedef struct zeal_adapter_dispatch_t {
                                              void *value, size_t *size_ret);
   zeal_result_t (ZEAL_APICALL *eventRetain)(zeal_event_handle_t event);
   zeal_result_t (ZEAL_APICALL *eventRelease)(zeal_event_handle_t event);
+
+  /* ---- 0.2: appended; check size >= offsetof the entry before using it ---- */
+
+  /* input -> object: a Level Zero module created with -library-compilation;
+   * options are build flags, may be NULL. On BUILD_FAILURE the program stays an
+   * input and BUILD_LOG holds the log. */
+  zeal_result_t (ZEAL_APICALL *programCompile)(zeal_program_handle_t program, const char *options);
+  /* objects -> a new executable program for device. Dynamic linking
+   * (zeModuleDynamicLink) unless options hold ZEAL_LINK_OPTION_STATIC. An object
+   * whose module was dynamically linked before and has imports is compiled again
+   * (Level Zero never re-links imports). On LINK_FAILURE or BUILD_FAILURE *program
+   * still receives a program, holding only the log (BUILD_LOG; state INPUT);
+   * release it like any other. */
+  zeal_result_t (ZEAL_APICALL *programLink)(zeal_context_handle_t context, zeal_device_handle_t device,
+                                            uint32_t num_programs, const zeal_program_handle_t *programs,
+                                            const char *options, zeal_program_handle_t *program);
+  /* A SPIR-V specialization constant, before compile or build; value holds size bytes. */
+  zeal_result_t (ZEAL_APICALL *programSetSpecConstant)(zeal_program_handle_t program, uint32_t id, size_t size,
+                                                       const void *value);
+  /* The device address of a function of an executable program. */
+  zeal_result_t (ZEAL_APICALL *programGetFunctionPointer)(zeal_program_handle_t program, const char *name,
+                                                          void **pointer);
+  /* The device address and size (size may be NULL) of a global variable of an executable program. */
+  zeal_result_t (ZEAL_APICALL *programGetGlobalPointer)(zeal_program_handle_t program, const char *name,
+                                                        size_t *size, void **pointer);
 } zeal_adapter_dispatch_t;
 
 /* The plugin's one exported entry point. Fills *dispatch for abi_version, or
@@ -318,6 +377,8 @@ static inline const char *zealResultName(zeal_result_t r) {
   case ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE: return "ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE";
   case ZEAL_RESULT_ERROR_DEVICE_LOST: return "ZEAL_RESULT_ERROR_DEVICE_LOST";
   case ZEAL_RESULT_ERROR_TIMEOUT: return "ZEAL_RESULT_ERROR_TIMEOUT";
+  case ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME: return "ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME";
+  case ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME: return "ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME";
   case ZEAL_RESULT_ERROR_UNKNOWN: return "ZEAL_RESULT_ERROR_UNKNOWN";
   }
   return "ZEAL_RESULT_(unknown code)";

@@ -64,6 +64,51 @@ inline std::vector<uint8_t> read_kernel(const std::string &name) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+inline zeal_launch_desc_t launch_1d(size_t global, size_t local, uint32_t num_args = 0,
+                                    const zeal_kernel_arg_t *args = nullptr) {
+  zeal_launch_desc_t l{};
+  l.work_dim = 1;
+  l.global_size[0] = global;
+  l.global_size[1] = l.global_size[2] = 1;
+  l.local_size[0] = local;
+  l.num_args = num_args;
+  l.args = args;
+  return l;
+}
+
+inline zeal_kernel_arg_t usm_arg(uint32_t index, const void *p) { return {index, ZEAL_KERNEL_ARG_USM_POINTER, 0, p}; }
+
+inline std::vector<uint32_t> sub_group_sizes(zeal_device_handle_t device) {
+  size_t size = 0;
+  EXPECT_EQ(dispatch().deviceGetInfo(device, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES, 0, nullptr, &size), ZEAL_RESULT_SUCCESS);
+  std::vector<uint32_t> sizes(size / sizeof(uint32_t));
+  EXPECT_EQ(dispatch().deviceGetInfo(device, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES, size, sizes.data(), nullptr),
+            ZEAL_RESULT_SUCCESS);
+  return sizes;
+}
+
+// "8, 16, 32": the sizes as the adapter's messages list them.
+inline std::string sizes_text(const std::vector<uint32_t> &sizes) {
+  std::string text;
+  for (uint32_t s : sizes) text += (text.empty() ? "" : ", ") + std::to_string(s);
+  return text;
+}
+
+inline std::string program_string(zeal_program_handle_t p, zeal_program_info_t key) {
+  size_t size = 0;
+  EXPECT_EQ(dispatch().programGetInfo(p, key, 0, nullptr, &size), ZEAL_RESULT_SUCCESS) << dispatch().getLastErrorMessage();
+  std::string s(size, '\0');
+  EXPECT_EQ(dispatch().programGetInfo(p, key, size, s.data(), nullptr), ZEAL_RESULT_SUCCESS);
+  if (!s.empty()) s.pop_back();
+  return s;
+}
+
+inline zeal_program_state_t program_state(zeal_program_handle_t p) {
+  zeal_program_state_t state{};
+  EXPECT_EQ(dispatch().programGetInfo(p, ZEAL_PROGRAM_INFO_STATE, sizeof(state), &state, nullptr), ZEAL_RESULT_SUCCESS);
+  return state;
+}
+
 // Every device of every platform; zeal's CPU device first.
 inline std::vector<zeal_device_handle_t> all_devices(zeal_adapter_handle_t adapter) {
   const auto &d = dispatch();
@@ -116,15 +161,28 @@ protected:
     return static_cast<T *>(p);
   }
 
-  // A built program of a test kernel file, or null with a failure recorded.
-  zeal_program_handle_t build(const std::string &file) {
+  // A program of a test kernel file (with metadata entries), or null with a failure recorded.
+  zeal_program_handle_t create(const std::string &file, const std::vector<zeal_metadata_entry_t> &metadata = {}) {
     auto spirv = read_kernel(file);
-    zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(), 0, nullptr};
+    zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(),
+                             static_cast<uint32_t>(metadata.size()), metadata.data()};
     zeal_program_handle_t program = nullptr;
     EXPECT_EQ(d.programCreate(context, device, &desc, &program), ZEAL_RESULT_SUCCESS) << last_error();
+    return program;
+  }
+
+  // A built program of a test kernel file, or null with a failure recorded.
+  zeal_program_handle_t build(const std::string &file, const std::vector<zeal_metadata_entry_t> &metadata = {}) {
+    zeal_program_handle_t program = create(file, metadata);
     if (program == nullptr) return nullptr;
     EXPECT_EQ(d.programBuild(program, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
     return program;
+  }
+
+  zeal_kernel_handle_t kernel_of(zeal_program_handle_t program, const char *name) {
+    zeal_kernel_handle_t k = nullptr;
+    EXPECT_EQ(d.kernelCreate(program, name, &k), ZEAL_RESULT_SUCCESS) << last_error();
+    return k;
   }
 
   const zeal_adapter_dispatch_t &d = dispatch();

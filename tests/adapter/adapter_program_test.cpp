@@ -6,23 +6,6 @@
 
 using namespace zeal_test;
 
-namespace {
-
-zeal_launch_desc_t launch_1d(size_t global, size_t local, uint32_t num_args = 0,
-                             const zeal_kernel_arg_t *args = nullptr) {
-  zeal_launch_desc_t l{};
-  l.work_dim = 1;
-  l.global_size[0] = global;
-  l.global_size[1] = l.global_size[2] = 1;
-  l.local_size[0] = local;
-  l.num_args = num_args;
-  l.args = args;
-  return l;
-}
-
-zeal_kernel_arg_t usm_arg(uint32_t index, const void *p) { return {index, ZEAL_KERNEL_ARG_USM_POINTER, 0, p}; }
-
-} // namespace
 
 class ProgramTest : public AdapterTest {
 protected:

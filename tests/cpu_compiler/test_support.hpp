@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace zeal::cpu::test {
@@ -34,8 +36,14 @@ struct Range {
   std::array<uint64_t, 3> offset = {0, 0, 0};
 };
 
-// Runs every work-group of `range` in order, as the runtime's workers would.
-inline void run(const KernelInfo &kernel, const void *const *args, const Range &range) {
+// The kernel's kernel-scope `local` variables, as the runtime provides them per work-group.
+struct LocalMemory {
+  explicit LocalMemory(const KernelInfo &kernel) : bytes(kernel.static_local_bytes + 128) {}
+  void *get() { return reinterpret_cast<void *>((reinterpret_cast<uintptr_t>(bytes.data()) + 127) / 128 * 128); }
+  std::vector<std::byte> bytes;
+};
+
+inline GroupContext group_context(const Range &range) {
   GroupContext context;
   context.work_dim = range.work_dim;
   for (int d = 0; d < 3; ++d) {
@@ -43,16 +51,35 @@ inline void run(const KernelInfo &kernel, const void *const *args, const Range &
     context.local_size[d] = range.local[d];
     context.global_offset[d] = range.offset[d];
   }
-  for (uint32_t z = 0; z < range.groups[2]; ++z) {
-    for (uint32_t y = 0; y < range.groups[1]; ++y) {
-      for (uint32_t x = 0; x < range.groups[0]; ++x) {
-        context.group_id[0] = x;
-        context.group_id[1] = y;
-        context.group_id[2] = z;
-        kernel.run(args, &context);
-      }
-    }
+  return context;
+}
+
+// Runs the work-groups whose linear id is `first`, `first + stride`, ... as one runtime worker would.
+inline void run_groups(const KernelInfo &kernel, const void *const *args, const Range &range, uint32_t first,
+                       uint32_t stride) {
+  GroupContext context = group_context(range);
+  LocalMemory local(kernel);
+  context.local_memory = local.get();
+  uint32_t total = range.groups[0] * range.groups[1] * range.groups[2];
+  for (uint32_t g = first; g < total; g += stride) {
+    context.group_id[0] = g % range.groups[0];
+    context.group_id[1] = g / range.groups[0] % range.groups[1];
+    context.group_id[2] = g / (range.groups[0] * range.groups[1]);
+    kernel.run(args, &context);
   }
+}
+
+// Runs every work-group of `range` in order, as the runtime's workers would.
+inline void run(const KernelInfo &kernel, const void *const *args, const Range &range) {
+  run_groups(kernel, args, range, 0, 1);
+}
+
+// Spreads the work-groups over `threads` threads, each with its own context and local memory.
+inline void run_on_threads(const KernelInfo &kernel, const void *const *args, const Range &range, uint32_t threads) {
+  std::vector<std::thread> workers;
+  for (uint32_t t = 1; t < threads; ++t) workers.emplace_back([&, t] { run_groups(kernel, args, range, t, threads); });
+  run_groups(kernel, args, range, 0, threads);
+  for (std::thread &worker : workers) worker.join();
 }
 
 } // namespace zeal::cpu::test

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace zeal::cpu::test {
 namespace {
@@ -35,10 +36,16 @@ TEST_F(DriverAndDevice, DriverPropertiesAreStable) {
   EXPECT_EQ(a.driverVersion, b.driverVersion);
 }
 
-TEST_F(DriverAndDevice, NoExtensionIsListedBeforeItIsImplemented) {
-  uint32_t count = 99;
+TEST_F(DriverAndDevice, ExactlyTheImplementedExtensionsAreListed) {
+  uint32_t count = 0;
   ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  EXPECT_EQ(0u, count);
+  ASSERT_EQ(2u, count);
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+  EXPECT_STREQ(ZE_MODULE_PROGRAM_EXP_NAME, extensions[0].name);
+  EXPECT_EQ(uint32_t(ZE_MODULE_PROGRAM_EXP_VERSION_1_0), extensions[0].version);
+  EXPECT_STREQ(ZE_LINKAGE_INSPECTION_EXT_NAME, extensions[1].name);
+  EXPECT_EQ(uint32_t(ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0), extensions[1].version);
 }
 
 TEST_F(DriverAndDevice, DeviceIsTheHostCpuNamedAfterItsModel) {
@@ -47,7 +54,7 @@ TEST_F(DriverAndDevice, DeviceIsTheHostCpuNamedAfterItsModel) {
   ZE_ASSERT_OK(zeDeviceGetProperties(device, &p));
   EXPECT_EQ(ZE_DEVICE_TYPE_CPU, p.type);
   EXPECT_EQ(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, p.stype) << "the caller's header must survive";
-  EXPECT_EQ("zeal CPU (" + cpu_model() + ")", std::string(p.name));
+  EXPECT_EQ("zeal CPU (host profile, " + cpu_model() + ")", std::string(p.name));
   unsigned threads = std::thread::hardware_concurrency();
   EXPECT_EQ(threads, p.numThreadsPerEU * p.numEUsPerSubslice * p.numSubslicesPerSlice * p.numSlices);
   EXPECT_GT(p.maxMemAllocSize, uint64_t{1} << 30);

@@ -1,0 +1,203 @@
+// Reading device-image metadata: text values parsed per key, merged with the SPIR-V module's own facts.
+#include "adapter/metadata.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+namespace zeal::adapter {
+namespace {
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(';', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start) out.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+void add_unique(std::vector<std::string> &to, const std::vector<std::string> &from) {
+  for (const auto &s : from)
+    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+}
+
+std::optional<uint64_t> parse_number(std::string_view text) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+Error bad_value(std::string_view key, std::string_view value, std::string_view expected) {
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("metadata entry '{}' has value '{}', expected {}", key, value, expected));
+}
+
+template <class T>
+T &entry_for(std::vector<T> &list, std::string_view name) {
+  for (auto &e : list)
+    if (e.name == name) return e;
+  list.push_back(T{});
+  list.back().name = std::string(name);
+  return list.back();
+}
+
+struct Reader {
+  ImageMetadata &meta;
+  uint32_t primary;
+
+  Status kernel_key(std::string_view key, std::string_view name, std::string_view property, std::string_view value) {
+    KernelRequirements &k = entry_for(meta.kernel_requirements, name);
+    if (property == "reqd_sub_group_size") {
+      if (value == "automatic") return {};
+      auto n = value == "primary" ? std::optional<uint64_t>(primary) : parse_number(value);
+      if (!n || *n == 0 || *n > std::numeric_limits<uint32_t>::max())
+        return bad_value(key, value, "a sub-group size, 'primary' or 'automatic'");
+      k.sub_group_size = static_cast<uint32_t>(*n);
+    } else if (property == "reqd_work_group_size") {
+      std::array<uint32_t, 3> size{};
+      size_t start = 0;
+      for (int d = 0; d < 3; ++d) {
+        size_t end = d < 2 ? value.find(',', start) : value.size();
+        auto n = end == std::string_view::npos ? std::nullopt : parse_number(value.substr(start, end - start));
+        if (!n || *n == 0 || *n > std::numeric_limits<uint32_t>::max())
+          return bad_value(key, value, "three non-zero sizes 'x,y,z'");
+        size[d] = static_cast<uint32_t>(*n);
+        start = end + 1;
+      }
+      k.work_group_size = size;
+    } else if (property == "range_type") {
+      auto n = parse_range_type(value);
+      if (!n || *n == 0) return bad_value(key, value, "a work-item count or an integer type name");
+      k.range_limit = *n;
+    }
+    return {};
+  }
+
+  Status function_key(std::string_view key, std::string_view name, std::string_view property,
+                      std::string_view value) {
+    FunctionProperties &f = entry_for(meta.functions, name);
+    if (property == "sub_group_size") {
+      auto n = value == "primary" ? std::optional<uint64_t>(primary) : parse_number(value);
+      if (!n || *n == 0 || *n > std::numeric_limits<uint32_t>::max())
+        return bad_value(key, value, "a sub-group size or 'primary'");
+      f.sub_group_size = static_cast<uint32_t>(*n);
+    } else if (property == "range_type") {
+      auto n = parse_range_type(value);
+      if (!n || *n == 0) return bad_value(key, value, "a work-item count or an integer type name");
+      f.range_limit = *n;
+    }
+    return {};
+  }
+
+  Status entry(std::string_view key, std::string_view value) {
+    if (key == "kernels") add_unique(meta.kernels, split_list(value));
+    else if (key == "exports") add_unique(meta.exports, split_list(value));
+    else if (key == "imports") add_unique(meta.imports, split_list(value));
+    for (std::string_view prefix : {"kernel.", "function."}) {
+      if (!key.starts_with(prefix)) continue;
+      size_t dot = key.rfind('.');
+      if (dot <= prefix.size()) return bad_value(key, value, "a key of the form prefix.<name>.<property>");
+      std::string_view name = key.substr(prefix.size(), dot - prefix.size());
+      std::string_view property = key.substr(dot + 1);
+      return prefix == "kernel." ? kernel_key(key, name, property, value) : function_key(key, name, property, value);
+    }
+    return {};
+  }
+};
+
+// SPIR-V execution modes and metadata must say the same thing where both speak.
+Status merge_spirv(ImageMetadata &meta, const module_linker::ModuleInfo &spirv) {
+  std::vector<std::string> entry_points;
+  for (const auto &ep : spirv.entry_points)
+    if (ep.execution_model == static_cast<uint32_t>(module_linker::spv::ExecutionModel::Kernel))
+      entry_points.push_back(ep.name);
+  for (const auto &k : meta.kernels)
+    if (std::find(entry_points.begin(), entry_points.end(), k) == entry_points.end())
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        fmt::format("metadata names kernel '{}' but the SPIR-V module has no such entry point", k));
+  meta.kernels = entry_points;
+  add_unique(meta.exports, spirv.exports);
+  add_unique(meta.imports, spirv.imports);
+  for (const auto &ep : spirv.entry_points) {
+    const uint32_t sg = ep.required_sub_group_size.value_or(0);
+    if (sg == 0 && ep.required_work_group_size[0] == 0) continue;
+    KernelRequirements &k = entry_for(meta.kernel_requirements, ep.name);
+    if (sg != 0 && k.sub_group_size != 0 && k.sub_group_size != sg)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        fmt::format("metadata says kernel '{}' requires sub-group size {} but its SPIR-V says {}",
+                                    ep.name, k.sub_group_size, sg));
+    if (sg != 0) k.sub_group_size = sg;
+    if (ep.required_work_group_size[0] != 0) {
+      if (k.work_group_size[0] != 0 && k.work_group_size != ep.required_work_group_size)
+        return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                          fmt::format("metadata says kernel '{}' requires work-group size {{{}, {}, {}}} but its "
+                                      "SPIR-V says {{{}, {}, {}}}",
+                                      ep.name, k.work_group_size[0], k.work_group_size[1], k.work_group_size[2],
+                                      ep.required_work_group_size[0], ep.required_work_group_size[1],
+                                      ep.required_work_group_size[2]));
+      k.work_group_size = ep.required_work_group_size;
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+std::optional<uint64_t> parse_range_type(std::string_view text) {
+  if (auto n = parse_number(text)) return n;
+  struct Type {
+    std::string_view name;
+    uint64_t max;
+  };
+  static constexpr Type kTypes[] = {
+      {"int8_t", 127}, {"signed char", 127}, {"uint8_t", 255}, {"unsigned char", 255},
+      {"int16_t", 32767}, {"short", 32767}, {"uint16_t", 65535}, {"unsigned short", 65535},
+      {"int32_t", 2147483647}, {"int", 2147483647}, {"uint32_t", 4294967295}, {"unsigned int", 4294967295},
+      {"int64_t", 9223372036854775807}, {"long", 9223372036854775807}, {"long long", 9223372036854775807},
+      {"uint64_t", 18446744073709551615u}, {"unsigned long", 18446744073709551615u},
+      {"unsigned long long", 18446744073709551615u}, {"size_t", 18446744073709551615u},
+  };
+  for (const auto &t : kTypes)
+    if (t.name == text) return t.max;
+  return std::nullopt;
+}
+
+const KernelRequirements *ImageMetadata::kernel(std::string_view name) const {
+  for (const auto &k : kernel_requirements)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+const FunctionProperties *ImageMetadata::function(std::string_view name) const {
+  for (const auto &f : functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+Result<ImageMetadata> read_metadata(std::span<const zeal_metadata_entry_t> entries,
+                                    const module_linker::ModuleInfo *spirv, uint32_t primary_sub_group_size) {
+  ImageMetadata meta;
+  Reader reader{meta, primary_sub_group_size};
+  for (const auto &e : entries) {
+    std::string_view value(static_cast<const char *>(e.value), e.value == nullptr ? 0 : e.size);
+    if (Status s = reader.entry(e.key, value); !s.ok()) return std::move(s).error();
+  }
+  if (spirv != nullptr) {
+    if (Status s = merge_spirv(meta, *spirv); !s.ok()) return std::move(s).error();
+  }
+  for (const auto &k : meta.kernel_requirements)
+    if (!meta.kernels.empty() && std::find(meta.kernels.begin(), meta.kernels.end(), k.name) == meta.kernels.end())
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        fmt::format("metadata gives requirements of kernel '{}', which the image does not have",
+                                    k.name));
+  return meta;
+}
+
+} // namespace zeal::adapter

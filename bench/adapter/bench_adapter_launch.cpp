@@ -1,0 +1,282 @@
+// bench_adapter_launch: host time per launch through the adapter vs a hand-written Level Zero sequence on the
+// same driver and kernel (median of paired rounds), and heap allocations per steady-state launch.
+#include <zeal/zeal_adapter.h>
+
+#include <level_zero/ze_api.h>
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+#include <execinfo.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <new>
+#include <vector>
+
+// ---- counting allocator: every allocation on the measuring thread, and the adapter's share of them ----
+namespace {
+thread_local bool t_counting = false;
+thread_local size_t t_all = 0, t_adapter = 0;
+
+// The nearest caller that is the adapter or Level Zero ("libze_*": loader, layers, driver) owns the allocation.
+void attribute() {
+  t_counting = false;
+  ++t_all;
+  void *frames[24];
+  int n = backtrace(frames, 24);
+  for (int i = 1; i < n; ++i) {
+    Dl_info info{};
+    if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr) continue;
+    if (std::strcmp(info.dli_fname, ZEAL_ADAPTER_PATH) == 0) {
+      ++t_adapter;
+      break;
+    }
+    if (std::strstr(info.dli_fname, "libze_") != nullptr) break;
+  }
+  t_counting = true;
+}
+
+void *allocate(size_t size) {
+  if (t_counting) attribute();
+  if (void *p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+} // namespace
+
+void *operator new(size_t size) { return allocate(size); }
+void *operator new[](size_t size) { return allocate(size); }
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete[](void *p) noexcept { std::free(p); }
+void operator delete(void *p, size_t) noexcept { std::free(p); }
+void operator delete[](void *p, size_t) noexcept { std::free(p); }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kBatch = 100; // below every in-flight bound (the adapter's 192, the ring's 127): host time only
+constexpr int kRounds = 301;
+
+[[noreturn]] void die(const std::string &what) {
+  std::fprintf(stderr, "bench_adapter_launch: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void check(ze_result_t r, const char *call) {
+  if (r != ZE_RESULT_SUCCESS) die(fmt::format("{} failed with {:#x}", call, static_cast<unsigned>(r)));
+}
+
+std::vector<uint8_t> read_spirv() {
+  std::ifstream in(ZEAL_BENCH_KERNEL, std::ios::binary);
+  if (!in) die("cannot read " ZEAL_BENCH_KERNEL);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Adapter {
+  zeal_adapter_dispatch_t d{};
+  zeal_adapter_handle_t adapter = nullptr;
+  zeal_device_handle_t device = nullptr;
+  zeal_context_handle_t context = nullptr;
+  zeal_queue_handle_t queue = nullptr;
+  zeal_program_handle_t program = nullptr;
+  zeal_kernel_handle_t kernel = nullptr;
+  int *out = nullptr;
+
+  void check_z(zeal_result_t r, const char *call) {
+    if (r != ZEAL_RESULT_SUCCESS) die(fmt::format("{}: {}", call, d.getLastErrorMessage()));
+  }
+  void create(const std::vector<uint8_t> &spirv) {
+    void *lib = dlopen(ZEAL_ADAPTER_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) die(dlerror());
+    auto get = reinterpret_cast<zeal_pfn_get_adapter_dispatch_t>(dlsym(lib, ZEAL_GET_ADAPTER_DISPATCH_SYMBOL));
+    if (get == nullptr || get(ZEAL_ADAPTER_ABI_VERSION, &d) != ZEAL_RESULT_SUCCESS) die("zealGetAdapterDispatch");
+    check_z(d.adapterInit(&adapter), "adapterInit");
+    uint32_t n = 1;
+    zeal_platform_handle_t platform = nullptr;
+    check_z(d.platformGet(adapter, &n, &platform), "platformGet");
+    n = 1;
+    check_z(d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, &device), "deviceGet");
+    check_z(d.contextCreate(1, &device, &context), "contextCreate");
+    check_z(d.queueCreate(context, device, ZEAL_QUEUE_FLAG_IN_ORDER, &queue), "queueCreate");
+    zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(), 0, nullptr};
+    check_z(d.programCreate(context, device, &desc, &program), "programCreate");
+    check_z(d.programBuild(program, nullptr), "programBuild");
+    check_z(d.kernelCreate(program, "tiny", &kernel), "kernelCreate");
+    check_z(d.usmAlloc(context, device, ZEAL_USM_KIND_SHARED, sizeof(int), 0, reinterpret_cast<void **>(&out)),
+            "usmAlloc");
+  }
+  void launches(int n, int value) {
+    const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out},
+                                      {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &value}};
+    zeal_launch_desc_t launch{};
+    launch.work_dim = 1;
+    launch.global_size[0] = 64;
+    launch.global_size[1] = launch.global_size[2] = 1;
+    launch.local_size[0] = 64;
+    launch.num_args = 2;
+    launch.args = args;
+    for (int i = 0; i < n; ++i)
+      if (d.enqueueKernelLaunch(queue, kernel, &launch, 0, nullptr, nullptr) != ZEAL_RESULT_SUCCESS)
+        die(d.getLastErrorMessage());
+  }
+  void finish() { check_z(d.queueFinish(queue), "queueFinish"); }
+};
+
+// The hand-written sequence: set arguments, set group size, append the launch on an immediate command list.
+struct Raw {
+  ze_context_handle_t context = nullptr;
+  ze_device_handle_t device = nullptr;
+  ze_command_list_handle_t list = nullptr;
+  ze_module_handle_t module = nullptr;
+  ze_kernel_handle_t kernel = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t done = nullptr;
+  int *out = nullptr;
+
+  void create(const std::vector<uint8_t> &spirv) {
+    uint32_t n = 1;
+    ze_driver_handle_t driver = nullptr;
+    check(zeDriverGet(&n, &driver), "zeDriverGet");
+    n = 1;
+    check(zeDeviceGet(driver, &n, &device), "zeDeviceGet");
+    ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    check(zeContextCreate(driver, &cd, &context), "zeContextCreate");
+    ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                               ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    check(zeCommandListCreateImmediate(context, device, &qd, &list), "zeCommandListCreateImmediate");
+    ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
+                        spirv.data(), nullptr, nullptr};
+    check(zeModuleCreate(context, device, &md, &module, nullptr), "zeModuleCreate");
+    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "tiny"};
+    check(zeKernelCreate(module, &kd, &kernel), "zeKernelCreate");
+    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    check(zeEventPoolCreate(context, &pd, 0, nullptr, &pool), "zeEventPoolCreate");
+    ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    check(zeEventCreate(pool, &ed, &done), "zeEventCreate");
+    ze_host_mem_alloc_desc_t hd{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+    check(zeMemAllocHost(context, &hd, sizeof(int), 64, reinterpret_cast<void **>(&out)), "zeMemAllocHost");
+  }
+  void launches(int n, int value) {
+    const ze_group_count_t groups{1, 1, 1};
+    for (int i = 0; i < n; ++i) {
+      zeKernelSetArgumentValue(kernel, 0, sizeof(out), &out);
+      zeKernelSetArgumentValue(kernel, 1, sizeof(int), &value);
+      zeKernelSetGroupSize(kernel, 64, 1, 1);
+      zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr);
+    }
+  }
+  // Not timed: a barrier signalling an event marks the end of the batch.
+  void finish() {
+    check(zeEventHostReset(done), "zeEventHostReset");
+    check(zeCommandListAppendBarrier(list, done, 0, nullptr), "zeCommandListAppendBarrier");
+    check(zeEventHostSynchronize(done, UINT64_MAX), "zeEventHostSynchronize");
+  }
+};
+
+// The driver work the adapter asks for on an in-order queue, by hand: each launch
+// signals an event and waits for the previous launch's. Separates the adapter's
+// own code from the cost of in-order chaining in the driver (API 1.4 has no
+// in-order command lists, so the adapter must chain with events).
+struct RawChained : Raw {
+  static constexpr uint32_t kRing = 128;
+  ze_event_pool_handle_t ring_pool = nullptr;
+  std::vector<ze_event_handle_t> ring;
+  uint64_t next = 0;
+
+  void create(const std::vector<uint8_t> &spirv) {
+    Raw::create(spirv);
+    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, kRing};
+    check(zeEventPoolCreate(context, &pd, 0, nullptr, &ring_pool), "zeEventPoolCreate");
+    ring.resize(kRing);
+    for (uint32_t i = 0; i < kRing; ++i) {
+      ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+      check(zeEventCreate(ring_pool, &ed, &ring[i]), "zeEventCreate");
+    }
+  }
+  void launches(int n, int value) {
+    const ze_group_count_t groups{1, 1, 1};
+    for (int k = 0; k < n; ++k, ++next) {
+      ze_event_handle_t signal = ring[next % kRing], previous = ring[(next + kRing - 1) % kRing];
+      // The slot's last user is complete once the launch that waited for it is.
+      if (next >= kRing - 1) zeEventHostSynchronize(ring[(next + 1) % kRing], UINT64_MAX);
+      if (next >= kRing) zeEventHostReset(signal);
+      zeKernelSetArgumentValue(kernel, 0, sizeof(out), &out);
+      zeKernelSetArgumentValue(kernel, 1, sizeof(int), &value);
+      zeKernelSetGroupSize(kernel, 64, 1, 1);
+      zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, next == 0 ? 0 : 1,
+                                      next == 0 ? nullptr : &previous);
+    }
+  }
+};
+
+template <class Launcher>
+double ns_per_launch(Launcher &l, int value) {
+  auto start = Clock::now();
+  l.launches(kBatch, value);
+  auto took = Clock::now() - start;
+  l.finish();
+  return std::chrono::duration<double, std::nano>(took).count() / kBatch;
+}
+
+template <class Launcher>
+std::pair<double, double> allocations_per_launch(Launcher &l) {
+  void *warm[1];
+  backtrace(warm, 1); // loads libgcc_s once, outside the count
+  t_all = t_adapter = 0;
+  t_counting = true;
+  l.launches(kBatch, 1);
+  t_counting = false;
+  l.finish();
+  return {static_cast<double>(t_all) / kBatch, static_cast<double>(t_adapter) / kBatch};
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+} // namespace
+
+int main() {
+  const auto spirv = read_spirv();
+  Adapter adapter;
+  adapter.create(spirv); // initialises Level Zero with the CPU driver beside the adapter
+  Raw raw;
+  raw.create(spirv);
+  RawChained chained;
+  chained.create(spirv);
+  for (int i = 0; i < 3; ++i) { // warm all: JIT'd kernel, event pools, free lists
+    ns_per_launch(adapter, i);
+    ns_per_launch(raw, i);
+    ns_per_launch(chained, i);
+  }
+  std::vector<double> a, h, c, added, added_over_chained;
+  for (int r = 0; r < kRounds; ++r) { // interleaved, so drifts of these shared machines hit all alike
+    a.push_back(ns_per_launch(adapter, r));
+    h.push_back(ns_per_launch(raw, r));
+    c.push_back(ns_per_launch(chained, r));
+    added.push_back(a.back() - h.back());
+    added_over_chained.push_back(a.back() - c.back());
+  }
+  auto [adapter_all, adapter_own] = allocations_per_launch(adapter);
+  auto [raw_all, raw_own] = allocations_per_launch(raw);
+  auto [chained_all, chained_own] = allocations_per_launch(chained);
+  (void)raw_own;
+  (void)chained_own;
+  std::printf("bench_adapter_launch: median of %d interleaved rounds of %d launches (64 work-items, 2 arguments)\n",
+              kRounds, kBatch);
+  std::printf("%-30s %10s %12s %16s %12s %14s\n", "", "adapter", "raw L0", "raw L0+chaining", "added",
+              "added over chained");
+  std::printf("%-30s %7.2f us %9.2f us %13.2f us %9.2f us %11.2f us   (target added <= 0.5 us)\n",
+              "host time per launch", median(a) / 1000, median(h) / 1000, median(c) / 1000, median(added) / 1000,
+              median(added_over_chained) / 1000);
+  std::printf("%-30s %10.3f %12.3f %16.3f %12.3f %14.3f   (allocations by adapter code: %.3f, target 0)\n",
+              "heap allocations per launch", adapter_all, raw_all, chained_all, adapter_all - raw_all,
+              adapter_all - chained_all, adapter_own);
+  return 0;
+}

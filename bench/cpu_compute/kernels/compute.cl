@@ -1,0 +1,33 @@
+// The kernels bench_cpu_compute_kernels runs on zeal's CPU driver (as SPIR-V) and on PoCL (as source).
+
+// STREAM triad.
+kernel void triad(global float *a, global const float *b, global const float *c, float scalar) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + scalar * c[i];
+}
+
+// Tree reduction in local memory: one partial sum per work-group.
+kernel void reduce(global const int *in, global int *out, local int *scratch) {
+  size_t l = get_local_id(0);
+  scratch[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    if (l < stride) scratch[l] += scratch[l + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) out[get_group_id(0)] = scratch[0];
+}
+
+// `count` barriers per work-item with a little local traffic between them.
+kernel void barriers(global int *out, int count) {
+  local int slot[1024];
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int v = (int)l;
+  for (int i = 0; i < count; ++i) {
+    slot[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v += slot[(l + 1) % n] & 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}

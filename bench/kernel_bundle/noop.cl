@@ -1,0 +1,1 @@
+kernel void bench_noop(global int *data) { (void)data; }

@@ -1,0 +1,149 @@
+// Imports and exports of a module in LLVM IR: static linking, checks, what stays visible and what is exported.
+#include "cpu_driver/compiler/linking.hpp"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringSet.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+
+namespace zeal::cpu::detail {
+namespace {
+
+llvm::StringSet<> as_set(std::span<const std::string> names) {
+  llvm::StringSet<> set;
+  for (const std::string &name : names) set.insert(name);
+  return set;
+}
+
+std::string join(std::span<const uint32_t> sizes) {
+  std::string text;
+  for (uint32_t size : sizes) text += fmt::format("{}{}", text.empty() ? "" : ", ", size);
+  return text;
+}
+
+} // namespace
+
+Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_ptr<llvm::Module>> modules) {
+  assert(!modules.empty());
+  std::unique_ptr<llvm::Module> linked = std::move(modules.front());
+  llvm::LLVMContext &context = linked->getContext();
+  // The linker reports through the context's diagnostic handler, not its return value.
+  std::string messages;
+  struct Sink {
+    std::string *messages;
+  } sink{&messages};
+  context.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo &info, void *user) {
+        llvm::raw_string_ostream out(*static_cast<Sink *>(user)->messages);
+        llvm::DiagnosticPrinterRawOStream printer(out);
+        info.print(printer);
+        out << '\n';
+      },
+      &sink);
+  llvm::Linker linker(*linked);
+  for (size_t i = 1; i < modules.size(); ++i) {
+    if (linker.linkInModule(std::move(modules[i]))) {
+      context.setDiagnosticHandlerCallBack(nullptr);
+      return build_failure(fmt::format("input {} of the program could not be linked with the inputs before it: {}", i,
+                                       messages.empty() ? std::string("no reason given\n") : messages));
+    }
+  }
+  context.setDiagnosticHandlerCallBack(nullptr);
+  return linked;
+}
+
+std::vector<std::string> remaining_imports(const llvm::Module &module, const SpirvLinkage &spirv) {
+  std::vector<std::string> imports;
+  for (const std::string &name : spirv.imports) {
+    const llvm::GlobalValue *value = module.getNamedValue(name);
+    if (value != nullptr && value->isDeclaration() &&
+        std::find(imports.begin(), imports.end(), name) == imports.end()) {
+      imports.push_back(name);
+    }
+  }
+  return imports;
+}
+
+Status check_calls_with_imports(const llvm::Module &module, std::span<const std::string> imports) {
+  llvm::StringSet<> provided = as_set(imports);
+  for (const RuntimeSymbol &symbol : runtime_symbols()) provided.insert(symbol.name);
+  std::string log;
+  for (const llvm::Function &function : module) {
+    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
+    if (provided.contains(function.getName())) continue;
+    std::string name = function.getName().str();
+    std::string readable = llvm::demangle(name);
+    log += fmt::format(
+        "the module calls '{}'{}, which is neither defined in the module, imported, nor provided by this driver\n",
+        readable, readable == name ? "" : fmt::format(" ({})", name));
+  }
+  if (log.empty()) return {};
+  return build_failure(log);
+}
+
+void retype_indirect_calls(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    for (llvm::Instruction &inst : llvm::instructions(function)) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (call == nullptr || !call->isIndirectCall() || call->isInlineAsm()) continue;
+      auto *pointer = llvm::cast<llvm::PointerType>(call->getCalledOperand()->getType());
+      if (pointer->isOpaqueOrPointeeTypeMatches(call->getFunctionType())) continue;
+      auto *wanted = llvm::PointerType::get(call->getFunctionType(), pointer->getAddressSpace());
+      call->setCalledOperand(new llvm::BitCastInst(call->getCalledOperand(), wanted, "", call));
+    }
+  }
+}
+
+Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOptions &options) {
+  if (options.subgroup_sizes.empty()) return {};
+  std::string log;
+  for (const KernelInfo &kernel : kernels) {
+    uint32_t size = kernel.required_subgroup_size;
+    if (size == 0 || std::ranges::find(options.subgroup_sizes, size) != options.subgroup_sizes.end()) continue;
+    log += fmt::format("error: kernel '{}' requires sub-group size {} (intel_reqd_sub_group_size), which {} does not "
+                       "support; supported sub-group sizes: {}\n",
+                       kernel.name, size, options.device_name.empty() ? "the device" : options.device_name,
+                       join(options.subgroup_sizes));
+  }
+  if (log.empty()) return {};
+  return build_failure(log);
+}
+
+void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool library) {
+  llvm::StringSet<> exported = as_set(spirv.exports);
+  auto hide = [&](llvm::GlobalValue &value, bool keep_exported) {
+    if (value.isDeclaration() || value.hasLocalLinkage()) return;
+    if (value.getName().startswith("zeal.wg.")) return;
+    if (keep_exported && exported.contains(value.getName())) return;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  };
+  // Variables stay visible for zeModuleGetGlobalPointer; functions only for a
+  // library, where other modules may call them (the optimiser then keeps a copy).
+  for (llvm::Function &function : module) hide(function, library);
+  for (llvm::GlobalVariable &global : module.globals()) hide(global, true);
+}
+
+Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std::vector<std::string> imports) {
+  Linkage linkage;
+  linkage.imports = std::move(imports);
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (const std::string &name : spirv.exports) {
+    const llvm::GlobalValue *value = module.getNamedValue(name);
+    if (value == nullptr || value->isDeclaration() || value->hasLocalLinkage()) continue;
+    if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(value)) {
+      linkage.exported_globals.push_back({name, layout.getTypeAllocSize(global->getValueType()).getFixedSize()});
+    } else if (llvm::isa<llvm::Function>(value)) {
+      linkage.exported_functions.push_back(name);
+    }
+  }
+  return linkage;
+}
+
+} // namespace zeal::cpu::detail

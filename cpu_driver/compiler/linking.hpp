@@ -1,0 +1,67 @@
+// The compiler's module-level phases: specialisation, static and dynamic linking, native binaries (compiler/ only).
+#pragma once
+
+#include "cpu_driver/compiler/internal.hpp"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zeal::cpu::detail {
+
+// read_spirv with specialisation constants applied; ids the module does not
+// have are noted in `log` and ignored, as Intel's compiler does.
+Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv, llvm::LLVMContext &context,
+                                                 std::span<const SpecConstant> constants, std::string &log);
+
+// Links `modules` into the first one; a symbol defined twice fails with the linker's message.
+Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_ptr<llvm::Module>> modules);
+
+// The SPIR-V imports still declared (not defined by static linking, not a
+// built-in the lowering replaced): what dynamic linking must provide.
+std::vector<std::string> remaining_imports(const llvm::Module &module, const SpirvLinkage &spirv);
+
+// Calls to functions that are neither defined, imported nor provided by the
+// driver fail the build; used instead of check_external_calls when the
+// module has imports.
+Status check_calls_with_imports(const llvm::Module &module, std::span<const std::string> imports);
+
+// With typed pointers, an indirect call given the hidden WorkItem argument
+// still calls through a pointer to the old function type; casts it to the new
+// one (the verifier insists). Runs after add_work_item_parameter.
+void retype_indirect_calls(llvm::Module &module);
+
+// Kernels requiring a sub-group size the device lacks fail the build, each named in the log.
+Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOptions &options);
+
+// Internalises all but work-group functions, exported variables and (for a
+// library) exported functions, so the optimiser may drop the rest.
+void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool library);
+
+// What the optimised module exports, with variable sizes.
+Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std::vector<std::string> imports);
+
+// What a native binary holds besides its format fields.
+struct NativeContents {
+  std::string object;  // an ELF relocatable object for the host
+  std::vector<KernelInfo> kernels; // `run` is null
+  Linkage linkage;
+};
+
+// The host the JIT compiles for: triple, CPU and features; a native binary
+// carries it and is refused on another host (its code could use missing instructions).
+const std::string &host_target_id();
+
+std::vector<uint8_t> write_native_binary(const NativeContents &contents);
+// Checks magic, format, size, checksum, driver version and target before parsing.
+Result<NativeContents> read_native_binary(std::span<const uint8_t> blob);
+
+// Creates the process-wide JIT on first use, initialising LLVM's native target.
+Status prepare_jit();
+
+// A Program over an object: a new JITDylib in the process-wide JIT holding
+// it; kernels are resolved at once when there is nothing to import.
+Result<std::unique_ptr<Program>> make_program(NativeContents contents, std::string log);
+
+} // namespace zeal::cpu::detail

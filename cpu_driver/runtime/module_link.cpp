@@ -1,0 +1,161 @@
+// zeModuleDynamicLink and zeModuleInspectLinkageExt: matching imports to exports across the modules of a call.
+#include "common/log.hpp"
+#include "cpu_driver/runtime/module.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+
+namespace zeal::cpu {
+namespace {
+
+// Who exports each symbol among the modules of one call, by index in the call.
+using ExportTable = std::map<std::string, std::vector<uint32_t>, std::less<>>;
+
+ExportTable export_table(std::span<Module *const> modules) {
+  ExportTable table;
+  for (uint32_t i = 0; i < modules.size(); ++i) {
+    const Linkage &linkage = modules[i]->program()->linkage();
+    for (const std::string &name : linkage.exported_functions) table[name].push_back(i);
+    for (const GlobalSymbol &global : linkage.exported_globals) table[global.name].push_back(i);
+  }
+  return table;
+}
+
+// "module 2 (kernels: a, b)": the index in the call is how a caller knows its modules.
+std::string describe(std::span<Module *const> modules, uint32_t index) {
+  std::span<const KernelInfo> kernels = modules[index]->program()->kernels();
+  std::string names;
+  for (size_t k = 0; k < kernels.size() && k < 3; ++k) names += (k ? ", " : "") + kernels[k].name;
+  if (kernels.size() > 3) names += ", ...";
+  return fmt::format("module {} ({})", index, names.empty() ? "no kernels" : "kernels: " + names);
+}
+
+// For each importer, the providers of its imports; every problem as one log line.
+// An import exported by two modules of the call is an error (see MODULES.md):
+// picking the first would make the result depend on the order of the handles.
+struct LinkPlan {
+  std::map<uint32_t, std::vector<uint32_t>> providers; // importer -> exporters, both by index
+  std::string log;
+};
+
+LinkPlan plan_link(std::span<Module *const> modules) {
+  ExportTable exports = export_table(modules);
+  LinkPlan plan;
+  for (uint32_t i = 0; i < modules.size(); ++i) {
+    const Program &program = *modules[i]->program();
+    if (program.linked()) continue; // a linked module is never linked again; it only provides
+    std::vector<uint32_t> &providers = plan.providers[i];
+    for (const std::string &name : program.linkage().imports) {
+      auto found = exports.find(name);
+      if (found == exports.end()) {
+        plan.log += fmt::format("{}: unresolved import '{}': no module in the link exports it\n",
+                                describe(modules, i), name);
+      } else if (found->second.size() > 1) {
+        plan.log += fmt::format("{}: import '{}' is exported by {} modules ({}), which is ambiguous\n",
+                                describe(modules, i), name, found->second.size(),
+                                fmt::join(found->second, ", "));
+      } else if (std::find(providers.begin(), providers.end(), found->second[0]) == providers.end()) {
+        providers.push_back(found->second[0]);
+      }
+    }
+  }
+  return plan;
+}
+
+// Link plans are made and applied one at a time: two calls sharing an
+// unlinked module must not both bind it.
+std::mutex link_mutex;
+
+ze_result_t link(std::span<Module *const> modules, std::string &log) {
+  std::lock_guard lock(link_mutex);
+  LinkPlan plan = plan_link(modules);
+  if (!plan.log.empty()) {
+    log = std::move(plan.log);
+    return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+  }
+  for (auto &[importer, providers] : plan.providers) {
+    std::vector<std::shared_ptr<const Program>> programs;
+    for (uint32_t provider : providers) programs.push_back(modules[provider]->program());
+    modules[importer]->mutable_program()->bind_imports(std::move(programs));
+  }
+  for (auto &[importer, providers] : plan.providers) {
+    if (Status linked = modules[importer]->mutable_program()->finish_link(); !linked) {
+      log += fmt::format("{}: {}\n", describe(modules, importer), linked.error().message);
+    }
+  }
+  return log.empty() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+}
+
+std::vector<Module *> from_handles(uint32_t count, ze_module_handle_t *handles) {
+  std::vector<Module *> modules;
+  for (uint32_t i = 0; i < count; ++i) modules.push_back(Module::from(handles[i]));
+  return modules;
+}
+
+std::string inspection(std::span<Module *const> modules, ze_linkage_inspection_ext_flags_t flags) {
+  ExportTable exports = export_table(modules);
+  std::string text;
+  auto section = [&](const char *title, auto &&names_of) {
+    text += fmt::format("{}:\n", title);
+    for (uint32_t i = 0; i < modules.size(); ++i) {
+      for (const std::string &name : names_of(*modules[i]->program())) text += fmt::format("  {}: {}\n", i, name);
+    }
+  };
+  if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_IMPORTS) {
+    section("Imports", [](const Program &p) { return p.linkage().imports; });
+  }
+  if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_UNRESOLVABLE_IMPORTS) {
+    section("Unresolvable imports", [&](const Program &p) {
+      std::vector<std::string> missing;
+      for (const std::string &name : p.linkage().imports) {
+        if (!exports.contains(name)) missing.push_back(name);
+      }
+      return missing;
+    });
+  }
+  if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS) {
+    section("Exports", [](const Program &p) {
+      std::vector<std::string> names = p.linkage().exported_functions;
+      for (const GlobalSymbol &global : p.linkage().exported_globals) names.push_back(global.name);
+      return names;
+    });
+  }
+  return text;
+}
+
+} // namespace
+
+ze_result_t module_dynamic_link(uint32_t count, ze_module_handle_t *handles, ze_module_build_log_handle_t *link_log) {
+  if (link_log != nullptr) *link_log = nullptr;
+  if (count > 0 && handles == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (handles[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  }
+  std::vector<Module *> modules = from_handles(count, handles);
+  std::string log;
+  ze_result_t result = link(modules, log);
+  if (result != ZE_RESULT_SUCCESS) zeal::logger("zeal-cpu").info("zeModuleDynamicLink failed:\n{}", log);
+  if (link_log != nullptr) *link_log = new BuildLog(std::move(log));
+  return result;
+}
+
+ze_result_t module_inspect_linkage(ze_linkage_inspection_ext_desc_t *desc, uint32_t count, ze_module_handle_t *handles,
+                                   ze_module_build_log_handle_t *log) {
+  if (desc == nullptr || log == nullptr || (count > 0 && handles == nullptr)) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  constexpr ze_linkage_inspection_ext_flags_t known = ZE_LINKAGE_INSPECTION_EXT_FLAG_IMPORTS |
+                                                      ZE_LINKAGE_INSPECTION_EXT_FLAG_UNRESOLVABLE_IMPORTS |
+                                                      ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS;
+  if (desc->flags & ~known) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (handles[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  }
+  // 0 asks for everything, as the flags' default.
+  ze_linkage_inspection_ext_flags_t flags = desc->flags == 0 ? known : desc->flags;
+  std::vector<Module *> modules = from_handles(count, handles);
+  *log = new BuildLog(inspection(modules, flags));
+  return ZE_RESULT_SUCCESS;
+}
+
+} // namespace zeal::cpu

@@ -1,0 +1,32 @@
+// Compiles registered images to object programs and links them to executables, caching both per context.
+#pragma once
+
+#include "kernel_bundle/detail.hpp"
+#include "kernel_bundle/resolver.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace zeal::detail {
+
+using SpecConstants = std::map<uint32_t, std::vector<uint8_t>>;
+
+// The object program of `image` for the context's device, compiled once per
+// (image, options, specialization constants); concurrent requests wait for the one build.
+std::shared_ptr<ProgramImpl> get_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
+                                        const std::string &options, const SpecConstants &spec_constants);
+
+// The executable linked from `objects`, once per (objects, options).
+std::shared_ptr<ProgramImpl> get_executable(const std::shared_ptr<ContextImpl> &ctx,
+                                            const std::vector<std::shared_ptr<ProgramImpl>> &objects,
+                                            const std::string &options);
+
+// The executable holding kernel `name`, its image's imports resolved across the registry.
+std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, std::string_view name);
+
+// The text of a program's build or link log, or empty.
+std::string program_log(const zeal_adapter_dispatch_t &d, zeal_program_handle_t program);
+
+} // namespace zeal::detail

@@ -1,0 +1,134 @@
+// trim_unused: after functions are removed, drop the globals nobody uses and the device capabilities no code needs.
+#include "module_linker/spirv_trim.hpp"
+
+#include <spirv-tools/libspirv.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace zeal::module_linker::detail {
+namespace {
+
+enum : uint32_t {
+  OpUndef = 1, OpName = 5, OpMemberName = 6, OpCapability = 17, OpTypeVoid = 19, OpTypeFloat = 22,
+  OpConstantTrue = 41, OpSpecConstantOp = 52, OpFunction = 54, OpVariable = 59, OpDecorate = 71,
+  OpMemberDecorate = 72, OpTypeForwardPointer = 39,
+};
+enum : uint32_t { DecorationSpecId = 1, DecorationLinkageAttributes = 41, LinkageImport = 1 };
+
+struct Instruction {
+  size_t offset = 0, count = 0;
+  uint32_t opcode = 0, result = 0;
+  std::vector<uint32_t> uses;   // ids it refers to, except its result
+};
+
+struct Scan {
+  std::vector<Instruction> insts;
+  bool in_function = false;
+};
+
+bool is_annotation(uint32_t op) {
+  return op == OpName || op == OpMemberName || op == OpDecorate || op == OpMemberDecorate;
+}
+
+// A module-scope definition that may go when unused: types, constants, variables, undefs.
+bool is_global_definition(const Instruction &i, bool in_function) {
+  if (in_function) return false;
+  return (i.opcode >= OpTypeVoid && i.opcode <= OpTypeForwardPointer - 1) ||
+         (i.opcode >= OpConstantTrue && i.opcode <= OpSpecConstantOp) || i.opcode == OpVariable || i.opcode == OpUndef;
+}
+
+spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p) {
+  auto &scan = *static_cast<Scan *>(user);
+  Instruction inst{0, p->num_words, p->opcode, p->result_id, {}};
+  for (uint16_t i = 0; i < p->num_operands; ++i) {
+    const spv_parsed_operand_t &op = p->operands[i];
+    bool id = op.type == SPV_OPERAND_TYPE_ID || op.type == SPV_OPERAND_TYPE_TYPE_ID ||
+              op.type == SPV_OPERAND_TYPE_SCOPE_ID || op.type == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID;
+    if (id) inst.uses.push_back(p->words[op.offset]);
+  }
+  scan.insts.push_back(std::move(inst));
+  return SPV_SUCCESS;
+}
+
+// Ids decorated as exported, and spec constants (the application sets them by SpecId), stay
+// even when nothing in the module uses them.
+std::unordered_set<uint32_t> exported_ids(std::span<const uint32_t> words, const Scan &scan) {
+  std::unordered_set<uint32_t> ids;
+  for (const Instruction &i : scan.insts)
+    if (i.opcode == OpDecorate && i.count >= 3) {
+      uint32_t decoration = words[i.offset + 2];
+      bool exported = decoration == DecorationLinkageAttributes && words[i.offset + i.count - 1] != LinkageImport;
+      if (exported || decoration == DecorationSpecId) ids.insert(words[i.offset + 1]);
+    }
+  return ids;
+}
+
+// The unused global definitions, found by deleting to a fixpoint (a type used only by a dead
+// constant dies with it).
+std::unordered_set<uint32_t> dead_globals(std::span<const uint32_t> words, const Scan &scan,
+                                          const std::vector<bool> &global) {
+  std::unordered_map<uint32_t, size_t> refs, def_of;
+  for (size_t n = 0; n < scan.insts.size(); ++n) {
+    const Instruction &i = scan.insts[n];
+    if (global[n]) def_of[i.result] = n;
+    if (!is_annotation(i.opcode))
+      for (uint32_t id : i.uses) ++refs[id];
+  }
+  std::unordered_set<uint32_t> keep = exported_ids(words, scan), dead;
+  std::vector<uint32_t> work;
+  for (auto &[id, n] : def_of)
+    if (refs[id] == 0 && keep.count(id) == 0) work.push_back(id);
+  while (!work.empty()) {
+    uint32_t id = work.back();
+    work.pop_back();
+    if (!dead.insert(id).second) continue;
+    for (uint32_t used : scan.insts[def_of[id]].uses)
+      if (--refs[used] == 0 && def_of.count(used) != 0 && keep.count(used) == 0) work.push_back(used);
+  }
+  return dead;
+}
+
+} // namespace
+
+std::vector<uint32_t> trim_unused(std::span<const uint32_t> words, uint32_t features_in_use) {
+  Scan scan;
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_result_t r = spvBinaryParse(context, &scan, words.data(), words.size(), nullptr, on_instruction, nullptr);
+  spvContextDestroy(context);
+  if (r != SPV_SUCCESS) return {words.begin(), words.end()};
+  size_t offset = 5;
+  std::vector<bool> global(scan.insts.size());
+  bool in_function = false;
+  for (size_t n = 0; n < scan.insts.size(); ++n) {
+    Instruction &i = scan.insts[n];
+    i.offset = offset;
+    offset += i.count;
+    in_function = in_function || i.opcode == OpFunction;
+    global[n] = is_global_definition(i, in_function);
+  }
+  std::unordered_set<uint32_t> dead = dead_globals(words, scan, global);
+  bool double_type_left = false;
+  for (size_t n = 0; n < scan.insts.size(); ++n) {
+    const Instruction &i = scan.insts[n];
+    if (i.opcode == OpTypeFloat && words[i.offset + 2] == 64 && dead.count(i.result) == 0) double_type_left = true;
+  }
+  auto capability_unneeded = [&](uint32_t cap) {
+    if (cap == uint32_t(spv::Capability::Float64)) return !double_type_left && (features_in_use & kFeatureFp64) == 0;
+    if (cap == uint32_t(spv::Capability::Int64Atomics)) return (features_in_use & kFeatureInt64Atomics) == 0;
+    if (cap == uint32_t(spv::Capability::SubgroupShuffleINTEL)) return (features_in_use & kFeatureSubgroupShuffle) == 0;
+    return false;
+  };
+  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  for (const Instruction &i : scan.insts) {
+    bool drop = (i.result != 0 && dead.count(i.result) != 0) ||
+                ((is_annotation(i.opcode) || i.opcode == OpTypeForwardPointer) && dead.count(words[i.offset + 1]) != 0) ||
+                (i.opcode == OpCapability && capability_unneeded(words[i.offset + 1]));
+    if (!drop) out.insert(out.end(), words.begin() + long(i.offset), words.begin() + long(i.offset + i.count));
+  }
+  return out;
+}
+
+} // namespace zeal::module_linker::detail

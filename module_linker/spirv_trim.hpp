@@ -1,0 +1,18 @@
+// Internal to the transformations: removing unused globals and device capabilities after functions went.
+#pragma once
+
+#include "module_linker/module_info.hpp"
+
+#include <span>
+#include <vector>
+
+namespace zeal::module_linker::detail {
+
+// Drops module-scope types, constants and variables nothing uses (keeping exported ones and spec
+// constants), with their names and decorations, and the Float64, Int64Atomics and
+// SubgroupShuffleINTEL capabilities when no remaining code needs them (`features_in_use` are the
+// Feature bits of what is left). Contract: `words` is a host-endian module that parses; a
+// module that does not parse is returned unchanged.
+std::vector<uint32_t> trim_unused(std::span<const uint32_t> words, uint32_t features_in_use);
+
+} // namespace zeal::module_linker::detail

@@ -1,0 +1,203 @@
+// Proof that a steady-state launch allocates nothing in the adapter: operator new counted per thread and
+// attributed to adapter or driver by its callers; the same driver work done by hand is shown beside it.
+#include "adapter_fixture.hpp"
+
+#include <level_zero/ze_api.h>
+
+#include <dlfcn.h>
+#include <execinfo.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace {
+thread_local bool t_counting = false;
+thread_local size_t t_allocations = 0;
+thread_local size_t t_adapter_allocations = 0;
+
+// Whose allocation is it: the nearest caller that is either the adapter or Level
+// Zero (loader, layers, driver: "libze_*") decides. The driver allocates for its
+// own commands; only the adapter's share must be zero.
+void attribute() {
+  t_counting = false; // backtrace and dladdr must not count themselves
+  ++t_allocations;
+  void *frames[24];
+  int n = backtrace(frames, 24);
+  for (int i = 1; i < n; ++i) {
+    Dl_info info{};
+    if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr) continue;
+    if (std::strcmp(info.dli_fname, ZEAL_ADAPTER_PATH) == 0) {
+      ++t_adapter_allocations;
+      break;
+    }
+    if (std::strstr(info.dli_fname, "libze_") != nullptr) break;
+  }
+  t_counting = true;
+}
+
+void *counted(size_t size) {
+  if (t_counting) attribute();
+  if (void *p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void *counted_aligned(size_t size, std::align_val_t align) {
+  if (t_counting) attribute();
+  size_t a = static_cast<size_t>(align);
+  if (void *p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
+  throw std::bad_alloc();
+}
+} // namespace
+
+// Every replaceable allocation function, so nothing escapes the count.
+void *operator new(size_t size) { return counted(size); }
+void *operator new[](size_t size) { return counted(size); }
+void *operator new(size_t size, const std::nothrow_t &) noexcept {
+  try { return counted(size); } catch (...) { return nullptr; }
+}
+void *operator new[](size_t size, const std::nothrow_t &) noexcept {
+  try { return counted(size); } catch (...) { return nullptr; }
+}
+void *operator new(size_t size, std::align_val_t a) { return counted_aligned(size, a); }
+void *operator new[](size_t size, std::align_val_t a) { return counted_aligned(size, a); }
+void *operator new(size_t size, std::align_val_t a, const std::nothrow_t &) noexcept {
+  try { return counted_aligned(size, a); } catch (...) { return nullptr; }
+}
+void *operator new[](size_t size, std::align_val_t a, const std::nothrow_t &) noexcept {
+  try { return counted_aligned(size, a); } catch (...) { return nullptr; }
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete[](void *p) noexcept { std::free(p); }
+void operator delete(void *p, size_t) noexcept { std::free(p); }
+void operator delete[](void *p, size_t) noexcept { std::free(p); }
+void operator delete(void *p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void *p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void *p, size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void *p, size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete(void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete[](void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
+
+using namespace zeal_test;
+
+namespace {
+
+constexpr int kWarmUp = 300;
+constexpr int kCounted = 2000;
+
+struct Counts {
+  size_t all = 0;
+  size_t adapter = 0;
+};
+
+template <class Fn>
+Counts count_allocations(Fn &&fn) {
+  void *warm[1];
+  backtrace(warm, 1); // its first call loads libgcc_s, which allocates
+  t_allocations = t_adapter_allocations = 0;
+  t_counting = true;
+  fn();
+  t_counting = false;
+  return {t_allocations, t_adapter_allocations};
+}
+
+// The driver work of one adapter launch, by hand: arguments, group size, and an
+// append that signals an event and waits for the previous one (the in-order chain).
+struct RawLevelZero {
+  ze_context_handle_t context = nullptr;
+  ze_device_handle_t device = nullptr;
+  ze_command_list_handle_t list = nullptr;
+  ze_module_handle_t module = nullptr;
+  ze_kernel_handle_t kernel = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t events[3] = {};
+
+  void create() {
+    uint32_t n = 1;
+    ze_driver_handle_t driver = nullptr;
+    ASSERT_EQ(zeDriverGet(&n, &driver), ZE_RESULT_SUCCESS);
+    n = 1;
+    ASSERT_EQ(zeDeviceGet(driver, &n, &device), ZE_RESULT_SUCCESS);
+    ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    ASSERT_EQ(zeContextCreate(driver, &cd, &context), ZE_RESULT_SUCCESS);
+    ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                               ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ASSERT_EQ(zeCommandListCreateImmediate(context, device, &qd, &list), ZE_RESULT_SUCCESS);
+    auto spirv = read_kernel("vector_add.spv");
+    ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
+                        spirv.data(), nullptr, nullptr};
+    ASSERT_EQ(zeModuleCreate(context, device, &md, &module, nullptr), ZE_RESULT_SUCCESS);
+    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "scale"};
+    ASSERT_EQ(zeKernelCreate(module, &kd, &kernel), ZE_RESULT_SUCCESS);
+    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3};
+    ASSERT_EQ(zeEventPoolCreate(context, &pd, 0, nullptr, &pool), ZE_RESULT_SUCCESS);
+    for (uint32_t i = 0; i < 3; ++i) {
+      ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+      ASSERT_EQ(zeEventCreate(pool, &ed, &events[i]), ZE_RESULT_SUCCESS);
+    }
+  }
+  void destroy() {
+    for (auto e : events) zeEventDestroy(e);
+    zeEventPoolDestroy(pool);
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+    zeCommandListDestroy(list);
+    zeContextDestroy(context);
+  }
+  // One launch: waits for the previous launch's event, signals its own. Three
+  // events rotate: the one signalled three launches ago is reset once the launch
+  // that waited for it (two ago) is complete, as the adapter's recycling does.
+  void launch(int i, int *out, const int &factor) {
+    ze_event_handle_t signal = events[i % 3], previous = events[(i + 2) % 3];
+    if (i >= 2) zeEventHostSynchronize(events[(i + 1) % 3], UINT64_MAX);
+    if (i >= 3) zeEventHostReset(signal);
+    zeKernelSetArgumentValue(kernel, 0, sizeof(out), &out);
+    zeKernelSetArgumentValue(kernel, 1, sizeof(int), &factor);
+    zeKernelSetGroupSize(kernel, 64, 1, 1);
+    ze_group_count_t groups{4, 1, 1};
+    zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, i == 0 ? 0 : 1, i == 0 ? nullptr : &previous);
+  }
+};
+
+} // namespace
+
+TEST_F(AdapterTest, SteadyStateLaunchAndFinishAllocateNothingInTheAdapter) {
+  zeal_program_handle_t program = build("vector_add.spv");
+  ASSERT_NE(program, nullptr);
+  zeal_kernel_handle_t k = kernel_of(program, "scale");
+  int *out = alloc<int>(256);
+  const int factor = 3;
+  const zeal_kernel_arg_t args[] = {usm_arg(0, out), {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &factor}};
+  const auto launch = launch_1d(256, 64, 2, args);
+  auto adapter_launches = [&](int n) {
+    for (int i = 0; i < n; ++i) ASSERT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS);
+  };
+  adapter_launches(kWarmUp);
+  ASSERT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS);
+  adapter_launches(kWarmUp);
+  Counts by_adapter = count_allocations([&] { adapter_launches(kCounted); });
+  Counts finish = count_allocations([&] { ASSERT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS); });
+  EXPECT_EQ(out[255], 255 * factor);
+
+  RawLevelZero raw;
+  raw.create();
+  ASSERT_FALSE(HasFatalFailure());
+  for (int i = 0; i < kWarmUp; ++i) raw.launch(i, out, factor);
+  Counts by_hand = count_allocations([&] {
+    for (int i = kWarmUp; i < kWarmUp + kCounted; ++i) raw.launch(i, out, factor);
+  });
+  zeEventHostSynchronize(raw.events[(kWarmUp + kCounted - 1) % 3], UINT64_MAX);
+  raw.destroy();
+
+  std::printf("allocations per launch: %.3f through the adapter (%zu of them by the adapter in %d launches), "
+              "%.3f for the same driver work by hand; queueFinish: %zu (%zu by the adapter)\n",
+              static_cast<double>(by_adapter.all) / kCounted, by_adapter.adapter, kCounted,
+              static_cast<double>(by_hand.all) / kCounted, finish.all, finish.adapter);
+  EXPECT_EQ(by_adapter.adapter, 0u) << "the adapter allocates on the launch path";
+  EXPECT_EQ(finish.adapter, 0u) << "the adapter allocates in queueFinish";
+  EXPECT_EQ(by_hand.adapter, 0u);
+  EXPECT_EQ(d.kernelRelease(k), ZEAL_RESULT_SUCCESS);
+  EXPECT_EQ(d.usmFree(context, out), ZEAL_RESULT_SUCCESS);
+  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+}

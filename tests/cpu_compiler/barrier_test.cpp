@@ -1,0 +1,200 @@
+// Work-group barriers (fibers) and kernel-scope local memory: every work-item checked against a host reference.
+#include "test_support.hpp"
+
+#include <numeric>
+
+namespace zeal::cpu::test {
+namespace {
+
+class Barriers : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { program = build("barriers").release(); }
+  static void TearDownTestSuite() {
+    delete program;
+    program = nullptr;
+  }
+  const KernelInfo &kernel(const char *name) {
+    const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
+    EXPECT_NE(found, nullptr) << name;
+    return *found;
+  }
+  static Program *program;
+};
+Program *Barriers::program = nullptr;
+
+std::vector<int> iota_values(size_t n, int first = 1) {
+  std::vector<int> v(n);
+  std::iota(v.begin(), v.end(), first);
+  return v;
+}
+
+TEST_F(Barriers, KernelsReportTheirBarriersAndStaticLocalBytes) {
+  ASSERT_NE(program, nullptr);
+  EXPECT_TRUE(kernel("local_reduce").uses_barriers);
+  EXPECT_TRUE(kernel("barrier_in_call").uses_barriers);
+  EXPECT_FALSE(kernel("no_barrier").uses_barriers);
+  EXPECT_EQ(kernel("local_reduce").static_local_bytes, 0u);
+  EXPECT_EQ(kernel("rotate_rounds").static_local_bytes, 1024u * sizeof(int));
+  EXPECT_EQ(kernel("uniform_branch").static_local_bytes, 256u * sizeof(int));
+  // Two variables of one kernel: 512 ints, then 512 shorts.
+  EXPECT_EQ(kernel("mirror_3d").static_local_bytes, 512u * sizeof(int) + 512u * sizeof(short));
+}
+
+// A tree reduction per group, for group sizes from 1 to 1024 (odd ones too).
+TEST_F(Barriers, LocalReductionForGroupSizesFrom1To1024) {
+  ASSERT_NE(program, nullptr);
+  for (uint32_t local : {1u, 2u, 3u, 7u, 64u, 100u, 255u, 256u, 1000u, 1024u}) {
+    SCOPED_TRACE(::testing::Message() << "group size " << local);
+    const uint32_t groups = 5;
+    std::vector<int> in = iota_values(size_t(local) * groups, -50), out(groups, -1), scratch(local);
+    int *pin = in.data(), *pout = out.data(), *pscratch = scratch.data();
+    const void *args[] = {&pin, &pout, &pscratch};
+    run(kernel("local_reduce"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t g = 0; g < groups; ++g) {
+      ASSERT_EQ(out[g], std::accumulate(in.begin() + g * local, in.begin() + (g + 1) * local, 0)) << "group " << g;
+    }
+  }
+}
+
+TEST_F(Barriers, BarriersInsideALoopKeepEveryRoundInStep) {
+  ASSERT_NE(program, nullptr);
+  for (uint32_t local : {1u, 13u, 256u, 1024u}) {
+    const uint32_t groups = 3;
+    const int rounds = 9;
+    std::vector<int> in = iota_values(size_t(local) * groups, 0), data = in;
+    int *pdata = data.data();
+    int rounds_arg = rounds;
+    const void *args[] = {&pdata, &rounds_arg};
+    run(kernel("rotate_rounds"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t g = 0; g < groups; ++g) {
+      for (uint32_t l = 0; l < local; ++l) {
+        ASSERT_EQ(data[g * local + l], in[g * local + (l + rounds) % local] + rounds) << "size " << local << " item " << l;
+      }
+    }
+  }
+}
+
+TEST_F(Barriers, ABarrierInAUniformBranchTakenOrNot) {
+  ASSERT_NE(program, nullptr);
+  const uint32_t local = 256, groups = 2;
+  for (int mirror : {1, 0}) {
+    std::vector<int> in = iota_values(local * groups), data = in;
+    int *pdata = data.data();
+    const void *args[] = {&pdata, &mirror};
+    run(kernel("uniform_branch"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t i = 0; i < local * groups; ++i) {
+      int expected = mirror ? in[i / local * local + (local - 1 - i % local)] : -in[i];
+      ASSERT_EQ(data[i], expected) << "mirror " << mirror << " item " << i;
+    }
+  }
+}
+
+void check_mirror(const KernelInfo &k, const Range &range) {
+  uint32_t per_group = range.local[0] * range.local[1] * range.local[2];
+  uint32_t groups = range.groups[0] * range.groups[1] * range.groups[2];
+  uint32_t total = per_group * groups;
+  std::vector<int> in = iota_values(total, 1), out(total, 0);
+  int *pin = in.data(), *pout = out.data();
+  const void *args[] = {&pin, &pout};
+  run(k, args, range);
+  uint64_t global[3];
+  for (int d = 0; d < 3; ++d) global[d] = uint64_t(range.groups[d]) * range.local[d];
+  auto linear = [&](uint64_t x, uint64_t y, uint64_t z) { return (z * global[1] + y) * global[0] + x; };
+  for (uint64_t z = 0; z < global[2]; ++z) {
+    for (uint64_t y = 0; y < global[1]; ++y) {
+      for (uint64_t x = 0; x < global[0]; ++x) {
+        uint64_t lx = x % range.local[0], ly = y % range.local[1], lz = z % range.local[2];
+        uint64_t lin = (lz * range.local[1] + ly) * range.local[0] + lx;
+        uint64_t mirror = per_group - 1 - lin;
+        uint64_t mx = mirror % range.local[0], my = mirror / range.local[0] % range.local[1];
+        uint64_t mz = mirror / (range.local[0] * range.local[1]);
+        uint64_t source = linear(x - lx + mx, y - ly + my, z - lz + mz);
+        ASSERT_EQ(out[linear(x, y, z)], in[source] * 1000 + int(mirror)) << x << "," << y << "," << z;
+      }
+    }
+  }
+}
+
+TEST_F(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
+  ASSERT_NE(program, nullptr);
+  const KernelInfo &k = kernel("mirror_3d");
+  check_mirror(k, Range{1, {3, 1, 1}, {8, 1, 1}});
+  check_mirror(k, Range{2, {2, 3, 1}, {4, 5, 1}});
+  check_mirror(k, Range{3, {2, 2, 2}, {8, 4, 2}});
+  check_mirror(k, Range{3, {1, 1, 1}, {8, 8, 8}});
+  check_mirror(k, Range{3, {3, 1, 2}, {1, 1, 1}});
+}
+
+TEST_F(Barriers, ABarrierInANonInlinedFunction) {
+  ASSERT_NE(program, nullptr);
+  const uint32_t local = 32, groups = 4;
+  std::vector<int> in = iota_values(local * groups), data = in, slots(local);
+  int *pdata = data.data(), *pslots = slots.data();
+  const void *args[] = {&pdata, &pslots};
+  run(kernel("barrier_in_call"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+  for (uint32_t i = 0; i < local * groups; ++i) {
+    ASSERT_EQ(data[i], in[i / local * local + (local - 1 - i % local)] + 1) << "item " << i;
+  }
+}
+
+TEST_F(Barriers, GroupsWithBarriersOnTwoThreadsAtOnce) {
+  ASSERT_NE(program, nullptr);
+  const uint32_t local = 128, groups = 64;
+  std::vector<int> in = iota_values(local * groups), data = in;
+  int *pdata = data.data();
+  int rounds = 5;
+  const void *args[] = {&pdata, &rounds};
+  run_on_threads(kernel("rotate_rounds"), args, Range{1, {groups, 1, 1}, {local, 1, 1}}, 2);
+  for (uint32_t i = 0; i < local * groups; ++i) {
+    ASSERT_EQ(data[i], in[i / local * local + (i % local + rounds) % local] + rounds) << "item " << i;
+  }
+}
+
+TEST_F(Barriers, ABarrierFreeKernelBesideThemStillRuns) {
+  ASSERT_NE(program, nullptr);
+  std::vector<int> data = iota_values(64);
+  int *pdata = data.data();
+  const void *args[] = {&pdata};
+  run(kernel("no_barrier"), args, Range{1, {4, 1, 1}, {16, 1, 1}});
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(data[i], 2 * (i + 1));
+}
+
+TEST_F(Barriers, ManyBarriersInALoop) {
+  ASSERT_NE(program, nullptr);
+  const uint32_t local = 64;
+  std::vector<int> out(local * 2, 0);
+  int *pout = out.data();
+  int count = 100;
+  const void *args[] = {&pout, &count};
+  run(kernel("barrier_loop"), args, Range{1, {2, 1, 1}, {local, 1, 1}});
+  // slot[0] is work-item 0's value, which doubles each round from 0: it stays 0.
+  for (uint32_t i = 0; i < local * 2; ++i) ASSERT_EQ(out[i], int(i % local)) << "item " << i;
+}
+
+// The kernels the compiler used to refuse now run.
+TEST(BarrierKernelsOnceRefused, ReverseInGroupThroughALocalArgument) {
+  auto program = build("barrier");
+  ASSERT_NE(program, nullptr);
+  std::vector<int> in = iota_values(48), out(48), tmp(16);
+  int *pin = in.data(), *pout = out.data(), *ptmp = tmp.data();
+  const void *args[] = {&pin, &pout, &ptmp};
+  run(*program->find_kernel("reverse_in_group"), args, Range{1, {3, 1, 1}, {16, 1, 1}});
+  for (int i = 0; i < 48; ++i) ASSERT_EQ(out[i], in[i / 16 * 16 + 15 - i % 16]) << "item " << i;
+}
+
+TEST(BarrierKernelsOnceRefused, AKernelScopeLocalVariable) {
+  auto program = build("local_variable");
+  ASSERT_NE(program, nullptr);
+  const KernelInfo &k = *program->find_kernel("local_variable");
+  EXPECT_EQ(k.static_local_bytes, 64u * sizeof(int));
+  // Without a barrier, each work-item reads a slot it wrote itself only at the
+  // mirror position; with one work-item per group that is its own slot 63.
+  std::vector<int> in = iota_values(64), out(64, 0);
+  int *pin = in.data(), *pout = out.data();
+  const void *args[] = {&pin, &pout};
+  run(k, args, Range{1, {1, 1, 1}, {64, 1, 1}});
+  EXPECT_EQ(out[63], in[0]) << "work-items run in order, so item 63 sees item 0's store";
+}
+
+} // namespace
+} // namespace zeal::cpu::test

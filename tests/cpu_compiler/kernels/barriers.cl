@@ -1,0 +1,83 @@
+// Kernels with work-group barriers and kernel-scope local memory, in loops, branches and calls.
+
+// Tree reduction of each group's slice through a local-memory argument; the barrier sits in a loop.
+kernel void local_reduce(global const int *in, global int *out, local int *scratch) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  scratch[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t upper = (n + 1) / 2, width = n; width > 1; width = upper, upper = (upper + 1) / 2) {
+    if (l < width - upper) scratch[l] += scratch[l + upper];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) out[get_group_id(0)] = scratch[0];
+}
+
+// Each round every work-item publishes its value and takes its right neighbour's, plus one.
+kernel void rotate_rounds(global int *data, int rounds) {
+  local int ring[1024];
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int v = data[get_global_id(0)];
+  for (int r = 0; r < rounds; ++r) {
+    ring[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = ring[(l + 1) % n] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  data[get_global_id(0)] = v;
+}
+
+// A barrier inside a branch every work-item of the group takes the same way.
+kernel void uniform_branch(global int *data, int mirror) {
+  local int tile[256];
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int v = data[get_global_id(0)];
+  if (mirror) {
+    tile[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = tile[n - 1 - l];
+  } else {
+    v = -v;
+  }
+  data[get_global_id(0)] = v;
+}
+
+// 3-D groups: each work-item reads the mirror of its local linear id; two locals share the group's memory.
+kernel void mirror_3d(global const int *in, global int *out) {
+  local int values[512];
+  local short marks[512];
+  size_t lin = get_local_linear_id();
+  size_t total = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  size_t g = get_global_linear_id();
+  values[lin] = in[g];
+  marks[lin] = (short)lin;
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = values[total - 1 - lin] * 1000 + marks[total - 1 - lin];
+}
+
+__attribute__((noinline)) int exchange(local int *slots, int v) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  slots[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return slots[n - 1 - l];
+}
+
+// The barrier is in a function the kernel calls, not inlined.
+kernel void barrier_in_call(global int *data, local int *slots) {
+  data[get_global_id(0)] = exchange(slots, data[get_global_id(0)]) + 1;
+}
+
+// A kernel without barriers next to ones with them: it keeps the plain work-item loop.
+kernel void no_barrier(global int *data) { data[get_global_id(0)] *= 2; }
+
+// Many barriers in a loop: what the benchmark measures per work-item per barrier.
+kernel void barrier_loop(global int *out, int count) {
+  local int slot[1024];
+  size_t l = get_local_id(0);
+  int v = (int)l;
+  for (int i = 0; i < count; ++i) {
+    slot[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v += slot[0];
+  }
+  out[get_global_id(0)] = v;
+}

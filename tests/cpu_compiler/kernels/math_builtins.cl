@@ -1,0 +1,71 @@
+// The math library: unary and binary functions in float and double, and float4 forms; order in builtins_test.cpp.
+#define UNARY(f, T)                                                                                          \
+  o[0] = acos(x); o[1] = acosh(x); o[2] = acospi(x); o[3] = asin(x); o[4] = asinh(x); o[5] = asinpi(x);     \
+  o[6] = atan(x); o[7] = atanh(x); o[8] = atanpi(x); o[9] = cbrt(x); o[10] = ceil(x); o[11] = cos(x);       \
+  o[12] = cosh(x); o[13] = cospi(x); o[14] = erfc(x); o[15] = erf(x); o[16] = exp(x); o[17] = exp2(x);      \
+  o[18] = exp10(x); o[19] = expm1(x); o[20] = fabs(x); o[21] = floor(x); o[22] = log(x); o[23] = log2(x);   \
+  o[24] = log10(x); o[25] = log1p(x); o[26] = logb(x); o[27] = rint(x); o[28] = round(x); o[29] = rsqrt(x); \
+  o[30] = sin(x); o[31] = sinh(x); o[32] = sinpi(x); o[33] = sqrt(x); o[34] = tan(x); o[35] = tanh(x);      \
+  o[36] = tanpi(x); o[37] = tgamma(x); o[38] = trunc(x); o[39] = lgamma(x);
+
+#define BINARY(T)                                                                                            \
+  p[0] = atan2(x, y); p[1] = atan2pi(x, y); p[2] = fdim(x, y); p[3] = fmod(x, y); p[4] = hypot(x, y);       \
+  p[5] = nextafter(x, y); p[6] = pow(x, y); p[7] = remainder(x, y); p[8] = maxmag(x, y);                    \
+  p[9] = minmag(x, y); p[10] = copysign(x, y); p[11] = fma(x, y, x); p[12] = x / y; p[13] = powr(fabs(x), y);
+
+kernel void math_float(global const float *a, global const float *b, global float *out, global float *out2) {
+  size_t i = get_global_id(0);
+  float x = a[i], y = b[i];
+  global float *o = out + i * 40;
+  global float *p = out2 + i * 14;
+  UNARY(f, float)
+  BINARY(float)
+}
+
+kernel void math_double(global const double *a, global const double *b, global double *out, global double *out2) {
+  size_t i = get_global_id(0);
+  double x = a[i], y = b[i];
+  global double *o = out + i * 40;
+  global double *p = out2 + i * 14;
+  UNARY(f, double)
+  BINARY(double)
+}
+
+// float4 forms: lane j of work-item i uses input 4 * i + j.
+kernel void math_float4(global const float4 *a, global const float4 *b, global float4 *out, global float4 *out2) {
+  size_t i = get_global_id(0);
+  float4 x = a[i], y = b[i];
+  global float4 *o = out + i * 40;
+  global float4 *p = out2 + i * 14;
+  UNARY(f, float4)
+  BINARY(float4)
+}
+
+// Functions with integer or pointer operands.
+kernel void math_special(global const float *a, global const int *n, global float *out, global int *iout) {
+  size_t i = get_global_id(0);
+  float x = a[i];
+  int k = n[i];
+  global float *o = out + i * 11;
+  global int *io = iout + i * 4;
+  o[0] = pown(x, k);
+  o[1] = rootn(x, k);
+  o[2] = ldexp(x, k);
+  int e;
+  o[3] = frexp(x, &e);
+  io[0] = e;
+  float whole;
+  o[4] = modf(x, &whole);
+  o[5] = whole;
+  o[6] = fract(x, &whole);
+  o[7] = whole;
+  float c;
+  o[8] = sincos(x, &c);
+  o[9] = c;
+  io[1] = ilogb(x);
+  int q;
+  float r = remquo(x, 0.75f, &q);
+  io[2] = q & 7;
+  o[10] = r;
+  io[3] = as_int(nan((uint)k & 0xff));
+}

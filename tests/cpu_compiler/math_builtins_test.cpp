@@ -1,0 +1,227 @@
+// The math library in float, double and float4 against long-double host references, within OpenCL's ULP limits.
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace zeal::cpu::test {
+namespace {
+
+using Real = long double;
+constexpr Real pi = std::numbers::pi_v<long double>;
+
+// sinpi and friends reduced exactly, so that integers and half-integers give exact zeros.
+Real sinpi(Real x) {
+  Real r = std::fmod(x, Real(2));
+  if (r > 1) r -= 2;
+  if (r < -1) r += 2;
+  if (r > 0.5L) r = 1 - r;
+  if (r < -0.5L) r = -1 - r;
+  Real s = std::sin(pi * r);
+  return s == 0 ? std::copysign(Real(0), x) : s;
+}
+Real cospi_exact(Real x) {
+  Real r = std::fabs(std::fmod(x, Real(2)));
+  if (r > 1) r = 2 - r;
+  return sinpi(0.5L - r) + 0; // +0: cos is never -0
+}
+
+struct Unary {
+  const char *name;
+  double ulps; // OpenCL's limit for float (and, as here, double)
+  Real (*reference)(Real);
+};
+
+const Unary unary[40] = {
+    {"acos", 4, [](Real x) { return std::acos(x); }},
+    {"acosh", 4, [](Real x) { return std::acosh(x); }},
+    {"acospi", 5, [](Real x) { return std::acos(x) / pi; }},
+    {"asin", 4, [](Real x) { return std::asin(x); }},
+    {"asinh", 4, [](Real x) { return std::asinh(x); }},
+    {"asinpi", 5, [](Real x) { return std::asin(x) / pi; }},
+    {"atan", 5, [](Real x) { return std::atan(x); }},
+    {"atanh", 5, [](Real x) { return std::atanh(x); }},
+    {"atanpi", 5, [](Real x) { return std::atan(x) / pi; }},
+    {"cbrt", 2, [](Real x) { return std::cbrt(x); }},
+    {"ceil", 0, [](Real x) { return std::ceil(x); }},
+    {"cos", 4, [](Real x) { return std::cos(x); }},
+    {"cosh", 4, [](Real x) { return std::cosh(x); }},
+    {"cospi", 4, cospi_exact},
+    {"erfc", 16, [](Real x) { return std::erfc(x); }},
+    {"erf", 16, [](Real x) { return std::erf(x); }},
+    {"exp", 3, [](Real x) { return std::exp(x); }},
+    {"exp2", 3, [](Real x) { return std::exp2(x); }},
+    {"exp10", 3, [](Real x) { return std::pow(Real(10), x); }},
+    {"expm1", 3, [](Real x) { return std::expm1(x); }},
+    {"fabs", 0, [](Real x) { return std::fabs(x); }},
+    {"floor", 0, [](Real x) { return std::floor(x); }},
+    {"log", 3, [](Real x) { return std::log(x); }},
+    {"log2", 3, [](Real x) { return std::log2(x); }},
+    {"log10", 3, [](Real x) { return std::log10(x); }},
+    {"log1p", 2, [](Real x) { return std::log1p(x); }},
+    {"logb", 0, [](Real x) { return std::logb(x); }},
+    {"rint", 0, [](Real x) { return std::rint(x); }},
+    {"round", 0, [](Real x) { return std::round(x); }},
+    {"rsqrt", 2, [](Real x) { return 1 / std::sqrt(x); }},
+    {"sin", 4, [](Real x) { return std::sin(x); }},
+    {"sinh", 4, [](Real x) { return std::sinh(x); }},
+    {"sinpi", 4, sinpi},
+    {"sqrt", 0, [](Real x) { return std::sqrt(x); }}, // correctly rounded
+    {"tan", 5, [](Real x) { return std::tan(x); }},
+    {"tanh", 5, [](Real x) { return std::tanh(x); }},
+    {"tanpi", 6, [](Real x) { Real c = cospi_exact(x); return c == 0 ? std::copysign(Real(INFINITY), sinpi(x)) : sinpi(x) / c; }},
+    {"tgamma", 16, [](Real x) { return std::tgamma(x); }},
+    {"trunc", 0, [](Real x) { return std::trunc(x); }},
+    {"lgamma", 16, [](Real x) { return std::lgamma(x); }},
+};
+
+template <class T>
+T maxmag(T x, T y) {
+  T ax = std::fabs(x), ay = std::fabs(y);
+  return ax > ay ? x : ay > ax ? y : std::fmax(x, y);
+}
+template <class T>
+T minmag(T x, T y) {
+  T ax = std::fabs(x), ay = std::fabs(y);
+  return ax < ay ? x : ay < ax ? y : std::fmin(x, y);
+}
+
+// Binary functions whose reference needs T itself (exact ones) get it from `exact`.
+struct Binary {
+  const char *name;
+  double ulps;
+  Real (*reference)(Real, Real);
+};
+
+const Binary binary[14] = {
+    {"atan2", 6, [](Real x, Real y) { return std::atan2(x, y); }},
+    {"atan2pi", 6, [](Real x, Real y) { return std::atan2(x, y) / pi; }},
+    {"fdim", 0, [](Real x, Real y) { return std::fdim(x, y); }},
+    {"fmod", 0, [](Real x, Real y) { return std::fmod(x, y); }},
+    {"hypot", 4, [](Real x, Real y) { return std::hypot(x, y); }},
+    {"nextafter", 0, nullptr},
+    {"pow", 16, [](Real x, Real y) { return std::pow(x, y); }},
+    {"remainder", 0, [](Real x, Real y) { return std::remainder(x, y); }},
+    {"maxmag", 0, [](Real x, Real y) { return maxmag(x, y); }},
+    {"minmag", 0, [](Real x, Real y) { return minmag(x, y); }},
+    {"copysign", 0, [](Real x, Real y) { return std::copysign(x, y); }},
+    {"fma", 0, nullptr},
+    {"divide", 0, [](Real x, Real y) { return x / y; }},
+    {"powr", 16, [](Real x, Real y) { return std::pow(std::fabs(x), y); }},
+};
+
+template <class T>
+T exact_binary(size_t k, T x, T y) {
+  return k == 5 ? std::nextafter(x, y) : std::fma(x, y, x);
+}
+
+// Units in the last place of T between `got` and the reference; NaN matches NaN.
+template <class T>
+double ulps(T got, Real want) {
+  if (std::isnan(want)) return std::isnan(got) ? 0 : INFINITY;
+  T rounded = T(want);
+  if (std::isinf(rounded)) return got == rounded ? 0 : INFINITY;
+  if (std::isnan(got)) return INFINITY;
+  T magnitude = std::fabs(rounded);
+  Real ulp = Real(std::nextafter(magnitude, std::numeric_limits<T>::infinity()) - magnitude);
+  return double(std::fabs(Real(got) - want) / ulp);
+}
+
+std::vector<double> inputs(size_t n, uint32_t seed) {
+  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.75, 1e-3, 0.75, -0.3, 1.5, 10.0, -7.0, 2.0, 0.1, 19.5};
+  uint32_t state = seed;
+  while (values.size() < n) {
+    state = state * 1664525u + 1013904223u;
+    values.push_back(double(int32_t(state >> 8) % 40000) / 2000.0);
+  }
+  return values;
+}
+
+template <class T>
+void check(const std::vector<T> &x, const std::vector<T> &y, const std::vector<T> &out, const std::vector<T> &out2,
+           unsigned lanes) {
+  for (size_t i = 0; i < x.size(); ++i) {
+    size_t item = i / lanes, lane = i % lanes;
+    for (size_t k = 0; k < 40; ++k) {
+      T got = out[(item * 40 + k) * lanes + lane];
+      // lgamma has no OpenCL limit; near its zeros only an absolute bound makes sense.
+      Real want = unary[k].reference(Real(x[i]));
+      bool near_zero = k == 39 && std::fabs(want) < 1e-3;
+      double error = near_zero ? double(std::fabs(Real(got) - want)) * 1e6 : ulps(got, want);
+      EXPECT_LE(error, unary[k].ulps + 0.5) << unary[k].name << "(" << x[i] << ") = " << got << ", want " << double(want);
+    }
+    for (size_t k = 0; k < 14; ++k) {
+      T got = out2[(item * 14 + k) * lanes + lane];
+      Real want = binary[k].reference ? binary[k].reference(Real(x[i]), Real(y[i])) : Real(exact_binary(k, x[i], y[i]));
+      EXPECT_LE(ulps(got, want), binary[k].ulps + 0.5)
+          << binary[k].name << "(" << x[i] << ", " << y[i] << ") = " << got << ", want " << double(want);
+    }
+  }
+}
+
+template <class T>
+void run_math(const char *kernel_name, unsigned lanes) {
+  SCOPED_TRACE(kernel_name);
+  auto program = build("math_builtins");
+  ASSERT_NE(program, nullptr);
+  constexpr size_t n = 64;
+  std::vector<double> xs = inputs(n, 7), ys = inputs(n, 11);
+  std::rotate(ys.begin(), ys.begin() + 5, ys.end());
+  std::vector<T> x(xs.begin(), xs.end()), y(ys.begin(), ys.end()), out(n * 40), out2(n * 14);
+  T *px = x.data(), *py = y.data(), *pout = out.data(), *pout2 = out2.data();
+  const void *args[] = {&px, &py, &pout, &pout2};
+  uint32_t items = uint32_t(n / lanes);
+  run(*program->find_kernel(kernel_name), args, Range{1, {items / 4, 1, 1}, {4, 1, 1}});
+  check(x, y, out, out2, lanes);
+}
+
+TEST(MathBuiltins, FloatWithinOpenCLLimits) { run_math<float>("math_float", 1); }
+TEST(MathBuiltins, DoubleWithinOpenCLLimits) { run_math<double>("math_double", 1); }
+TEST(MathBuiltins, Float4LaneByLane) { run_math<float>("math_float4", 4); }
+
+TEST(MathBuiltins, FunctionsWithIntegerAndPointerOperands) {
+  auto program = build("math_builtins");
+  ASSERT_NE(program, nullptr);
+  std::vector<double> xs = inputs(32, 3);
+  std::vector<float> x(xs.begin(), xs.end()), out(32 * 11);
+  std::vector<int32_t> n(32), iout(32 * 4);
+  for (int i = 0; i < 32; ++i) n[i] = i % 10 - 4;
+  float *px = x.data(), *pout = out.data();
+  int32_t *pn = n.data(), *piout = iout.data();
+  const void *args[] = {&px, &pn, &pout, &piout};
+  run(*program->find_kernel("math_special"), args, Range{1, {4, 1, 1}, {8, 1, 1}});
+  for (int i = 0; i < 32; ++i) {
+    float v = x[i];
+    int k = n[i];
+    const float *o = &out[i * 11];
+    const int32_t *io = &iout[i * 4];
+    SCOPED_TRACE(::testing::Message() << "x = " << v << ", n = " << k);
+    EXPECT_LE(ulps(o[0], std::pow(Real(v), Real(k))), 16.5) << "pown";
+    Real root = k == 0 || (v < 0 && k % 2 == 0) ? Real(NAN)
+                : v == 0 ? (k > 0 ? (k % 2 ? Real(v) : Real(0)) : (k % 2 ? std::copysign(Real(INFINITY), Real(v)) : Real(INFINITY)))
+                         : std::copysign(std::pow(std::fabs(Real(v)), 1 / Real(k)), k % 2 ? Real(v) : Real(1));
+    EXPECT_LE(ulps(o[1], root), 16.5) << "rootn gave " << o[1];
+    EXPECT_EQ(o[2], std::ldexp(v, k)) << "ldexp";
+    int e = 0;
+    EXPECT_EQ(o[3], std::frexp(v, &e)) << "frexp";
+    EXPECT_EQ(io[0], e) << "frexp exponent";
+    float whole;
+    EXPECT_EQ(o[4], std::modf(v, &whole)) << "modf";
+    EXPECT_EQ(o[5], whole) << "modf whole";
+    EXPECT_EQ(o[6], std::fmin(v - std::floor(v), 0x1.fffffep-1f)) << "fract";
+    EXPECT_EQ(o[7], std::floor(v)) << "fract floor";
+    EXPECT_LE(ulps(o[8], std::sin(Real(v))), 4.5) << "sincos sin";
+    EXPECT_LE(ulps(o[9], std::cos(Real(v))), 4.5) << "sincos cos";
+    EXPECT_EQ(io[1], std::ilogb(v)) << "ilogb";
+    int q = 0;
+    EXPECT_EQ(o[10], std::remquo(v, 0.75f, &q)) << "remquo";
+    EXPECT_EQ(io[2], q & 7) << "remquo quotient bits";
+    EXPECT_EQ(uint32_t(io[3]), 0x7fc00000u | (uint32_t(k) & 0xffu)) << "nan(code)";
+  }
+}
+
+} // namespace
+} // namespace zeal::cpu::test

@@ -1,0 +1,67 @@
+// Helpers of the module-linking, native-binary and spec-constant tests: builds with flags, links, runs a kernel.
+#pragma once
+
+#include "test_support.hpp"
+
+#include <string>
+#include <vector>
+
+namespace zeal::cpu::test {
+
+class LinkingDriver : public CpuDriver {
+protected:
+  ze_module_handle_t library(const char *spv) {
+    ze_module_handle_t m = nullptr;
+    std::string log;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, build(read_kernel(spv), m, &log, "-library-compilation")) << spv << ": " << log;
+    return m;
+  }
+  ze_module_handle_t plain(const char *spv) {
+    ze_module_handle_t m = nullptr;
+    std::string log;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, build(read_kernel(spv), m, &log)) << spv << ": " << log;
+    return m;
+  }
+
+  static std::string log_text(ze_module_build_log_handle_t log) {
+    size_t size = 0;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(log, &size, nullptr));
+    std::string text(size, '\0');
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(log, &size, text.data()));
+    text.resize(size > 0 ? size - 1 : 0);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogDestroy(log));
+    return text;
+  }
+
+  ze_result_t link(std::vector<ze_module_handle_t> linked, std::string *text = nullptr) {
+    ze_module_build_log_handle_t log = nullptr;
+    ze_result_t r = zeModuleDynamicLink(static_cast<uint32_t>(linked.size()), linked.data(), &log);
+    EXPECT_NE(nullptr, log);
+    std::string t = log != nullptr ? log_text(log) : std::string();
+    if (text != nullptr) *text = t;
+    return r;
+  }
+
+  // Runs `k` over n work-items in groups of 1 with `out` (n ints) as argument 0; returns out.
+  std::vector<int> run(ze_kernel_handle_t k, size_t n, std::vector<std::pair<size_t, const void *>> more = {}) {
+    int *out = shared_array<int>(n);
+    std::fill(out, out + n, -1);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
+    for (uint32_t i = 0; i < more.size(); ++i) {
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, i + 1, more[i].first, more[i].second));
+    }
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 1, 1, 1));
+    ze_command_list_handle_t list = immediate_list();
+    ze_group_count_t groups{static_cast<uint32_t>(n), 1, 1};
+    ze_event_handle_t done = event();
+    ze_result_t launched = zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, launched);
+    // A bounded wait: a failed test must not hang the suite.
+    if (launched == ZE_RESULT_SUCCESS) {
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 30'000'000'000ull));
+    }
+    return std::vector<int>(out, out + n);
+  }
+};
+
+} // namespace zeal::cpu::test

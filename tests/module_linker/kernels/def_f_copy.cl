@@ -1,0 +1,2 @@
+// Defines f exactly as def_f.cl does.
+int f(int x) { return x + 1; }

@@ -1,0 +1,2 @@
+// Defines f with another signature than call_f.cl expects.
+float f(float x) { return x * 2.0f; }
