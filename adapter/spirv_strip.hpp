@@ -1,4 +1,4 @@
-// The minimal SPIR-V transformation the adapter needs: kernels removed as entry points before zeModuleCreate.
+// The SPIR-V transformation the adapter needs: kernels a device cannot run removed before zeModuleCreate.
 #pragma once
 
 #include "common/result.hpp"
@@ -11,10 +11,9 @@
 namespace zeal::adapter {
 
 // A copy of `spirv` in which the named kernels are no longer entry points: their
-// OpEntryPoint and every OpExecutionMode(Id) on them are dropped, so a driver
-// neither builds them as kernels nor checks their requirements (a sub-group size
-// it lacks). Their functions stay, as any other function, for callers and exports.
-// Replace with module_linker's strip once it lands (issue 5 notes).
+// OpEntryPoint and execution modes are dropped (module_linker::retain_kernels),
+// so a driver neither builds them as kernels nor checks their requirements (a
+// sub-group size it lacks). Exported functions stay, for callers and importers.
 Result<std::vector<uint8_t>> strip_kernels(std::span<const uint8_t> spirv, const std::vector<std::string> &kernels);
 
 } // namespace zeal::adapter

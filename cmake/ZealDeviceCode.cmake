@@ -9,6 +9,9 @@ endif()
 if(NOT DEFINED ZEAL_RUNTIME_TARGET)
   set(ZEAL_RUNTIME_TARGET zeal)
 endif()
+if(NOT DEFINED ZEAL_SPIRV_TARGET)
+  set(ZEAL_SPIRV_TARGET zeal-spirv)
+endif()
 
 find_program(ZEAL_CLANG clang-15 REQUIRED)
 find_program(ZEAL_LLVM_SPIRV llvm-spirv-15 REQUIRED)
@@ -46,6 +49,75 @@ function(zeal_embed_device_images)
     DEPENDS ${ZEAL_PACK_TARGET} ${ARG_IMAGES}
     COMMENT "Embedding device images into ${ARG_TARGET}"
     VERBATIM)
+  target_sources(${ARG_TARGET} PRIVATE "${out}")
+  target_link_libraries(${ARG_TARGET} PRIVATE ${ZEAL_RUNTIME_TARGET})
+endfunction()
+
+# zeal_add_device_code(TARGET <target> SOURCES <a.cl>...
+#                      [SPLIT per_kernel|per_source|off|auto] [OPTIONS <clang -cc1 options>...]
+#                      [FUNCTION_PROPERTIES <fn> <key>=<value>... [<fn2> <key>=<value>...]])
+# Compiles OpenCL C to SPIR-V, splits the device code as asked (per_kernel: an image per
+# kernel plus one of the exports; per_source, and auto: an image per source; off: one
+# image), and embeds the images with their metadata into <target>. FUNCTION_PROPERTIES
+# declare what an exported (or imported) function was compiled for, e.g.
+#   FUNCTION_PROPERTIES helper sub_group_size=16 range_type=int
+# which become the metadata function.helper.sub_group_size=16 and function.helper.range_type=int.
+function(zeal_add_device_code)
+  cmake_parse_arguments(ARG "AOT" "TARGET;SPLIT" "SOURCES;OPTIONS;FUNCTION_PROPERTIES" ${ARGN})
+  if(ARG_AOT)
+    message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): AOT (native images for the CPU driver) "
+                        "is not available yet; build without AOT to embed SPIR-V")
+  endif()
+  if(NOT ARG_SPLIT)
+    set(ARG_SPLIT auto)
+  endif()
+  if(NOT ARG_SPLIT MATCHES "^(per_kernel|per_source|off|auto)$")
+    message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): SPLIT '${ARG_SPLIT}' is not one of "
+                        "per_kernel, per_source, off, auto")
+  endif()
+
+  set(spv_files "")
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(stem "${src}" NAME_WE)
+    set(spv "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_${stem}.spv")
+    zeal_compile_opencl(OUTPUT "${spv}" SOURCE "${src}" OPTIONS ${ARG_OPTIONS})
+    list(APPEND spv_files "${spv}")
+  endforeach()
+
+  set(metadata_args "")
+  set(function "")
+  foreach(token IN LISTS ARG_FUNCTION_PROPERTIES)
+    if(token MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+      if(function STREQUAL "")
+        message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): FUNCTION_PROPERTIES '${token}' "
+                            "comes before any function name")
+      endif()
+      list(APPEND metadata_args --metadata "function.${function}.${CMAKE_MATCH_1}=${CMAKE_MATCH_2}")
+    else()
+      set(function "${token}")
+    endif()
+  endforeach()
+
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_device_images.cpp")
+  if(ARG_SPLIT STREQUAL "per_source" OR ARG_SPLIT STREQUAL "auto")
+    add_custom_command(
+      OUTPUT "${out}"
+      COMMAND ${ZEAL_PACK_TARGET} --output "${out}" --name "${ARG_TARGET}" ${metadata_args} ${spv_files}
+      DEPENDS ${ZEAL_PACK_TARGET} ${spv_files}
+      COMMENT "Embedding device images (split ${ARG_SPLIT}) into ${ARG_TARGET}"
+      VERBATIM)
+  else()
+    set(dir "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_images")
+    add_custom_command(
+      OUTPUT "${out}"
+      COMMAND ${CMAKE_COMMAND} -E rm -rf "${dir}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
+      COMMAND ${ZEAL_SPIRV_TARGET} split ${spv_files} --mode ${ARG_SPLIT} -o "${dir}"
+      COMMAND ${ZEAL_PACK_TARGET} --output "${out}" --name "${ARG_TARGET}" ${metadata_args} "${dir}"
+      DEPENDS ${ZEAL_PACK_TARGET} ${ZEAL_SPIRV_TARGET} ${spv_files}
+      COMMENT "Splitting (${ARG_SPLIT}) and embedding device images into ${ARG_TARGET}"
+      VERBATIM)
+  endif()
   target_sources(${ARG_TARGET} PRIVATE "${out}")
   target_link_libraries(${ARG_TARGET} PRIVATE ${ZEAL_RUNTIME_TARGET})
 endfunction()

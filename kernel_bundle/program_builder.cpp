@@ -2,9 +2,12 @@
 #include "kernel_bundle/program_builder.hpp"
 
 #include "common/log.hpp"
+#include "common/settings.hpp"
+#include "kernel_bundle/persistent_cache.hpp"
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <future>
 
 namespace zeal::detail {
@@ -64,10 +67,101 @@ std::shared_ptr<ProgramImpl> cached(ContextImpl &ctx, std::map<std::string, Prog
   return future.get();
 }
 
+struct StatCounters {
+  std::atomic<uint64_t> hits{0}, misses{0}, stores{0}, rejected{0};
+};
+StatCounters &stats() {
+  static StatCounters counters;
+  return counters;
+}
+
+// One cache per driver: an entry written for another driver or version is stale.
+PersistentCache &persistent_cache(const DeviceImpl &device) {
+  static std::mutex mutex;
+  static auto *caches = new std::map<std::string, std::unique_ptr<PersistentCache>>();
+  const zeal_adapter_dispatch_t &d = device.adapter->dispatch;
+  size_t size = 0;
+  std::string version;
+  if (d.deviceGetInfo(device.handle, ZEAL_DEVICE_INFO_DRIVER_VERSION, 0, nullptr, &size) == ZEAL_RESULT_SUCCESS &&
+      size > 0) {
+    version.resize(size);
+    (void)d.deviceGetInfo(device.handle, ZEAL_DEVICE_INFO_DRIVER_VERSION, size, version.data(), nullptr);
+    version.pop_back();
+  }
+  std::string driver = fmt::format("{} | {} | {}", device.adapter->backend, device.name, version);
+  std::lock_guard lock(mutex);
+  auto &slot = (*caches)[driver];
+  if (!slot)
+    slot = std::make_unique<PersistentCache>(PersistentCache::default_directory(), settings().cache_max_size, driver);
+  return *slot;
+}
+
+// The cache key of an object: the image's bytes (by hash and size), options and constants.
+std::string persistent_key(const RegisteredImage &image, const std::string &options, const SpecConstants &spec) {
+  const zeal_device_image_t &img = *image.image;
+  uint64_t hash = fnv1a64(std::span(img.bytes, img.size));
+  std::string metadata;
+  for (uint32_t i = 0; i < img.num_metadata; ++i)
+    metadata += fmt::format("{}={};", img.metadata[i].key,
+                            std::string_view(static_cast<const char *>(img.metadata[i].value), img.metadata[i].size));
+  uint64_t meta_hash = fnv1a64(std::span(reinterpret_cast<const uint8_t *>(metadata.data()), metadata.size()));
+  return fmt::format("object|image {:016x}/{}|metadata {:016x}|options {}|spec {}", hash, img.size, meta_hash, options,
+                     spec_key(spec));
+}
+
+// The object from a cached native binary, or null when there is none or the driver refuses it.
+std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
+                                                const std::string &options, const std::vector<uint8_t> &native) {
+  const zeal_adapter_dispatch_t &d = ctx->dispatch();
+  const zeal_device_image_t &img = *image->image;
+  zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, native.data(), native.size(), img.num_metadata, img.metadata};
+  auto program = std::make_shared<ProgramImpl>();
+  program->context = ctx.get();
+  program->image = image;
+  if (d.programCreate(ctx->handle, ctx->device->handle, &desc, &program->handle) == ZEAL_RESULT_SUCCESS &&
+      d.programCompile(program->handle, options.empty() ? nullptr : options.c_str()) == ZEAL_RESULT_SUCCESS)
+    return program;
+  logger("zeal").warn("the cached native binary of device image {} was refused ({}); building it from SPIR-V",
+                      image->describe(), d.getLastErrorMessage());
+  ++stats().rejected;
+  return nullptr;
+}
+
+// Keeps the object's native binary for later processes; a failure only costs a later rebuild.
+void store_object(const ProgramImpl &object, PersistentCache &cache, const std::string &key) {
+  const zeal_adapter_dispatch_t &d = object.context->dispatch();
+  size_t size = 0;
+  if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, 0, nullptr, &size) != ZEAL_RESULT_SUCCESS ||
+      size == 0)
+    return;
+  std::vector<uint8_t> native(size);
+  if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, size, native.data(), nullptr) !=
+      ZEAL_RESULT_SUCCESS)
+    return;
+  if (Status s = cache.store(key, native); !s.ok()) {
+    logger("zeal").warn("{}", s.error().message);
+    return;
+  }
+  ++stats().stores;
+}
+
 std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
                                             const std::string &options, const SpecConstants &spec) {
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   const zeal_device_image_t &img = *image->image;
+  bool persistent = settings().cache_persistent && img.format == ZEAL_PROGRAM_FORMAT_SPIRV;
+  PersistentCache *cache = persistent ? &persistent_cache(*ctx->device) : nullptr;
+  std::string key = persistent ? persistent_key(*image, options, spec) : std::string();
+  if (cache != nullptr) {
+    if (auto native = cache->load(key)) {
+      if (auto cached_object = load_cached_object(ctx, image, options, *native)) {
+        ++stats().hits;
+        return cached_object;
+      }
+    } else {
+      ++stats().misses;
+    }
+  }
   zeal_program_desc_t desc{img.format, img.bytes, img.size, img.num_metadata, img.metadata};
   auto program = std::make_shared<ProgramImpl>();
   program->context = ctx.get();
@@ -85,6 +179,7 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
          fmt::format("compiling device image {} for device '{}' failed", image->describe(), ctx->device->name),
          program->handle);
   logger("zeal").debug("compiled device image {} for '{}'", image->describe(), ctx->device->name);
+  if (cache != nullptr) store_object(*program, *cache, key);
   return program;
 }
 
@@ -110,6 +205,10 @@ std::shared_ptr<ProgramImpl> link_objects(const std::shared_ptr<ContextImpl> &ct
 }
 
 } // namespace
+
+PersistentCacheStats persistent_cache_stats() {
+  return {stats().hits.load(), stats().misses.load(), stats().stores.load(), stats().rejected.load()};
+}
 
 std::string program_log(const zeal_adapter_dispatch_t &d, zeal_program_handle_t program) {
   size_t size = 0;

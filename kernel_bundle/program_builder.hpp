@@ -26,6 +26,15 @@ std::shared_ptr<ProgramImpl> get_executable(const std::shared_ptr<ContextImpl> &
 // The executable holding kernel `name`, its image's imports resolved across the registry.
 std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, std::string_view name);
 
+// What the persistent cache did in this process, for tests and logs.
+struct PersistentCacheStats {
+  uint64_t hits = 0;      // objects created from a cached native binary
+  uint64_t misses = 0;    // objects compiled from SPIR-V with the cache on
+  uint64_t stores = 0;    // native binaries written
+  uint64_t rejected = 0;  // cached binaries the driver refused (then rebuilt)
+};
+PersistentCacheStats persistent_cache_stats();
+
 // The text of a program's build or link log, or empty.
 std::string program_log(const zeal_adapter_dispatch_t &d, zeal_program_handle_t program);
 

@@ -27,9 +27,10 @@ struct ModuleMetadata {
   std::map<std::string, std::string, std::less<>> kernel_range_types;  // by kernel name
 };
 
-// Reads metadata key/value entries: "library", "sub_group_size:<function>",
-// "range_type:<function>", "kernel_range_type:<kernel>"; other keys are ignored. A bad
-// sub-group size is an INVALID_ARGUMENT error naming the key.
+// Reads metadata key/value entries with the keys of include/zeal/zeal_adapter.h:
+// "library", "function.<name>.sub_group_size", "function.<name>.range_type",
+// "kernel.<name>.range_type"; other keys are ignored. A bad sub-group size is an
+// INVALID_ARGUMENT error naming the key.
 Result<ModuleMetadata> parse_module_metadata(std::span<const std::pair<std::string, std::string>> entries);
 
 struct ModuleInput {

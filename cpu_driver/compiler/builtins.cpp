@@ -81,6 +81,12 @@ llvm::Value *linear_id(llvm::IRBuilder<> &b, llvm::Value *wi, bool global) {
   return b.CreateAdd(b.CreateMul(linear, size(0)), id(0));
 }
 
+} // namespace
+
+llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item) { return linear_id(b, work_item, false); }
+
+namespace {
+
 llvm::Value *answer(llvm::IRBuilder<> &b, Query query, llvm::CallInst &call, llvm::Value *wi) {
   llvm::Value *dim = takes_dimension(query) ? call.getArgOperand(0) : nullptr;
   auto field = [&](WorkItemField f, uint64_t fallback) {
@@ -246,7 +252,7 @@ llvm::StructType *work_item_type(llvm::LLVMContext &context) {
   auto *i64 = llvm::Type::getInt64Ty(context);
   auto *dims = llvm::ArrayType::get(i64, 3);
   auto *group = llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0);
-  return llvm::StructType::create(context, {dims, dims, dims, dims, dims, i64, group}, name);
+  return llvm::StructType::create(context, {dims, dims, dims, dims, dims, i64, group, i64}, name);
 }
 
 llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context) {
@@ -274,6 +280,8 @@ bool is_barrier_builtin(llvm::StringRef name) {
   llvm::StringRef base = opencl_base_name(name);
   return base == "barrier" || base == "work_group_barrier" || base == "__spirv_ControlBarrier";
 }
+
+bool needs_fibers(llvm::StringRef name) { return is_barrier_builtin(name) || is_subgroup_collective(name); }
 
 void use_c_calling_convention(llvm::Module &module) {
   auto is_spir = [](llvm::CallingConv::ID cc) {
@@ -324,6 +332,7 @@ void add_work_item_parameter(llvm::Module &module) {
     old->eraseFromParent();
   }
   lower_work_item_queries(module);
+  define_subgroup_builtins(module);
   lower_barriers_and_fences(module);
   lower_local_variables(module);
 }

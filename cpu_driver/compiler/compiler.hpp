@@ -25,6 +25,8 @@ struct ArgInfo {
   std::string type_name; // from kernel_arg_type metadata when present, else empty
 };
 
+// Every field but `run` is stored in native binaries (native_binary.cpp): a new
+// field must be written and read there too, and the format version raised.
 struct KernelInfo {
   std::string name;
   std::vector<ArgInfo> args;
@@ -49,6 +51,9 @@ struct CompileOptions {
   // Sub-group sizes the device supports; a kernel requiring another fails the
   // build. Empty: no check (the compiler's own tests).
   std::vector<uint32_t> subgroup_sizes;
+  // The sub-group size of kernels without intel_reqd_sub_group_size (the
+  // profile's primary size); 16 is every profile's, and the compiler tests'.
+  uint32_t primary_subgroup_size = 16;
   std::string device_name;           // names the device in that failure
 };
 

@@ -1,11 +1,14 @@
-// Work-items of kernels with barriers run as fibers (Boost.Context): the host side of zeal_cpu_run_fibers and zeal_cpu_barrier.
+// Work-items of kernels with barriers or sub-group collectives run as fibers (Boost.Context), scheduled sub-group by sub-group.
 #include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <boost/context/fiber.hpp>
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -104,6 +107,17 @@ struct PoolAllocator {
   void deallocate(bctx::stack_context &stack) noexcept { pool->give(stack); }
 };
 
+// Where a suspended work-item waits.
+enum class Wait : uint8_t { None, Barrier, Collective };
+
+// What the lanes of one sub-group share during a collective: the posts of
+// the lanes taking part, fixed by the scheduler before it resumes them.
+struct SubGroupSync {
+  const unsigned char *posts[sg_max_lanes];
+  uint64_t active = 0;
+  uint32_t size = 0, max_size = 0;
+};
+
 // One work-item. `work_item` comes first so that zeal_cpu_barrier, which
 // receives its address, can get back to the whole record.
 struct FiberItem {
@@ -112,11 +126,21 @@ struct FiberItem {
   bctx::fiber caller; // the scheduler, while the work-item runs
   const void *stack_bottom = nullptr, *caller_bottom = nullptr;
   size_t stack_size = 0, caller_size = 0;
+  Wait wait = Wait::None;
+  uint32_t lane = 0;
+  uintptr_t site = 0;             // the collective's call site: lanes at the same one take part together
+  SubGroupSync *sync = nullptr;
+  const unsigned char *posted = nullptr;
+  // Two buffers: a lane that has moved on to its next collective must not
+  // overwrite the post that slower lanes of the previous one still read.
+  alignas(16) unsigned char posts[2][sg_max_post_bytes];
+  unsigned next_post = 0;
 };
 static_assert(std::is_standard_layout_v<FiberItem>, "zeal_cpu_barrier casts the work-item back to its FiberItem");
 
 void resume(FiberItem &item) {
   void *fake_stack = nullptr;
+  item.wait = Wait::None;
   start_switch(&fake_stack, item.stack_bottom, item.stack_size);
   item.self = std::move(item.self).resume();
   finish_switch(fake_stack, nullptr, nullptr);
@@ -139,47 +163,107 @@ void start(FiberItem &item, StackPool &pool, WorkItemFn function, const void *co
   resume(item);
 }
 
+// Suspends the running work-item until the scheduler resumes it.
+void yield(FiberItem &item, Wait wait) {
+  item.wait = wait;
+  void *fake_stack = nullptr;
+  start_switch(&fake_stack, item.caller_bottom, item.caller_size);
+  item.caller = std::move(item.caller).resume();
+  finish_switch(fake_stack, &item.caller_bottom, &item.caller_size);
+}
+
+// Runs the lanes of one sub-group until each has ended or waits at a
+// work-group barrier. Lanes waiting at a collective go on together once none
+// of the sub-group runs: those at the earliest call site (code order, which
+// follows program order for structured code, so a loop's collectives come
+// before those after it) take part, the others wait for a later round.
+void run_sub_group(FiberItem *lanes, uint32_t count, SubGroupSync &sync) {
+  for (;;) {
+    uintptr_t site = UINTPTR_MAX;
+    for (uint32_t j = 0; j < count; ++j) {
+      if (lanes[j].wait == Wait::Collective && lanes[j].site < site) site = lanes[j].site;
+    }
+    if (site == UINTPTR_MAX) return;
+    sync.active = 0;
+    for (uint32_t j = 0; j < count; ++j) {
+      if (lanes[j].wait != Wait::Collective || lanes[j].site != site) continue;
+      sync.active |= uint64_t{1} << j;
+      sync.posts[j] = lanes[j].posted;
+    }
+    const uint64_t active = sync.active;
+    for (uint32_t j = 0; j < count; ++j) {
+      if (active >> j & 1) resume(lanes[j]);
+    }
+  }
+}
+
 // Reused by every work-group this thread runs; never resized while a fiber lives.
 thread_local std::vector<FiberItem> thread_items;
+thread_local std::vector<SubGroupSync> thread_syncs;
 
 extern "C" void zeal_cpu_run_fibers(WorkItemFn function, const void *const *args, const HostWorkItem *group) {
   std::vector<FiberItem> &items = thread_items; // one TLS lookup, not one per switch
   StackPool &pool = stack_pool;
   const uint64_t nx = group->local_size[0], ny = group->local_size[1];
   const uint64_t total = nx * ny * group->local_size[2];
+  const uint64_t s = group->subgroup_size, groups = (total + s - 1) / s;
   if (items.size() < total) items.resize(total);
+  if (thread_syncs.size() < groups) thread_syncs.resize(groups);
   for (uint64_t i = 0; i < total; ++i) {
-    HostWorkItem &work_item = items[i].work_item;
-    work_item = *group;
-    work_item.local_id[0] = i % nx;
-    work_item.local_id[1] = i / nx % ny;
-    work_item.local_id[2] = i / (nx * ny);
+    FiberItem &item = items[i];
+    item.work_item = *group;
+    item.work_item.local_id[0] = i % nx;
+    item.work_item.local_id[1] = i / nx % ny;
+    item.work_item.local_id[2] = i / (nx * ny);
+    item.lane = uint32_t(i % s);
+    item.sync = &thread_syncs[i / s];
+    item.wait = Wait::None;
   }
-  // Stacks are taken lazily: a work-item that ends without reaching a barrier
-  // hands its stack to the next, so barrier-free paths need one stack.
-  uint64_t waiting = 0;
-  for (uint64_t i = 0; i < total; ++i) {
-    start(items[i], pool, function, args);
-    waiting += items[i].self ? 1 : 0;
+  // Sub-group by sub-group: a kernel without work-group barriers then needs
+  // only one sub-group's stacks at a time. Stacks are taken lazily: a
+  // work-item that ends without waiting hands its stack to the next.
+  bool waiting = false;
+  for (uint64_t g = 0; g < groups; ++g) {
+    const uint32_t count = uint32_t(std::min(s, total - g * s));
+    SubGroupSync &sync = thread_syncs[g];
+    sync.size = count;
+    sync.max_size = uint32_t(s);
+    for (uint32_t j = 0; j < count; ++j) start(items[g * s + j], pool, function, args);
+    run_sub_group(&items[g * s], count, sync);
+    for (uint32_t j = 0; j < count; ++j) waiting = waiting || items[g * s + j].self;
   }
-  // Each round takes every work-item from one barrier to the next, so none
-  // passes a barrier before all have reached it.
-  while (waiting > 0) {
-    waiting = 0;
-    for (uint64_t i = 0; i < total; ++i) {
-      if (!items[i].self) continue;
-      resume(items[i]);
-      waiting += items[i].self ? 1 : 0;
+  // Each round takes every work-item from one work-group barrier to the
+  // next, so none passes a barrier before all have reached it.
+  while (waiting) {
+    waiting = false;
+    for (uint64_t g = 0; g < groups; ++g) {
+      const uint32_t count = uint32_t(std::min(s, total - g * s));
+      for (uint32_t j = 0; j < count; ++j) {
+        if (items[g * s + j].self) resume(items[g * s + j]);
+      }
+      run_sub_group(&items[g * s], count, thread_syncs[g]);
+      for (uint32_t j = 0; j < count; ++j) waiting = waiting || items[g * s + j].self;
     }
   }
 }
 
 extern "C" void zeal_cpu_barrier(HostWorkItem *work_item) {
+  yield(*reinterpret_cast<FiberItem *>(work_item), Wait::Barrier);
+}
+
+// A sub-group collective: post this lane's value, wait until the lanes of the
+// sub-group taking part have posted theirs, then compute this lane's result.
+extern "C" void zeal_cpu_subgroup(HostWorkItem *work_item, uint32_t code, const void *in, uint32_t arg, void *out) {
   FiberItem &item = *reinterpret_cast<FiberItem *>(work_item);
-  void *fake_stack = nullptr;
-  start_switch(&fake_stack, item.caller_bottom, item.caller_size);
-  item.caller = std::move(item.caller).resume();
-  finish_switch(fake_stack, &item.caller_bottom, &item.caller_size);
+  unsigned char *post = item.posts[item.next_post];
+  item.next_post ^= 1;
+  std::memcpy(post, in, sg_max_post_bytes);
+  item.posted = post;
+  item.site = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+  yield(item, Wait::Collective);
+  const SubGroupSync &sync = *item.sync;
+  CollectiveView view{sync.posts, sync.active, item.lane, sync.size, sync.max_size};
+  combine_collective(code, view, arg, out);
 }
 
 template <class F>
@@ -190,10 +274,15 @@ void *address(F *function) {
 } // namespace
 
 std::span<const RuntimeSymbol> fiber_symbols() {
-  static const RuntimeSymbol symbols[] = {
-      {run_fibers_symbol, address(&zeal_cpu_run_fibers)},
-      {barrier_symbol, address(&zeal_cpu_barrier)},
-  };
+  static const std::vector<RuntimeSymbol> symbols = [] {
+    std::vector<RuntimeSymbol> all = {
+        {run_fibers_symbol, address(&zeal_cpu_run_fibers)},
+        {barrier_symbol, address(&zeal_cpu_barrier)},
+        {subgroup_symbol, address(&zeal_cpu_subgroup)},
+    };
+    for (const RuntimeSymbol &symbol : subgroup_op_symbols()) all.push_back(symbol);
+    return all;
+  }();
   return symbols;
 }
 

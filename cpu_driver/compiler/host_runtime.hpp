@@ -16,6 +16,7 @@ struct HostWorkItem {
   uint64_t local_id[3], group_id[3], local_size[3], num_groups[3], global_offset[3];
   uint64_t work_dim;
   const GroupContext *group;
+  uint64_t subgroup_size;
 };
 // The function a fiber runs: one work-item of a kernel with barriers.
 using WorkItemFn = void (*)(const void *const *args, HostWorkItem *work_item);
@@ -37,6 +38,47 @@ void assign_local_offsets(llvm::Module &module);
 uint64_t static_local_bytes(llvm::Function &kernel);
 // After add_work_item_parameter: each use becomes work_item->group->local_memory + offset.
 void lower_local_variables(llvm::Module &module);
+
+// --- Sub-groups (subgroups.cpp builds the IR, subgroup_ops.cpp combines lanes) ---
+// True for built-ins whose lanes exchange values (or wait for each other):
+// kernels reaching one run as fibers.
+bool is_subgroup_collective(llvm::StringRef name);
+// A barrier or a sub-group collective: the work-item may have to wait for others.
+bool needs_fibers(llvm::StringRef name);
+// get_local_linear_id() of the work-item (builtins.cpp).
+llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item);
+// After the WorkItem parameter is added: sub-group queries, collectives, ballot queries and block I/O get bodies.
+void define_subgroup_builtins(llvm::Module &module);
+
+// A collective, packed into the `code` argument of zeal_cpu_subgroup: op | arith << 8 | element << 16 | count << 24.
+enum class SgOp : uint8_t {
+  Shuffle, ShuffleDown, ShuffleUp, ShuffleXor,   // cl_intel_subgroups (down: current, next; up: previous, current)
+  ShuffleUpKhr, ShuffleDownKhr, Broadcast, BroadcastFirst,
+  All, Any, AllEqual, Ballot, Elect, Reduce, ScanInclusive, ScanExclusive, ClusteredReduce, Barrier,
+};
+enum class SgArith : uint8_t { Add, Mul, Min, Max, And, Or, Xor, LogicalAnd, LogicalOr, LogicalXor };
+enum class SgElement : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, F64 };
+inline constexpr uint32_t sg_code(SgOp op, SgArith arith, SgElement element, uint32_t count) {
+  return uint32_t(op) | uint32_t(arith) << 8 | uint32_t(element) << 16 | count << 24;
+}
+// Bytes one lane posts: two values for the Intel shuffles up and down.
+inline constexpr uint32_t sg_max_post_bytes = 128;
+inline constexpr uint32_t sg_max_lanes = 64; // a sub-group's active lanes fit in one uint64_t mask
+
+// What a lane sees once every lane of its sub-group that takes part has posted.
+struct CollectiveView {
+  const unsigned char *const *posts; // posts[j]: lane j's bytes, valid when bit j of `active` is set
+  uint64_t active;
+  uint32_t lane, size, max_size;
+};
+// Writes the lane's result of collective `code` (its own argument `arg`) to `out`.
+void combine_collective(uint32_t code, const CollectiveView &view, uint32_t arg, void *out);
+// The host functions of subgroup_ops.cpp (ballot queries); fiber_symbols() includes them.
+std::span<const RuntimeSymbol> subgroup_op_symbols();
+
+inline constexpr const char *subgroup_symbol = "zeal_cpu_subgroup"; // (HostWorkItem *, code, const void *in, arg, void *out)
+// Ballot bit queries, pure functions of the ballot, the lane and the sub-group size: no exchange.
+inline constexpr const char *ballot_query_symbol = "zeal_cpu_ballot_query"; // (HostWorkItem *, kind, const uint32_t *, arg)
 
 // --- Barriers and fences (work_group.cpp) ----------------------------------
 // After add_work_item_parameter: barrier(...) -> zeal_cpu_barrier(work_item), mem_fence -> fence.

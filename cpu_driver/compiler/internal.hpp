@@ -27,8 +27,9 @@ namespace zeal::cpu::detail {
 //     uint64_t local_id[3], group_id[3], local_size[3], num_groups[3], global_offset[3];
 //     uint64_t work_dim;
 //     const GroupContext *group;   // for what is not copied (local memory)
+//     uint64_t subgroup_size;      // S, the kernel's sub-group size (a constant after inlining)
 //   };
-enum WorkItemField : unsigned { LocalId, GroupId, LocalSize, NumGroups, GlobalOffset, WorkDim, Group };
+enum WorkItemField : unsigned { LocalId, GroupId, LocalSize, NumGroups, GlobalOffset, WorkDim, Group, SubgroupSize };
 llvm::StructType *work_item_type(llvm::LLVMContext &context);
 llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context);
 // Loads field[dim] (or the scalar field) of a WorkItem as an i64.
@@ -70,8 +71,10 @@ void add_work_item_parameter(llvm::Module &module);
 // Fails, naming them, when calls remain to functions neither defined nor provided.
 Status check_external_calls(const llvm::Module &module, const CompileOptions &options);
 
-// Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel.
-void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels);
+// Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel; kernels
+// without a required sub-group size run with `primary_subgroup_size`.
+void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels,
+                                uint32_t primary_subgroup_size);
 std::string work_group_function_name(llvm::StringRef kernel);
 
 // Private memory of a work-group function's static allocas, per work-item.

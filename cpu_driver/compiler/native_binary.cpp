@@ -18,7 +18,7 @@ namespace {
 // kernels, imports, exported functions, exported globals, object code; then an
 // FNV-1a 64 checksum of everything before it.
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
-constexpr uint32_t format_version = 1;
+constexpr uint32_t format_version = 2; // 2: the work-item record gained the sub-group size
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 uint64_t fnv1a(std::span<const uint8_t> bytes) {

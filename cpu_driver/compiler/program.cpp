@@ -74,7 +74,7 @@ Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std
   retype_indirect_calls(module);
   Status calls = imports.empty() ? check_external_calls(module, options) : check_calls_with_imports(module, imports);
   if (!calls) return calls;
-  build_work_group_functions(module, kernels);
+  build_work_group_functions(module, kernels, options.primary_subgroup_size); // sub-groups: the size kernels run with
   hide_internals(module, spirv, options.library_compilation);
   return verify(module, "after lowering for the host");
 }

@@ -50,7 +50,7 @@ KernelInfo describe_kernel(llvm::Function &kernel) {
   for (unsigned d = 0; d < 3; ++d) info.required_group_size[d] = metadata_int(group_size, d);
   info.required_subgroup_size = metadata_int(kernel.getMetadata("intel_reqd_sub_group_size"), 0);
   for (llvm::Function *function : reachable_functions(kernel)) {
-    info.uses_barriers = info.uses_barriers || is_barrier_builtin(function->getName());
+    info.uses_barriers = info.uses_barriers || needs_fibers(function->getName());
   }
   info.static_local_bytes = static_local_bytes(kernel);
   return info;
@@ -58,7 +58,7 @@ KernelInfo describe_kernel(llvm::Function &kernel) {
 
 // Copies the GroupContext into the WorkItem once; offsets come from the C++
 // struct itself so the two cannot drift apart.
-void fill_work_item(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *context) {
+void fill_work_item(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *context, uint32_t subgroup_size) {
   llvm::StructType *type = work_item_type(b.getContext());
   auto load = [&](size_t offset, llvm::Type *field_type) -> llvm::Value * {
     llvm::Value *at = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), context, offset);
@@ -77,6 +77,8 @@ void fill_work_item(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *c
   }
   b.CreateStore(load(offsetof(GroupContext, work_dim), b.getInt32Ty()), b.CreateStructGEP(type, work_item, WorkDim));
   b.CreateStore(context, b.CreateStructGEP(type, work_item, Group));
+  // A constant: after inlining, sub-group ids fold to shifts and masks for powers of two.
+  b.CreateStore(b.getInt64(subgroup_size), b.CreateStructGEP(type, work_item, SubgroupSize));
 }
 
 // args[i] points to the argument's bytes: the value itself, or the pointer
@@ -166,7 +168,8 @@ llvm::Function *build_work_item_function(llvm::Module &module, llvm::Function &k
 // Without barriers: three nested work-item loops around the inlined kernel,
 // which LLVM can vectorise. With barriers every work-item needs its own stack
 // until the group ends, so the host runs them as fibers.
-void build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers) {
+void build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers,
+                               uint32_t subgroup_size) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Function *function = create_function(module, llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0),
                                              work_group_function_name(kernel.getName()),
@@ -177,7 +180,7 @@ void build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
 
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
   llvm::Value *work_item = b.CreateAlloca(work_item_type(context), nullptr, "work_item");
-  fill_work_item(b, work_item, context_arg);
+  fill_work_item(b, work_item, context_arg, subgroup_size);
   llvm::Value *empty = b.getFalse();
   for (unsigned d = 0; d < 3; ++d) {
     empty = b.CreateOr(empty, b.CreateICmpEQ(load_work_item(b, work_item, LocalSize, d), b.getInt64(0)));
@@ -214,15 +217,23 @@ Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module) {
   for (llvm::Function &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL || function.isDeclaration()) continue;
     kernels.push_back(describe_kernel(function));
+    // A sub-group's lanes are tracked in one 64-bit mask (fibers.cpp).
+    if (kernels.back().required_subgroup_size > sg_max_lanes) {
+      return build_failure(fmt::format("kernel '{}' requires sub-group size {}; this CPU driver runs sub-groups of "
+                                       "1 to {} work-items",
+                                       kernels.back().name, kernels.back().required_subgroup_size, sg_max_lanes));
+    }
   }
   return kernels;
 }
 
-void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels) {
+void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels,
+                                uint32_t primary_subgroup_size) {
   for (const KernelInfo &info : kernels) {
     llvm::Function *kernel = module.getFunction(info.name);
     assert(kernel != nullptr && "described kernels are in the module");
-    build_work_group_function(module, *kernel, info.uses_barriers);
+    uint32_t subgroup_size = info.required_subgroup_size != 0 ? info.required_subgroup_size : primary_subgroup_size;
+    build_work_group_function(module, *kernel, info.uses_barriers, subgroup_size);
     // Inlined into its work-group function, the x loop becomes vectorisable.
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
     kernel->removeFnAttr(llvm::Attribute::NoInline);

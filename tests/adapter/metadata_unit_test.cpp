@@ -117,5 +117,9 @@ TEST(SpirvStrip, StrippedKernelIsNoLongerAnEntryPointAndTheOthersStay) {
   const uint8_t junk[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   auto bad = strip_kernels(junk, {"k"});
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().message, "SPIR-V to strip is not a whole number of words");
+  EXPECT_EQ(bad.error().message,
+            "the binary is not SPIR-V: its first word is 0x04030201, not the magic number 0x07230203");
+  auto ragged = strip_kernels(std::span(junk, 7), {"k"});
+  ASSERT_FALSE(ragged.ok());
+  EXPECT_EQ(ragged.error().message, "SPIR-V to strip is not a whole number of words");
 }

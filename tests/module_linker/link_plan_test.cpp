@@ -190,15 +190,21 @@ TEST(PlanLink, GivenUnknownRoot_ThenItIsDiagnosed) {
 
 TEST(PlanLink, GivenMetadataEntries_ThenTheyParse_AndABadSizeIsRejected) {
   std::vector<std::pair<std::string, std::string>> entries = {
-      {"library", "libx.so"}, {"sub_group_size:f", "32"}, {"range_type:f", "int"}, {"kernel_range_type:k", "long"}};
+      {"library", "libx.so"},
+      {"function.f.sub_group_size", "32"},
+      {"function.f.range_type", "int"},
+      {"kernel.k.range_type", "long"},
+      {"function.name.with.dots.range_type", "short"},
+      {"kernels", "k"}};
   auto meta = ml::parse_module_metadata(entries);
   ASSERT_TRUE(meta.ok());
   EXPECT_EQ(meta->library, "libx.so");
   EXPECT_EQ(meta->functions.at("f").sub_group_size, 32u);
   EXPECT_EQ(meta->functions.at("f").range_type, "int");
   EXPECT_EQ(meta->kernel_range_types.at("k"), "long");
-  std::vector<std::pair<std::string, std::string>> bad = {{"sub_group_size:f", "lots"}};
+  EXPECT_EQ(meta->functions.at("name.with.dots").range_type, "short");
+  std::vector<std::pair<std::string, std::string>> bad = {{"function.f.sub_group_size", "lots"}};
   auto err = ml::parse_module_metadata(bad);
   ASSERT_FALSE(err.ok());
-  EXPECT_EQ(err.error().message, "metadata 'sub_group_size:f' is 'lots', not a positive sub-group size");
+  EXPECT_EQ(err.error().message, "metadata 'function.f.sub_group_size' is 'lots', not a positive sub-group size");
 }

@@ -1,6 +1,8 @@
 // The persistent cache: round trips, every kind of bad entry rebuilt, LRU eviction, processes racing.
 #include "kernel_bundle/persistent_cache.hpp"
 
+#include "common/settings.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -142,7 +144,13 @@ TEST_F(CacheTest, GivenProcessesRacingOnOneFolder_ThenNothingTornIsEverRead) {
 }
 
 TEST(CacheDirectory, FollowsZealCacheDirThenXdgThenHome) {
-  // ZEAL_CACHE_DIR is read once into the settings; unset in the test environment.
+  // ZEAL_CACHE_DIR is read once into the settings; ctest sets it for every suite.
+  if (!zeal::settings().cache_dir.empty()) {
+    setenv("XDG_CACHE_HOME", "/tmp/xdg-for-test", 1);
+    EXPECT_EQ(PersistentCache::default_directory(), fs::path(zeal::settings().cache_dir));
+    unsetenv("XDG_CACHE_HOME");
+    return;
+  }
   const char *home = std::getenv("HOME");
   std::string saved_home = home != nullptr ? home : "";
   setenv("XDG_CACHE_HOME", "/tmp/xdg-for-test", 1);

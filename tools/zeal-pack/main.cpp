@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/os.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,15 +15,18 @@
 namespace {
 
 constexpr const char *kUsage =
-    "usage: zeal-pack --output <file.cpp> --name <target> <image.spv>...\n"
+    "usage: zeal-pack --output <file.cpp> --name <target> [--metadata KEY=VALUE]... <image.spv|folder>...\n"
     "Writes a C++ source that holds the SPIR-V images, their metadata (kernels, exports,\n"
-    "imports, read from the SPIR-V) and a registrar that registers them with libzeal\n"
-    "when the executable or shared library it is linked into is loaded.\n";
+    "imports, read from the SPIR-V, plus every --metadata entry, e.g.\n"
+    "function.f.sub_group_size=16 or kernel.k.range_type=int) and a registrar that registers\n"
+    "them with libzeal when the executable or shared library it is linked into is loaded.\n"
+    "A folder stands for the .spv files in it, in name order.\n";
 
 struct Options {
   std::string output;
   std::string name;
   std::vector<std::string> images;
+  std::vector<std::pair<std::string, std::string>> metadata;
 };
 
 struct PackedImage {
@@ -36,6 +40,21 @@ bool parse_args(int argc, char **argv, Options &opts) {
     std::string arg = argv[i];
     if ((arg == "--output" || arg == "-o") && i + 1 < argc) opts.output = argv[++i];
     else if (arg == "--name" && i + 1 < argc) opts.name = argv[++i];
+    else if (arg == "--metadata" && i + 1 < argc) {
+      std::string entry = argv[++i];
+      auto eq = entry.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::fprintf(stderr, "zeal-pack: --metadata '%s' is not KEY=VALUE\n", entry.c_str());
+        return false;
+      }
+      opts.metadata.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    } else if (std::filesystem::is_directory(arg)) {
+      std::vector<std::string> found;
+      for (const auto &f : std::filesystem::directory_iterator(arg))
+        if (f.path().extension() == ".spv") found.push_back(f.path().string());
+      std::sort(found.begin(), found.end());
+      opts.images.insert(opts.images.end(), found.begin(), found.end());
+    }
     else if (arg == "--help" || arg == "-h") return false;
     else if (arg.starts_with("-")) {
       std::fprintf(stderr, "zeal-pack: unknown option '%s'\n", arg.c_str());
@@ -52,7 +71,7 @@ std::string join(const std::vector<std::string> &names) {
 }
 
 // Reads one image and the metadata module_linker finds in it; nonzero exit on bad input.
-bool pack_image(const std::string &path, PackedImage &out) {
+bool pack_image(const std::string &path, const Options &opts, PackedImage &out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "zeal-pack: cannot read device image '%s'\n", path.c_str());
@@ -69,6 +88,20 @@ bool pack_image(const std::string &path, PackedImage &out) {
   std::vector<std::string> kernels;
   for (const auto &ep : info->entry_points) kernels.push_back(ep.name);
   out.metadata = {{"kernels", join(kernels)}, {"exports", join(info->exports)}, {"imports", join(info->imports)}};
+  // kernel.<k>.* goes to the image holding k, function.<f>.* to the images exporting or
+  // importing f, anything else to every image.
+  auto mentions = [](const std::vector<std::string> &names, const std::string &name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  for (const auto &[key, value] : opts.metadata) {
+    size_t first = key.find('.'), last = key.rfind('.');
+    std::string kind = key.substr(0, first);
+    std::string name = first != last ? key.substr(first + 1, last - first - 1) : "";
+    bool relevant = kind == "kernel"     ? mentions(kernels, name)
+                    : kind == "function" ? mentions(info->exports, name) || mentions(info->imports, name)
+                                         : true;
+    if (relevant) out.metadata.emplace_back(key, value);
+  }
   return true;
 }
 
@@ -102,7 +135,7 @@ int main(int argc, char **argv) {
   }
   std::vector<PackedImage> images(opts.images.size());
   for (size_t i = 0; i < images.size(); ++i)
-    if (!pack_image(opts.images[i], images[i])) return 1;
+    if (!pack_image(opts.images[i], opts, images[i])) return 1;
 
   std::string temp = opts.output + ".tmp";
   {

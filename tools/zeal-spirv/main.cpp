@@ -28,8 +28,8 @@ constexpr int kExitUsage = 2;       // bad command line or unreadable / malforme
 constexpr const char *kUsage =
     "usage: zeal-spirv info X.spv [--json]\n"
     "       zeal-spirv link-check A.spv B.spv ... [--device-profile host|pvc|dg2] [--root NAME]...\n"
-    "                  [--meta FILE,KEY=VALUE]...   (KEY: library, sub_group_size:FN, range_type:FN,\n"
-    "                                                kernel_range_type:KERNEL)\n"
+    "                  [--meta FILE,KEY=VALUE]...   (KEY: library, function.FN.sub_group_size, function.FN.range_type,\n"
+    "                                                kernel.KERNEL.range_type)\n"
     "       zeal-spirv split X.spv [Y.spv ...] --mode per_kernel|per_source|off -o DIR\n"
     "       zeal-spirv strip X.spv --device-profile host|pvc|dg2 -o Y.spv\n"
     "exit status: 0 ok, 1 diagnostics (link-check problems, strict validation, nothing left to strip),\n"

@@ -1,0 +1,234 @@
+// What one lane of a sub-group collective gets from the lanes' posted values (shuffles, votes, ballots, reductions, scans).
+#include "cpu_driver/compiler/host_runtime.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace zeal::cpu::detail {
+namespace {
+
+// IEEE half <-> float, so that half reductions round like the device's half arithmetic.
+float half_to_float(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | mantissa << 13);
+  if (exponent == 0) return (sign ? -1.0f : 1.0f) * std::ldexp(float(mantissa), -24);
+  return std::bit_cast<float>(sign | (exponent + 112) << 23 | mantissa << 13);
+}
+
+uint16_t float_to_half(float f) {
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  uint16_t sign = uint16_t((bits >> 16) & 0x8000);
+  float magnitude = std::fabs(f);
+  if (std::isnan(f)) return uint16_t(sign | 0x7e00);
+  if (magnitude >= 65520.0f) return uint16_t(sign | 0x7c00); // rounds to infinity
+  if (magnitude < std::ldexp(1.0f, -14)) {                    // subnormal: a multiple of 2^-24, rounded to even
+    return uint16_t(sign | uint16_t(std::nearbyint(magnitude * std::ldexp(1.0f, 24))));
+  }
+  uint32_t m = std::bit_cast<uint32_t>(magnitude);
+  uint32_t rounded = m + 0xfff + ((m >> 13) & 1); // round to nearest even at bit 13
+  return uint16_t(sign | (((rounded >> 23) - 112) << 10 | ((rounded >> 13) & 0x3ff)));
+}
+
+struct Half {
+  uint16_t bits;
+};
+
+template <class T> struct Arith {
+  using Wide = T; // arithmetic happens in T, except for half
+  static Wide load(const unsigned char *p) { T v; std::memcpy(&v, p, sizeof v); return v; }
+  static void store(Wide v, void *out) { std::memcpy(out, &v, sizeof(T)); }
+  static Wide lowest() { return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest(); }
+  static Wide highest() { return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max(); }
+  static Wide round(Wide v) { return v; }
+};
+template <> struct Arith<Half> {
+  using Wide = float;
+  static Wide load(const unsigned char *p) { uint16_t v; std::memcpy(&v, p, 2); return half_to_float(v); }
+  static void store(Wide v, void *out) { uint16_t h = float_to_half(v); std::memcpy(out, &h, 2); }
+  static Wide lowest() { return -std::numeric_limits<float>::infinity(); }
+  static Wide highest() { return std::numeric_limits<float>::infinity(); }
+  static Wide round(Wide v) { return half_to_float(float_to_half(v)); } // every step rounds to half
+};
+
+template <class W> W identity(SgArith op, W lowest, W highest) {
+  switch (op) {
+  case SgArith::Mul: case SgArith::LogicalAnd: return W(1);
+  case SgArith::Min: return highest;
+  case SgArith::Max: return lowest;
+  case SgArith::And: if constexpr (std::is_integral_v<W>) return W(~W(0)); else return W(0);
+  default: return W(0);
+  }
+}
+
+template <class W> W apply(SgArith op, W a, W b) {
+  switch (op) {
+  case SgArith::Add: return W(a + b);
+  case SgArith::Mul: return W(a * b);
+  case SgArith::Min: return b < a ? b : a;
+  case SgArith::Max: return a < b ? b : a;
+  case SgArith::LogicalAnd: return W(a != W(0) && b != W(0));
+  case SgArith::LogicalOr: return W(a != W(0) || b != W(0));
+  case SgArith::LogicalXor: return W((a != W(0)) != (b != W(0)));
+  default: break;
+  }
+  if constexpr (std::is_integral_v<W>) {
+    if (op == SgArith::And) return W(a & b);
+    if (op == SgArith::Or) return W(a | b);
+    if (op == SgArith::Xor) return W(a ^ b);
+  }
+  return a;
+}
+
+// Reduce, scans and clustered reduce over the active lanes, in lane order.
+template <class T> void fold(SgOp kind, SgArith op, const CollectiveView &v, uint32_t arg, void *out) {
+  using A = Arith<T>;
+  using W = typename A::Wide;
+  W acc = identity<W>(op, A::lowest(), A::highest());
+  uint32_t first = 0, last = v.size; // lanes [first, last)
+  if (kind == SgOp::ScanInclusive) last = v.lane + 1;
+  if (kind == SgOp::ScanExclusive) last = v.lane;
+  if (kind == SgOp::ClusteredReduce && arg != 0) {
+    first = v.lane / arg * arg;
+    last = std::min(v.size, first + arg);
+  }
+  bool logical = op == SgArith::LogicalAnd || op == SgArith::LogicalOr || op == SgArith::LogicalXor;
+  for (uint32_t j = first; j < last; ++j) {
+    if ((v.active >> j & 1) == 0) continue;
+    W value = A::load(v.posts[j]);
+    acc = A::round(apply(op, acc, logical ? W(value != W(0)) : value));
+  }
+  A::store(acc, out);
+}
+
+void fold_typed(SgOp kind, SgArith op, SgElement element, const CollectiveView &v, uint32_t arg, void *out) {
+  switch (element) {
+  case SgElement::I8: return fold<int8_t>(kind, op, v, arg, out);
+  case SgElement::U8: return fold<uint8_t>(kind, op, v, arg, out);
+  case SgElement::I16: return fold<int16_t>(kind, op, v, arg, out);
+  case SgElement::U16: return fold<uint16_t>(kind, op, v, arg, out);
+  case SgElement::I32: return fold<int32_t>(kind, op, v, arg, out);
+  case SgElement::U32: return fold<uint32_t>(kind, op, v, arg, out);
+  case SgElement::I64: return fold<int64_t>(kind, op, v, arg, out);
+  case SgElement::U64: return fold<uint64_t>(kind, op, v, arg, out);
+  case SgElement::F16: return fold<Half>(kind, op, v, arg, out);
+  case SgElement::F32: return fold<float>(kind, op, v, arg, out);
+  case SgElement::F64: return fold<double>(kind, op, v, arg, out);
+  }
+}
+
+uint32_t element_bytes(SgElement element) {
+  switch (element) {
+  case SgElement::I8: case SgElement::U8: return 1;
+  case SgElement::I16: case SgElement::U16: case SgElement::F16: return 2;
+  case SgElement::I32: case SgElement::U32: case SgElement::F32: return 4;
+  default: return 8;
+  }
+}
+
+int32_t predicate(const CollectiveView &v, uint32_t j) {
+  int32_t value;
+  std::memcpy(&value, v.posts[j], sizeof value);
+  return value;
+}
+
+// Lane j's bytes at `offset`; a lane outside the sub-group or not taking part
+// (undefined behaviour in OpenCL) gives the caller's own value instead of garbage.
+const unsigned char *source(const CollectiveView &v, int64_t j, uint32_t offset) {
+  bool valid = j >= 0 && j < int64_t(v.size) && (v.active >> j & 1);
+  return (valid ? v.posts[j] : v.posts[v.lane]) + offset;
+}
+
+const unsigned char *shuffled(SgOp op, const CollectiveView &v, uint32_t arg, uint32_t bytes) {
+  const int64_t lane = v.lane, max = v.max_size;
+  switch (op) {
+  case SgOp::Shuffle: case SgOp::Broadcast: return source(v, arg, 0);
+  case SgOp::ShuffleXor: return source(v, lane ^ arg, 0);
+  case SgOp::ShuffleUpKhr: return source(v, lane - int64_t(arg), 0);
+  case SgOp::ShuffleDownKhr: return source(v, lane + int64_t(arg), 0);
+  case SgOp::BroadcastFirst: return source(v, std::countr_zero(v.active), 0);
+  // intel_sub_group_shuffle_down(current, next, delta): posts hold current then next.
+  case SgOp::ShuffleDown: {
+    int64_t j = lane + int64_t(arg);
+    return j < max ? source(v, j, 0) : source(v, j - max, bytes);
+  }
+  // intel_sub_group_shuffle_up(previous, current, delta): posts hold previous then current.
+  default: {
+    int64_t j = lane - int64_t(arg);
+    return j >= 0 ? source(v, j, bytes) : source(v, j + max, 0);
+  }
+  }
+}
+
+} // namespace
+
+void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, void *out) {
+  auto op = SgOp(code & 0xff);
+  auto arith = SgArith(code >> 8 & 0xff);
+  auto element = SgElement(code >> 16 & 0xff);
+  uint32_t bytes = element_bytes(element) * (code >> 24);
+  int32_t result = 0;
+  switch (op) {
+  case SgOp::Barrier: return;
+  case SgOp::Reduce: case SgOp::ScanInclusive: case SgOp::ScanExclusive: case SgOp::ClusteredReduce:
+    return fold_typed(op, arith, element, v, arg, out);
+  case SgOp::Elect: result = int32_t(v.lane) == std::countr_zero(v.active); break;
+  case SgOp::All: case SgOp::Any: case SgOp::AllEqual:
+    result = op != SgOp::Any;
+    for (uint32_t j = 0; j < v.size; ++j) {
+      if ((v.active >> j & 1) == 0) continue;
+      if (op == SgOp::All) result &= predicate(v, j) != 0;
+      if (op == SgOp::Any) result |= predicate(v, j) != 0;
+      if (op == SgOp::AllEqual) result &= std::memcmp(v.posts[j], v.posts[v.lane], bytes) == 0;
+    }
+    break;
+  case SgOp::Ballot: {
+    uint32_t words[4] = {};
+    for (uint32_t j = 0; j < v.size; ++j) {
+      if ((v.active >> j & 1) && predicate(v, j) != 0) words[j / 32] |= 1u << (j % 32);
+    }
+    std::memcpy(out, words, sizeof words);
+    return;
+  }
+  default: std::memcpy(out, shuffled(op, v, arg, bytes), bytes); return;
+  }
+  std::memcpy(out, &result, sizeof result);
+}
+
+namespace {
+
+// Bits of the ballot that belong to lanes of this sub-group.
+bool bit(const uint32_t ballot[4], uint32_t j) { return j < 128 && (ballot[j / 32] >> (j % 32) & 1); }
+
+extern "C" uint32_t zeal_cpu_ballot_query(HostWorkItem *wi, uint32_t kind, const uint32_t *ballot, uint32_t arg) {
+  const uint64_t total = wi->local_size[0] * wi->local_size[1] * wi->local_size[2];
+  const uint64_t linear = (wi->local_id[2] * wi->local_size[1] + wi->local_id[1]) * wi->local_size[0] + wi->local_id[0];
+  const uint64_t s = wi->subgroup_size, first = linear / s * s;
+  const uint32_t lane = uint32_t(linear - first), size = uint32_t(std::min(s, total - first));
+  uint32_t count = 0, lsb = ~0u, msb = ~0u;
+  for (uint32_t j = 0; j < size; ++j) {
+    if (!bit(ballot, j)) continue;
+    if (kind == 2 || (kind == 3 && j <= lane) || (kind == 4 && j < lane)) ++count;
+    if (lsb == ~0u) lsb = j;
+    msb = j;
+  }
+  switch (kind) {
+  case 0: return bit(ballot, lane);
+  case 1: return bit(ballot, arg);
+  case 5: return lsb;
+  case 6: return msb;
+  default: return count;
+  }
+}
+
+} // namespace
+
+std::span<const RuntimeSymbol> subgroup_op_symbols() {
+  static const RuntimeSymbol symbols[] = {
+      {ballot_query_symbol, reinterpret_cast<void *>(&zeal_cpu_ballot_query)},
+  };
+  return symbols;
+}
+
+} // namespace zeal::cpu::detail

@@ -1,0 +1,246 @@
+// Sub-group built-ins: ids and sizes inline on the WorkItem, block I/O inline, collectives and ballot queries as host calls.
+#include "cpu_driver/compiler/host_runtime.hpp"
+
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/IR/Constants.h>
+
+#include <optional>
+
+namespace zeal::cpu::detail {
+namespace {
+
+// Sub-group i holds linear ids [i*S, (i+1)*S); the last one may be partial.
+struct Mapping {
+  llvm::Value *size, *linear, *total;
+};
+
+Mapping mapping(llvm::IRBuilder<> &b, llvm::Value *wi) {
+  llvm::Value *total = b.CreateMul(b.CreateMul(load_work_item(b, wi, LocalSize, 0), load_work_item(b, wi, LocalSize, 1)),
+                                   load_work_item(b, wi, LocalSize, 2));
+  return {load_work_item(b, wi, SubgroupSize), local_linear_id(b, wi), total};
+}
+
+bool is_query(llvm::StringRef base) {
+  return base == "get_sub_group_local_id" || base == "get_sub_group_id" || base == "get_max_sub_group_size" ||
+         base == "get_num_sub_groups" || base == "get_enqueued_num_sub_groups" || base == "get_sub_group_size";
+}
+
+std::optional<llvm::Value *> query(llvm::IRBuilder<> &b, llvm::StringRef base, llvm::Value *wi) {
+  if (!is_query(base)) return std::nullopt;
+  Mapping m = mapping(b, wi);
+  llvm::Value *id = b.CreateUDiv(m.linear, m.size);
+  if (base == "get_sub_group_local_id") return b.CreateURem(m.linear, m.size);
+  if (base == "get_sub_group_id") return id;
+  if (base == "get_max_sub_group_size") return m.size;
+  // Work-groups are uniform (GroupContext has one local size), so enqueued = actual.
+  if (base == "get_num_sub_groups" || base == "get_enqueued_num_sub_groups") {
+    return b.CreateUDiv(b.CreateAdd(m.total, b.CreateSub(m.size, b.getInt64(1))), m.size);
+  }
+  if (base == "get_sub_group_size") {
+    llvm::Value *left = b.CreateSub(m.total, b.CreateMul(id, m.size));
+    return b.CreateSelect(b.CreateICmpULT(left, m.size), left, m.size);
+  }
+  return std::nullopt;
+}
+
+// intel_sub_group_block_read{,2,4,8}{,_ui,_us}: lane l of a sub-group of max size S gets p[k*S + l]
+// as component k. No lane reads another's value, so no exchange (and no fiber) is needed.
+bool define_block_io(llvm::Function &f, llvm::StringRef base, llvm::Value *wi, llvm::IRBuilder<> &b) {
+  bool read = base.startswith("intel_sub_group_block_read");
+  bool write = base.startswith("intel_sub_group_block_write");
+  if (!read && !write) return false;
+  llvm::Value *pointer = f.getArg(0);
+  if (!pointer->getType()->isPointerTy()) return false; // image block I/O: left undefined, reported at build
+  Mapping m = mapping(b, wi);
+  llvm::Value *lane = b.CreateURem(m.linear, m.size);
+  llvm::Type *data = read ? f.getReturnType() : f.getArg(1)->getType();
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(data);
+  unsigned count = vector ? unsigned(vector->getNumElements()) : 1;
+  llvm::Type *element = vector ? vector->getElementType() : data;
+  llvm::Value *base_pointer = b.CreatePointerCast(pointer, llvm::PointerType::get(element, 0));
+  llvm::Value *result = llvm::UndefValue::get(data);
+  for (unsigned k = 0; k < count; ++k) {
+    llvm::Value *index = b.CreateAdd(b.CreateMul(b.getInt64(k), m.size), lane);
+    llvm::Value *at = b.CreateInBoundsGEP(element, base_pointer, index);
+    if (read) {
+      llvm::Value *value = b.CreateLoad(element, at);
+      result = vector ? b.CreateInsertElement(result, value, k) : value;
+    } else {
+      llvm::Value *value = vector ? b.CreateExtractElement(f.getArg(1), k) : f.getArg(1);
+      b.CreateStore(value, at);
+    }
+  }
+  if (read) {
+    b.CreateRet(result);
+  } else {
+    b.CreateRetVoid();
+  }
+  return true;
+}
+
+std::optional<SgArith> arith(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<SgArith>>(name)
+      .Case("add", SgArith::Add).Case("mul", SgArith::Mul).Case("min", SgArith::Min).Case("max", SgArith::Max)
+      .Case("and", SgArith::And).Case("or", SgArith::Or).Case("xor", SgArith::Xor)
+      .Case("logical_and", SgArith::LogicalAnd).Case("logical_or", SgArith::LogicalOr)
+      .Case("logical_xor", SgArith::LogicalXor).Default(std::nullopt);
+}
+
+struct Collective {
+  SgOp op;
+  SgArith arith = SgArith::Add;
+};
+
+std::optional<Collective> arithmetic(llvm::StringRef base) {
+  llvm::StringRef rest = base;
+  if (!rest.consume_front("sub_group_")) return std::nullopt;
+  rest.consume_front("non_uniform_");
+  SgOp op;
+  if (rest.consume_front("reduce_")) op = SgOp::Reduce;
+  else if (rest.consume_front("scan_inclusive_")) op = SgOp::ScanInclusive;
+  else if (rest.consume_front("scan_exclusive_")) op = SgOp::ScanExclusive;
+  else if (rest.consume_front("clustered_reduce_")) op = SgOp::ClusteredReduce;
+  else return std::nullopt;
+  std::optional<SgArith> a = arith(rest);
+  if (!a) return std::nullopt;
+  return Collective{op, *a};
+}
+
+std::optional<Collective> collective(llvm::StringRef base) {
+  if (auto a = arithmetic(base)) return a;
+  auto op = llvm::StringSwitch<std::optional<SgOp>>(base)
+                .Case("intel_sub_group_shuffle", SgOp::Shuffle).Case("sub_group_shuffle", SgOp::Shuffle)
+                .Case("intel_sub_group_shuffle_down", SgOp::ShuffleDown)
+                .Case("intel_sub_group_shuffle_up", SgOp::ShuffleUp)
+                .Case("intel_sub_group_shuffle_xor", SgOp::ShuffleXor).Case("sub_group_shuffle_xor", SgOp::ShuffleXor)
+                .Case("sub_group_shuffle_up", SgOp::ShuffleUpKhr).Case("sub_group_shuffle_down", SgOp::ShuffleDownKhr)
+                .Case("sub_group_broadcast", SgOp::Broadcast).Case("sub_group_non_uniform_broadcast", SgOp::Broadcast)
+                .Case("sub_group_broadcast_first", SgOp::BroadcastFirst)
+                .Case("sub_group_all", SgOp::All).Case("sub_group_non_uniform_all", SgOp::All)
+                .Case("sub_group_any", SgOp::Any).Case("sub_group_non_uniform_any", SgOp::Any)
+                .Case("sub_group_non_uniform_all_equal", SgOp::AllEqual)
+                .Case("sub_group_ballot", SgOp::Ballot).Case("sub_group_elect", SgOp::Elect)
+                .Case("sub_group_barrier", SgOp::Barrier)
+                .Default(std::nullopt);
+  if (!op) return std::nullopt;
+  return Collective{*op};
+}
+
+SgElement element_of(llvm::StringRef letter, llvm::Type *type) {
+  auto known = llvm::StringSwitch<std::optional<SgElement>>(letter)
+                   .Case("c", SgElement::I8).Case("a", SgElement::I8).Case("h", SgElement::U8)
+                   .Case("s", SgElement::I16).Case("t", SgElement::U16).Case("i", SgElement::I32)
+                   .Case("j", SgElement::U32).Case("l", SgElement::I64).Case("m", SgElement::U64)
+                   .Case("Dh", SgElement::F16).Case("f", SgElement::F32).Case("d", SgElement::F64)
+                   .Default(std::nullopt);
+  if (known) return *known;
+  // No parameter (elect) or an unmangled name: only the size matters then.
+  return type && type->getScalarSizeInBits() == 64 ? SgElement::U64 : SgElement::U32;
+}
+
+// The value parameters of a collective (the WorkItem, last, excluded) go
+// through memory: the lane's posted bytes, its own argument and its result.
+void define_collective(llvm::Function &f, Collective c, llvm::IRBuilder<> &b) {
+  llvm::Module &module = *f.getParent();
+  llvm::LLVMContext &context = f.getContext();
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::Value *wi = f.getArg(f.arg_size() - 1);
+  unsigned values = unsigned(f.arg_size()) - 1;
+  llvm::Type *data = values > 0 ? f.getArg(0)->getType() : nullptr;
+  auto *vector = data ? llvm::dyn_cast<llvm::FixedVectorType>(data) : nullptr;
+  uint32_t count = vector ? uint32_t(vector->getNumElements()) : 1;
+  SgElement element = element_of(mangled_param_letter(f.getName(), 0), data);
+  bool two_values = c.op == SgOp::ShuffleDown || c.op == SgOp::ShuffleUp;
+  bool has_arg = values > (two_values ? 2u : 1u);
+
+  llvm::Type *byte_pointer = llvm::PointerType::get(b.getInt8Ty(), 0);
+  auto *post = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), sg_max_post_bytes));
+  post->setAlignment(llvm::Align(16));
+  if (data) {
+    uint64_t bytes = layout.getTypeAllocSize(data);
+    b.CreateStore(f.getArg(0), b.CreatePointerCast(post, llvm::PointerType::get(data, 0)));
+    if (two_values) {
+      llvm::Value *second = b.CreateConstInBoundsGEP2_32(post->getAllocatedType(), post, 0, unsigned(bytes));
+      b.CreateStore(f.getArg(1), b.CreatePointerCast(second, llvm::PointerType::get(data, 0)));
+    }
+  }
+  llvm::Value *arg = has_arg ? b.CreateZExtOrTrunc(f.getArg(values - 1), b.getInt32Ty()) : b.getInt32(0);
+  llvm::Type *result = f.getReturnType();
+  llvm::AllocaInst *out = result->isVoidTy() ? nullptr : b.CreateAlloca(result);
+  llvm::FunctionCallee host = module.getOrInsertFunction(
+      subgroup_symbol, llvm::Type::getVoidTy(context), wi->getType(), b.getInt32Ty(), byte_pointer, b.getInt32Ty(),
+      byte_pointer);
+  // Convergent: the optimiser may not make the call depend on more conditions;
+  // nomerge: SimplifyCFG may not sink the calls of both sides of a branch into
+  // one, which would make lanes of different paths one collective.
+  auto *callee = llvm::cast<llvm::Function>(host.getCallee());
+  callee->addFnAttr(llvm::Attribute::Convergent);
+  callee->addFnAttr(llvm::Attribute::NoMerge);
+  llvm::Value *code = b.getInt32(sg_code(c.op, c.arith, element, count));
+  llvm::Value *out_bytes = out ? b.CreatePointerCast(out, byte_pointer) : llvm::ConstantPointerNull::get(
+                                                                               llvm::cast<llvm::PointerType>(byte_pointer));
+  llvm::CallInst *call = b.CreateCall(host, {wi, code, b.CreatePointerCast(post, byte_pointer), arg, out_bytes});
+  call->addFnAttr(llvm::Attribute::Convergent);
+  call->addFnAttr(llvm::Attribute::NoMerge);
+  if (out) {
+    b.CreateRet(b.CreateLoad(result, out));
+  } else {
+    b.CreateRetVoid();
+  }
+  f.addFnAttr(llvm::Attribute::Convergent);
+}
+
+// sub_group_inverse_ballot, sub_group_ballot_bit_extract, _bit_count, _inclusive_scan, _exclusive_scan,
+// _find_lsb, _find_msb: pure functions of the ballot and the lane, computed on the host.
+std::optional<uint32_t> ballot_query_kind(llvm::StringRef base) {
+  return llvm::StringSwitch<std::optional<uint32_t>>(base)
+      .Case("sub_group_inverse_ballot", 0).Case("sub_group_ballot_bit_extract", 1)
+      .Case("sub_group_ballot_bit_count", 2).Case("sub_group_ballot_inclusive_scan", 3)
+      .Case("sub_group_ballot_exclusive_scan", 4).Case("sub_group_ballot_find_lsb", 5)
+      .Case("sub_group_ballot_find_msb", 6).Default(std::nullopt);
+}
+
+void define_ballot_query(llvm::Function &f, uint32_t kind, llvm::IRBuilder<> &b) {
+  llvm::Module &module = *f.getParent();
+  llvm::Value *wi = f.getArg(f.arg_size() - 1);
+  llvm::Type *int_pointer = llvm::PointerType::get(b.getInt32Ty(), 0);
+  llvm::AllocaInst *ballot = b.CreateAlloca(f.getArg(0)->getType());
+  b.CreateStore(f.getArg(0), ballot);
+  llvm::Value *arg = f.arg_size() > 2 ? b.CreateZExtOrTrunc(f.getArg(1), b.getInt32Ty()) : b.getInt32(0);
+  llvm::FunctionCallee host = module.getOrInsertFunction(ballot_query_symbol, b.getInt32Ty(), wi->getType(),
+                                                         b.getInt32Ty(), int_pointer, b.getInt32Ty());
+  llvm::Value *value = b.CreateCall(host, {wi, b.getInt32(kind), b.CreatePointerCast(ballot, int_pointer), arg});
+  b.CreateRet(b.CreateZExtOrTrunc(value, f.getReturnType()));
+}
+
+} // namespace
+
+bool is_subgroup_collective(llvm::StringRef name) { return collective(opencl_base_name(name)).has_value(); }
+
+void define_subgroup_builtins(llvm::Module &module) {
+  for (llvm::Function *f : undefined_builtins(module)) {
+    llvm::StringRef base = opencl_base_name(f->getName());
+    if (!base.contains("sub_group") || f->arg_size() == 0) continue;
+    llvm::Value *wi = f->getArg(f->arg_size() - 1);
+    if (wi->getType() != work_item_pointer_type(module.getContext())) continue;
+    std::optional<Collective> c = collective(base);
+    std::optional<uint32_t> ballot = ballot_query_kind(base);
+    bool block = base.startswith("intel_sub_group_block_") && f->getArg(0)->getType()->isPointerTy();
+    bool known_query = is_query(base) && f->arg_size() == 1 && f->getReturnType()->isIntegerTy();
+    if (!c && !ballot && !block && !known_query) continue; // unknown: check_external_calls names it
+    llvm::IRBuilder<> b = start_body(*f);
+    if (c) {
+      define_collective(*f, *c, b);
+    } else if (ballot) {
+      define_ballot_query(*f, *ballot, b);
+    } else if (block) {
+      define_block_io(*f, base, wi, b);
+    } else if (std::optional<llvm::Value *> value = query(b, base, wi)) {
+      b.CreateRet(b.CreateZExtOrTrunc(*value, f->getReturnType()));
+    } else {
+      b.CreateUnreachable(); // not reached: is_query() accepted the name
+    }
+  }
+}
+
+} // namespace zeal::cpu::detail

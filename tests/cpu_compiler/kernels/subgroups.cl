@@ -1,0 +1,104 @@
+// Sub-group ids, sizes and collectives, one kernel per required size plus one without (the primary size).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#define IDS_BODY                                                                                    \
+  size_t i = get_local_linear_id() * 7;                                                             \
+  out[i + 0] = get_sub_group_size();                                                                \
+  out[i + 1] = get_max_sub_group_size();                                                            \
+  out[i + 2] = get_num_sub_groups();                                                                \
+  out[i + 3] = get_enqueued_num_sub_groups();                                                       \
+  out[i + 4] = get_sub_group_id();                                                                  \
+  out[i + 5] = get_sub_group_local_id();                                                            \
+  out[i + 6] = sub_group_elect();
+
+// Every collective the tests check; K results per work-item.
+#define OPS_BODY                                                                                    \
+  uint l = get_local_linear_id(), lane = get_sub_group_local_id(), n = get_sub_group_size();         \
+  int x = in[l];                                                                                    \
+  global int *o = out + l * 20;                                                                     \
+  o[0] = intel_sub_group_shuffle(x, (lane * 3 + 1) % n);                                            \
+  o[1] = intel_sub_group_shuffle_xor(x, 1u);                                                        \
+  o[2] = intel_sub_group_shuffle_down(x, x + 1000, 1u);                                             \
+  o[3] = intel_sub_group_shuffle_up(x - 1000, x, 2u);                                               \
+  o[4] = sub_group_reduce_add(x);                                                                   \
+  o[5] = sub_group_scan_inclusive_add(x);                                                           \
+  o[6] = sub_group_scan_exclusive_max(x);                                                           \
+  o[7] = sub_group_reduce_min(x);                                                                   \
+  o[8] = sub_group_broadcast(x, n > 1 ? 1u : 0u);                                                   \
+  o[9] = sub_group_all(x > 0);                                                                      \
+  o[10] = sub_group_any(x > 50);                                                                    \
+  o[11] = sub_group_ballot_bit_count(sub_group_ballot(x & 1));                                      \
+  o[12] = get_sub_group_id() == 0 ? sub_group_reduce_add(x) : sub_group_scan_exclusive_add(x);      \
+  o[13] = (lane % 2 == 0) ? sub_group_non_uniform_reduce_add(x) : sub_group_non_uniform_reduce_max(x); \
+  o[14] = sub_group_non_uniform_reduce_xor(x);                                                      \
+  o[15] = sub_group_non_uniform_scan_inclusive_or(x);                                               \
+  o[16] = lane >= 2 ? sub_group_broadcast_first(x) : -7;                                            \
+  o[17] = sub_group_shuffle(x, 0u);                                                                 \
+  int acc = 0;                                                                                      \
+  for (uint k = 0; k < lane % 3; ++k) acc += sub_group_non_uniform_reduce_add(1);                   \
+  o[18] = acc;                                                                                      \
+  o[19] = sub_group_non_uniform_reduce_logical_and(x % 5);
+
+#define SIZED(S)                                                                                    \
+  __attribute__((intel_reqd_sub_group_size(S))) kernel void ids_##S(global uint *out) { IDS_BODY }  \
+  __attribute__((intel_reqd_sub_group_size(S))) kernel void ops_##S(global const int *in, global int *out) { OPS_BODY }
+
+SIZED(1) SIZED(2) SIZED(3) SIZED(4) SIZED(5) SIZED(7) SIZED(8) SIZED(16) SIZED(32) SIZED(64)
+
+kernel void ids_default(global uint *out) { IDS_BODY }
+kernel void ops_default(global const int *in, global int *out) { OPS_BODY }
+
+// 3-D, no required size: ids of the SYCL sub-group test plan, per global linear id.
+kernel void ids_3d(global uint *out) {
+  size_t g = get_global_linear_id() * 6;
+  out[g + 0] = get_sub_group_id();
+  out[g + 1] = get_sub_group_local_id();
+  out[g + 2] = get_sub_group_size();
+  out[g + 3] = get_num_sub_groups();
+  out[g + 4] = get_max_sub_group_size();
+  out[g + 5] = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+}
+
+// Shuffles of every type cl_intel_spirv_subgroups lists, a rotation by one lane.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void typed_shuffles(global float4 *f4, global float3 *f3, global int16 *i16, global long *l, global half *h,
+                           global double *d, global short8 *s8, global ushort *us, global uint2 *u2) {
+  uint i = get_global_id(0), src = (get_sub_group_local_id() + 1) % get_sub_group_size();
+  float4 a = f4[i]; float3 b = f3[i]; int16 c = i16[i]; long e = l[i]; half k = h[i]; double m = d[i];
+  short8 n = s8[i]; ushort p = us[i]; uint2 q = u2[i];
+  work_group_barrier(CLK_GLOBAL_MEM_FENCE);
+  f4[i] = intel_sub_group_shuffle(a, src); f3[i] = intel_sub_group_shuffle(b, src);
+  i16[i] = intel_sub_group_shuffle(c, src); l[i] = intel_sub_group_shuffle(e, src);
+  h[i] = intel_sub_group_shuffle(k, src); d[i] = intel_sub_group_shuffle(m, src);
+  s8[i] = intel_sub_group_shuffle(n, src); us[i] = intel_sub_group_shuffle(p, src);
+  u2[i] = intel_sub_group_shuffle_xor(q, 1u);
+}
+
+// Reductions and scans of the other types.
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void typed_reductions(global const long *l, global const ulong *ul, global const float *f,
+                             global const double *d, global const half *h, global const uint *u,
+                             global long *ol, global ulong *oul, global float *of, global double *od,
+                             global half *oh, global uint *ou) {
+  uint i = get_global_id(0);
+  ol[i] = sub_group_scan_inclusive_add(l[i]);
+  oul[i] = sub_group_reduce_max(ul[i]);
+  of[i] = sub_group_scan_exclusive_min(f[i]);
+  od[i] = sub_group_reduce_add(d[i]);
+  oh[i] = sub_group_reduce_add(h[i]);
+  ou[i] = sub_group_scan_inclusive_max(u[i]);
+}
+
+// Block reads and writes: the sub-group reads S*N consecutive elements at a uniform address.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void block_io(global uint *src, global uint *dst, global ushort *src16, global ushort *dst16) {
+  uint base = get_sub_group_id() * 8 * 4 + get_group_id(0) * get_local_size(0) * 4;
+  uint4 v = intel_sub_group_block_read4(src + base);
+  intel_sub_group_block_write4(dst + base, v + (uint4)(get_sub_group_local_id()));
+  uint base16 = get_sub_group_id() * 8 * 2 + get_group_id(0) * get_local_size(0) * 2;
+  ushort2 w = intel_sub_group_block_read_us2(src16 + base16);
+  intel_sub_group_block_write_us2(dst16 + base16, w);
+  uint s = intel_sub_group_block_read(src + base);
+  dst[get_global_size(0) * 4 + get_global_id(0)] = s;
+}

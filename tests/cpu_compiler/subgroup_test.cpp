@@ -1,0 +1,280 @@
+// Sub-groups: ids and sizes for every size, and every collective against a host reference computed per sub-group.
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+
+namespace zeal::cpu::test {
+namespace {
+
+class SubGroups : public ::testing::TestWithParam<uint32_t> {
+protected:
+  static void SetUpTestSuite() { program = build("subgroups").release(); }
+  static void TearDownTestSuite() {
+    delete program;
+    program = nullptr;
+  }
+  static const KernelInfo &kernel(const std::string &name) {
+    const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
+    EXPECT_NE(found, nullptr) << name;
+    return *found;
+  }
+  static Program *program;
+};
+Program *SubGroups::program = nullptr;
+
+// Sizes 4..64 are the profiles'; 1, 2, 3, 5 and 7 only the compiler's (no device list given).
+INSTANTIATE_TEST_SUITE_P(Sizes, SubGroups, ::testing::Values(1u, 2u, 3u, 4u, 5u, 7u, 8u, 16u, 32u, 64u));
+
+std::string suffix(uint32_t s) { return std::to_string(s); }
+
+TEST_P(SubGroups, OneGroupOf3SMinus1ItemsHasTwoFullSubGroupsAndAPartialOne) {
+  ASSERT_NE(program, nullptr);
+  const uint32_t s = GetParam(), n = 3 * s - 1;
+  const KernelInfo &k = kernel("ids_" + suffix(s));
+  EXPECT_EQ(k.required_subgroup_size, s);
+  EXPECT_TRUE(k.uses_barriers) << "sub_group_elect is a collective: fibers";
+  std::vector<uint32_t> out(size_t(n) * 7, 0xdead);
+  uint32_t *p = out.data();
+  const void *args[] = {&p};
+  run(k, args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  for (uint32_t i = 0; i < n; ++i) {
+    SCOPED_TRACE(::testing::Message() << "S " << s << " work-item " << i);
+    const uint32_t *o = &out[size_t(i) * 7];
+    uint32_t id = i / s;
+    // Two full sub-groups and one of S-1 (for S = 1 that one is empty: two sub-groups).
+    const uint32_t groups = s == 1 ? 2u : 3u;
+    EXPECT_EQ(o[0], id < 2 ? s : s - 1) << "sub-group size";
+    EXPECT_EQ(o[1], s);
+    EXPECT_EQ(o[2], groups);
+    EXPECT_EQ(o[3], groups);
+    EXPECT_EQ(o[4], id);
+    EXPECT_EQ(o[5], i % s);
+    EXPECT_EQ(o[6], i % s == 0 ? 1u : 0u) << "the leader";
+  }
+}
+
+// The reference: what lane `lane` of the sub-group holding `x` (its lanes' inputs) gets for result r.
+int reference(const std::vector<int> &x, uint32_t lane, uint32_t s, uint32_t sg_id, int r) {
+  const uint32_t n = uint32_t(x.size());
+  auto sum = [&](uint32_t from, uint32_t to) { int a = 0; for (uint32_t j = from; j < to; ++j) a += x[j]; return a; };
+  auto own = [&](int64_t j) { return j >= 0 && j < int64_t(n) ? x[size_t(j)] : x[lane]; };
+  switch (r) {
+  case 0: return x[(lane * 3 + 1) % n];
+  case 1: return own(lane ^ 1u);
+  case 2: return lane + 1 < s ? own(lane + 1) : own(int64_t(lane) + 1 - s) + 1000;
+  case 3: return int64_t(lane) - 2 >= 0 ? x[lane - 2] : own(int64_t(lane) - 2 + s) - 1000;
+  case 4: return sum(0, n);
+  case 5: return sum(0, lane + 1);
+  case 6: return lane == 0 ? INT32_MIN : *std::max_element(x.begin(), x.begin() + lane);
+  case 7: return *std::min_element(x.begin(), x.end());
+  case 8: return x[n > 1 ? 1 : 0];
+  case 9: return std::all_of(x.begin(), x.end(), [](int v) { return v > 0; });
+  case 10: return std::any_of(x.begin(), x.end(), [](int v) { return v > 50; });
+  case 11: return int(std::count_if(x.begin(), x.end(), [](int v) { return v & 1; }));
+  case 12: return sg_id == 0 ? sum(0, n) : sum(0, lane);
+  case 13: {
+    int a = lane % 2 == 0 ? 0 : INT32_MIN;
+    for (uint32_t j = lane % 2; j < n; j += 2) a = lane % 2 == 0 ? a + x[j] : std::max(a, x[j]);
+    return a;
+  }
+  case 14: { int a = 0; for (int v : x) a ^= v; return a; }
+  case 15: { int a = 0; for (uint32_t j = 0; j <= lane; ++j) a |= x[j]; return a; }
+  case 16: return lane >= 2 ? x[2] : -7;
+  case 17: return x[0];
+  case 18: { // iteration k counts the lanes whose lane % 3 > k
+    int a = 0;
+    for (uint32_t k = 0; k < lane % 3; ++k) for (uint32_t j = 0; j < n; ++j) a += j % 3 > k;
+    return a;
+  }
+  default: return std::all_of(x.begin(), x.end(), [](int v) { return v % 5 != 0; });
+  }
+}
+
+void check_ops(const KernelInfo &k, uint32_t s, uint32_t n) {
+  std::vector<int> in(n), out(size_t(n) * 20, -12345);
+  for (uint32_t i = 0; i < n; ++i) in[i] = int((i * 37 + 11) % 101) - 20;
+  const int *pin = in.data();
+  int *pout = out.data();
+  const void *args[] = {&pin, &pout};
+  run(k, args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t first = i / s * s, lane = i - first, size = std::min(s, n - first);
+    std::vector<int> x(in.begin() + first, in.begin() + first + size);
+    for (int r = 0; r < 20; ++r) {
+      // Out-of-range sources are undefined in OpenCL: those lanes are not checked.
+      if (r == 1 && (lane ^ 1u) >= size) continue;
+      if (r == 2 && (size < s && lane + 1 >= size)) continue;
+      if (r == 3 && lane < 2 && lane + s - 2 >= size) continue;
+      ASSERT_EQ(out[size_t(i) * 20 + r], reference(x, lane, s, i / s, r))
+          << "S " << s << " work-items " << n << " work-item " << i << " result " << r;
+    }
+  }
+}
+
+TEST_P(SubGroups, CollectivesMatchAHostReferencePerSubGroup) {
+  ASSERT_NE(program, nullptr);
+  const uint32_t s = GetParam();
+  const KernelInfo &k = kernel("ops_" + suffix(s));
+  EXPECT_TRUE(k.uses_barriers) << "collectives run as fibers";
+  for (uint32_t n : {3 * s - 1, s, 2 * s, 1u}) check_ops(k, s, n);
+}
+
+TEST(SubGroupsDefault, KernelsWithoutARequiredSizeRunWithThePrimarySize) {
+  CompileOptions options;
+  for (uint32_t primary : {16u, 8u}) {
+    options.primary_subgroup_size = primary;
+    auto program = build("subgroups", options);
+    ASSERT_NE(program, nullptr);
+    check_ops(*program->find_kernel("ops_default"), primary, 3 * primary - 1);
+    check_ops(*program->find_kernel("ops_default"), primary, 100);
+  }
+}
+
+// The invariants of the SYCL sub-group test plan, on a 3-D launch of 2x2x2 groups.
+TEST(SubGroupsDefault, ThreeDimensionalLaunchKeepsTheSyclInvariants) {
+  auto program = build("subgroups");
+  ASSERT_NE(program, nullptr);
+  const KernelInfo &k = *program->find_kernel("ids_3d");
+  EXPECT_FALSE(k.uses_barriers) << "queries alone stay on the work-item loop";
+  const std::array<uint32_t, 3> local = {7, 5, 3};
+  const uint32_t per_group = 7 * 5 * 3, total = per_group * 8;
+  std::vector<uint32_t> out(size_t(total) * 6, 0xdeadbeef);
+  uint32_t *p = out.data();
+  const void *args[] = {&p};
+  run(k, args, Range{3, {2, 2, 2}, local});
+  std::set<uint64_t> seen;
+  const uint32_t max = out[4];
+  EXPECT_TRUE(max == 4 || max == 8 || max == 16 || max == 32 || max == 64) << max;
+  for (uint32_t g = 0; g < total; ++g) {
+    const uint32_t *o = &out[size_t(g) * 6];
+    SCOPED_TRACE(::testing::Message() << "global linear id " << g);
+    EXPECT_LT(o[0], o[3]) << "sub-group id within the number of sub-groups";
+    EXPECT_LT(o[1], o[2]) << "local id within the sub-group's size";
+    EXPECT_LE(o[2], o[4]);
+    EXPECT_EQ(o[4], max) << "one max size for every work-item";
+    EXPECT_EQ(o[3], (per_group + max - 1) / max);
+    EXPECT_TRUE(seen.insert((uint64_t(o[5]) * o[3] + o[0]) * max + o[1]).second) << "unique index";
+  }
+  EXPECT_EQ(seen.size(), total);
+}
+
+template <class T> std::vector<T> filled(size_t n, T first) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = T(first + T(i % 97));
+  return v;
+}
+
+TEST(SubGroupsTyped, ShufflesOfEveryListedTypeRotateByOneLane) {
+  auto program = build("subgroups");
+  ASSERT_NE(program, nullptr);
+  const uint32_t n = 24; // three sub-groups of 8
+  std::vector<float> f4 = filled<float>(n * 4, 0.5f), f3 = filled<float>(n * 4, 2.f);
+  // int16 is 64-byte aligned (the JIT uses aligned 512-bit loads), as device allocations are.
+  struct alignas(64) Int16 { int v[16]; };
+  std::vector<Int16> i16_storage(n);
+  int *i16 = i16_storage[0].v;
+  for (uint32_t i = 0; i < n * 16; ++i) i16[i] = int(i % 97) - 40;
+  std::vector<int> i16c(i16, i16 + n * 16);
+  std::vector<int64_t> l = filled<int64_t>(n, int64_t(1) << 40);
+  std::vector<uint16_t> h(n);
+  for (uint32_t i = 0; i < n; ++i) h[i] = uint16_t(0x3c00 + i); // distinct halves
+  std::vector<double> d = filled<double>(n, 0.25);
+  std::vector<int16_t> s8 = filled<int16_t>(n * 8, -300);
+  std::vector<uint16_t> us = filled<uint16_t>(n, 60000);
+  std::vector<uint32_t> u2 = filled<uint32_t>(n * 2, 7);
+  auto f4c = f4, f3c = f3; auto lc = l; auto hc = h; auto dc = d; auto s8c = s8; auto usc = us; auto u2c = u2;
+  void *ptrs[] = {f4.data(), f3.data(), i16, l.data(), h.data(), d.data(), s8.data(), us.data(), u2.data()};
+  const void *args[9];
+  for (int a = 0; a < 9; ++a) args[a] = &ptrs[a];
+  run(*program->find_kernel("typed_shuffles"), args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t src = i / 8 * 8 + (i % 8 + 1) % 8, x = i ^ 1u;
+    for (int c = 0; c < 4; ++c) ASSERT_EQ(f4[i * 4 + c], f4c[src * 4 + c]) << i;
+    for (int c = 0; c < 3; ++c) ASSERT_EQ(f3[i * 4 + c], f3c[src * 4 + c]) << i;
+    for (int c = 0; c < 16; ++c) ASSERT_EQ(i16[i * 16 + c], i16c[src * 16 + c]) << i;
+    ASSERT_EQ(l[i], lc[src]);
+    ASSERT_EQ(h[i], hc[src]);
+    ASSERT_EQ(d[i], dc[src]);
+    for (int c = 0; c < 8; ++c) ASSERT_EQ(s8[i * 8 + c], s8c[src * 8 + c]) << i;
+    ASSERT_EQ(us[i], usc[src]);
+    for (int c = 0; c < 2; ++c) ASSERT_EQ(u2[i * 2 + c], u2c[x * 2 + c]) << i;
+  }
+}
+
+TEST(SubGroupsTyped, ReductionsAndScansOfLongUlongFloatDoubleHalfUint) {
+  auto program = build("subgroups");
+  ASSERT_NE(program, nullptr);
+  const uint32_t n = 40; // two sub-groups of 16 and a partial one of 8
+  std::vector<int64_t> l(n), ol(n);
+  std::vector<uint64_t> ul(n), oul(n);
+  std::vector<float> f(n), of(n);
+  std::vector<double> d(n), od(n);
+  std::vector<uint16_t> h(n), oh(n);
+  std::vector<uint32_t> u(n), ou(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    l[i] = (int64_t(i) - 20) << 33;
+    ul[i] = (uint64_t(i * 7919 % 61) << 40) | i;
+    f[i] = float(int(i * 13 % 29) - 14) * 0.5f;
+    d[i] = double(i) * 0.125;
+    h[i] = 0x3c00; // 1.0 in half
+    u[i] = (i * 2654435761u) >> 3;
+  }
+  void *ptrs[] = {l.data(), ul.data(), f.data(), d.data(), h.data(), u.data(),
+                  ol.data(), oul.data(), of.data(), od.data(), oh.data(), ou.data()};
+  const void *args[12];
+  for (int a = 0; a < 12; ++a) args[a] = &ptrs[a];
+  run(*program->find_kernel("typed_reductions"), args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t first = i / 16 * 16, last = std::min(n, first + 16);
+    int64_t sl = 0; for (uint32_t j = first; j <= i; ++j) sl += l[j];
+    uint64_t mx = 0; for (uint32_t j = first; j < last; ++j) mx = std::max(mx, ul[j]);
+    float mn = std::numeric_limits<float>::infinity(); for (uint32_t j = first; j < i; ++j) mn = std::min(mn, f[j]);
+    double sd = 0; for (uint32_t j = first; j < last; ++j) sd += d[j];
+    uint32_t mu = 0; for (uint32_t j = first; j <= i; ++j) mu = std::max(mu, u[j]);
+    const uint16_t half_count = last - first == 16 ? 0x4c00 : 0x4800; // 16.0 or 8.0 in half
+    SCOPED_TRACE(::testing::Message() << "work-item " << i);
+    EXPECT_EQ(ol[i], sl);
+    EXPECT_EQ(oul[i], mx);
+    EXPECT_EQ(of[i], mn);
+    EXPECT_EQ(od[i], sd);
+    EXPECT_EQ(oh[i], half_count);
+    EXPECT_EQ(ou[i], mu);
+  }
+}
+
+TEST(SubGroupsTyped, BlockReadsAndWritesMoveSTimesNConsecutiveElements) {
+  auto program = build("subgroups");
+  ASSERT_NE(program, nullptr);
+  const uint32_t n = 32, groups = 2, total = n * groups;
+  std::vector<uint32_t> src(total * 4), dst(total * 5, 0);
+  std::vector<uint16_t> src16(total * 2), dst16(total * 2, 0);
+  for (uint32_t i = 0; i < total * 4; ++i) src[i] = i * 3 + 1;
+  for (uint32_t i = 0; i < total * 2; ++i) src16[i] = uint16_t(i * 5 + 2);
+  void *ptrs[] = {src.data(), dst.data(), src16.data(), dst16.data()};
+  const void *args[] = {&ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3]};
+  run(*program->find_kernel("block_io"), args, Range{1, {groups, 1, 1}, {n, 1, 1}});
+  for (uint32_t i = 0; i < total * 4; ++i) {
+    // Element i belongs to lane (i % 8) of its block of 8 lanes x 4 components.
+    ASSERT_EQ(dst[i], src[i] + (i % 8)) << i;
+  }
+  for (uint32_t i = 0; i < total * 2; ++i) ASSERT_EQ(dst16[i], src16[i]) << i;
+  for (uint32_t g = 0; g < total; ++g) {
+    uint32_t base = g / 8 * 32; // sub-group g/8 reads its first 8 elements
+    ASSERT_EQ(dst[total * 4 + g], src[base + g % 8]) << g;
+  }
+}
+
+TEST(SubGroupsBuild, ARequiredSizeTheDeviceLacksFailsTheBuildNamingTheKernel) {
+  CompileOptions options;
+  options.subgroup_sizes = {8, 16};
+  auto program = compile_spirv(load_kernel("subgroups"), options);
+  ASSERT_FALSE(program.ok());
+  EXPECT_NE(program.error().log.find("ids_1"), std::string::npos) << program.error().log;
+}
+
+} // namespace
+} // namespace zeal::cpu::test
