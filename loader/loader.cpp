@@ -140,7 +140,7 @@ const std::vector<std::unique_ptr<LoadedAdapter>> &adapters() {
       if (!adapter) {
         // A bare name not on the library path is the normal case, not a warning.
         if (bare_name) log.info("{}", adapter.error().message);
-        else log.warn("skipping {}", adapter.error().message);
+        else log.warn("{}; skipping it", adapter.error().message);
         continue;
       }
       if (std::any_of(out->begin(), out->end(), [&](auto &a) { return a->backend == adapter.value()->backend; })) {
