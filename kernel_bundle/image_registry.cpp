@@ -71,20 +71,27 @@ void ImageRegistry::add(const zeal_device_image_set_t *set) {
     image->exports = split_names(metadata_text(set->images[i], ZEAL_METADATA_EXPORTS));
     image->imports = split_names(metadata_text(set->images[i], ZEAL_METADATA_IMPORTS));
     log.debug("registered image '{}' of {} with {} kernel(s)", set->images[i].name, origin, image->kernels.size());
+    for (const std::string &symbol : image->exports) exporters_[symbol].push_back(image);
+    for (const std::string &kernel : image->kernels) kernel_index_[kernel].push_back(image);
     images_.push_back(std::move(image));
   }
 }
 
 void ImageRegistry::remove(const zeal_device_image_set_t *set) {
   std::lock_guard lock(mutex_);
-  std::erase_if(images_, [&](const auto &image) { return image->set == set; });
+  auto of_set = [&](const auto &image) { return image->set == set; };
+  for (const auto &image : images_) {
+    if (!of_set(image)) continue;
+    for (const std::string &symbol : image->exports) std::erase_if(exporters_[symbol], of_set);
+    for (const std::string &kernel : image->kernels) std::erase_if(kernel_index_[kernel], of_set);
+  }
+  std::erase_if(images_, of_set);
 }
 
 std::shared_ptr<const RegisteredImage> ImageRegistry::find_kernel(std::string_view name) const {
   std::lock_guard lock(mutex_);
-  for (const auto &image : images_)
-    if (std::find(image->kernels.begin(), image->kernels.end(), name) != image->kernels.end()) return image;
-  return nullptr;
+  auto it = kernel_index_.find(std::string(name));
+  return it == kernel_index_.end() || it->second.empty() ? nullptr : it->second.front();
 }
 
 std::vector<std::string> ImageRegistry::kernel_names() const {
@@ -98,10 +105,8 @@ std::vector<std::string> ImageRegistry::kernel_names() const {
 
 std::vector<std::shared_ptr<const RegisteredImage>> ImageRegistry::find_exporters(std::string_view symbol) const {
   std::lock_guard lock(mutex_);
-  std::vector<std::shared_ptr<const RegisteredImage>> out;
-  for (const auto &image : images_)
-    if (image->exports_symbol(symbol)) out.push_back(image);
-  return out;
+  auto it = exporters_.find(std::string(symbol));
+  return it == exporters_.end() ? std::vector<std::shared_ptr<const RegisteredImage>>{} : it->second;
 }
 
 std::vector<std::string> ImageRegistry::origins() const {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace zeal::detail {
@@ -45,6 +46,9 @@ public:
 private:
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<const RegisteredImage>> images_;
+  // symbol -> the images exporting it, in registration order; kernel name -> images holding it.
+  std::unordered_map<std::string, std::vector<std::shared_ptr<const RegisteredImage>>> exporters_;
+  std::unordered_map<std::string, std::vector<std::shared_ptr<const RegisteredImage>>> kernel_index_;
   uint64_t next_id_ = 1;
 };
 

@@ -66,4 +66,13 @@ uint32_t kernel::num_args() const {
   return n;
 }
 
+uint32_t kernel::compile_sub_group_size() const {
+  const zeal_adapter_dispatch_t &d = impl_->context->dispatch();
+  uint32_t size = 0;
+  detail::check(d, d.kernelGetSubGroupInfo(impl_->handle, impl_->context->device->handle,
+                                           ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE, nullptr, sizeof(size),
+                                           &size, nullptr));
+  return size;
+}
+
 } // namespace zeal

@@ -109,12 +109,25 @@ std::string persistent_key(const RegisteredImage &image, const std::string &opti
                      spec_key(spec));
 }
 
+// The image's metadata plus its "name" ("'k.spv' of /path/libx.so"), so that the
+// adapter's messages name what the user built rather than a program handle.
+struct NamedMetadata {
+  std::string name;
+  std::vector<zeal_metadata_entry_t> entries;
+  explicit NamedMetadata(const RegisteredImage &image) : name(image.describe()) {
+    const zeal_device_image_t &img = *image.image;
+    entries.assign(img.metadata, img.metadata + img.num_metadata);
+    entries.push_back({"name", name.data(), name.size()});
+  }
+};
+
 // The object from a cached native binary, or null when there is none or the driver refuses it.
 std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
                                                 const std::string &options, const std::vector<uint8_t> &native) {
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
-  const zeal_device_image_t &img = *image->image;
-  zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, native.data(), native.size(), img.num_metadata, img.metadata};
+  NamedMetadata metadata(*image);
+  zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, native.data(), native.size(),
+                           static_cast<uint32_t>(metadata.entries.size()), metadata.entries.data()};
   auto program = std::make_shared<ProgramImpl>();
   program->context = ctx.get();
   program->image = image;
@@ -162,7 +175,9 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
       ++stats().misses;
     }
   }
-  zeal_program_desc_t desc{img.format, img.bytes, img.size, img.num_metadata, img.metadata};
+  NamedMetadata metadata(*image);
+  zeal_program_desc_t desc{img.format, img.bytes, img.size, static_cast<uint32_t>(metadata.entries.size()),
+                           metadata.entries.data()};
   auto program = std::make_shared<ProgramImpl>();
   program->context = ctx.get();
   program->image = image;
