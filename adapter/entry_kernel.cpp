@@ -29,7 +29,7 @@ zeal_result_t ZEAL_APICALL kernel_set_arg(zeal_kernel_handle_t kernel, const zea
       "kernelSetArg",
       [&] {
         return fmt::format("kernel={}, index={}, kind={}, size={}", fmt::ptr(kernel), arg ? arg->index : 0,
-                           arg ? static_cast<int>(arg->kind) : 0, arg ? arg->size : 0);
+                           arg ? abi_value(arg->kind) : 0, arg ? arg->size : 0);
       },
       [&]() -> Status {
         auto k = from_handle<Kernel>(kernel, "kernel");

@@ -64,9 +64,9 @@ zeal_result_t ZEAL_APICALL platform_get_info(zeal_platform_handle_t platform, ze
       });
 }
 
-bool type_matches(const Device &device, zeal_device_type_t type) {
+bool type_matches(const Device &device, int32_t type) {
   if (type == ZEAL_DEVICE_TYPE_ALL) return true;
-  zeal_device_type_t actual{};
+  int32_t actual = -1;
   auto answer = device.info(ZEAL_DEVICE_INFO_TYPE);
   if (answer.ok()) std::memcpy(&actual, answer.value().bytes.data(), sizeof(actual));
   return actual == type;
@@ -76,18 +76,22 @@ zeal_result_t ZEAL_APICALL device_get(zeal_platform_handle_t platform, zeal_devi
                                       zeal_device_handle_t *devices) {
   return run_entry(
       "deviceGet",
-      [&] { return fmt::format("platform={}, type={}, count={}", fmt::ptr(platform), static_cast<int>(type),
+      [&] { return fmt::format("platform={}, type={}, count={}", fmt::ptr(platform), abi_value(type),
                                count ? *count : 0u); },
       [&]() -> Status {
         auto p = from_handle<Platform>(platform, "platform");
         if (!p.ok()) return std::move(p).error();
         if (Status s = require(count != nullptr, "deviceGet: count is null"); !s.ok()) return s;
-        if (type < ZEAL_DEVICE_TYPE_ALL || type > ZEAL_DEVICE_TYPE_ACCELERATOR)
+        // Read as the integer the caller passed: any number may arrive.
+        const int32_t t = abi_value(type);
+        if (t < ZEAL_DEVICE_TYPE_ALL || t > ZEAL_DEVICE_TYPE_ACCELERATOR)
           return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                            fmt::format("deviceGet: device type {} is not known", static_cast<int>(type)));
+                            fmt::format("deviceGet: type {} is not a zeal_device_type_t (ALL {} to ACCELERATOR {})", t,
+                                        static_cast<int>(ZEAL_DEVICE_TYPE_ALL),
+                                        static_cast<int>(ZEAL_DEVICE_TYPE_ACCELERATOR)));
         std::vector<Device *> matching;
         for (const auto &d : p.value()->devices())
-          if (type_matches(*d, type)) matching.push_back(d.get());
+          if (type_matches(*d, t)) matching.push_back(d.get());
         if (devices != nullptr)
           for (uint32_t i = 0; i < std::min<size_t>(*count, matching.size()); ++i)
             devices[i] = to_handle<Device, zeal_device_handle_t>(matching[i]);

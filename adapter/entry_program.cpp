@@ -7,9 +7,13 @@ namespace {
 
 Status check_program_desc(const zeal_program_desc_t *desc) {
   if (Status s = require(desc != nullptr, "programCreate: the descriptor is null"); !s.ok()) return s;
-  if (desc->format != ZEAL_PROGRAM_FORMAT_SPIRV && desc->format != ZEAL_PROGRAM_FORMAT_NATIVE)
+  const int32_t format = abi_value(desc->format);
+  if (format != ZEAL_PROGRAM_FORMAT_SPIRV && format != ZEAL_PROGRAM_FORMAT_NATIVE)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                      fmt::format("programCreate: program format {} is not known", static_cast<int>(desc->format)));
+                      fmt::format("programCreate: the descriptor's format {} is not a zeal_program_format_t "
+                                  "(SPIRV {} or NATIVE {})",
+                                  format, static_cast<int>(ZEAL_PROGRAM_FORMAT_SPIRV),
+                                  static_cast<int>(ZEAL_PROGRAM_FORMAT_NATIVE)));
   if (desc->binary == nullptr || desc->size == 0)
     return make_error(ZEAL_RESULT_ERROR_INVALID_BINARY, "programCreate: the binary is null or empty");
   if (desc->num_metadata > 0 && desc->metadata == nullptr)
@@ -30,7 +34,7 @@ zeal_result_t ZEAL_APICALL program_create(zeal_context_handle_t context, zeal_de
       "programCreate",
       [&] {
         return fmt::format("context={}, device={}, format={}, size={}", fmt::ptr(context), fmt::ptr(device),
-                           desc ? static_cast<int>(desc->format) : 0, desc ? desc->size : 0);
+                           desc ? abi_value(desc->format) : 0, desc ? desc->size : 0);
       },
       [&]() -> Status {
         auto c = from_handle<Context>(context, "context");

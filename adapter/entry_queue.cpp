@@ -59,11 +59,13 @@ zeal_result_t ZEAL_APICALL queue_finish(zeal_queue_handle_t queue) {
       });
 }
 
-Status check_usm_alloc(Context &c, Device *d, zeal_usm_kind_t kind, size_t size, size_t alignment, void **ptr) {
+Status check_usm_alloc(Context &c, Device *d, int32_t kind, size_t size, size_t alignment, void **ptr) {
   if (Status s = require(ptr != nullptr, "usmAlloc: the pointer output is null"); !s.ok()) return s;
   if (kind != ZEAL_USM_KIND_HOST && kind != ZEAL_USM_KIND_DEVICE && kind != ZEAL_USM_KIND_SHARED)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                      fmt::format("usmAlloc: USM kind {} is not known", static_cast<int>(kind)));
+                      fmt::format("usmAlloc: kind {} is not a zeal_usm_kind_t (HOST {}, DEVICE {} or SHARED {})", kind,
+                                  static_cast<int>(ZEAL_USM_KIND_HOST), static_cast<int>(ZEAL_USM_KIND_DEVICE),
+                                  static_cast<int>(ZEAL_USM_KIND_SHARED)));
   if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "usmAlloc: size is 0");
   if (alignment != 0 && !std::has_single_bit(alignment))
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
@@ -82,7 +84,7 @@ zeal_result_t ZEAL_APICALL usm_alloc(zeal_context_handle_t context, zeal_device_
       "usmAlloc",
       [&] {
         return fmt::format("context={}, device={}, kind={}, size={}, alignment={} -> {}", fmt::ptr(context),
-                           fmt::ptr(device), static_cast<int>(kind), size, alignment, ptr ? *ptr : nullptr);
+                           fmt::ptr(device), abi_value(kind), size, alignment, ptr ? *ptr : nullptr);
       },
       [&]() -> Status {
         auto c = from_handle<Context>(context, "context");
@@ -93,8 +95,10 @@ zeal_result_t ZEAL_APICALL usm_alloc(zeal_context_handle_t context, zeal_device_
           if (!found.ok()) return std::move(found).error();
           d = found.value();
         }
-        if (Status s = check_usm_alloc(*c.value(), d, kind, size, alignment, ptr); !s.ok()) return s;
-        auto p = c.value()->usm_alloc(d, kind, size, alignment);
+        // Read as the integer the caller passed: any number may arrive.
+        const int32_t k = abi_value(kind);
+        if (Status s = check_usm_alloc(*c.value(), d, k, size, alignment, ptr); !s.ok()) return s;
+        auto p = c.value()->usm_alloc(d, static_cast<zeal_usm_kind_t>(k), size, alignment);
         if (!p.ok()) return std::move(p).error();
         *ptr = p.value();
         return {};

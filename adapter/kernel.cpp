@@ -65,7 +65,9 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
     return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
                       fmt::format("kernel '{}' has {} arguments, so index {} is out of range", name_,
                                   props_.numKernelArgs, arg.index));
-  switch (arg.kind) {
+  // The kind is read as the integer the caller wrote: any number may arrive.
+  const int32_t kind = abi_value(arg.kind);
+  switch (kind) {
   case ZEAL_KERNEL_ARG_VALUE:
     if (arg.value == nullptr || arg.size == 0)
       return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
@@ -79,9 +81,11 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
                         fmt::format("local-memory argument {} of kernel '{}' has size 0", arg.index, name_));
     return {};
   }
-  return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
-                    fmt::format("argument {} of kernel '{}' has unknown kind {}", arg.index, name_,
-                                static_cast<int>(arg.kind)));
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
+                    fmt::format("argument {} of kernel '{}' has kind {}, which is not a zeal_kernel_arg_kind_t "
+                                "(VALUE {}, USM_POINTER {} or LOCAL {})",
+                                arg.index, name_, kind, static_cast<int>(ZEAL_KERNEL_ARG_VALUE),
+                                static_cast<int>(ZEAL_KERNEL_ARG_USM_POINTER), static_cast<int>(ZEAL_KERNEL_ARG_LOCAL)));
 }
 
 void Kernel::Arg::assign(const zeal_kernel_arg_t &arg) {

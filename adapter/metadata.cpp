@@ -97,7 +97,8 @@ struct Reader {
   }
 
   Status entry(std::string_view key, std::string_view value) {
-    if (key == "kernels") add_unique(meta.kernels, split_list(value));
+    if (key == "name") meta.image_name = std::string(value);
+    else if (key == "kernels") add_unique(meta.kernels, split_list(value));
     else if (key == "exports") add_unique(meta.exports, split_list(value));
     else if (key == "imports") add_unique(meta.imports, split_list(value));
     for (std::string_view prefix : {"kernel.", "function."}) {

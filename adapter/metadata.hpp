@@ -27,6 +27,7 @@ struct FunctionProperties {
 };
 
 struct ImageMetadata {
+  std::string image_name;                      // metadata "name": what messages call the image, or empty
   std::vector<std::string> kernels;            // empty when neither SPIR-V nor metadata names any
   std::vector<std::string> exports;
   std::vector<std::string> imports;

@@ -43,8 +43,32 @@ zeal_program_state_t Program::state() const {
   return state_;
 }
 
+namespace {
+
+// "'a', 'b', 'c', 'd' and 3 more": enough names to recognise the image by.
+std::string quoted_names(const std::vector<std::string> &names) {
+  constexpr size_t kShown = 4;
+  std::string text;
+  for (size_t i = 0; i < std::min(names.size(), kShown); ++i) text += fmt::format("{}'{}'", i ? ", " : "", names[i]);
+  if (names.size() > kShown) text += fmt::format(" and {} more", names.size() - kShown);
+  return text;
+}
+
+} // namespace
+
+// Messages name a program as its user knows it: by the name the runtime gave
+// (metadata "name": file and origin), else by its kernels or exports. An address
+// would mean nothing to the user and differs from run to run.
 std::string Program::describe() const {
-  return fmt::format("program {} for device '{}'", static_cast<const void *>(this), device_.name());
+  std::string what;
+  if (!metadata_.image_name.empty()) what = "program " + metadata_.image_name;
+  else if (!metadata_.kernels.empty())
+    what = fmt::format("program with kernel{} {}", metadata_.kernels.size() > 1 ? "s" : "",
+                       quoted_names(metadata_.kernels));
+  else if (!metadata_.exports.empty()) what = "program exporting " + quoted_names(metadata_.exports);
+  else if (format_ == ZEAL_PROGRAM_FORMAT_NATIVE) what = fmt::format("native program of {} bytes", binary_.size());
+  else what = "program without kernels";
+  return fmt::format("{} for device '{}'", what, device_.name());
 }
 
 Status Program::set_spec_constant(uint32_t id, size_t size, const void *value) {

@@ -70,7 +70,7 @@ private:
   // cannot honour (known ones first, then any the driver's log names).
   Result<Built> create_module(const std::string &flags);
   void refuse_unsupported_kernels();
-  bool refuse_kernel_named_in_log(const std::string &log);
+  bool refuse_kernel_named_in_log(const std::string &driver_log);
   const std::vector<uint8_t> &driver_input() const { return stripped_.empty() ? binary_ : stripped_; }
   // The module a dynamic link uses: the object module unless its imports were linked already.
   Result<std::pair<ze_module_handle_t, std::optional<ZeModule>>> module_for_link(std::string &log);

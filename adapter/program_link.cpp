@@ -81,6 +81,11 @@ ImageMetadata merged_metadata(std::span<Program *const> objects) {
                                  x.kernel_requirements.end());
     m.functions.insert(m.functions.end(), x.functions.begin(), x.functions.end());
   }
+  // Named after its objects when the runtime named them all; else after its kernels.
+  std::vector<std::string> names;
+  for (const Program *o : objects)
+    if (!o->metadata().image_name.empty()) names.push_back(o->metadata().image_name);
+  if (names.size() == objects.size()) m.image_name = fmt::format("linked from {}", fmt::join(names, " and "));
   for (const Program *o : objects)
     for (const auto &i : o->metadata().imports)
       if (!contains(m.exports, i) && !contains(m.imports, i)) m.imports.push_back(i);

@@ -55,15 +55,18 @@ endfunction()
 
 # zeal_add_device_code(TARGET <target> SOURCES <a.cl>...
 #                      [SPLIT per_kernel|per_source|off|auto] [OPTIONS <clang -cc1 options>...]
-#                      [FUNCTION_PROPERTIES <fn> <key>=<value>... [<fn2> <key>=<value>...]])
+#                      [FUNCTION_PROPERTIES <fn> <key>=<value>... [<fn2> <key>=<value>...]]
+#                      [KERNEL_PROPERTIES <kernel> <key>=<value>... [<kernel2> <key>=<value>...]])
 # Compiles OpenCL C to SPIR-V, splits the device code as asked (per_kernel: an image per
 # kernel plus one of the exports; per_source, and auto: an image per source; off: one
 # image), and embeds the images with their metadata into <target>. FUNCTION_PROPERTIES
 # declare what an exported (or imported) function was compiled for, e.g.
 #   FUNCTION_PROPERTIES helper sub_group_size=16 range_type=int
 # which become the metadata function.helper.sub_group_size=16 and function.helper.range_type=int.
+# KERNEL_PROPERTIES do the same for kernels, e.g. KERNEL_PROPERTIES k range_type=int gives
+# kernel.k.range_type=int (the keys are those of include/zeal/zeal_adapter.h).
 function(zeal_add_device_code)
-  cmake_parse_arguments(ARG "AOT" "TARGET;SPLIT" "SOURCES;OPTIONS;FUNCTION_PROPERTIES" ${ARGN})
+  cmake_parse_arguments(ARG "AOT" "TARGET;SPLIT" "SOURCES;OPTIONS;FUNCTION_PROPERTIES;KERNEL_PROPERTIES" ${ARGN})
   if(ARG_AOT)
     message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): AOT (native images for the CPU driver) "
                         "is not available yet; build without AOT to embed SPIR-V")
@@ -85,17 +88,20 @@ function(zeal_add_device_code)
   endforeach()
 
   set(metadata_args "")
-  set(function "")
-  foreach(token IN LISTS ARG_FUNCTION_PROPERTIES)
-    if(token MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
-      if(function STREQUAL "")
-        message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): FUNCTION_PROPERTIES '${token}' "
-                            "comes before any function name")
+  foreach(kind IN ITEMS function kernel)
+    string(TOUPPER "${kind}_PROPERTIES" option)
+    set(name "")
+    foreach(token IN LISTS ARG_${option})
+      if(token MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+        if(name STREQUAL "")
+          message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): ${option} '${token}' "
+                              "comes before any ${kind} name")
+        endif()
+        list(APPEND metadata_args --metadata "${kind}.${name}.${CMAKE_MATCH_1}=${CMAKE_MATCH_2}")
+      else()
+        set(name "${token}")
       endif()
-      list(APPEND metadata_args --metadata "function.${function}.${CMAKE_MATCH_1}=${CMAKE_MATCH_2}")
-    else()
-      set(function "${token}")
-    endif()
+    endforeach()
   endforeach()
 
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_device_images.cpp")

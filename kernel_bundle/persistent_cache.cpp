@@ -127,7 +127,10 @@ std::filesystem::path PersistentCache::default_directory() {
 }
 
 std::filesystem::path PersistentCache::path_of(const std::string &key) const {
-  auto bytes = std::span(reinterpret_cast<const uint8_t *>(key.data()), key.size());
+  // The driver is part of the name: devices of different drivers (or CPU driver
+  // profiles) sharing a folder keep their own entries instead of evicting each other's.
+  std::string named = driver_ + '\n' + key;
+  auto bytes = std::span(reinterpret_cast<const uint8_t *>(named.data()), named.size());
   return dir_ / fmt::format("{:016x}.zbin", fnv1a64(bytes));
 }
 

@@ -120,6 +120,8 @@ class kernel {
 public:
   std::string name() const;
   uint32_t num_args() const;
+  // The sub-group size the kernel was compiled for (intel_reqd_sub_group_size), 0 if none.
+  uint32_t compile_sub_group_size() const;
   explicit kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::KernelImpl> &impl() const { return impl_; }
 

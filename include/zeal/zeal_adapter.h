@@ -124,6 +124,8 @@ typedef enum zeal_usm_kind_t {
  *
  * Keys the adapter interprets (0.2); every value is text, lists are separated
  * by ';', numbers are decimal:
+ *   "name"                           what messages call the image, e.g. "'vector_add.spv' of /path/app"
+ *                                    (its file name and origin); without it they name its kernels
  *   "kernels"                        kernel names; each must be an entry point of a SPIR-V image
  *   "exports"                        exported symbols (added to those the SPIR-V declares)
  *   "imports"                        imported symbols (added to those the SPIR-V declares)

@@ -241,7 +241,9 @@ TEST_F(LinkTest, GivenACompileFailure_ThenTheProgramStaysAnInputAndKeepsTheLog) 
   programs.push_back(p);
   zeal_result_t r = d.programCompile(p, nullptr);
   EXPECT_TRUE(r == ZEAL_RESULT_ERROR_BUILD_FAILURE || r == ZEAL_RESULT_ERROR_INVALID_BINARY) << zealResultName(r);
-  EXPECT_EQ(last_error().rfind("building program ", 0), 0u) << last_error();
+  EXPECT_EQ(last_error().rfind("building native program of 256 bytes for device '" + device_name + "' failed: ", 0),
+            0u)
+      << last_error();
   EXPECT_EQ(program_state(p), ZEAL_PROGRAM_STATE_INPUT);
   EXPECT_FALSE(program_string(p, ZEAL_PROGRAM_INFO_BUILD_LOG).empty());
   const uint32_t v = 1;

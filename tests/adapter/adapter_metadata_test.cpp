@@ -27,6 +27,35 @@ TEST_F(AdapterTest, GivenMalformedMetadata_ThenProgramCreateRefusesNamingKeyAndV
   EXPECT_EQ(last_error(), "programCreate: metadata entry 0 has a null key or value");
 }
 
+TEST_F(AdapterTest, GivenNameMetadata_ThenMessagesNameTheProgramByIt) {
+  zeal_program_handle_t program = build("vector_add.spv", {entry("name", "'vector_add.spv' of /path/app")});
+  ASSERT_NE(program, nullptr);
+  zeal_kernel_handle_t k = nullptr;
+  EXPECT_EQ(d.kernelCreate(program, "nope", &k), ZEAL_RESULT_ERROR_INVALID_KERNEL_NAME);
+  EXPECT_EQ(last_error(), "program 'vector_add.spv' of /path/app for device '" + device_name +
+                              "' has no kernel named 'nope' (its kernels: vector_add, scale, fixed_group)");
+  EXPECT_EQ(d.programBuild(program, nullptr), ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE);
+  EXPECT_EQ(last_error(), "program 'vector_add.spv' of /path/app for device '" + device_name +
+                              "' has already been compiled or built");
+  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+}
+
+TEST_F(AdapterTest, GivenNoNameMetadata_ThenMessagesNameTheProgramByItsKernels) {
+  zeal_program_handle_t program = create("vector_add.spv");
+  ASSERT_NE(program, nullptr);
+  zeal_kernel_handle_t k = nullptr;
+  EXPECT_EQ(d.kernelCreate(program, "vector_add", &k), ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE);
+  EXPECT_EQ(last_error(), "program with kernels 'vector_add', 'scale', 'fixed_group' for device '" + device_name +
+                              "' is not executable: build it, or link it with others");
+  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+  program = create("sub_group_2.spv");
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(d.kernelCreate(program, "needs_sub_group_2", &k), ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE);
+  EXPECT_EQ(last_error(), "program with kernel 'needs_sub_group_2' for device '" + device_name +
+                              "' is not executable: build it, or link it with others");
+  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+}
+
 class LaunchEnforcementTest : public AdapterTest {};
 
 TEST_F(LaunchEnforcementTest, GivenRangeTypeLimit_WhenLaunchHasMoreWorkItems_ThenInvalidNdRangeWithTheNumbers) {

@@ -82,6 +82,11 @@ TEST_F(CacheTest, GivenAnEntryOfAnotherDriverVersion_ThenItIsStale) {
   EXPECT_FALSE(new_driver.load("k").has_value());
   ASSERT_TRUE(new_driver.store("k", bytes_of("new")).ok());
   EXPECT_EQ(*new_driver.load("k"), bytes_of("new"));
+  // Each driver keeps its own entry: neither evicts the other.
+  EXPECT_EQ(*old_driver.load("k"), bytes_of("old"));
+  // An entry of another driver found under this driver's name is stale all the same.
+  fs::copy_file(old_driver.path_of("k"), new_driver.path_of("k"), fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(new_driver.load("k").has_value());
 }
 
 TEST_F(CacheTest, GivenAFileOfAnotherKeyUnderThisName_ThenItIsAMiss) {

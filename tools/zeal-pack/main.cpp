@@ -88,6 +88,17 @@ bool pack_image(const std::string &path, const Options &opts, PackedImage &out) 
   std::vector<std::string> kernels;
   for (const auto &ep : info->entry_points) kernels.push_back(ep.name);
   out.metadata = {{"kernels", join(kernels)}, {"exports", join(info->exports)}, {"imports", join(info->imports)}};
+  // Requirements read from the SPIR-V travel as metadata too, so that a native
+  // binary made from this image (e.g. from the persistent cache) still carries them.
+  for (const auto &ep : info->entry_points) {
+    if (ep.required_sub_group_size)
+      out.metadata.emplace_back(fmt::format("kernel.{}.reqd_sub_group_size", ep.name),
+                                std::to_string(*ep.required_sub_group_size));
+    const auto &wg = ep.required_work_group_size;
+    if (wg[0] != 0)
+      out.metadata.emplace_back(fmt::format("kernel.{}.reqd_work_group_size", ep.name),
+                                fmt::format("{},{},{}", wg[0], wg[1], wg[2]));
+  }
   // kernel.<k>.* goes to the image holding k, function.<f>.* to the images exporting or
   // importing f, anything else to every image.
   auto mentions = [](const std::vector<std::string> &names, const std::string &name) {

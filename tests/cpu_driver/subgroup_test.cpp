@@ -1,0 +1,172 @@
+// Sub-groups through the loader: for every size the device reports, ids and sizes of a 3·S−1 work-group, kernel properties and two collectives.
+#include "test_support.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace zeal::cpu::test {
+namespace {
+
+class Subgroups : public CpuDriver {
+protected:
+  void SetUp() override {
+    CpuDriver::SetUp();
+    if (HasFatalFailure()) return;
+    ze_device_compute_properties_t compute{};
+    compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+    ZE_ASSERT_OK(zeDeviceGetComputeProperties(device, &compute));
+    sizes.assign(compute.subGroupSizes, compute.subGroupSizes + compute.numSubGroupSizes);
+    ASSERT_FALSE(sizes.empty()) << "the device reports no sub-group size";
+  }
+
+  // The module built from subgroups.cl for required size `size` (0: no required size).
+  ze_module_handle_t module_for(uint32_t size) {
+    std::string name = size == 0 ? "subgroups_default.spv" : fmt::format("subgroups_{}.spv", size);
+    ze_module_handle_t module = nullptr;
+    std::string log;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, build(read_kernel(name), module, &log)) << name << ": " << log;
+    return module;
+  }
+
+  // Runs `k` as `groups` work-groups of `items` work-items on an immediate list and waits.
+  void launch(ze_kernel_handle_t k, uint32_t items, uint32_t groups) {
+    ZE_ASSERT_OK(zeKernelSetGroupSize(k, items, 1, 1));
+    ze_group_count_t count{groups, 1, 1};
+    ze_event_handle_t done = event();
+    ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(immediate_list(), k, &count, done, 0, nullptr));
+    ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  }
+
+  // Runs sg_ids over one work-group of `items` and checks every work-item against sub-groups of `size`.
+  void expect_ids(ze_module_handle_t module, uint32_t size, uint32_t items) {
+    ze_kernel_handle_t k = kernel(module, "sg_ids");
+    uint32_t *out = shared_array<uint32_t>(items * 6);
+    ASSERT_NE(nullptr, out);
+    std::fill(out, out + items * 6, 0xdeadbeefu);
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
+    launch(k, items, 1);
+    const uint32_t groups = (items + size - 1) / size;
+    for (uint32_t l = 0; l < items; ++l) {
+      SCOPED_TRACE(fmt::format("work-item {}", l));
+      const uint32_t *o = out + l * 6;
+      const uint32_t sg = l / size, lane = l % size;
+      const uint32_t actual = sg + 1 < groups ? size : items - sg * size;
+      EXPECT_EQ(actual, o[0]) << "get_sub_group_size";
+      EXPECT_EQ(size, o[1]) << "get_max_sub_group_size";
+      EXPECT_EQ(groups, o[2]) << "get_num_sub_groups";
+      EXPECT_EQ(sg, o[3]) << "get_sub_group_id";
+      EXPECT_EQ(lane, o[4]) << "get_sub_group_local_id";
+      EXPECT_EQ(lane == 0 ? 1u : 0u, o[5]) << "sub_group_elect";
+    }
+  }
+
+  std::vector<uint32_t> sizes;
+};
+
+TEST_F(Subgroups, EveryReportedSizeRunsThreeSubGroupsTheLastPartialWithOneLeaderEach) {
+  for (uint32_t s : sizes) {
+    SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({}), 3*{}-1 work-items", s, s));
+    ze_module_handle_t module = module_for(s);
+    ASSERT_NE(nullptr, module);
+    expect_ids(module, s, 3 * s - 1); // ceil((3S-1)/S) = 3 sub-groups, the last of S-1 lanes
+  }
+}
+
+TEST_F(Subgroups, KernelPropertiesReportTheRequiredSizeAsRequiredAndMaximum) {
+  for (uint32_t s : sizes) {
+    SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({})", s));
+    ze_module_handle_t module = module_for(s);
+    ASSERT_NE(nullptr, module);
+    for (const char *name : {"sg_ids", "sg_reduce_add", "sg_shuffle_down"}) {
+      ze_kernel_properties_t props{};
+      props.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+      ZE_ASSERT_OK(zeKernelGetProperties(kernel(module, name), &props));
+      EXPECT_EQ(s, props.requiredSubgroupSize) << name;
+      EXPECT_EQ(s, props.maxSubgroupSize) << name;
+    }
+  }
+}
+
+TEST_F(Subgroups, AKernelWithoutARequiredSizeRunsWithThePrimarySize16) {
+  ze_module_handle_t module = module_for(0);
+  ASSERT_NE(nullptr, module);
+  ze_kernel_properties_t props{};
+  props.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+  ZE_ASSERT_OK(zeKernelGetProperties(kernel(module, "sg_ids"), &props));
+  EXPECT_EQ(0u, props.requiredSubgroupSize);
+  EXPECT_EQ(16u, props.maxSubgroupSize);
+  expect_ids(module, 16, 3 * 16 - 1);
+  expect_ids(module, 16, 100);
+}
+
+// Two work-groups of 3·S−1 items; inputs distinct per work-item so a wrong lane shows.
+std::vector<int> inputs(uint32_t n) {
+  std::vector<int> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = int(i * 7 % 101) - 40;
+  return in;
+}
+
+TEST_F(Subgroups, SubGroupReduceAddMatchesTheHostSumOfEachSubGroup) {
+  for (uint32_t s : sizes) {
+    SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({})", s));
+    ze_module_handle_t module = module_for(s);
+    ASSERT_NE(nullptr, module);
+    const uint32_t items = 3 * s - 1, n = 2 * items;
+    std::vector<int> host = inputs(n);
+    int *in = shared_array<int>(n), *out = shared_array<int>(n);
+    ASSERT_TRUE(in != nullptr && out != nullptr);
+    std::copy(host.begin(), host.end(), in);
+    std::fill(out, out + n, -1);
+    ze_kernel_handle_t k = kernel(module, "sg_reduce_add");
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(in), &in));
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(out), &out));
+    launch(k, items, 2);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t group = i / items, l = i % items, first = group * items + l / s * s;
+      const uint32_t last = std::min(first + s, (group + 1) * items);
+      int sum = 0;
+      for (uint32_t j = first; j < last; ++j) sum += host[j];
+      EXPECT_EQ(sum, out[i]) << "work-item " << i << " (sub-group " << l / s << " of group " << group << ")";
+    }
+  }
+}
+
+TEST_F(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) {
+  constexpr uint32_t delta = 3;
+  for (uint32_t s : sizes) {
+    SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({}), delta {}", s, delta));
+    ze_module_handle_t module = module_for(s);
+    ASSERT_NE(nullptr, module);
+    const uint32_t items = 3 * s - 1, n = 2 * items;
+    std::vector<int> host = inputs(n);
+    int *in = shared_array<int>(n), *out = shared_array<int>(n);
+    ASSERT_TRUE(in != nullptr && out != nullptr);
+    std::copy(host.begin(), host.end(), in);
+    std::fill(out, out + n, -1);
+    ze_kernel_handle_t k = kernel(module, "sg_shuffle_down");
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(in), &in));
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(out), &out));
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 2, sizeof(delta), &delta));
+    launch(k, items, 2);
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t group = i / items, l = i % items, lane = l % s, first = group * items + l / s * s;
+      const uint32_t actual = std::min(first + s, (group + 1) * items) - first;
+      // Past the end of `current`, lanes read `next` from lane - S (cl_intel_subgroups, by the maximum size).
+      const uint32_t from = lane + delta < s ? lane + delta : lane + delta - s;
+      // A source lane missing from a partial sub-group is undefined by the extension; the rest must match.
+      if (from >= actual) continue;
+      const int expected = lane + delta < s ? host[first + from] : host[first + from] + 1000;
+      EXPECT_EQ(expected, out[i]) << "work-item " << i << " (lane " << lane << ")";
+      ++checked;
+    }
+    // Full sub-groups check every lane; each group's partial one skips only the lane reading its missing lane S-1.
+    EXPECT_EQ(n - 2, checked);
+  }
+}
+
+} // namespace
+} // namespace zeal::cpu::test
