@@ -1,4 +1,6 @@
 // STREAM triad, a local-memory tree reduction and the cost of a barrier: zeal's CPU driver against PoCL and plain C++.
+#include "ze_session.hpp"
+
 #include <CL/cl.h>
 #include <fmt/format.h>
 #include <level_zero/ze_api.h>
@@ -27,19 +29,11 @@ constexpr size_t barrier_group = 256, barrier_groups = 64;
 constexpr int barrier_iterations = 200; // two barriers each
 constexpr float triad_scalar = 3.0f;
 
-[[noreturn]] void fail(const std::string &what) { throw std::runtime_error(what); }
+using bench::fail;
+using bench::read_file;
 
-void ze(ze_result_t result, const char *call) {
-  if (result != ZE_RESULT_SUCCESS) fail(fmt::format("{} failed: 0x{:x}", call, unsigned(result)));
-}
 void cl(cl_int result, const char *call) {
   if (result != CL_SUCCESS) fail(fmt::format("{} failed: {}", call, result));
-}
-
-std::vector<char> read_file(const char *path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) fail(fmt::format("cannot open {}", path));
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
@@ -53,80 +47,26 @@ void fill_inputs(float *b, float *c, int *ints) {
 // --- zeal's CPU driver, through the Level Zero loader ------------------------
 class ZealSide {
 public:
-  ZealSide() {
-    setenv("ZE_ENABLE_ALT_DRIVERS", ZEAL_CPU_DRIVER_PATH, 0); // an explicit setting wins
-    ze(zeInit(0), "zeInit");
-    uint32_t count = 1;
-    ze(zeDriverGet(&count, &driver_), "zeDriverGet");
-    count = 1;
-    ze(zeDeviceGet(driver_, &count, &device_), "zeDeviceGet");
-    ze_context_desc_t context_desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ze(zeContextCreate(driver_, &context_desc, &context_), "zeContextCreate");
-    ze_command_queue_desc_t queue{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze(zeCommandListCreateImmediate(context_, device_, &queue, &list_), "zeCommandListCreateImmediate");
-    ze_event_pool_desc_t pool{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
-    ze(zeEventPoolCreate(context_, &pool, 1, &device_, &pool_), "zeEventPoolCreate");
-    ze_event_desc_t event{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    ze(zeEventCreate(pool_, &event, &done_), "zeEventCreate");
-    std::vector<char> spirv = read_file(ZEAL_BENCH_SPIRV);
-    ze_module_desc_t module{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
-                            reinterpret_cast<const uint8_t *>(spirv.data()), "", nullptr};
-    ze(zeModuleCreate(context_, device_, &module, &module_, nullptr), "zeModuleCreate");
-    a = alloc<float>(triad_n), b = alloc<float>(triad_n), c = alloc<float>(triad_n);
-    ints = alloc<int>(reduce_n), partial = alloc<int>(reduce_n / reduce_group);
-    barrier_out = alloc<int>(barrier_group * barrier_groups);
+  ZealSide() : session_(ZEAL_BENCH_SPIRV) {
+    a = session_.alloc<float>(triad_n), b = session_.alloc<float>(triad_n), c = session_.alloc<float>(triad_n);
+    ints = session_.alloc<int>(reduce_n), partial = session_.alloc<int>(reduce_n / reduce_group);
+    barrier_out = session_.alloc<int>(barrier_group * barrier_groups);
     fill_inputs(b, c, ints);
-    triad_ = kernel("triad", 256, {{sizeof(a), &a}, {sizeof(b), &b}, {sizeof(c), &c}, {sizeof(float), &triad_scalar}});
-    reduce_ = kernel("reduce", reduce_group, {{sizeof(ints), &ints}, {sizeof(partial), &partial},
+    triad_ = session_.kernel("triad", 256, {{sizeof(a), &a}, {sizeof(b), &b}, {sizeof(c), &c}, {sizeof(float), &triad_scalar}});
+    reduce_ = session_.kernel("reduce", reduce_group, {{sizeof(ints), &ints}, {sizeof(partial), &partial},
                                                {reduce_group * sizeof(int), nullptr}});
-    barriers_ = kernel("barriers", barrier_group, {{sizeof(barrier_out), &barrier_out}, {sizeof(int), &barrier_iterations}});
+    barriers_ = session_.kernel("barriers", barrier_group, {{sizeof(barrier_out), &barrier_out}, {sizeof(int), &barrier_iterations}});
   }
 
-  double triad() { return launch(triad_, triad_n / 256); }
-  double reduce() { return launch(reduce_, reduce_n / reduce_group); }
-  double barriers() { return launch(barriers_, barrier_groups); }
+  double triad() { return session_.launch(triad_, triad_n / 256); }
+  double reduce() { return session_.launch(reduce_, reduce_n / reduce_group); }
+  double barriers() { return session_.launch(barriers_, barrier_groups); }
 
   float *a, *b, *c;
   int *ints, *partial, *barrier_out;
 
 private:
-  template <class T>
-  T *alloc(size_t n) {
-    ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
-    void *p = nullptr;
-    ze(zeMemAllocHost(context_, &desc, n * sizeof(T), 64, &p), "zeMemAllocHost");
-    return static_cast<T *>(p);
-  }
-
-  ze_kernel_handle_t kernel(const char *name, uint32_t group, std::vector<std::pair<size_t, const void *>> args) {
-    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
-    ze_kernel_handle_t k = nullptr;
-    ze(zeKernelCreate(module_, &desc, &k), "zeKernelCreate");
-    ze(zeKernelSetGroupSize(k, group, 1, 1), "zeKernelSetGroupSize");
-    for (uint32_t i = 0; i < args.size(); ++i) {
-      ze(zeKernelSetArgumentValue(k, i, args[i].first, args[i].second), "zeKernelSetArgumentValue");
-    }
-    return k;
-  }
-
-  double launch(ze_kernel_handle_t k, size_t groups) {
-    ze_group_count_t count{uint32_t(groups), 1, 1};
-    auto start = Clock::now();
-    ze(zeCommandListAppendLaunchKernel(list_, k, &count, done_, 0, nullptr), "zeCommandListAppendLaunchKernel");
-    ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");
-    double t = seconds(start);
-    ze(zeEventHostReset(done_), "zeEventHostReset");
-    return t;
-  }
-
-  ze_driver_handle_t driver_ = nullptr;
-  ze_device_handle_t device_ = nullptr;
-  ze_context_handle_t context_ = nullptr;
-  ze_command_list_handle_t list_ = nullptr;
-  ze_event_pool_handle_t pool_ = nullptr;
-  ze_event_handle_t done_ = nullptr;
-  ze_module_handle_t module_ = nullptr;
+  bench::ZeSession session_;
   ze_kernel_handle_t triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr;
 };
 

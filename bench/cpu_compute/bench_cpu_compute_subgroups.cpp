@@ -1,4 +1,6 @@
 // Sub-groups on zeal's CPU driver: a work-group reduction by sub_group_reduce_add vs a local-memory tree, and shuffles.
+#include "ze_session.hpp"
+
 #include <fmt/format.h>
 #include <level_zero/ze_api.h>
 
@@ -24,77 +26,22 @@ constexpr size_t shuffle_n = size_t{1} << 18; // uints
 constexpr uint32_t shuffle_steps = 32;
 constexpr int rounds = 7;
 
-[[noreturn]] void fail(const std::string &what) { throw std::runtime_error(what); }
+using bench::fail;
+using bench::median;
+using bench::ze;
 
-void ze(ze_result_t result, const char *call) {
-  if (result != ZE_RESULT_SUCCESS) fail(fmt::format("{} failed: 0x{:x}", call, unsigned(result)));
-}
-
-std::vector<char> read_file(const char *path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) fail(fmt::format("cannot open {}", path));
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-// The CPU driver through the Level Zero loader: one immediate list, one event, the bench module.
+// The CPU driver's session, with kernels checked to run with the sub-group size measured.
 class Driver {
 public:
-  Driver() {
-    setenv("ZE_ENABLE_ALT_DRIVERS", ZEAL_CPU_DRIVER_PATH, 0); // an explicit setting wins
-    ze(zeInit(0), "zeInit");
-    uint32_t count = 1;
-    ze(zeDriverGet(&count, &driver_), "zeDriverGet");
-    count = 1;
-    ze(zeDeviceGet(driver_, &count, &device_), "zeDeviceGet");
-    ze_context_desc_t context_desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ze(zeContextCreate(driver_, &context_desc, &context_), "zeContextCreate");
-    ze_command_queue_desc_t queue{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze(zeCommandListCreateImmediate(context_, device_, &queue, &list_), "zeCommandListCreateImmediate");
-    ze_event_pool_desc_t pool{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
-    ze(zeEventPoolCreate(context_, &pool, 1, &device_, &pool_), "zeEventPoolCreate");
-    ze_event_desc_t event{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    ze(zeEventCreate(pool_, &event, &done_), "zeEventCreate");
-    std::vector<char> spirv = read_file(ZEAL_BENCH_SPIRV);
-    ze_module_desc_t module{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
-                            reinterpret_cast<const uint8_t *>(spirv.data()), "", nullptr};
-    ze(zeModuleCreate(context_, device_, &module, &module_, nullptr), "zeModuleCreate");
-  }
-  Driver(const Driver &) = delete;
-  Driver &operator=(const Driver &) = delete;
-  ~Driver() { // best effort at exit: the figures are already printed
-    for (ze_kernel_handle_t k : kernels_) zeKernelDestroy(k);
-    for (void *p : allocations_) zeMemFree(context_, p);
-    zeModuleDestroy(module_);
-    zeEventDestroy(done_);
-    zeEventPoolDestroy(pool_);
-    zeCommandListDestroy(list_);
-    zeContextDestroy(context_);
-  }
+  Driver() : session_(ZEAL_BENCH_SPIRV) {}
 
   template <class T>
   T *alloc(size_t n) {
-    ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
-    void *p = nullptr;
-    ze(zeMemAllocHost(context_, &desc, n * sizeof(T), 64, &p), "zeMemAllocHost");
-    allocations_.push_back(p);
-    return static_cast<T *>(p);
+    return session_.alloc<T>(n);
   }
 
   ze_kernel_handle_t kernel(const char *name, std::vector<std::pair<size_t, const void *>> args) {
-    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
-    ze_kernel_handle_t k = nullptr;
-    ze(zeKernelCreate(module_, &desc, &k), "zeKernelCreate");
-    kernels_.push_back(k);
-    ze(zeKernelSetGroupSize(k, group, 1, 1), "zeKernelSetGroupSize");
-    for (uint32_t i = 0; i < args.size(); ++i) {
-      ze(zeKernelSetArgumentValue(k, i, args[i].first, args[i].second), "zeKernelSetArgumentValue");
-    }
+    ze_kernel_handle_t k = session_.kernel(name, group, args);
     ze_kernel_properties_t props{};
     props.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
     ze(zeKernelGetProperties(k, &props), "zeKernelGetProperties");
@@ -102,27 +49,10 @@ public:
     return k;
   }
 
-  // Wall time of one launch of `groups` work-groups, appended and waited for.
-  double launch(ze_kernel_handle_t k, size_t groups) {
-    ze_group_count_t count{uint32_t(groups), 1, 1};
-    auto start = Clock::now();
-    ze(zeCommandListAppendLaunchKernel(list_, k, &count, done_, 0, nullptr), "zeCommandListAppendLaunchKernel");
-    ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");
-    double t = std::chrono::duration<double>(Clock::now() - start).count();
-    ze(zeEventHostReset(done_), "zeEventHostReset");
-    return t;
-  }
+  double launch(ze_kernel_handle_t k, size_t groups) { return session_.launch(k, groups); }
 
 private:
-  ze_driver_handle_t driver_ = nullptr;
-  ze_device_handle_t device_ = nullptr;
-  ze_context_handle_t context_ = nullptr;
-  ze_command_list_handle_t list_ = nullptr;
-  ze_event_pool_handle_t pool_ = nullptr;
-  ze_event_handle_t done_ = nullptr;
-  ze_module_handle_t module_ = nullptr;
-  std::vector<ze_kernel_handle_t> kernels_;
-  std::vector<void *> allocations_;
+  bench::ZeSession session_;
 };
 
 // Runs the kernels in a rotating order, `rounds` times after one warm-up each; returns per-kernel times.

@@ -1,0 +1,118 @@
+// A Level Zero session on zeal's CPU driver for the compute benchmarks: context, immediate list, event, module.
+#pragma once
+
+#include <fmt/format.h>
+#include <level_zero/ze_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bench {
+
+[[noreturn]] inline void fail(const std::string &what) { throw std::runtime_error(what); }
+
+inline void ze(ze_result_t result, const char *call) {
+  if (result != ZE_RESULT_SUCCESS) fail(fmt::format("{} failed: 0x{:x}", call, unsigned(result)));
+}
+
+inline std::vector<char> read_file(const char *path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) fail(fmt::format("cannot open {}", path));
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// One immediate command list and one host-visible event on the CPU driver (found
+// through ZEAL_CPU_DRIVER_PATH unless ZE_ENABLE_ALT_DRIVERS is set), with the module
+// built from `spirv_path`. Kernels and allocations made here are freed with it.
+class ZeSession {
+public:
+  explicit ZeSession(const char *spirv_path) {
+    setenv("ZE_ENABLE_ALT_DRIVERS", ZEAL_CPU_DRIVER_PATH, 0); // an explicit setting wins
+    ze(zeInit(0), "zeInit");
+    uint32_t count = 1;
+    ze(zeDriverGet(&count, &driver_), "zeDriverGet");
+    count = 1;
+    ze(zeDeviceGet(driver_, &count, &device_), "zeDeviceGet");
+    ze_context_desc_t context_desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    ze(zeContextCreate(driver_, &context_desc, &context_), "zeContextCreate");
+    ze_command_queue_desc_t queue{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze(zeCommandListCreateImmediate(context_, device_, &queue, &list_), "zeCommandListCreateImmediate");
+    ze_event_pool_desc_t pool{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze(zeEventPoolCreate(context_, &pool, 1, &device_, &pool_), "zeEventPoolCreate");
+    ze_event_desc_t event{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze(zeEventCreate(pool_, &event, &done_), "zeEventCreate");
+    std::vector<char> spirv = read_file(spirv_path);
+    ze_module_desc_t module{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
+                            reinterpret_cast<const uint8_t *>(spirv.data()), "", nullptr};
+    ze(zeModuleCreate(context_, device_, &module, &module_, nullptr), "zeModuleCreate");
+  }
+  ZeSession(const ZeSession &) = delete;
+  ZeSession &operator=(const ZeSession &) = delete;
+  ~ZeSession() { // best effort at exit: the figures are already printed
+    for (ze_kernel_handle_t k : kernels_) zeKernelDestroy(k);
+    for (void *p : allocations_) zeMemFree(context_, p);
+    zeModuleDestroy(module_);
+    zeEventDestroy(done_);
+    zeEventPoolDestroy(pool_);
+    zeCommandListDestroy(list_);
+    zeContextDestroy(context_);
+  }
+
+  template <class T>
+  T *alloc(size_t n) {
+    ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+    void *p = nullptr;
+    ze(zeMemAllocHost(context_, &desc, n * sizeof(T), 64, &p), "zeMemAllocHost");
+    allocations_.push_back(p);
+    return static_cast<T *>(p);
+  }
+
+  // The kernel `name` with its group size (x) and arguments ({size, pointer to value}) set.
+  ze_kernel_handle_t kernel(const char *name, uint32_t group, const std::vector<std::pair<size_t, const void *>> &args) {
+    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+    ze_kernel_handle_t k = nullptr;
+    ze(zeKernelCreate(module_, &desc, &k), "zeKernelCreate");
+    kernels_.push_back(k);
+    ze(zeKernelSetGroupSize(k, group, 1, 1), "zeKernelSetGroupSize");
+    for (uint32_t i = 0; i < args.size(); ++i)
+      ze(zeKernelSetArgumentValue(k, i, args[i].first, args[i].second), "zeKernelSetArgumentValue");
+    return k;
+  }
+
+  // Wall seconds of one launch of `groups` work-groups, appended and waited for.
+  double launch(ze_kernel_handle_t k, size_t groups) {
+    ze_group_count_t count{uint32_t(groups), 1, 1};
+    auto start = std::chrono::steady_clock::now();
+    ze(zeCommandListAppendLaunchKernel(list_, k, &count, done_, 0, nullptr), "zeCommandListAppendLaunchKernel");
+    ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ze(zeEventHostReset(done_), "zeEventHostReset");
+    return t;
+  }
+
+private:
+  ze_driver_handle_t driver_ = nullptr;
+  ze_device_handle_t device_ = nullptr;
+  ze_context_handle_t context_ = nullptr;
+  ze_command_list_handle_t list_ = nullptr;
+  ze_event_pool_handle_t pool_ = nullptr;
+  ze_event_handle_t done_ = nullptr;
+  ze_module_handle_t module_ = nullptr;
+  std::vector<ze_kernel_handle_t> kernels_;
+  std::vector<void *> allocations_;
+};
+
+} // namespace bench
