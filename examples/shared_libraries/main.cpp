@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <string>
 
 extern "C" const char *linked_lib_name();
 
@@ -41,7 +42,13 @@ int main() {
     bool ok = check("app_axpy -> linked_axpy", y, [](size_t i) { return 2.0f * static_cast<float>(i) + 1.0f; });
 
     // 2. A library loaded at run time: its images register when it loads, and its host function runs its kernel.
-    void *plugin = dlopen("libshared_libraries_plugin.so", RTLD_NOW | RTLD_LOCAL);
+    // It lives beside the linked library; a full path, because a bare name is searched
+    // with the run path of dlopen's caller, which a sanitizer's interceptor replaces.
+    Dl_info info{};
+    dladdr(reinterpret_cast<const void *>(&linked_lib_name), &info);
+    std::string folder = info.dli_fname != nullptr ? info.dli_fname : "";
+    folder = folder.substr(0, folder.find_last_of('/') + 1);
+    void *plugin = dlopen((folder + "libshared_libraries_plugin.so").c_str(), RTLD_NOW | RTLD_LOCAL);
     if (plugin == nullptr) {
       std::fprintf(stderr, "shared_libraries: dlopen failed: %s\n", dlerror());
       return 1;
