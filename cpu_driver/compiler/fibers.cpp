@@ -69,12 +69,7 @@ public:
     if (!free_.empty()) {
       bctx::stack_context stack = free_.back();
       free_.pop_back();
-#ifdef ZEAL_FIBERS_ASAN
-      // A fiber that ended by switching away never returned from its frames, so
-      // their redzones are still poisoned in the shadow: clear them for the next user.
-      ASAN_UNPOISON_MEMORY_REGION(static_cast<char *>(stack.sp) - stack.size, stack.size);
-#endif
-      return stack;
+      return unpoisoned(stack);
     }
     void *base = ::mmap(nullptr, stack_bytes + guard_bytes, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -90,6 +85,16 @@ public:
     bctx::stack_context stack;
     stack.size = stack_bytes - colour;
     stack.sp = static_cast<char *>(base) + guard_bytes + stack_bytes - colour;
+    return unpoisoned(stack);
+  }
+
+  // A fiber that ended by switching away never returned from its frames, so their
+  // redzones stay poisoned in ASan's shadow; a fresh mapping may also land where
+  // an unmapped stack left poison. Either way the next user starts clean.
+  static bctx::stack_context unpoisoned(const bctx::stack_context &stack) {
+#ifdef ZEAL_FIBERS_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char *>(stack.sp) - stack.size, stack.size);
+#endif
     return stack;
   }
 
