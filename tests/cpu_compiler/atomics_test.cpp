@@ -10,21 +10,10 @@ namespace {
 constexpr uint32_t local_size = 64, groups = 64, items = local_size * groups;
 const Range range{1, {groups, 1, 1}, {local_size, 1, 1}};
 
-class Atomics : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() { program = build("atomics").release(); }
-  static void TearDownTestSuite() {
-    delete program;
-    program = nullptr;
-  }
-  const KernelInfo &kernel(const char *name) {
-    const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
-    EXPECT_NE(found, nullptr) << name;
-    return *found;
-  }
-  static Program *program;
+struct AtomicsKernels {
+  static constexpr const char *stem = "atomics";
 };
-Program *Atomics::program = nullptr;
+using Atomics = ProgramSuite<AtomicsKernels>;
 
 TEST_F(Atomics, IntAndUintOperationsFromEveryWorkItem) {
   ASSERT_NE(program, nullptr);

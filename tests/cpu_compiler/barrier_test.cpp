@@ -6,21 +6,10 @@
 namespace zeal::cpu::test {
 namespace {
 
-class Barriers : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() { program = build("barriers").release(); }
-  static void TearDownTestSuite() {
-    delete program;
-    program = nullptr;
-  }
-  const KernelInfo &kernel(const char *name) {
-    const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
-    EXPECT_NE(found, nullptr) << name;
-    return *found;
-  }
-  static Program *program;
+struct BarriersKernels {
+  static constexpr const char *stem = "barriers";
 };
-Program *Barriers::program = nullptr;
+using Barriers = ProgramSuite<BarriersKernels>;
 
 std::vector<int> iota_values(size_t n, int first = 1) {
   std::vector<int> v(n);

@@ -11,21 +11,10 @@
 namespace zeal::cpu::test {
 namespace {
 
-class FloatBuiltins : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() { program = build("float_builtins").release(); }
-  static void TearDownTestSuite() {
-    delete program;
-    program = nullptr;
-  }
-  const KernelInfo &kernel(const char *name) {
-    const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
-    EXPECT_NE(found, nullptr) << name;
-    return *found;
-  }
-  static Program *program;
+struct FloatBuiltinsKernels {
+  static constexpr const char *stem = "float_builtins";
 };
-Program *FloatBuiltins::program = nullptr;
+using FloatBuiltins = ProgramSuite<FloatBuiltinsKernels>;
 
 constexpr float inf = std::numeric_limits<float>::infinity();
 constexpr float nan = std::numeric_limits<float>::quiet_NaN();

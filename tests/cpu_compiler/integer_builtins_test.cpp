@@ -122,16 +122,10 @@ void check_family(const Program &program, const char *kernel_name, unsigned lane
   }
 }
 
-class IntegerBuiltins : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() { program = build("integer_builtins").release(); }
-  static void TearDownTestSuite() {
-    delete program;
-    program = nullptr;
-  }
-  static Program *program;
+struct IntegerBuiltinsKernels {
+  static constexpr const char *stem = "integer_builtins";
 };
-Program *IntegerBuiltins::program = nullptr;
+using IntegerBuiltins = ProgramSuite<IntegerBuiltinsKernels>;
 
 TEST_F(IntegerBuiltins, Int) { check_family<int32_t>(*program, "int_family"); }
 TEST_F(IntegerBuiltins, Uint) { check_family<uint32_t>(*program, "uint_family"); }

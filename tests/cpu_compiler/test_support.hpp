@@ -43,6 +43,23 @@ struct LocalMemory {
   std::vector<std::byte> bytes;
 };
 
+// A test suite whose tests share one program, built once from kernels/<Source::stem>.cl.
+template <class Source>
+class ProgramSuite : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { program = build(Source::stem).release(); }
+  static void TearDownTestSuite() {
+    delete program;
+    program = nullptr;
+  }
+  const KernelInfo &kernel(const char *name) {
+    const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
+    EXPECT_NE(found, nullptr) << name;
+    return *found;
+  }
+  static inline Program *program = nullptr;
+};
+
 inline GroupContext group_context(const Range &range) {
   GroupContext context;
   context.work_dim = range.work_dim;
