@@ -42,6 +42,8 @@ CompileOptions parse_build_flags(const char *flags, std::string &log) {
       opt_disabled = true;
     } else if (flag == "-ze-library-compilation" || flag == "-library-compilation") {
       options.library_compilation = true;
+    } else if (flag == "-zeal-barriers=fibers" || flag == "-zeal-barriers=regions") {
+      options.fiber_barriers = flag.ends_with("fibers");
     } else if (flag == "-ze-opt-greater-than-4GB-buffer-required" || flag.starts_with("-cl-")) {
       // Meaningful to GPU compilers only: 64-bit offsets are all a CPU has, and
       // the -cl-* math relaxations do not change what is correct here.

@@ -34,7 +34,8 @@ struct KernelInfo {
   uint32_t required_subgroup_size = 0;          // intel_reqd_sub_group_size, 0 when none
   uint64_t static_local_bytes = 0;              // kernel-scope `local` variables
   uint64_t private_bytes = 0;                   // estimate of private memory per work-item
-  bool uses_barriers = false;
+  bool uses_barriers = false;                   // barriers or sub-group collectives: work-items wait for others
+  bool barrier_regions = false;                 // those waits compiled into region loops, not fibers
   WorkGroupFn run = nullptr;                    // valid while the Program lives
 };
 
@@ -55,6 +56,9 @@ struct CompileOptions {
   // profile's primary size); 16 is every profile's, and the compiler tests'.
   uint32_t primary_subgroup_size = 16;
   std::string device_name;           // names the device in that failure
+  // -zeal-barriers=fibers: kernels with barriers run their work-items as fibers
+  // instead of as loops over barrier-free regions (to compare the two).
+  bool fiber_barriers = false;
 };
 
 // What a module shares with others (SPIR-V LinkageAttributes), built-ins excluded.

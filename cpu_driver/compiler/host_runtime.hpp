@@ -30,6 +30,17 @@ std::span<const RuntimeSymbol> math_helper_symbols();
 // True for functions JIT'd code reaches on the host: they take no WorkItem.
 bool is_host_symbol(llvm::StringRef name);
 
+// --- Barriers as regions (regions.cpp) -------------------------------------
+// From the work-item function `zeal.wi.<kernel>(args, work_item)`, a function
+// `zeal.regions.<kernel>(args, work_item)` that runs the whole work-group: each
+// stretch between barriers loops over the work-items, which find their ids in
+// `work_item`. Null when the kernel needs fibers (recursion or indirect calls
+// reaching barriers, run-time-sized private memory). `slot_bytes`: what each
+// work-item keeps across barriers in the thread's scratch buffer.
+llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes);
+inline constexpr const char *region_scratch_symbol = "zeal_cpu_region_scratch"; // void *(uint64_t bytes)
+std::span<const RuntimeSymbol> region_symbols();
+
 // --- Kernel-scope `local` variables (local_memory.cpp) ---------------------
 // Gives every addrspace(3) global an offset in GroupContext::local_memory
 // (recorded on the global as !zeal.local_offset) and returns, per kernel, the

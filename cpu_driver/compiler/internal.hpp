@@ -72,9 +72,9 @@ void add_work_item_parameter(llvm::Module &module);
 Status check_external_calls(const llvm::Module &module, const CompileOptions &options);
 
 // Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel; kernels
-// without a required sub-group size run with `primary_subgroup_size`.
-void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels,
-                                uint32_t primary_subgroup_size);
+// without a required sub-group size run with `options.primary_subgroup_size`.
+// Sets each kernel's barrier_regions.
+void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kernels, const CompileOptions &options);
 std::string work_group_function_name(llvm::StringRef kernel);
 
 // Private memory of a work-group function's static allocas, per work-item.

@@ -18,7 +18,7 @@ namespace {
 // kernels, imports, exported functions, exported globals, object code; then an
 // FNV-1a 64 checksum of everything before it.
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
-constexpr uint32_t format_version = 2; // 2: the work-item record gained the sub-group size
+constexpr uint32_t format_version = 3; // 2: the work-item record gained the sub-group size; 3: barrier_regions
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 uint64_t fnv1a(std::span<const uint8_t> bytes) {
@@ -96,6 +96,7 @@ void write_kernel(Writer &w, const KernelInfo &kernel) {
   w.put(kernel.static_local_bytes);
   w.put(kernel.private_bytes);
   w.put(uint8_t(kernel.uses_barriers));
+  w.put(uint8_t(kernel.barrier_regions));
 }
 
 KernelInfo read_kernel(Reader &r) {
@@ -113,6 +114,7 @@ KernelInfo read_kernel(Reader &r) {
   kernel.static_local_bytes = r.get<uint64_t>();
   kernel.private_bytes = r.get<uint64_t>();
   kernel.uses_barriers = r.get<uint8_t>() != 0;
+  kernel.barrier_regions = r.get<uint8_t>() != 0;
   return kernel;
 }
 

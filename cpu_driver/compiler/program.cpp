@@ -66,7 +66,7 @@ Status verify(const llvm::Module &module, const char *stage) {
 
 // Imports are allowed in any module; without them the compiler's own check
 // of external calls applies unchanged.
-Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<const KernelInfo> kernels,
+Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<KernelInfo> kernels,
                         const SpirvLinkage &spirv, std::span<const std::string> imports) {
   use_c_calling_convention(module);
   lower_math_builtins(module);
@@ -74,7 +74,7 @@ Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std
   retype_indirect_calls(module);
   Status calls = imports.empty() ? check_external_calls(module, options) : check_calls_with_imports(module, imports);
   if (!calls) return calls;
-  build_work_group_functions(module, kernels, options.primary_subgroup_size); // sub-groups: the size kernels run with
+  build_work_group_functions(module, kernels, options);
   hide_internals(module, spirv, options.library_compilation);
   return verify(module, "after lowering for the host");
 }

@@ -12,6 +12,10 @@
 namespace zeal::cpu::detail {
 namespace {
 
+// On a work-group function of a kernel run as regions: the bytes per work-item
+// of values kept across barriers, which count as its private memory.
+constexpr const char *slot_bytes_attribute = "zeal-region-slot-bytes";
+
 ArgKind kind_of(const llvm::Argument &arg) {
   if (arg.hasByValAttr() || !arg.getType()->isPointerTy()) return ArgKind::Value;
   switch (arg.getType()->getPointerAddressSpace()) {
@@ -165,11 +169,21 @@ llvm::Function *build_work_item_function(llvm::Module &module, llvm::Function &k
   return function;
 }
 
+bool reaches_collectives(llvm::Function &kernel) {
+  for (llvm::Function *function : reachable_functions(kernel)) {
+    if (function->getName() == subgroup_symbol) return true;
+  }
+  return false;
+}
+
 // Without barriers: three nested work-item loops around the inlined kernel,
-// which LLVM can vectorise. With barriers every work-item needs its own stack
-// until the group ends, so the host runs them as fibers.
-void build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers,
-                               uint32_t subgroup_size) {
+// which LLVM can vectorise. With work-group barriers: the same loops around
+// each stretch between barriers (regions.cpp). Kernels with sub-group
+// collectives, or whose barriers cannot be brought into one function, run
+// their work-items as fibers, each with its own stack until the group ends.
+// Returns true when the kernel's barriers became regions.
+bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers,
+                               uint32_t subgroup_size, bool fiber_barriers) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Function *function = create_function(module, llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0),
                                              work_group_function_name(kernel.getName()),
@@ -189,7 +203,18 @@ void build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   auto *exit = llvm::BasicBlock::Create(context, "exit", function);
   b.CreateCondBr(empty, exit, run);
   b.SetInsertPoint(run);
-  if (uses_barriers) {
+  llvm::Function *regions = nullptr;
+  if (uses_barriers && !fiber_barriers && !reaches_collectives(kernel)) {
+    llvm::Function *item = build_work_item_function(module, kernel);
+    uint64_t slot_bytes = 0;
+    regions = build_region_function(*item, slot_bytes);
+    item->eraseFromParent();
+    if (regions != nullptr) function->addFnAttr(slot_bytes_attribute, std::to_string(slot_bytes));
+  }
+  if (regions != nullptr) {
+    regions->addFnAttr(llvm::Attribute::AlwaysInline); // then the work-item's fields become registers
+    b.CreateCall(regions, {args, work_item});
+  } else if (uses_barriers) {
     llvm::Function *item = build_work_item_function(module, kernel);
     llvm::FunctionCallee run_fibers = module.getOrInsertFunction(
         run_fibers_symbol, b.getVoidTy(), item->getType(), args->getType(), work_item->getType());
@@ -205,6 +230,7 @@ void build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
   exit->moveAfter(&function->back());
+  return regions != nullptr;
 }
 
 } // namespace
@@ -227,13 +253,14 @@ Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module) {
   return kernels;
 }
 
-void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels,
-                                uint32_t primary_subgroup_size) {
-  for (const KernelInfo &info : kernels) {
+void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kernels, const CompileOptions &options) {
+  const uint32_t primary_subgroup_size = options.primary_subgroup_size;
+  for (KernelInfo &info : kernels) {
     llvm::Function *kernel = module.getFunction(info.name);
     assert(kernel != nullptr && "described kernels are in the module");
     uint32_t subgroup_size = info.required_subgroup_size != 0 ? info.required_subgroup_size : primary_subgroup_size;
-    build_work_group_function(module, *kernel, info.uses_barriers, subgroup_size);
+    info.barrier_regions =
+        build_work_group_function(module, *kernel, info.uses_barriers, subgroup_size, options.fiber_barriers);
     // Inlined into its work-group function, the x loop becomes vectorisable.
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
     kernel->removeFnAttr(llvm::Attribute::NoInline);
@@ -245,9 +272,14 @@ void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo
 uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel) {
   // A kernel with barriers is inlined into its work-item function instead.
   const llvm::Function *function = module.getFunction(("zeal.wi." + kernel).str());
-  if (function == nullptr) function = module.getFunction(work_group_function_name(kernel));
-  if (function == nullptr) return 0;
   uint64_t bytes = 0;
+  if (function == nullptr) {
+    function = module.getFunction(work_group_function_name(kernel));
+    if (function == nullptr) return 0;
+    if (llvm::Attribute slots = function->getFnAttribute(slot_bytes_attribute); slots.isValid()) {
+      slots.getValueAsString().getAsInteger(10, bytes);
+    }
+  }
   for (const llvm::Instruction &inst : llvm::instructions(*function)) {
     auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
     if (alloca == nullptr) continue;

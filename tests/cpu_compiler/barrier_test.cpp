@@ -6,10 +6,32 @@
 namespace zeal::cpu::test {
 namespace {
 
-struct BarriersKernels {
+// Every test runs with both schemes: barrier-free regions in work-item loops
+// (the default) and fibers (the fallback).
+struct AsRegions {
   static constexpr const char *stem = "barriers";
+  static CompileOptions options() { return {}; }
+  static constexpr bool regions = true;
 };
-using Barriers = ProgramSuite<BarriersKernels>;
+struct AsFibers {
+  static constexpr const char *stem = "barriers";
+  static CompileOptions options() {
+    CompileOptions options;
+    options.fiber_barriers = true;
+    return options;
+  }
+  static constexpr bool regions = false;
+};
+template <class Scheme>
+using Barriers = ProgramSuite<Scheme>;
+using Schemes = ::testing::Types<AsRegions, AsFibers>;
+struct SchemeName {
+  template <class T>
+  static std::string GetName(int) {
+    return T::regions ? "regions" : "fibers";
+  }
+};
+TYPED_TEST_SUITE(Barriers, Schemes, SchemeName);
 
 std::vector<int> iota_values(size_t n, int first = 1) {
   std::vector<int> v(n);
@@ -17,36 +39,40 @@ std::vector<int> iota_values(size_t n, int first = 1) {
   return v;
 }
 
-TEST_F(Barriers, KernelsReportTheirBarriersAndStaticLocalBytes) {
-  ASSERT_NE(program, nullptr);
-  EXPECT_TRUE(kernel("local_reduce").uses_barriers);
-  EXPECT_TRUE(kernel("barrier_in_call").uses_barriers);
-  EXPECT_FALSE(kernel("no_barrier").uses_barriers);
-  EXPECT_EQ(kernel("local_reduce").static_local_bytes, 0u);
-  EXPECT_EQ(kernel("rotate_rounds").static_local_bytes, 1024u * sizeof(int));
-  EXPECT_EQ(kernel("uniform_branch").static_local_bytes, 256u * sizeof(int));
+TYPED_TEST(Barriers, KernelsReportTheirBarriersAndStaticLocalBytes) {
+  ASSERT_NE(this->program, nullptr);
+  EXPECT_TRUE(this->kernel("local_reduce").uses_barriers);
+  EXPECT_TRUE(this->kernel("barrier_in_call").uses_barriers);
+  EXPECT_FALSE(this->kernel("no_barrier").uses_barriers);
+  for (const char *name : {"local_reduce", "barrier_in_call", "rotate_rounds", "nested_loops", "private_array_across"}) {
+    EXPECT_EQ(this->kernel(name).barrier_regions, TypeParam::regions) << name;
+  }
+  EXPECT_FALSE(this->kernel("no_barrier").barrier_regions);
+  EXPECT_EQ(this->kernel("local_reduce").static_local_bytes, 0u);
+  EXPECT_EQ(this->kernel("rotate_rounds").static_local_bytes, 1024u * sizeof(int));
+  EXPECT_EQ(this->kernel("uniform_branch").static_local_bytes, 256u * sizeof(int));
   // Two variables of one kernel: 512 ints, then 512 shorts.
-  EXPECT_EQ(kernel("mirror_3d").static_local_bytes, 512u * sizeof(int) + 512u * sizeof(short));
+  EXPECT_EQ(this->kernel("mirror_3d").static_local_bytes, 512u * sizeof(int) + 512u * sizeof(short));
 }
 
 // A tree reduction per group, for group sizes from 1 to 1024 (odd ones too).
-TEST_F(Barriers, LocalReductionForGroupSizesFrom1To1024) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, LocalReductionForGroupSizesFrom1To1024) {
+  ASSERT_NE(this->program, nullptr);
   for (uint32_t local : {1u, 2u, 3u, 7u, 64u, 100u, 255u, 256u, 1000u, 1024u}) {
     SCOPED_TRACE(::testing::Message() << "group size " << local);
     const uint32_t groups = 5;
     std::vector<int> in = iota_values(size_t(local) * groups, -50), out(groups, -1), scratch(local);
     int *pin = in.data(), *pout = out.data(), *pscratch = scratch.data();
     const void *args[] = {&pin, &pout, &pscratch};
-    run(kernel("local_reduce"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    run(this->kernel("local_reduce"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
     for (uint32_t g = 0; g < groups; ++g) {
       ASSERT_EQ(out[g], std::accumulate(in.begin() + g * local, in.begin() + (g + 1) * local, 0)) << "group " << g;
     }
   }
 }
 
-TEST_F(Barriers, BarriersInsideALoopKeepEveryRoundInStep) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, BarriersInsideALoopKeepEveryRoundInStep) {
+  ASSERT_NE(this->program, nullptr);
   for (uint32_t local : {1u, 13u, 256u, 1024u}) {
     const uint32_t groups = 3;
     const int rounds = 9;
@@ -54,7 +80,7 @@ TEST_F(Barriers, BarriersInsideALoopKeepEveryRoundInStep) {
     int *pdata = data.data();
     int rounds_arg = rounds;
     const void *args[] = {&pdata, &rounds_arg};
-    run(kernel("rotate_rounds"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    run(this->kernel("rotate_rounds"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
     for (uint32_t g = 0; g < groups; ++g) {
       for (uint32_t l = 0; l < local; ++l) {
         ASSERT_EQ(data[g * local + l], in[g * local + (l + rounds) % local] + rounds) << "size " << local << " item " << l;
@@ -63,14 +89,14 @@ TEST_F(Barriers, BarriersInsideALoopKeepEveryRoundInStep) {
   }
 }
 
-TEST_F(Barriers, ABarrierInAUniformBranchTakenOrNot) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, ABarrierInAUniformBranchTakenOrNot) {
+  ASSERT_NE(this->program, nullptr);
   const uint32_t local = 256, groups = 2;
   for (int mirror : {1, 0}) {
     std::vector<int> in = iota_values(local * groups), data = in;
     int *pdata = data.data();
     const void *args[] = {&pdata, &mirror};
-    run(kernel("uniform_branch"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    run(this->kernel("uniform_branch"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
     for (uint32_t i = 0; i < local * groups; ++i) {
       int expected = mirror ? in[i / local * local + (local - 1 - i % local)] : -in[i];
       ASSERT_EQ(data[i], expected) << "mirror " << mirror << " item " << i;
@@ -104,9 +130,9 @@ void check_mirror(const KernelInfo &k, const Range &range) {
   }
 }
 
-TEST_F(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
-  ASSERT_NE(program, nullptr);
-  const KernelInfo &k = kernel("mirror_3d");
+TYPED_TEST(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
+  ASSERT_NE(this->program, nullptr);
+  const KernelInfo &k = this->kernel("mirror_3d");
   check_mirror(k, Range{1, {3, 1, 1}, {8, 1, 1}});
   check_mirror(k, Range{2, {2, 3, 1}, {4, 5, 1}});
   check_mirror(k, Range{3, {2, 2, 2}, {8, 4, 2}});
@@ -114,50 +140,158 @@ TEST_F(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
   check_mirror(k, Range{3, {3, 1, 2}, {1, 1, 1}});
 }
 
-TEST_F(Barriers, ABarrierInANonInlinedFunction) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, ABarrierInANonInlinedFunction) {
+  ASSERT_NE(this->program, nullptr);
   const uint32_t local = 32, groups = 4;
   std::vector<int> in = iota_values(local * groups), data = in, slots(local);
   int *pdata = data.data(), *pslots = slots.data();
   const void *args[] = {&pdata, &pslots};
-  run(kernel("barrier_in_call"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+  run(this->kernel("barrier_in_call"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
   for (uint32_t i = 0; i < local * groups; ++i) {
     ASSERT_EQ(data[i], in[i / local * local + (local - 1 - i % local)] + 1) << "item " << i;
   }
 }
 
-TEST_F(Barriers, GroupsWithBarriersOnTwoThreadsAtOnce) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, GroupsWithBarriersOnTwoThreadsAtOnce) {
+  ASSERT_NE(this->program, nullptr);
   const uint32_t local = 128, groups = 64;
   std::vector<int> in = iota_values(local * groups), data = in;
   int *pdata = data.data();
   int rounds = 5;
   const void *args[] = {&pdata, &rounds};
-  run_on_threads(kernel("rotate_rounds"), args, Range{1, {groups, 1, 1}, {local, 1, 1}}, 2);
+  run_on_threads(this->kernel("rotate_rounds"), args, Range{1, {groups, 1, 1}, {local, 1, 1}}, 2);
   for (uint32_t i = 0; i < local * groups; ++i) {
     ASSERT_EQ(data[i], in[i / local * local + (i % local + rounds) % local] + rounds) << "item " << i;
   }
 }
 
-TEST_F(Barriers, ABarrierFreeKernelBesideThemStillRuns) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, ABarrierFreeKernelBesideThemStillRuns) {
+  ASSERT_NE(this->program, nullptr);
   std::vector<int> data = iota_values(64);
   int *pdata = data.data();
   const void *args[] = {&pdata};
-  run(kernel("no_barrier"), args, Range{1, {4, 1, 1}, {16, 1, 1}});
+  run(this->kernel("no_barrier"), args, Range{1, {4, 1, 1}, {16, 1, 1}});
   for (int i = 0; i < 64; ++i) ASSERT_EQ(data[i], 2 * (i + 1));
 }
 
-TEST_F(Barriers, ManyBarriersInALoop) {
-  ASSERT_NE(program, nullptr);
+TYPED_TEST(Barriers, ManyBarriersInALoop) {
+  ASSERT_NE(this->program, nullptr);
   const uint32_t local = 64;
   std::vector<int> out(local * 2, 0);
   int *pout = out.data();
   int count = 100;
   const void *args[] = {&pout, &count};
-  run(kernel("barrier_loop"), args, Range{1, {2, 1, 1}, {local, 1, 1}});
+  run(this->kernel("barrier_loop"), args, Range{1, {2, 1, 1}, {local, 1, 1}});
   // slot[0] is work-item 0's value, which doubles each round from 0: it stays 0.
   for (uint32_t i = 0; i < local * 2; ++i) ASSERT_EQ(out[i], int(i % local)) << "item " << i;
+}
+
+// A private array written before a barrier and read after it: one copy per work-item.
+TYPED_TEST(Barriers, APrivateArrayLivesAcrossABarrier) {
+  ASSERT_NE(this->program, nullptr);
+  for (uint32_t local : {1u, 5u, 64u, 300u}) {
+    const uint32_t groups = 3, total = local * groups;
+    std::vector<int> in = iota_values(total, -7), data = in, tmp(local);
+    int *pdata = data.data(), *ptmp = tmp.data();
+    const void *args[] = {&pdata, &ptmp};
+    run(this->kernel("private_array_across"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t i = 0; i < total; ++i) {
+      uint32_t l = i % local, mirror = local - 1 - l;
+      int expected = in[i - l + mirror] * int(mirror % 8 + 1) + 36 * in[i];
+      ASSERT_EQ(data[i], expected) << "size " << local << " item " << i;
+    }
+  }
+}
+
+// Barriers in an inner loop that every work-item leaves early the same way.
+TYPED_TEST(Barriers, BarriersInNestedLoopsWithAUniformContinue) {
+  ASSERT_NE(this->program, nullptr);
+  const uint32_t local = 24, groups = 2;
+  const int outer = 3, inner = 5;
+  std::vector<int> in = iota_values(local * groups, 10), data = in, tmp(local);
+  int *pdata = data.data(), *ptmp = tmp.data();
+  int outer_arg = outer, inner_arg = inner;
+  const void *args[] = {&pdata, &outer_arg, &inner_arg, &ptmp};
+  run(this->kernel("nested_loops"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+  for (uint32_t g = 0; g < groups; ++g) {
+    std::vector<int> v(in.begin() + g * local, in.begin() + (g + 1) * local);
+    for (int i = 0; i < outer; ++i) {
+      for (int j = 0; j < inner; ++j) {
+        if (j % 3 == 2) continue;
+        std::vector<int> next(local);
+        for (uint32_t l = 0; l < local; ++l) next[l] = v[(l + 1) % local] + i;
+        v = next;
+      }
+    }
+    for (uint32_t l = 0; l < local; ++l) ASSERT_EQ(data[g * local + l], v[l]) << "group " << g << " item " << l;
+  }
+}
+
+TYPED_TEST(Barriers, AStructArgumentIsReadOnBothSidesOfABarrier) {
+  ASSERT_NE(this->program, nullptr);
+  struct Params {
+    int scale, bias;
+  } params{3, -11};
+  const uint32_t local = 40, groups = 2;
+  std::vector<int> in = iota_values(local * groups), data = in, tmp(local);
+  int *pdata = data.data(), *ptmp = tmp.data();
+  const void *args[] = {&pdata, &params, &ptmp};
+  run(this->kernel("struct_across"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+  for (uint32_t i = 0; i < local * groups; ++i) {
+    ASSERT_EQ(data[i], in[i / local * local + (local - 1 - i % local)] * 3 - 11) << "item " << i;
+  }
+}
+
+TYPED_TEST(Barriers, AFunctionWithABarrierCalledTwice) {
+  ASSERT_NE(this->program, nullptr);
+  const uint32_t local = 33, groups = 3;
+  std::vector<int> in = iota_values(local * groups), data = in, slots(local);
+  int *pdata = data.data(), *pslots = slots.data();
+  const void *args[] = {&pdata, &pslots};
+  run(this->kernel("exchange_twice"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+  for (uint32_t i = 0; i < local * groups; ++i) ASSERT_EQ(data[i], 2 * in[i]) << "item " << i;
+}
+
+TYPED_TEST(Barriers, AUniformEarlyReturnSkipsTheBarrier) {
+  ASSERT_NE(this->program, nullptr);
+  const uint32_t local = 16, groups = 2;
+  for (int stop : {1, 0}) {
+    std::vector<int> in = iota_values(local * groups), data = in, tmp(local);
+    int *pdata = data.data(), *ptmp = tmp.data();
+    const void *args[] = {&pdata, &stop, &ptmp};
+    run(this->kernel("early_return"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t i = 0; i < local * groups; ++i) {
+      ASSERT_EQ(data[i], stop ? in[i] : in[i / local * local + (local - 1 - i % local)]) << "stop " << stop;
+    }
+  }
+}
+
+// A value computed from memory before the barrier (so kept, not recomputed) in 3-D groups.
+TYPED_TEST(Barriers, AValueKeptAcrossABarrierIn3DGroups) {
+  ASSERT_NE(this->program, nullptr);
+  for (Range range : {Range{3, {2, 2, 2}, {4, 3, 2}}, Range{2, {3, 2, 1}, {5, 7, 1}}, Range{3, {1, 1, 1}, {1, 1, 1}}}) {
+    uint32_t per_group = range.local[0] * range.local[1] * range.local[2];
+    uint32_t total = per_group * range.groups[0] * range.groups[1] * range.groups[2];
+    std::vector<int> in = iota_values(total, 5), out(total, 0), tmp(per_group);
+    int *pin = in.data(), *pout = out.data(), *ptmp = tmp.data();
+    const void *args[] = {&pin, &pout, &ptmp};
+    run(this->kernel("neighbour_3d"), args, range);
+    uint64_t global[3];
+    for (int d = 0; d < 3; ++d) global[d] = uint64_t(range.groups[d]) * range.local[d];
+    for (uint64_t z = 0; z < global[2]; ++z) {
+      for (uint64_t y = 0; y < global[1]; ++y) {
+        for (uint64_t x = 0; x < global[0]; ++x) {
+          uint64_t g = (z * global[1] + y) * global[0] + x;
+          uint64_t lx = x % range.local[0], ly = y % range.local[1], lz = z % range.local[2];
+          uint64_t lin = (lz * range.local[1] + ly) * range.local[0] + lx, next = (lin + 1) % per_group;
+          uint64_t nx = next % range.local[0], ny = next / range.local[0] % range.local[1];
+          uint64_t nz = next / (range.local[0] * range.local[1]);
+          uint64_t neighbour = ((z - lz + nz) * global[1] + (y - ly + ny)) * global[0] + (x - lx + nx);
+          ASSERT_EQ(out[g], 3 * in[g] + 3 * in[neighbour]) << x << "," << y << "," << z;
+        }
+      }
+    }
+  }
 }
 
 // The kernels the compiler used to refuse now run.

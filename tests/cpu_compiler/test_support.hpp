@@ -43,11 +43,16 @@ struct LocalMemory {
   std::vector<std::byte> bytes;
 };
 
-// A test suite whose tests share one program, built once from kernels/<Source::stem>.cl.
+// A test suite whose tests share one program, built once from kernels/<Source::stem>.cl
+// (with Source::options() when Source has them).
 template <class Source>
 class ProgramSuite : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() { program = build(Source::stem).release(); }
+  static void SetUpTestSuite() {
+    CompileOptions options;
+    if constexpr (requires { Source::options(); }) options = Source::options();
+    program = build(Source::stem, options).release();
+  }
   static void TearDownTestSuite() {
     delete program;
     program = nullptr;

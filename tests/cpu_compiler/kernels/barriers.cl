@@ -81,3 +81,67 @@ kernel void barrier_loop(global int *out, int count) {
   }
   out[get_global_id(0)] = v;
 }
+
+// A private array filled before a barrier and read after it; the dynamic index keeps it in memory.
+kernel void private_array_across(global int *data, local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int mine[8];
+  for (int i = 0; i < 8; ++i) mine[i] = data[get_global_id(0)] * (i + 1);
+  tmp[l] = mine[l % 8];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = tmp[n - 1 - l];
+  for (int i = 0; i < 8; ++i) sum += mine[(i + l) % 8];
+  data[get_global_id(0)] = sum;
+}
+
+// Barriers in an inner loop; every work-item skips the same rounds.
+kernel void nested_loops(global int *data, int outer, int inner, local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int v = data[get_global_id(0)];
+  for (int i = 0; i < outer; ++i) {
+    for (int j = 0; j < inner; ++j) {
+      if (j % 3 == 2) continue;
+      tmp[l] = v;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      v = tmp[(l + 1) % n] + i;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  data[get_global_id(0)] = v;
+}
+
+typedef struct {
+  int scale, bias;
+} Params;
+
+kernel void struct_across(global int *data, Params p, local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = data[get_global_id(0)] * p.scale;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = tmp[n - 1 - l] + p.bias;
+}
+
+// exchange() twice: each call has its own barrier once inlined.
+kernel void exchange_twice(global int *data, local int *slots) {
+  int v = exchange(slots, data[get_global_id(0)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = exchange(slots, v * 2);
+}
+
+kernel void early_return(global int *data, int stop, local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int v = data[get_global_id(0)];
+  if (stop) return;
+  tmp[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = tmp[n - 1 - l];
+}
+
+kernel void neighbour_3d(global const int *in, global int *out, local int *tmp) {
+  size_t lin = get_local_linear_id();
+  size_t total = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  int v = in[get_global_linear_id()] * 3;
+  tmp[lin] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_linear_id()] = v + tmp[(lin + 1) % total];
+}
