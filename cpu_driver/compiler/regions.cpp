@@ -240,48 +240,62 @@ std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function,
   return demoted;
 }
 
-// Replaces each alloca by its work-item's slot in the thread's region scratch:
-// slot arrays one after the other, each 64-byte aligned, `total` slots each.
-// Returns the bytes per work-item.
-uint64_t widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, llvm::ArrayRef<llvm::AllocaInst *> allocas) {
-  if (allocas.empty()) return 0;
+// What the work-group keeps per work-item, in the thread's region scratch.
+struct RegionFrame {
+  llvm::Value *size[3]; // local sizes, loaded in the prologue
+  llvm::Value *total;   // work-items in the group
+  // i32 per work-item: the region it runs next (a barrier's id, or exit_region).
+  llvm::Value *next;
+  // i1 alloca, set by the dispatcher: every work-item waits at the same barrier
+  // (the usual case), so no work-item needs its own test.
+  llvm::Value *uniform = nullptr;
+  uint64_t slot_bytes = 0; // bytes per work-item, `next` included
+};
+
+constexpr uint32_t exit_region = ~uint32_t{0};
+
+// Lays out the scratch (arrays of `total` slots, each 64-byte aligned: first
+// `next`, then one per alloca) and replaces each alloca by its work-item's slot.
+RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, llvm::ArrayRef<llvm::AllocaInst *> allocas) {
   llvm::Value *work_item = function.getArg(1);
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   llvm::IRBuilder<> b(prologue.getTerminator());
-  llvm::Value *total = b.CreateMul(b.CreateMul(load_work_item(b, work_item, LocalSize, 0),
-                                               load_work_item(b, work_item, LocalSize, 1)),
-                                   load_work_item(b, work_item, LocalSize, 2));
-  std::vector<uint64_t> strides;
-  std::vector<llvm::Value *> offsets;
-  llvm::Value *end = b.getInt64(0);
-  uint64_t per_item = 0;
+  RegionFrame frame;
+  for (unsigned d = 0; d < 3; ++d) frame.size[d] = load_work_item(b, work_item, LocalSize, d);
+  frame.total = b.CreateMul(b.CreateMul(frame.size[0], frame.size[1]), frame.size[2], "group.items");
+  std::vector<uint64_t> strides{4};
   for (llvm::AllocaInst *alloca : allocas) {
     uint64_t align = std::max<uint64_t>(alloca->getAlign().value(), 16);
-    uint64_t stride = llvm::alignTo(alloca->getAllocationSizeInBits(layout)->getFixedSize() / 8, align);
-    strides.push_back(stride);
+    strides.push_back(llvm::alignTo(alloca->getAllocationSizeInBits(layout)->getFixedSize() / 8, align));
+  }
+  std::vector<llvm::Value *> offsets;
+  llvm::Value *end = b.getInt64(0);
+  for (uint64_t stride : strides) {
     offsets.push_back(end);
-    per_item += stride;
-    end = b.CreateAnd(b.CreateAdd(b.CreateAdd(end, b.CreateMul(total, b.getInt64(stride))), b.getInt64(63)),
+    frame.slot_bytes += stride;
+    end = b.CreateAnd(b.CreateAdd(b.CreateAdd(end, b.CreateMul(frame.total, b.getInt64(stride))), b.getInt64(63)),
                       b.getInt64(~uint64_t{63}));
   }
-  llvm::FunctionCallee scratch_fn = function.getParent()->getOrInsertFunction(
-      region_scratch_symbol, b.getInt8PtrTy(), b.getInt64Ty());
+  llvm::FunctionCallee scratch_fn =
+      function.getParent()->getOrInsertFunction(region_scratch_symbol, b.getInt8PtrTy(), b.getInt64Ty());
   llvm::Value *scratch = b.CreateCall(scratch_fn, {end}, "region.scratch");
+  frame.next = b.CreatePointerCast(scratch, b.getInt32Ty()->getPointerTo(), "next.region");
+  frame.uniform = b.CreateAlloca(b.getInt1Ty(), nullptr, "uniform.region");
   for (size_t i = 0; i < allocas.size(); ++i) {
     llvm::AllocaInst *alloca = allocas[i];
     b.SetInsertPoint(prologue.getTerminator());
-    llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[i]);
+    llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[i + 1]);
     std::vector<llvm::Instruction *> users;
     for (llvm::User *user : alloca->users()) users.push_back(llvm::cast<llvm::Instruction>(user));
     for (llvm::Instruction *user : users) {
       b.SetInsertPoint(user);
-      llvm::Value *offset = b.CreateMul(local_linear_id(b, work_item), b.getInt64(strides[i]));
+      llvm::Value *offset = b.CreateMul(local_linear_id(b, work_item), b.getInt64(strides[i + 1]));
       llvm::Value *slot = b.CreatePointerCast(b.CreateInBoundsGEP(b.getInt8Ty(), base, offset), alloca->getType());
       user->replaceUsesOfWith(alloca, slot);
     }
     alloca->eraseFromParent();
   }
-  return per_item;
+  return frame;
 }
 
 // Lifetime markers and variable locations describe allocas that are about to
@@ -294,46 +308,52 @@ void drop_markers(llvm::Function &function) {
   }
 }
 
-struct RegionFrame {
-  llvm::Value *next;   // i32 alloca: the region to run next
-  llvm::Value *size[3]; // local sizes, loaded in the prologue
-};
-
-constexpr uint32_t exit_region = ~uint32_t{0};
-
-// Wraps `entry` (a clone of region's first block) in z/y/x work-item loops;
-// `latch` is where each work-item's run of the region ends. Returns the loop
-// nest's first block; after it the nest goes to `dispatch`.
+// Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
+// loops; `latch` is where each work-item's run of the region ends. Only the
+// work-items waiting at the region's barrier run it (all of them for region 0):
+// sub-group barriers reach this driver as work-group barriers, and sub-groups
+// may legally wait at different ones. Returns the nest's first block; after
+// the last work-item the nest goes to `dispatch`; `from` branches to it.
 llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry,
-                             llvm::BasicBlock *latch, llvm::BasicBlock *dispatch, uint32_t id) {
+                             llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id) {
   llvm::LLVMContext &context = function.getContext();
   llvm::Value *work_item = function.getArg(1);
   llvm::StructType *type = work_item_type(context);
-  llvm::BasicBlock *headers[3], *dones[3];
+  const std::string name = "region." + std::to_string(id);
+  llvm::BasicBlock *headers[3], *dones[2];
   for (unsigned d = 0; d < 3; ++d) {
-    headers[d] = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".lid" + std::to_string(d), &function);
-    dones[d] = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".lid" + std::to_string(d) + ".done",
-                                        &function);
+    headers[d] = llvm::BasicBlock::Create(context, name + ".lid" + std::to_string(d), &function);
+  }
+  for (unsigned d = 0; d < 2; ++d) {
+    dones[d] = llvm::BasicBlock::Create(context, name + ".lid" + std::to_string(d) + ".done", &function);
   }
   llvm::PHINode *ids[3];
   llvm::IRBuilder<> b(context);
   for (unsigned d = 3; d-- > 0;) { // z outermost
     b.SetInsertPoint(headers[d]);
     ids[d] = b.CreatePHI(b.getInt64Ty(), 2);
+    ids[d]->addIncoming(b.getInt64(0), d == 2 ? from : headers[d + 1]);
     b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
-    b.CreateBr(d == 0 ? entry : headers[d - 1]);
-    ids[d]->addIncoming(b.getInt64(0), d == 2 ? dispatch : headers[d + 1]);
+    if (d > 0) b.CreateBr(headers[d - 1]);
   }
-  // latch -> lid0.done -> lid1.done -> lid2.done: each increments its id.
+  if (id == 0) {
+    b.CreateBr(entry);
+  } else {
+    auto *check = llvm::BasicBlock::Create(context, name + ".waits", &function);
+    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), entry, check);
+    b.SetInsertPoint(check);
+    llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
+                                      ids[0]);
+    llvm::Value *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
+    b.CreateCondBr(b.CreateICmpEQ(waiting, b.getInt32(id)), entry, latch);
+  }
+  // latch -> lid0.done -> lid1.done: each increments its id.
   for (unsigned d = 0; d < 3; ++d) {
-    llvm::BasicBlock *from = d == 0 ? latch : dones[d - 1];
-    b.SetInsertPoint(from);
+    llvm::BasicBlock *step = d == 0 ? latch : dones[d - 1];
+    b.SetInsertPoint(step);
     llvm::Value *next = b.CreateNUWAdd(ids[d], b.getInt64(1));
-    ids[d]->addIncoming(next, from);
+    ids[d]->addIncoming(next, step);
     b.CreateCondBr(b.CreateICmpULT(next, frame.size[d]), headers[d], d == 2 ? dispatch : dones[d]);
-  }
-  for (llvm::BasicBlock *done : dones) {
-    if (done->empty()) done->eraseFromParent(); // lid2.done is never a target
   }
   return headers[2];
 }
@@ -342,7 +362,8 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
 // into its work-item loops and returns the loop nest's first block.
 llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
                                const llvm::DenseMap<llvm::BasicBlock *, uint32_t> &barrier_ids,
-                               llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *dispatch) {
+                               llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *from,
+                               llvm::BasicBlock *dispatch) {
   llvm::LLVMContext &context = function.getContext();
   BlockSet members{entry};
   std::vector<llvm::BasicBlock *> work{entry};
@@ -367,7 +388,8 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".to." + std::to_string(next),
                                            &function);
     llvm::IRBuilder<> b(block);
-    b.CreateStore(b.getInt32(next), frame.next);
+    llvm::Value *linear = local_linear_id(b, function.getArg(1));
+    b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
     b.CreateBr(latch);
     return block;
   };
@@ -388,38 +410,61 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     }
   }
   llvm::remapInstructionsInBlocks(clones, map);
-  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, dispatch, id);
+  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id);
 }
 
-// Replaces the body (everything after the prologue) by the dispatcher and one
-// cloned loop nest per region.
-std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::BasicBlock &prologue,
-                                            llvm::BasicBlock *start, llvm::ArrayRef<llvm::BasicBlock *> barriers) {
+// dispatch: the lowest region id any work-item waits for runs next; when all
+// have returned (exit_region is the highest id) the function returns.
+llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
+                                unsigned cases) {
   llvm::LLVMContext &context = function.getContext();
+  auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
+  auto *pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
+  auto *exit = llvm::BasicBlock::Create(context, "exit", &function);
+  llvm::ReturnInst::Create(context, exit);
+  llvm::IRBuilder<> b(dispatch);
+  b.CreateBr(scan);
+  b.SetInsertPoint(scan);
+  llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
+  llvm::PHINode *lowest = b.CreatePHI(b.getInt32Ty(), 2);
+  llvm::PHINode *highest = b.CreatePHI(b.getInt32Ty(), 2);
+  llvm::Value *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, index));
+  llvm::Value *lower = b.CreateSelect(b.CreateICmpULT(waiting, lowest), waiting, lowest);
+  llvm::Value *higher = b.CreateSelect(b.CreateICmpUGT(waiting, highest), waiting, highest);
+  llvm::Value *next = b.CreateNUWAdd(index, b.getInt64(1));
+  index->addIncoming(b.getInt64(0), dispatch);
+  index->addIncoming(next, scan);
+  lowest->addIncoming(b.getInt32(exit_region), dispatch);
+  lowest->addIncoming(lower, scan);
+  highest->addIncoming(b.getInt32(0), dispatch);
+  highest->addIncoming(higher, scan);
+  b.CreateCondBr(b.CreateICmpULT(next, frame.total), scan, pick);
+  b.SetInsertPoint(pick);
+  b.CreateStore(b.CreateICmpEQ(lower, higher), frame.uniform);
+  return b.CreateSwitch(lower, exit, cases);
+}
+
+// Replaces the body (everything after the prologue) by one cloned loop nest per
+// region and the dispatcher between them.
+std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::BasicBlock &prologue, const RegionFrame &frame,
+                                            llvm::BasicBlock *start, llvm::ArrayRef<llvm::BasicBlock *> barriers) {
   std::vector<llvm::BasicBlock *> originals;
   for (llvm::BasicBlock &block : function) {
     if (&block != &prologue) originals.push_back(&block);
   }
-  llvm::IRBuilder<> b(prologue.getTerminator());
-  RegionFrame frame;
-  frame.next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next.region");
-  for (unsigned d = 0; d < 3; ++d) frame.size[d] = load_work_item(b, function.getArg(1), LocalSize, d);
-  b.CreateStore(b.getInt32(0), frame.next);
-
-  auto *dispatch = llvm::BasicBlock::Create(context, "dispatch", &function);
-  auto *exit = llvm::BasicBlock::Create(context, "exit", &function);
-  llvm::ReturnInst::Create(context, exit);
-  b.SetInsertPoint(dispatch);
-  llvm::SwitchInst *switch_inst = b.CreateSwitch(b.CreateLoad(b.getInt32Ty(), frame.next), exit, unsigned(barriers.size() + 1));
-
+  auto *dispatch = llvm::BasicBlock::Create(function.getContext(), "dispatch", &function);
+  llvm::SwitchInst *switch_inst = emit_dispatch(function, frame, dispatch, unsigned(barriers.size()));
   llvm::DenseMap<llvm::BasicBlock *, uint32_t> barrier_ids;
   for (size_t i = 0; i < barriers.size(); ++i) barrier_ids[barriers[i]] = uint32_t(i + 1);
-  switch_inst->addCase(b.getInt32(0), clone_region(function, frame, start, 0, barrier_ids, originals, dispatch));
+  // Every work-item starts in region 0, which nothing re-enters.
+  llvm::BasicBlock *first = clone_region(function, frame, start, 0, barrier_ids, originals, &prologue, dispatch);
+  llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
   for (size_t i = 0; i < barriers.size(); ++i) {
     uint32_t id = uint32_t(i + 1);
-    switch_inst->addCase(b.getInt32(id), clone_region(function, frame, barriers[i], id, barrier_ids, originals, dispatch));
+    switch_inst->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id),
+                         clone_region(function, frame, barriers[i], id, barrier_ids, originals,
+                                      switch_inst->getParent(), dispatch));
   }
-  llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, dispatch);
 
   // Every value the clones use is theirs or the prologue's, unless a crossing
   // value was missed: then keep fibers rather than leave a dangling use.
@@ -471,8 +516,9 @@ std::optional<Unsupported> form_regions(llvm::Function &function, llvm::Function
   for (llvm::PHINode *phi : phis) llvm::DemotePHIToStack(phi, &prologue.front());
   BlockSet barrier_set(barriers.begin(), barriers.end());
   for (llvm::AllocaInst *alloca : handle_crossing_values(function, prologue, barrier_set)) widened.push_back(alloca);
-  slot_bytes = widen_allocas(function, prologue, widened);
-  return build_dispatcher(function, prologue, start, barriers);
+  RegionFrame frame = widen_allocas(function, prologue, widened);
+  slot_bytes = frame.slot_bytes;
+  return build_dispatcher(function, prologue, frame, start, barriers);
 }
 
 } // namespace

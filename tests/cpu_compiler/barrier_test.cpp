@@ -44,7 +44,8 @@ TYPED_TEST(Barriers, KernelsReportTheirBarriersAndStaticLocalBytes) {
   EXPECT_TRUE(this->kernel("local_reduce").uses_barriers);
   EXPECT_TRUE(this->kernel("barrier_in_call").uses_barriers);
   EXPECT_FALSE(this->kernel("no_barrier").uses_barriers);
-  for (const char *name : {"local_reduce", "barrier_in_call", "rotate_rounds", "nested_loops", "private_array_across"}) {
+  for (const char *name : {"local_reduce", "barrier_in_call", "rotate_rounds", "nested_loops", "private_array_across",
+                           "divergent_sub_group_barrier"}) {
     EXPECT_EQ(this->kernel(name).barrier_regions, TypeParam::regions) << name;
   }
   EXPECT_FALSE(this->kernel("no_barrier").barrier_regions);
@@ -291,6 +292,22 @@ TYPED_TEST(Barriers, AValueKeptAcrossABarrierIn3DGroups) {
         }
       }
     }
+  }
+}
+
+// A sub-group barrier reaches the driver as a work-group barrier (the
+// translator drops the scope); sub-groups that skip it must not stop the
+// others from passing it.
+TYPED_TEST(Barriers, OnlyOneSubGroupReachesASubGroupBarrier) {
+  ASSERT_NE(this->program, nullptr);
+  const uint32_t local = 24, groups = 2; // sub-groups of 8
+  std::vector<int> in = iota_values(local * groups), data = in, tmp(local);
+  int *pdata = data.data(), *ptmp = tmp.data();
+  const void *args[] = {&pdata, &ptmp};
+  run(this->kernel("divergent_sub_group_barrier"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+  for (uint32_t i = 0; i < local * groups; ++i) {
+    uint32_t l = i % local;
+    ASSERT_EQ(data[i], l < 8 ? in[i - l + (7 - l)] : -in[i]) << "item " << i;
   }
 }
 

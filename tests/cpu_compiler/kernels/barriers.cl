@@ -145,3 +145,18 @@ kernel void neighbour_3d(global const int *in, global int *out, local int *tmp) 
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_linear_id()] = v + tmp[(lin + 1) % total];
 }
+
+// Only the first sub-group (of 8) passes a sub-group barrier; the others never reach it.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void divergent_sub_group_barrier(global int *data, local int *tmp) {
+  size_t l = get_local_id(0);
+  int v = data[get_global_id(0)];
+  if (get_sub_group_id() == 0) {
+    tmp[l] = v;
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    v = tmp[get_sub_group_size() - 1 - get_sub_group_local_id()];
+  } else {
+    v = -v;
+  }
+  data[get_global_id(0)] = v;
+}
