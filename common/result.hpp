@@ -30,7 +30,7 @@ Error make_error(zeal_result_t code, std::string message,
 template <class T>
 class [[nodiscard]] Result {
 public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}
+  Result(T result) : state_(std::in_place_index<0>, std::move(result)) {}
   Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}
 
   bool ok() const noexcept { return state_.index() == 0; }

@@ -25,7 +25,7 @@ struct ArgInfo {
   std::string type_name; // from kernel_arg_type metadata when present, else empty
 };
 
-// Every field but `run` is stored in native binaries (native_binary.cpp): a new
+// Every field is stored in native binaries (native_binary.cpp): a new
 // field must be written and read there too, and the format version raised.
 struct KernelInfo {
   std::string name;
@@ -36,7 +36,6 @@ struct KernelInfo {
   uint64_t private_bytes = 0;                   // estimate of private memory per work-item
   bool uses_barriers = false;                   // barriers or sub-group collectives: work-items wait for others
   bool barrier_regions = false;                 // those waits compiled into region loops, not fibers
-  WorkGroupFn run = nullptr;                    // valid while the Program lives
 };
 
 // A specialization constant's new value; its size is the size of the constant's type in the module.
@@ -93,8 +92,13 @@ public:
   virtual const Linkage &linkage() const = 0;
 
   // False until every import is bound (always true without imports); only
-  // then are KernelInfo::run and symbol addresses valid.
+  // then can kernels run and symbols be looked up.
   virtual bool linked() const = 0;
+  // The work-group function of one of kernels(), valid while the Program
+  // lives. A kernel built from SPIR-V is optimised and compiled on its first
+  // call (the module build only translates and lowers, as PoCL defers code
+  // generation to the first launch); later calls return at once. Thread-safe.
+  virtual Result<WorkGroupFn> entry(const KernelInfo &kernel) const = 0;
   // Dynamic linking, in two phases so that programs importing from each
   // other can be linked in one call: first every importer makes its
   // providers' exports visible to its imports (each import must be exported
@@ -105,8 +109,9 @@ public:
 
   // Address of an exported function or variable of a linked program.
   virtual Result<void *> symbol_address(std::string_view name) const = 0;
-  // The self-describing native binary load_native_binary() accepts.
-  virtual std::vector<uint8_t> native_binary() const = 0;
+  // The self-describing native binary load_native_binary() accepts. The first
+  // call on a program built from SPIR-V compiles the whole module. Thread-safe.
+  virtual Result<std::vector<uint8_t>> native_binary() const = 0;
 };
 
 // Compiles SPIR-V. On failure the Error's code is ZEAL_RESULT_ERROR_BUILD_FAILURE

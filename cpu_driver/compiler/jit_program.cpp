@@ -4,14 +4,17 @@
 #include "common/log.hpp"
 
 #include <fmt/format.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -20,6 +23,38 @@ namespace {
 
 Error jit_failure(const std::string &what, llvm::Error error) {
   return build_failure(fmt::format("{}: {}", what, llvm::toString(std::move(error))));
+}
+
+constexpr const char *opt_level_flag = "zeal.opt_level";
+
+void set_opt_level(llvm::Module &module, unsigned level) {
+  module.addModuleFlag(llvm::Module::Warning, opt_level_flag, level);
+}
+
+unsigned opt_level(const llvm::Module &module) {
+  auto *level = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(opt_level_flag));
+  return level != nullptr ? unsigned(level->getZExtValue()) : 2;
+}
+
+// The JIT's IR transform: a kernel's module is optimised when first looked up.
+llvm::Expected<llvm::orc::ThreadSafeModule> optimise_for_jit(llvm::orc::ThreadSafeModule module,
+                                                             llvm::orc::MaterializationResponsibility &) {
+  llvm::Error failed = module.withModuleDo([](llvm::Module &ir) -> llvm::Error {
+    unsigned level = opt_level(ir);
+    auto machine = host_machine(level);
+    if (!machine) return llvm::make_error<llvm::StringError>(machine.error().message, llvm::inconvertibleErrorCode());
+    optimise(ir, **machine, level);
+    spdlog::logger &log = logger("zeal-cpu");
+    if (log.should_log(spdlog::level::trace)) {
+      std::string text;
+      llvm::raw_string_ostream out(text);
+      ir.print(out, nullptr);
+      log.trace("optimised module:\n{}", out.str());
+    }
+    return llvm::Error::success();
+  });
+  if (failed) return failed;
+  return module;
 }
 
 // One LLJIT for the process, so that modules can see each other's exports
@@ -62,8 +97,20 @@ private:
   static Result<std::unique_ptr<JitEngine>> create() {
     auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!machine) return jit_failure("the host CPU could not be detected", machine.takeError());
-    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine)).create();
+    machine->setRelocationModel(llvm::Reloc::PIC_); // as host_machine(): imported variables through the GOT
+    machine->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+    // Kernels compile on the threads that first launch them, several at once:
+    // a target machine per compilation, as one is not thread-safe.
+    auto jit = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(*machine))
+                   .setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder builder)
+                                                  -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                     return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
+                   })
+                   .create();
     if (!jit) return jit_failure("the JIT could not be created", jit.takeError());
+    // Lowered modules are optimised when first looked up, on the looking-up thread.
+    (*jit)->getIRTransformLayer().setTransform(optimise_for_jit);
     // Failures also come back from lookup(); the default reporter would print to stderr.
     (*jit)->getExecutionSession().setErrorReporter([](llvm::Error error) {
       logger("zeal-cpu").debug("JIT session error: {}", llvm::toString(std::move(error)));
@@ -93,8 +140,24 @@ private:
 class JitProgram final : public Program {
 public:
   JitProgram(JitEngine &engine, llvm::orc::JITDylib &dylib, NativeContents contents, std::string log)
-      : engine_(engine), dylib_(&dylib), contents_(std::move(contents)), log_(std::move(log)) {}
-  ~JitProgram() override { engine_.remove(*dylib_); }
+      : engine_(engine), dylib_(&dylib), contents_(std::move(contents)), log_(std::move(log)),
+        entries_(new std::atomic<WorkGroupFn>[contents_.kernels.size()]) {
+    for (size_t i = 0; i < contents_.kernels.size(); ++i) entries_[i].store(nullptr, std::memory_order_relaxed);
+  }
+  ~JitProgram() override {
+    engine_.remove(*dylib_);
+    if (whole_) {
+      auto lock = context_.getLock();
+      whole_.reset();
+    }
+  }
+
+  // For a program built from SPIR-V: the lowered module, kept for native_binary().
+  void keep_lowered(llvm::orc::ThreadSafeContext context, std::unique_ptr<llvm::Module> whole, unsigned opt_level) {
+    context_ = std::move(context);
+    whole_ = std::move(whole);
+    opt_level_ = opt_level;
+  }
 
   std::span<const KernelInfo> kernels() const override { return contents_.kernels; }
   const std::string &build_log() const override { return log_; }
@@ -110,14 +173,21 @@ public:
     providers_.insert(providers_.end(), providers.begin(), providers.end()); // they must outlive our code
   }
 
+  // Kernels compiled ahead (native binaries) are resolved here, which also
+  // binds their imports; kernels still to compile bind theirs in entry().
   Status finish_link() override {
-    for (KernelInfo &kernel : contents_.kernels) {
-      auto address = engine_.jit().lookup(*dylib_, work_group_function_name(kernel.name));
-      if (!address) return jit_failure(fmt::format("kernel '{}' could not be linked", kernel.name), address.takeError());
-      kernel.run = address->toPtr<WorkGroupFn>();
+    if (!whole_) {
+      for (const KernelInfo &kernel : contents_.kernels) {
+        if (auto resolved = lookup_entry(kernel); !resolved) return std::move(resolved).error();
+      }
     }
     linked_.store(true, std::memory_order_release);
     return {};
+  }
+
+  Result<WorkGroupFn> entry(const KernelInfo &kernel) const override {
+    assert(linked() && "the caller checks that imports are bound first");
+    return lookup_entry(kernel);
   }
 
   Result<void *> symbol_address(std::string_view name) const override {
@@ -127,15 +197,47 @@ public:
     return address->toPtr<void *>();
   }
 
-  std::vector<uint8_t> native_binary() const override { return write_native_binary(contents_); }
+  Result<std::vector<uint8_t>> native_binary() const override {
+    std::lock_guard guard(native_mutex_);
+    if (contents_.object.empty()) {
+      auto lock = context_.getLock(); // the JIT may be compiling a kernel cut from the same context
+      auto machine = host_machine(opt_level_);
+      if (!machine) return std::move(machine).error();
+      optimise(*whole_, **machine, opt_level_);
+      auto object = llvm::orc::SimpleCompiler(**machine)(*whole_);
+      if (!object) return jit_failure("code generation for the native binary failed", object.takeError());
+      contents_.object = (*object)->getBuffer().str();
+      whole_.reset(); // the kernels the JIT compiles were cut from it before
+    }
+    return write_native_binary(contents_);
+  }
 
 private:
+  Result<WorkGroupFn> lookup_entry(const KernelInfo &kernel) const {
+    size_t index = size_t(&kernel - contents_.kernels.data());
+    assert(index < contents_.kernels.size() && "the kernel is one of this program's");
+    if (WorkGroupFn known = entries_[index].load(std::memory_order_acquire)) return known;
+    // Concurrent first calls wait in the JIT for one compilation.
+    auto address = engine_.jit().lookup(*dylib_, work_group_function_name(kernel.name));
+    if (!address) {
+      return jit_failure(fmt::format("kernel '{}' could not be compiled or linked", kernel.name), address.takeError());
+    }
+    auto function = address->toPtr<WorkGroupFn>();
+    entries_[index].store(function, std::memory_order_release);
+    return function;
+  }
+
   JitEngine &engine_;
   llvm::orc::JITDylib *dylib_;
-  NativeContents contents_;
+  mutable std::mutex native_mutex_;
+  mutable NativeContents contents_; // the object is filled in by the first native_binary() of a lazy program
   std::string log_;
+  std::unique_ptr<std::atomic<WorkGroupFn>[]> entries_;
   std::vector<std::shared_ptr<const Program>> providers_;
   std::atomic<bool> linked_ = false;
+  llvm::orc::ThreadSafeContext context_; // before whole_: it must outlive it
+  mutable std::unique_ptr<llvm::Module> whole_;
+  unsigned opt_level_ = 2;
 };
 
 } // namespace
@@ -175,6 +277,29 @@ Result<std::unique_ptr<Program>> make_program(NativeContents contents, std::stri
   if (llvm::Error error = (*engine)->jit().addObjectFile(**dylib, std::move(buffer))) {
     return jit_failure("the JIT refused the module's object code", std::move(error));
   }
+  if (program->linkage().imports.empty()) {
+    if (Status linked = program->finish_link(); !linked) return std::move(linked).error();
+  }
+  return std::unique_ptr<Program>(std::move(program));
+}
+
+Result<std::unique_ptr<Program>> make_lazy_program(NativeContents contents, LoweredModule lowered, std::string log) {
+  auto engine = JitEngine::instance();
+  if (!engine) return std::move(engine).error();
+  auto dylib = (*engine)->create_dylib();
+  if (!dylib) return std::move(dylib).error();
+  SplitModule split = split_by_kernel(*lowered.module, contents.kernels);
+  llvm::orc::ThreadSafeContext context(std::move(lowered.context));
+  auto program = std::make_unique<JitProgram>(**engine, **dylib, std::move(contents), std::move(log));
+  if (split.shared) split.kernels.push_back(std::move(split.shared));
+  for (std::unique_ptr<llvm::Module> &module : split.kernels) {
+    set_opt_level(*module, lowered.opt_level);
+    // Added, not compiled: the JIT materialises a module at the first lookup of one of its symbols.
+    if (llvm::Error error = (*engine)->jit().addIRModule(**dylib, {std::move(module), context})) {
+      return jit_failure("the JIT refused the module", std::move(error));
+    }
+  }
+  program->keep_lowered(context, std::move(lowered.module), lowered.opt_level);
   if (program->linkage().imports.empty()) {
     if (Status linked = program->finish_link(); !linked) return std::move(linked).error();
   }

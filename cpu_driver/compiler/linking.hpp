@@ -3,6 +3,8 @@
 
 #include "cpu_driver/compiler/internal.hpp"
 
+#include <llvm/Target/TargetMachine.h>
+
 #include <memory>
 #include <span>
 #include <string>
@@ -45,9 +47,27 @@ Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std
 // What a native binary holds besides its format fields.
 struct NativeContents {
   std::string object;  // an ELF relocatable object for the host
-  std::vector<KernelInfo> kernels; // `run` is null
+  std::vector<KernelInfo> kernels;
   Linkage linkage;
 };
+
+// A lowered module cut so that each kernel compiles on its own: kernels[i]
+// defines the work-group function of the i-th kernel and private copies of
+// what it calls; `shared` (may be null) defines, once, the variables kernels
+// write and the functions other modules import.
+struct SplitModule {
+  std::vector<std::unique_ptr<llvm::Module>> kernels;
+  std::unique_ptr<llvm::Module> shared;
+};
+// Gives the module's internal mutable variables hidden external linkage (the
+// kernel modules declare them), then extracts the parts.
+SplitModule split_by_kernel(llvm::Module &module, std::span<const KernelInfo> kernels);
+
+// The optimisation pipeline of -ze-opt-level `level` for the host.
+void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level);
+// A target machine for the host; position-independent code, so that imported
+// variables are reached through the GOT wherever the JIT put their module.
+Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level);
 
 // The host the JIT compiles for: triple, CPU and features; a native binary
 // carries it and is refused on another host (its code could use missing instructions).
@@ -60,8 +80,17 @@ Result<NativeContents> read_native_binary(std::span<const uint8_t> blob);
 // Creates the process-wide JIT on first use, initialising LLVM's native target.
 Status prepare_jit();
 
-// A Program over an object: a new JITDylib in the process-wide JIT holding
-// it; kernels are resolved at once when there is nothing to import.
+// A Program over an object: a new JITDylib in the process-wide JIT holding it.
 Result<std::unique_ptr<Program>> make_program(NativeContents contents, std::string log);
+
+// A Program over a lowered module: the JIT optimises and compiles each kernel
+// at its first Program::entry(); native_binary() compiles the whole module.
+// `contents` has no object yet. The context owns `module`.
+struct LoweredModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  unsigned opt_level = 2;
+};
+Result<std::unique_ptr<Program>> make_lazy_program(NativeContents contents, LoweredModule lowered, std::string log);
 
 } // namespace zeal::cpu::detail

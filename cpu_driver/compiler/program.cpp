@@ -38,6 +38,8 @@ llvm::OptimizationLevel optimization_level(unsigned level) {
   }
 }
 
+} // namespace
+
 void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
@@ -56,6 +58,18 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
                                               : builder.buildPerModuleDefaultPipeline(optimization_level(level));
   passes.run(module, modules);
 }
+
+Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level) {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) return llvm_failure("the host CPU could not be detected", builder.takeError());
+  builder->setCodeGenOptLevel(opt_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  auto machine = builder->createTargetMachine();
+  if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
+  return std::move(*machine);
+}
+
+namespace {
 
 Status verify(const llvm::Module &module, const char *stage) {
   std::string problems;
@@ -79,26 +93,14 @@ Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std
   return verify(module, "after lowering for the host");
 }
 
-// ZEAL_LOG_LEVEL=trace shows what the JIT is given, to debug the lowering.
+// ZEAL_LOG_LEVEL=trace shows the lowered module the JIT is given, to debug the lowering.
 void trace_module(const llvm::Module &module) {
   spdlog::logger &log = logger("zeal-cpu");
   if (!log.should_log(spdlog::level::trace)) return;
   std::string text;
   llvm::raw_string_ostream out(text);
   module.print(out, nullptr);
-  log.trace("optimised module:\n{}", out.str());
-}
-
-// Position-independent code: imported variables are then reached through the
-// GOT, wherever the JIT put the module exporting them.
-Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level) {
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) return llvm_failure("the host CPU could not be detected", builder.takeError());
-  builder->setCodeGenOptLevel(opt_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  auto machine = builder->createTargetMachine();
-  if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
-  return std::move(*machine);
+  log.trace("lowered module:\n{}", out.str());
 }
 
 struct ReadInputs {
@@ -181,19 +183,14 @@ Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
     return std::move(rewritten).error();
   }
   clock.mark("lower");
-  optimise(ir, **machine, options.opt_level);
-  clock.mark("optimise");
   trace_module(ir);
   for (KernelInfo &kernel : *kernels) kernel.private_bytes = private_bytes(ir, kernel.name);
 
   NativeContents contents;
   contents.kernels = std::move(*kernels);
   contents.linkage = final_linkage(ir, read->spirv, std::move(imports));
-  auto object = llvm::orc::SimpleCompiler(**machine)(ir);
-  if (!object) return llvm_failure("code generation failed", object.takeError());
-  contents.object = (*object)->getBuffer().str();
-  clock.mark("codegen");
-  auto program = make_program(std::move(contents), std::move(log));
+  LoweredModule lowered{std::move(context), std::move(read->module), options.opt_level};
+  auto program = make_lazy_program(std::move(contents), std::move(lowered), std::move(log));
   clock.mark("load");
   return program;
 }

@@ -77,7 +77,7 @@ void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin
     ctx.group_id[0] = uint32_t(g % nx);
     ctx.group_id[1] = uint32_t(g / nx % ny);
     ctx.group_id[2] = uint32_t(g / (nx * ny));
-    l.kernel->run(args.data(), &ctx);
+    l.run(args.data(), &ctx);
   }
 }
 
@@ -95,7 +95,7 @@ void fill(const MemoryFill &f) {
 
 // Splits the launch's work-groups over the pool; each chunk of groups gets its own context and local memory.
 void run_kernel(const KernelLaunch &launch, ThreadPool &pool) {
-  assert(launch.kernel != nullptr && launch.kernel->run != nullptr);
+  assert(launch.kernel != nullptr && launch.run != nullptr);
   uint64_t groups = uint64_t{launch.group_count[0]} * launch.group_count[1] * launch.group_count[2];
   LocalLayout layout = layout_local_memory(launch);
   pool.parallel_for(groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end); });

@@ -18,6 +18,7 @@ class ThreadPool;
 struct KernelLaunch {
   std::shared_ptr<const Program> program; // keeps the code alive while queued
   const KernelInfo *kernel = nullptr;
+  WorkGroupFn run = nullptr; // the kernel's compiled work-group function
   std::shared_ptr<const std::byte[]> values; // argument bytes, each suitably aligned
   std::vector<uint32_t> offsets;             // argument i's bytes start at values + offsets[i]
   std::vector<uint64_t> local_sizes;         // bytes of local argument i; 0 for other kinds

@@ -124,6 +124,13 @@ uint32_t aligned_offset(uint32_t offset, size_t size) {
 } // namespace
 
 ze_result_t Kernel::capture_launch(const ze_group_count_t &groups, KernelLaunch &out) const {
+  // A kernel built from SPIR-V compiles at its first launch, on the appending thread.
+  auto run = program_->entry(info_);
+  if (!run) {
+    zeal::logger("zeal-cpu").warn("launch of kernel {}: {}", info_.name, run.error().message);
+    return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  }
+  out.run = *run;
   std::lock_guard lock(mutex_);
   size_t n = arguments_.size();
   out.offsets.resize(n);

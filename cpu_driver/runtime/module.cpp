@@ -130,7 +130,12 @@ ze_result_t module_destroy(ze_module_handle_t module) {
 ze_result_t module_get_native_binary(ze_module_handle_t module, size_t *size, uint8_t *out) {
   if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  std::vector<uint8_t> blob = Module::from(module)->program()->native_binary();
+  auto compiled = Module::from(module)->program()->native_binary();
+  if (!compiled) {
+    zeal::logger("zeal-cpu").warn("zeModuleGetNativeBinary: {}", compiled.error().message);
+    return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  }
+  const std::vector<uint8_t> &blob = *compiled;
   if (out == nullptr) {
     *size = blob.size();
     return ZE_RESULT_SUCCESS;

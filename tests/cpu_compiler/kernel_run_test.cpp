@@ -29,7 +29,7 @@ TEST(CpuCompilerRuns, VectorAddElementByElement) {
   ASSERT_NE(program, nullptr);
   const KernelInfo *kernel = program->find_kernel("vector_add");
   ASSERT_NE(kernel, nullptr);
-  ASSERT_NE(kernel->run, nullptr);
+  ASSERT_TRUE(program->entry(*kernel).ok());
   check_vector_add(*kernel);
 }
 
@@ -178,13 +178,15 @@ TEST(CpuCompilerRuns, WorkGroupsOfOneKernelConcurrentlyOnTwoThreads) {
   std::iota(b.begin(), b.end(), 0.0f);
   float *pa = a.data(), *pb = b.data(), *pc = c.data();
   const void *args[] = {&pa, &pb, &pc};
+  WorkGroupFn run = BuiltKernels::get().entry(kernel);
+  ASSERT_NE(run, nullptr);
   auto worker = [&](uint32_t first) {
     GroupContext context; // one per thread, as the runtime keeps them
     context.num_groups[0] = n / local;
     context.local_size[0] = local;
     for (uint32_t g = first; g < n / local; g += 2) {
       context.group_id[0] = g;
-      kernel.run(args, &context);
+      run(args, &context);
     }
   };
   std::thread other(worker, 1);

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,10 +25,45 @@ inline std::vector<uint8_t> load_kernel(const std::string &stem) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
+// The program of each kernel build() made, so that tests can run a kernel from its KernelInfo.
+class BuiltKernels {
+public:
+  static BuiltKernels &get() {
+    static BuiltKernels kernels;
+    return kernels;
+  }
+  void add(const Program &program) {
+    std::lock_guard lock(mutex_);
+    for (const KernelInfo &kernel : program.kernels()) owners_[&kernel] = &program;
+  }
+  // The kernel's work-group function, compiled on first use.
+  WorkGroupFn entry(const KernelInfo &kernel) {
+    const Program *owner = nullptr;
+    {
+      std::lock_guard lock(mutex_);
+      auto found = owners_.find(&kernel);
+      if (found != owners_.end()) owner = found->second;
+    }
+    if (owner == nullptr) {
+      ADD_FAILURE() << "kernel " << kernel.name << " was not made by build()";
+      return nullptr;
+    }
+    auto run = owner->entry(kernel);
+    EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
+    return run.ok() ? *run : nullptr;
+  }
+
+private:
+  std::mutex mutex_;
+  std::map<const KernelInfo *, const Program *> owners_;
+};
+
 inline std::unique_ptr<Program> build(const std::string &stem, const CompileOptions &options = {}) {
   auto program = compile_spirv(load_kernel(stem), options);
   EXPECT_TRUE(program.ok()) << (program.ok() ? "" : program.error().log);
-  return program.ok() ? std::move(program).value() : nullptr;
+  if (!program.ok()) return nullptr;
+  BuiltKernels::get().add(**program);
+  return std::move(program).value();
 }
 
 struct Range {
@@ -83,11 +120,13 @@ inline void run_groups(const KernelInfo &kernel, const void *const *args, const 
   LocalMemory local(kernel);
   context.local_memory = local.get();
   uint32_t total = range.groups[0] * range.groups[1] * range.groups[2];
+  WorkGroupFn run = BuiltKernels::get().entry(kernel);
+  if (run == nullptr) return;
   for (uint32_t g = first; g < total; g += stride) {
     context.group_id[0] = g % range.groups[0];
     context.group_id[1] = g / range.groups[0] % range.groups[1];
     context.group_id[2] = g / (range.groups[0] * range.groups[1]);
-    kernel.run(args, &context);
+    run(args, &context);
   }
 }
 
