@@ -9,7 +9,9 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -110,6 +112,37 @@ TEST_F(DlopenVersions, AVersionLoadedAgainAfterTheOtherRunsItsOwnCodeAgain) {
   load(ZEAL_TEST_VERSION_2, 2);
   EXPECT_EQ(app_kernel(), offsets(2));
   EXPECT_EQ(library_kernel(), offsets(2));
+}
+
+// Launches by kernel_id from several threads while another loads and unloads a library over
+// and over: the registry's generation keeps changing under the warm launch path, which must
+// still give every thread its own kernel's right results.
+TEST_F(DlopenVersions, LaunchesFromSeveralThreadsStayRightWhileALibraryIsLoadedAndUnloaded) {
+  zeal::device_function_ptr square = zeal::get_device_function_pointer(q, "app_square_minus_one");
+  std::atomic<bool> done{false};
+  std::thread loader([&] {
+    for (int round = 0; round < 20; ++round) {
+      void *handle = dlopen(ZEAL_TEST_VERSION_1, RTLD_NOW | RTLD_LOCAL);
+      if (handle != nullptr) dlclose(handle);
+    }
+    done = true;
+  });
+  std::vector<std::thread> launchers;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 3; ++t)
+    launchers.emplace_back([&] {
+      int *data = zeal::malloc_shared<int>(n, q);
+      do {
+        for (size_t i = 0; i < n; ++i) data[i] = static_cast<int>(i);
+        q.parallel_for(zeal::range<1>{n}, zeal::get_kernel_id("app_call_through"), data, square).wait();
+        for (size_t i = 0; i < n; ++i)
+          if (data[i] != static_cast<int>(i * i) - 1) ++wrong;
+      } while (!done);
+      zeal::free(data, q);
+    });
+  loader.join();
+  for (std::thread &l : launchers) l.join();
+  EXPECT_EQ(wrong, 0);
 }
 
 } // namespace
