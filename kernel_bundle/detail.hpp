@@ -33,6 +33,16 @@ struct ContextImpl {
   std::map<std::string, ProgramFuture> objects;
   std::map<std::string, ProgramFuture> executables;
 
+  // The warm launch path: kernel name -> the executable its imports resolved to, and
+  // the registry generation that resolution saw. Loading or unloading a library
+  // changes the generation, and the next launch resolves again.
+  struct Resolved {
+    uint64_t generation = 0;
+    std::shared_ptr<ProgramImpl> program;
+  };
+  std::mutex resolved_mutex;
+  std::map<std::string, Resolved, std::less<>> resolved;
+
   const zeal_adapter_dispatch_t &dispatch() const { return device->adapter->dispatch; }
   ~ContextImpl();
 };

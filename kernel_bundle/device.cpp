@@ -14,6 +14,7 @@ void check(const zeal_adapter_dispatch_t &d, zeal_result_t r) {
 }
 
 ContextImpl::~ContextImpl() {
+  resolved.clear();
   executables.clear();
   objects.clear();
   if (handle != nullptr) (void)dispatch().contextRelease(handle);

@@ -75,6 +75,7 @@ void ImageRegistry::add(const zeal_device_image_set_t *set) {
     for (const std::string &kernel : image->kernels) kernel_index_[kernel].push_back(image);
     images_.push_back(std::move(image));
   }
+  generation_.fetch_add(1, std::memory_order_release);
 }
 
 void ImageRegistry::remove(const zeal_device_image_set_t *set) {
@@ -86,6 +87,7 @@ void ImageRegistry::remove(const zeal_device_image_set_t *set) {
     for (const std::string &kernel : image->kernels) std::erase_if(kernel_index_[kernel], of_set);
   }
   std::erase_if(images_, of_set);
+  generation_.fetch_add(1, std::memory_order_release);
 }
 
 std::shared_ptr<const RegisteredImage> ImageRegistry::find_kernel(std::string_view name) const {

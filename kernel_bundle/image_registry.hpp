@@ -3,6 +3,7 @@
 
 #include <zeal/zeal_device_image.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,8 @@ public:
   std::vector<std::string> origins() const;
   // Names of the registered sets and where they came from, for messages.
   std::string describe() const;
+  // Changes whenever a set is added or removed: what was resolved against an older one may be stale.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
 private:
   mutable std::mutex mutex_;
@@ -50,6 +53,7 @@ private:
   std::unordered_map<std::string, std::vector<std::shared_ptr<const RegisteredImage>>> exporters_;
   std::unordered_map<std::string, std::vector<std::shared_ptr<const RegisteredImage>>> kernel_index_;
   uint64_t next_id_ = 1;
+  std::atomic<uint64_t> generation_{1};
 };
 
 // The text of a metadata entry, or empty.

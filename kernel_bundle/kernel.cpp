@@ -39,7 +39,22 @@ std::shared_ptr<KernelImpl> kernel_of(const std::shared_ptr<ContextImpl> &ctx,
 }
 
 std::shared_ptr<KernelImpl> get_kernel(const std::shared_ptr<ContextImpl> &ctx, std::string_view name) {
-  return kernel_of(ctx, executable_for_kernel(ctx, name), name);
+  // The generation is read before resolving: if the registry changes meanwhile, the
+  // entry is stored as already stale and the next call resolves again.
+  uint64_t generation = ImageRegistry::instance().generation();
+  std::shared_ptr<ProgramImpl> program;
+  {
+    std::lock_guard lock(ctx->resolved_mutex);
+    auto it = ctx->resolved.find(name);
+    if (it != ctx->resolved.end() && it->second.generation == generation) program = it->second.program;
+  }
+  if (program) return kernel_of(ctx, program, name);
+  program = executable_for_kernel(ctx, name);
+  {
+    std::lock_guard lock(ctx->resolved_mutex);
+    ctx->resolved.insert_or_assign(std::string(name), ContextImpl::Resolved{generation, program});
+  }
+  return kernel_of(ctx, program, name);
 }
 
 } // namespace detail

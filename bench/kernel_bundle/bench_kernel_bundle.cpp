@@ -1,4 +1,5 @@
-// Benchmarks of kernel_bundle: warm get_kernel_bundle<executable>, and import resolution across 1,000 images.
+// Benchmarks of kernel_bundle: warm get_kernel_bundle<executable> and queue::get_kernel, import resolution
+// across 1,000 images, persistent-cache hits.
 #include "kernel_bundle/persistent_cache.hpp"
 #include "kernel_bundle/resolver.hpp"
 
@@ -81,6 +82,21 @@ void bench_warm_bundle() {
               median(us));
 }
 
+// The launch path's look-up: queue::get_kernel by id, warm, for a kernel whose image
+// imports from another; a parallel_for by kernel_id pays this on every call.
+void bench_warm_get_kernel() {
+  zeal::queue q;
+  zeal::kernel_id id = zeal::get_kernel_id("bench_caller");
+  (void)q.get_kernel(id); // cold
+  std::vector<double> us;
+  for (int round = 0; round < 2001; ++round) {
+    auto t0 = Clock::now();
+    zeal::kernel k = q.get_kernel(id);
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  std::printf("%-58s %10.3f us\n", "warm queue::get_kernel (kernel importing from another image)", median(us));
+}
+
 // Builds the 50-kernel image in a fresh context (so the in-memory cache cannot
 // answer) and returns the milliseconds get_kernel_bundle<executable> took.
 double build_fifty_in_new_context() {
@@ -120,6 +136,7 @@ int main() {
   try {
     bench_resolution();
     bench_warm_bundle();
+    bench_warm_get_kernel();
     bench_persistent_hit();
     return 0;
   } catch (const zeal::exception &e) {

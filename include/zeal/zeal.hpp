@@ -212,6 +212,21 @@ private:
   std::shared_ptr<detail::QueueImpl> impl_;
 };
 
+// The device address of a device function, passed by value as a kernel argument and
+// called through in device code (OpenCL C function pointers, SPV_INTEL_function_pointers).
+using device_function_ptr = uint64_t;
+
+// The address of the device function `name` exported by a registered image (of the
+// executable or of any loaded library), for kernels of the context's device. The image is
+// the first registered that exports `name`; it is built as its kernels are, its imports
+// resolved across libraries, so a kernel of the same image calls the very program it runs
+// in. The address stays valid while the context lives: the context keeps every program it
+// built, even once the library that registered the image is unloaded. An unknown name, or
+// the name of a kernel, is errc::invalid naming the libraries searched; an import of the
+// image that no library exports is errc::build.
+device_function_ptr get_device_function_pointer(const context &ctx, const device &dev, std::string_view name);
+device_function_ptr get_device_function_pointer(const queue &q, std::string_view name);
+
 // Unified shared memory, as in SYCL 2020.
 void *malloc_device(size_t bytes, const queue &q, size_t alignment = 0);
 void *malloc_host(size_t bytes, const queue &q, size_t alignment = 0);
