@@ -71,10 +71,9 @@ void add_work_item_parameter(llvm::Module &module);
 // Fails, naming them, when calls remain to functions neither defined nor provided.
 Status check_external_calls(const llvm::Module &module, const CompileOptions &options);
 
-// Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel; kernels
-// without a required sub-group size run with `primary_subgroup_size`.
-void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels,
-                                uint32_t primary_subgroup_size);
+// Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel, whose
+// sub-groups have KernelInfo::subgroup_size work-items.
+void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels);
 std::string work_group_function_name(llvm::StringRef kernel);
 
 // Private memory of a work-group function's static allocas, per work-item.

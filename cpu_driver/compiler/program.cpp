@@ -74,7 +74,7 @@ Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std
   retype_indirect_calls(module);
   Status calls = imports.empty() ? check_external_calls(module, options) : check_calls_with_imports(module, imports);
   if (!calls) return calls;
-  build_work_group_functions(module, kernels, options.primary_subgroup_size); // sub-groups: the size kernels run with
+  build_work_group_functions(module, kernels);
   hide_internals(module, spirv, options.library_compilation);
   return verify(module, "after lowering for the host");
 }
@@ -175,6 +175,9 @@ Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
 
   auto kernels = describe_kernels(ir);
   if (!kernels) return std::move(kernels).error();
+  for (KernelInfo &kernel : *kernels)
+    kernel.subgroup_size = kernel.required_subgroup_size != 0 ? kernel.required_subgroup_size
+                                                              : options.primary_subgroup_size;
   if (Status sizes = check_subgroup_sizes(*kernels, options); !sizes) return std::move(sizes).error();
   std::vector<std::string> imports = remaining_imports(ir, read->spirv);
   if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports); !rewritten) {

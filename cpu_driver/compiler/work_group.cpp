@@ -227,13 +227,12 @@ Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module) {
   return kernels;
 }
 
-void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels,
-                                uint32_t primary_subgroup_size) {
+void build_work_group_functions(llvm::Module &module, std::span<const KernelInfo> kernels) {
   for (const KernelInfo &info : kernels) {
     llvm::Function *kernel = module.getFunction(info.name);
     assert(kernel != nullptr && "described kernels are in the module");
-    uint32_t subgroup_size = info.required_subgroup_size != 0 ? info.required_subgroup_size : primary_subgroup_size;
-    build_work_group_function(module, *kernel, info.uses_barriers, subgroup_size);
+    assert(info.subgroup_size != 0 && "compile() sets the size each kernel runs with");
+    build_work_group_function(module, *kernel, info.uses_barriers, info.subgroup_size);
     // Inlined into its work-group function, the x loop becomes vectorisable.
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
     kernel->removeFnAttr(llvm::Attribute::NoInline);
