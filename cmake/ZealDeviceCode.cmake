@@ -107,12 +107,12 @@ function(zeal_add_device_code)
   endforeach()
 
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_device_images.cpp")
-  set(dir "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_images")
   if(ARG_SPLIT STREQUAL "per_source" OR ARG_SPLIT STREQUAL "auto")
     set(split_commands "")
     set(images ${spv_files})
     set(split_depends "")
   else()
+    set(dir "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_images")
     set(split_commands
       COMMAND ${CMAKE_COMMAND} -E rm -rf "${dir}"
       COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
