@@ -126,6 +126,15 @@ bool pack_image(const std::string &path, const Options &opts, PackedImage &out) 
   }
   // The metadata above came from the SPIR-V; the bytes embedded are its native binary.
   if (!opts.native_dir.empty()) {
+    // "primary" means the running device's primary size, but a native binary's
+    // sizes were fixed when it was compiled: a number says what it really is.
+    for (const auto &[key, value] : out.metadata) {
+      if (value == "primary" && key.ends_with("sub_group_size")) {
+        std::fprintf(stderr, "zeal-pack: '%s=primary' cannot describe the native image of '%s': its sub-group "
+                     "sizes were fixed when it was compiled; give the size as a number\n", key.c_str(), path.c_str());
+        return false;
+      }
+    }
     auto native = std::filesystem::path(opts.native_dir) / std::filesystem::path(path).stem().concat(".native");
     if (!read_file(native.string(), out.bytes)) return false;
     out.native = true;
