@@ -1,4 +1,6 @@
 // Native (AOT) device images: loaded as they are, and refused with errc::build naming image, library and reason.
+#include "kernel_bundle/program_builder.hpp"
+
 #include <zeal/kernel_bundle.hpp>
 #include <zeal/zeal.hpp>
 #include <zeal/zeal_device_image.h>
@@ -93,6 +95,18 @@ TEST(NativeImages, GivenANativeImage_ThenItsKernelRunsFromTheBinaryAsItIs) {
   ASSERT_EQ(bundle.images().size(), 1u);
   EXPECT_EQ(bundle.images().front().format(), zeal::image_format::native);
   EXPECT_EQ(run("native_double", {1, 2, 3, 4}), (std::vector<int>{2, 4, 6, 8}));
+}
+
+// The persistent cache keeps native binaries of SPIR-V builds; a native image is
+// one already, so it is neither looked up nor stored (nor JIT-compiled).
+TEST(NativeImages, GivenANativeImage_ThenThePersistentCacheIsNeitherAskedNorFilled) {
+  NativeImage image(read_native("native_double"), "native_double");
+  auto before = zeal::detail::persistent_cache_stats();
+  EXPECT_EQ(run("native_double", {5, 6}), (std::vector<int>{10, 12}));
+  auto after = zeal::detail::persistent_cache_stats();
+  EXPECT_EQ(after.hits, before.hits);
+  EXPECT_EQ(after.misses, before.misses);
+  EXPECT_EQ(after.stores, before.stores);
 }
 
 TEST(NativeImages, GivenACorruptedNativeImage_ThenTheBuildFailsNamingImageLibraryAndChecksum) {
