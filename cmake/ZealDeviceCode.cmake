@@ -12,6 +12,9 @@ endif()
 if(NOT DEFINED ZEAL_SPIRV_TARGET)
   set(ZEAL_SPIRV_TARGET zeal-spirv)
 endif()
+if(NOT DEFINED ZEAL_AOT_TARGET)
+  set(ZEAL_AOT_TARGET zeal-aot)
+endif()
 
 find_program(ZEAL_CLANG clang-15 REQUIRED)
 find_program(ZEAL_LLVM_SPIRV llvm-spirv-15 REQUIRED)
@@ -65,12 +68,11 @@ endfunction()
 # which become the metadata function.helper.sub_group_size=16 and function.helper.range_type=int.
 # KERNEL_PROPERTIES do the same for kernels, e.g. KERNEL_PROPERTIES k range_type=int gives
 # kernel.k.range_type=int (the keys are those of include/zeal/zeal_adapter.h).
+# AOT compiles each image (after splitting) with zeal-aot into a native binary for zeal's CPU
+# driver and embeds that instead of the SPIR-V, with the metadata read from the SPIR-V. The
+# binary runs only on the build machine's CPU model with the driver version that built it.
 function(zeal_add_device_code)
   cmake_parse_arguments(ARG "AOT" "TARGET;SPLIT" "SOURCES;OPTIONS;FUNCTION_PROPERTIES;KERNEL_PROPERTIES" ${ARGN})
-  if(ARG_AOT)
-    message(FATAL_ERROR "zeal_add_device_code(${ARG_TARGET}): AOT (native images for the CPU driver) "
-                        "is not available yet; build without AOT to embed SPIR-V")
-  endif()
   if(NOT ARG_SPLIT)
     set(ARG_SPLIT auto)
   endif()
@@ -106,24 +108,39 @@ function(zeal_add_device_code)
 
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_device_images.cpp")
   if(ARG_SPLIT STREQUAL "per_source" OR ARG_SPLIT STREQUAL "auto")
-    add_custom_command(
-      OUTPUT "${out}"
-      COMMAND ${ZEAL_PACK_TARGET} --output "${out}" --name "${ARG_TARGET}" ${metadata_args} ${spv_files}
-      DEPENDS ${ZEAL_PACK_TARGET} ${spv_files}
-      COMMENT "Embedding device images (split ${ARG_SPLIT}) into ${ARG_TARGET}"
-      VERBATIM)
+    set(split_commands "")
+    set(images ${spv_files})
+    set(split_depends "")
   else()
     set(dir "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_images")
-    add_custom_command(
-      OUTPUT "${out}"
+    set(split_commands
       COMMAND ${CMAKE_COMMAND} -E rm -rf "${dir}"
       COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
-      COMMAND ${ZEAL_SPIRV_TARGET} split ${spv_files} --mode ${ARG_SPLIT} -o "${dir}"
-      COMMAND ${ZEAL_PACK_TARGET} --output "${out}" --name "${ARG_TARGET}" ${metadata_args} "${dir}"
-      DEPENDS ${ZEAL_PACK_TARGET} ${ZEAL_SPIRV_TARGET} ${spv_files}
-      COMMENT "Splitting (${ARG_SPLIT}) and embedding device images into ${ARG_TARGET}"
-      VERBATIM)
+      COMMAND ${ZEAL_SPIRV_TARGET} split ${spv_files} --mode ${ARG_SPLIT} -o "${dir}")
+    set(images "${dir}")
+    set(split_depends ${ZEAL_SPIRV_TARGET})
   endif()
+  set(aot_commands "")
+  set(aot_depends "")
+  set(native_args "")
+  set(what "SPIR-V")
+  if(ARG_AOT)
+    set(native_dir "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_native")
+    set(aot_commands
+      COMMAND ${CMAKE_COMMAND} -E rm -rf "${native_dir}"
+      COMMAND ${ZEAL_AOT_TARGET} --output-dir "${native_dir}" ${images})
+    set(aot_depends ${ZEAL_AOT_TARGET})
+    set(native_args --native-dir "${native_dir}")
+    set(what "native (AOT)")
+  endif()
+  add_custom_command(
+    OUTPUT "${out}"
+    ${split_commands}
+    ${aot_commands}
+    COMMAND ${ZEAL_PACK_TARGET} --output "${out}" --name "${ARG_TARGET}" ${metadata_args} ${native_args} ${images}
+    DEPENDS ${ZEAL_PACK_TARGET} ${split_depends} ${aot_depends} ${spv_files}
+    COMMENT "Embedding ${what} device images (split ${ARG_SPLIT}) into ${ARG_TARGET}"
+    VERBATIM)
   target_sources(${ARG_TARGET} PRIVATE "${out}")
   target_link_libraries(${ARG_TARGET} PRIVATE ${ZEAL_RUNTIME_TARGET})
 endfunction()

@@ -11,7 +11,7 @@ install(TARGETS zeal EXPORT zealTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS zeal_adapter_level_zero ze_zeal_cpu
   LIBRARY DESTINATION ${ZEAL_INSTALL_PLUGIN_DIR})
-foreach(tool zeal-pack zeal-ls zeal-spirv)
+foreach(tool zeal-pack zeal-ls zeal-spirv zeal-aot)
   if(TARGET ${tool})
     set_target_properties(${tool} PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
     install(TARGETS ${tool} EXPORT zealTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -177,6 +177,9 @@ std::vector<std::shared_ptr<const RegisteredImage>> bundle_images(const BundleIm
 
 std::string device_image::name() const { return image_->image->name; }
 std::string device_image::origin() const { return image_->origin; }
+image_format device_image::format() const {
+  return image_->image->format == ZEAL_PROGRAM_FORMAT_NATIVE ? image_format::native : image_format::spirv;
+}
 std::vector<kernel_id> device_image::kernel_ids() const {
   std::vector<kernel_id> out;
   for (const std::string &k : image_->kernels) out.emplace_back(k);

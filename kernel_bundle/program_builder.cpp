@@ -34,6 +34,24 @@ std::string spec_key(const SpecConstants &spec) {
   throw exception(to_errc(r), message, r);
 }
 
+// A native (AOT) image the driver refused (another CPU model or driver version,
+// a profile lacking its sub-group sizes, corruption): it holds no SPIR-V to fall
+// back to, so the message says what to do instead. The adapter calls the blob
+// invalid; for the user it is a build failure.
+[[noreturn]] void fail_native(const zeal_adapter_dispatch_t &d, zeal_result_t r, const RegisteredImage &image,
+                              zeal_program_handle_t program) {
+  // The adapter's message names the image again and the device; what it adds is the driver's reason.
+  std::string message = fmt::format("loading native device image {} failed: {}\nA native (AOT) image cannot be "
+                                    "compiled again here: it runs only on the CPU model, zeal driver version and "
+                                    "device profiles of the build; rebuild {} on this machine, or build its device "
+                                    "code without AOT",
+                                    image.describe(), d.getLastErrorMessage(), image.origin);
+  std::string log = program_log(d, program);
+  if (!log.empty() && message.find(log) == std::string::npos) message += "\nbuild log:\n" + log;
+  bool memory = r == ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZEAL_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+  throw exception(memory ? to_errc(r) : errc::build, message, r);
+}
+
 // Finds or makes the cache entry for `key`; the one caller that made it runs `build`.
 template <class Build>
 std::shared_ptr<ProgramImpl> cached(ContextImpl &ctx, std::map<std::string, ProgramFuture> &cache,
@@ -162,6 +180,7 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
                                             const std::string &options, const SpecConstants &spec) {
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   const zeal_device_image_t &img = *image->image;
+  // Native images are loaded as they are: caching their native binary would only copy them.
   bool persistent = settings().cache_persistent && img.format == ZEAL_PROGRAM_FORMAT_SPIRV;
   PersistentCache *cache = persistent ? &persistent_cache(*ctx->device) : nullptr;
   std::string key = persistent ? persistent_key(*image, options, spec) : std::string();
@@ -189,6 +208,8 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
       fail(d, r, fmt::format("specialization constant {} of device image {}", id, image->describe()), nullptr);
   }
   r = d.programCompile(program->handle, options.empty() ? nullptr : options.c_str());
+  if (r != ZEAL_RESULT_SUCCESS && img.format == ZEAL_PROGRAM_FORMAT_NATIVE)
+    fail_native(d, r, *image, program->handle);
   if (r != ZEAL_RESULT_SUCCESS)
     fail(d, r,
          fmt::format("compiling device image {} for device '{}' failed", image->describe(), ctx->device->name),

@@ -32,6 +32,10 @@ struct KernelInfo {
   std::vector<ArgInfo> args;
   uint32_t required_group_size[3] = {0, 0, 0}; // reqd_work_group_size, zeros when none
   uint32_t required_subgroup_size = 0;          // intel_reqd_sub_group_size, 0 when none
+  // The size the compiled code runs with: the required one, else the primary size
+  // it was compiled with. A native binary keeps it, so a blob compiled elsewhere
+  // (ahead of time) reports the size baked into its code, not this device's primary.
+  uint32_t subgroup_size = 0;
   uint64_t static_local_bytes = 0;              // kernel-scope `local` variables
   uint64_t private_bytes = 0;                   // estimate of private memory per work-item
   bool uses_barriers = false;                   // barriers or sub-group collectives: work-items wait for others
@@ -128,7 +132,8 @@ Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileIn
 // Loads what Program::native_binary() produced, without compiling. Anything
 // else (another driver version or CPU, truncated, corrupted) fails with
 // ZEAL_RESULT_ERROR_INVALID_BINARY and a log saying why. `options` supplies
-// the device checks only (sub-group sizes).
+// the device checks only: every kernel's sub-group size (required or baked in)
+// must be one the device supports, else the build fails.
 Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blob, const CompileOptions &options);
 
 // The version written into native binaries; a blob of another version is refused.

@@ -104,13 +104,17 @@ void retype_indirect_calls(llvm::Module &module) {
 Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOptions &options) {
   if (options.subgroup_sizes.empty()) return {};
   std::string log;
+  const std::string device = options.device_name.empty() ? "the device" : options.device_name;
   for (const KernelInfo &kernel : kernels) {
-    uint32_t size = kernel.required_subgroup_size;
+    uint32_t size = kernel.required_subgroup_size != 0 ? kernel.required_subgroup_size : kernel.subgroup_size;
     if (size == 0 || std::ranges::find(options.subgroup_sizes, size) != options.subgroup_sizes.end()) continue;
-    log += fmt::format("error: kernel '{}' requires sub-group size {} (intel_reqd_sub_group_size), which {} does not "
-                       "support; supported sub-group sizes: {}\n",
-                       kernel.name, size, options.device_name.empty() ? "the device" : options.device_name,
-                       join(options.subgroup_sizes));
+    // A size nobody required was baked in by a native binary compiled for another
+    // profile: its code cannot run with another size, so it is refused, not resized.
+    std::string why = kernel.required_subgroup_size != 0
+                          ? "requires sub-group size {} (intel_reqd_sub_group_size)"
+                          : "was compiled for sub-group size {} (the primary size where its native binary was built)";
+    log += fmt::format("error: kernel '{}' {}, which {} does not support; supported sub-group sizes: {}\n",
+                       kernel.name, fmt::format(fmt::runtime(why), size), device, join(options.subgroup_sizes));
   }
   if (log.empty()) return {};
   return build_failure(log);

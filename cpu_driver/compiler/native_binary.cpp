@@ -18,7 +18,9 @@ namespace {
 // kernels, imports, exported functions, exported globals, object code; then an
 // FNV-1a 64 checksum of everything before it.
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
-constexpr uint32_t format_version = 3; // 2: the work-item record gained the sub-group size; 3: barrier_regions
+// 2: the work-item record gained the sub-group size; 3: kernels record the size they run with;
+// 4: and whether barriers became regions.
+constexpr uint32_t format_version = 4;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 uint64_t fnv1a(std::span<const uint8_t> bytes) {
@@ -93,6 +95,7 @@ void write_kernel(Writer &w, const KernelInfo &kernel) {
   }
   for (uint32_t size : kernel.required_group_size) w.put(size);
   w.put(kernel.required_subgroup_size);
+  w.put(kernel.subgroup_size);
   w.put(kernel.static_local_bytes);
   w.put(kernel.private_bytes);
   w.put(uint8_t(kernel.uses_barriers));
@@ -111,6 +114,7 @@ KernelInfo read_kernel(Reader &r) {
   }
   for (uint32_t &size : kernel.required_group_size) size = r.get<uint32_t>();
   kernel.required_subgroup_size = r.get<uint32_t>();
+  kernel.subgroup_size = r.get<uint32_t>();
   kernel.static_local_bytes = r.get<uint64_t>();
   kernel.private_bytes = r.get<uint64_t>();
   kernel.uses_barriers = r.get<uint8_t>() != 0;

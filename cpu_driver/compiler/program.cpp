@@ -177,6 +177,9 @@ Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
 
   auto kernels = describe_kernels(ir);
   if (!kernels) return std::move(kernels).error();
+  for (KernelInfo &kernel : *kernels)
+    kernel.subgroup_size = kernel.required_subgroup_size != 0 ? kernel.required_subgroup_size
+                                                              : options.primary_subgroup_size;
   if (Status sizes = check_subgroup_sizes(*kernels, options); !sizes) return std::move(sizes).error();
   std::vector<std::string> imports = remaining_imports(ir, read->spirv);
   if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports); !rewritten) {

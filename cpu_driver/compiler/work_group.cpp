@@ -254,13 +254,12 @@ Result<std::vector<KernelInfo>> describe_kernels(llvm::Module &module) {
 }
 
 void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kernels, const CompileOptions &options) {
-  const uint32_t primary_subgroup_size = options.primary_subgroup_size;
   for (KernelInfo &info : kernels) {
     llvm::Function *kernel = module.getFunction(info.name);
     assert(kernel != nullptr && "described kernels are in the module");
-    uint32_t subgroup_size = info.required_subgroup_size != 0 ? info.required_subgroup_size : primary_subgroup_size;
+    assert(info.subgroup_size != 0 && "compile() sets the size each kernel runs with");
     info.barrier_regions =
-        build_work_group_function(module, *kernel, info.uses_barriers, subgroup_size, options.fiber_barriers);
+        build_work_group_function(module, *kernel, info.uses_barriers, info.subgroup_size, options.fiber_barriers);
     // Inlined into its work-group function, the x loop becomes vectorisable.
     kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
     kernel->removeFnAttr(llvm::Attribute::NoInline);

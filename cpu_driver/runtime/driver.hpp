@@ -32,8 +32,6 @@ public:
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
   const ze_device_module_properties_t &module_properties() const { return module_; }
   uint64_t max_alloc_size() const { return properties_.maxMemAllocSize; }
-  // The sub-group size kernels that require none run with.
-  uint32_t default_subgroup_size() const { return profile_.primary_subgroup_size; }
 
 private:
   HostCpu cpu_;

@@ -96,9 +96,9 @@ void Kernel::properties(ze_kernel_properties_t &out) const {
   // No OpenCL C or SPIR-V attribute requires a number of sub-groups.
   out.requiredNumSubGroups = 0;
   out.requiredSubgroupSize = info_.required_subgroup_size;
-  // The size the kernel runs with: the required one, else the profile's primary size.
-  out.maxSubgroupSize = info_.required_subgroup_size != 0 ? info_.required_subgroup_size
-                                                          : device_.default_subgroup_size();
+  // The size the kernel's code runs with: the required one, else the primary size it was
+  // compiled with (a native binary's may come from another build; loading checked it).
+  out.maxSubgroupSize = info_.subgroup_size;
   // Of the largest work-group the kernel can run: its required size, else the device's limit.
   uint64_t items = uint64_t{info_.required_group_size[0]} * info_.required_group_size[1] * info_.required_group_size[2];
   if (items == 0) items = device_.compute_properties().maxTotalGroupSize;

@@ -14,6 +14,10 @@ namespace zeal {
 
 enum class bundle_state { input, object, executable };
 
+// What a device image holds: SPIR-V the driver compiles, or a native binary
+// compiled ahead of time (zeal_add_device_code AOT) that the driver loads as it is.
+enum class image_format { spirv, native };
+
 namespace detail {
 struct BundleImpl;
 struct RegisteredImage;
@@ -42,6 +46,7 @@ class device_image {
 public:
   std::string name() const;
   std::string origin() const; // the executable or shared library that registered it
+  image_format format() const;
   std::vector<kernel_id> kernel_ids() const;
   bool has_kernel(const kernel_id &id) const;
 

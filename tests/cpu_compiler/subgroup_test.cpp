@@ -276,5 +276,45 @@ TEST(SubGroupsBuild, ARequiredSizeTheDeviceLacksFailsTheBuildNamingTheKernel) {
   EXPECT_NE(program.error().log.find("ids_1"), std::string::npos) << program.error().log;
 }
 
+// An ahead-of-time binary keeps the primary size it was compiled with: loaded where the
+// primary size differs, its kernels report and run with the baked-in size.
+TEST(SubGroupsNative, ABinaryKeepsThePrimarySizeItWasCompiledWith) {
+  CompileOptions built_with;
+  built_with.primary_subgroup_size = 8;
+  auto program = build("subgroups", built_with);
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(program->find_kernel("ops_default")->subgroup_size, 8u);
+  EXPECT_EQ(program->find_kernel("ops_16")->subgroup_size, 16u) << "a required size is the size it runs with";
+  CompileOptions device; // no size list: the module's sizes 1 to 7 are the compiler's, not a profile's
+  device.primary_subgroup_size = 16;
+  auto blob = program->native_binary();
+  ASSERT_TRUE(blob.ok()) << blob.error().message;
+  auto loaded = load_native_binary(*blob, device);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().log;
+  BuiltKernels::get().add(**loaded);
+  const KernelInfo &k = *loaded.value()->find_kernel("ops_default");
+  EXPECT_EQ(k.subgroup_size, 8u);
+  EXPECT_EQ(k.required_subgroup_size, 0u);
+  check_ops(k, 8, 3 * 8 - 1);
+}
+
+TEST(SubGroupsNative, ABinaryWhoseBakedInSizeTheDeviceLacksIsRefusedNamingKernelAndSize) {
+  CompileOptions built_with;
+  built_with.primary_subgroup_size = 8;
+  auto program = build("vector_add", built_with);
+  ASSERT_NE(program, nullptr);
+  CompileOptions device;
+  device.subgroup_sizes = {16, 32};
+  device.device_name = "the pvc profile";
+  auto blob = program->native_binary();
+  ASSERT_TRUE(blob.ok()) << blob.error().message;
+  auto loaded = load_native_binary(*blob, device);
+  ASSERT_FALSE(loaded.ok());
+  const std::string &log = loaded.error().log;
+  EXPECT_NE(log.find("kernel 'vector_add' was compiled for sub-group size 8"), std::string::npos) << log;
+  EXPECT_NE(log.find("the pvc profile does not support; supported sub-group sizes: 16, 32"), std::string::npos)
+      << log;
+}
+
 } // namespace
 } // namespace zeal::cpu::test

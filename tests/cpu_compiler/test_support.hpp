@@ -25,7 +25,7 @@ inline std::vector<uint8_t> load_kernel(const std::string &stem) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
-// The program of each kernel build() made, so that tests can run a kernel from its KernelInfo.
+// The program of each kernel build() made (or a test added), so that tests can run a kernel from its KernelInfo.
 class BuiltKernels {
 public:
   static BuiltKernels &get() {

@@ -1,4 +1,4 @@
-// zeal-pack: embeds SPIR-V device images and their metadata into a C++ source with a registrar.
+// zeal-pack: embeds SPIR-V or native device images and their metadata into a C++ source with a registrar.
 #include "module_linker/module_info.hpp"
 
 #include <fmt/format.h>
@@ -15,21 +15,26 @@
 namespace {
 
 constexpr const char *kUsage =
-    "usage: zeal-pack --output <file.cpp> --name <target> [--metadata KEY=VALUE]... <image.spv|folder>...\n"
+    "usage: zeal-pack --output <file.cpp> --name <target> [--metadata KEY=VALUE]... [--native-dir <folder>]\n"
+    "                 <image.spv|folder>...\n"
     "Writes a C++ source that holds the SPIR-V images, their metadata (kernels, exports,\n"
     "imports, read from the SPIR-V, plus every --metadata entry, e.g.\n"
     "function.f.sub_group_size=16 or kernel.k.range_type=int) and a registrar that registers\n"
     "them with libzeal when the executable or shared library it is linked into is loaded.\n"
-    "A folder stands for the .spv files in it, in name order.\n";
+    "A folder stands for the .spv files in it, in name order. With --native-dir, each image\n"
+    "X.spv is embedded as the native binary <folder>/X.native (made by zeal-aot from X.spv)\n"
+    "with the metadata read from X.spv: the runtime cannot read it from native code.\n";
 
 struct Options {
   std::string output;
   std::string name;
+  std::string native_dir;
   std::vector<std::string> images;
   std::vector<std::pair<std::string, std::string>> metadata;
 };
 
 struct PackedImage {
+  bool native = false;
   std::string file_name;
   std::vector<uint8_t> bytes;
   std::vector<std::pair<std::string, std::string>> metadata;
@@ -40,6 +45,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
     std::string arg = argv[i];
     if ((arg == "--output" || arg == "-o") && i + 1 < argc) opts.output = argv[++i];
     else if (arg == "--name" && i + 1 < argc) opts.name = argv[++i];
+    else if (arg == "--native-dir" && i + 1 < argc) opts.native_dir = argv[++i];
     else if (arg == "--metadata" && i + 1 < argc) {
       std::string entry = argv[++i];
       auto eq = entry.find('=');
@@ -71,13 +77,18 @@ std::string join(const std::vector<std::string> &names) {
 }
 
 // Reads one image and the metadata module_linker finds in it; nonzero exit on bad input.
-bool pack_image(const std::string &path, const Options &opts, PackedImage &out) {
+bool read_file(const std::string &path, std::vector<uint8_t> &bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "zeal-pack: cannot read device image '%s'\n", path.c_str());
     return false;
   }
-  out.bytes.assign(std::istreambuf_iterator<char>(in), {});
+  bytes.assign(std::istreambuf_iterator<char>(in), {});
+  return true;
+}
+
+bool pack_image(const std::string &path, const Options &opts, PackedImage &out) {
+  if (!read_file(path, out.bytes)) return false;
   out.file_name = std::filesystem::path(path).filename().string();
   auto info = zeal::module_linker::inspect_spirv(std::span<const uint8_t>(out.bytes));
   if (!info) {
@@ -112,6 +123,22 @@ bool pack_image(const std::string &path, const Options &opts, PackedImage &out) 
                     : kind == "function" ? mentions(info->exports, name) || mentions(info->imports, name)
                                          : true;
     if (relevant) out.metadata.emplace_back(key, value);
+  }
+  // The metadata above came from the SPIR-V; the bytes embedded are its native binary.
+  if (!opts.native_dir.empty()) {
+    // "primary" means the running device's primary size, but a native binary's
+    // sizes were fixed when it was compiled: a number says what it really is.
+    for (const auto &[key, value] : out.metadata) {
+      if (value == "primary" && key.ends_with("sub_group_size")) {
+        std::fprintf(stderr, "zeal-pack: '%s=primary' cannot describe the native image of '%s': its sub-group "
+                     "sizes were fixed when it was compiled; give the size as a number\n", key.c_str(), path.c_str());
+        return false;
+      }
+    }
+    auto native = std::filesystem::path(opts.native_dir) / std::filesystem::path(path).stem().concat(".native");
+    if (!read_file(native.string(), out.bytes)) return false;
+    out.native = true;
+    out.file_name = native.filename().string();
   }
   return true;
 }
@@ -156,8 +183,9 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < images.size(); ++i) write_image(out, i, images[i]);
     out.print("const zeal_device_image_t images[] = {{\n");
     for (size_t i = 0; i < images.size(); ++i)
-      out.print("  {{ZEAL_PROGRAM_FORMAT_SPIRV, image{0}_bytes, sizeof(image{0}_bytes), {1}, {2}, image{0}_metadata}},\n",
-                i, c_string(images[i].file_name), images[i].metadata.size());
+      out.print("  {{{3}, image{0}_bytes, sizeof(image{0}_bytes), {1}, {2}, image{0}_metadata}},\n",
+                i, c_string(images[i].file_name), images[i].metadata.size(),
+                images[i].native ? "ZEAL_PROGRAM_FORMAT_NATIVE" : "ZEAL_PROGRAM_FORMAT_SPIRV");
     out.print("}};\n\n");
     out.print("const zeal_device_image_set_t image_set = {{ZEAL_DEVICE_IMAGE_VERSION, {}, {}, images}};\n\n",
               c_string(opts.name), images.size());
