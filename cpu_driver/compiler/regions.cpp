@@ -309,13 +309,14 @@ void drop_markers(llvm::Function &function) {
 }
 
 // Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
-// loops; `latch` is where each work-item's run of the region ends. Only the
-// work-items waiting at the region's barrier run it (all of them for region 0):
+// loops; `latch` is where each work-item's run of the region ends. When
+// `checked`, only the work-items waiting at the region's barrier run it:
 // sub-group barriers reach this driver as work-group barriers, and sub-groups
 // may legally wait at different ones. Returns the nest's first block; after
 // the last work-item the nest goes to `dispatch`; `from` branches to it.
 llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry,
-                             llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id) {
+                             llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id,
+                             bool checked) {
   llvm::LLVMContext &context = function.getContext();
   llvm::Value *work_item = function.getArg(1);
   llvm::StructType *type = work_item_type(context);
@@ -336,12 +337,9 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
     b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
     if (d > 0) b.CreateBr(headers[d - 1]);
   }
-  if (id == 0) {
+  if (!checked) {
     b.CreateBr(entry);
   } else {
-    auto *check = llvm::BasicBlock::Create(context, name + ".waits", &function);
-    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), entry, check);
-    b.SetInsertPoint(check);
     llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
                                       ids[0]);
     llvm::Value *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
@@ -363,7 +361,7 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
 llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
                                const llvm::DenseMap<llvm::BasicBlock *, uint32_t> &barrier_ids,
                                llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *from,
-                               llvm::BasicBlock *dispatch) {
+                               llvm::BasicBlock *dispatch, bool checked) {
   llvm::LLVMContext &context = function.getContext();
   BlockSet members{entry};
   std::vector<llvm::BasicBlock *> work{entry};
@@ -410,7 +408,7 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     }
   }
   llvm::remapInstructionsInBlocks(clones, map);
-  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id);
+  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id, checked);
 }
 
 // dispatch: the lowest region id any work-item waits for runs next; when all
@@ -457,13 +455,18 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
   llvm::DenseMap<llvm::BasicBlock *, uint32_t> barrier_ids;
   for (size_t i = 0; i < barriers.size(); ++i) barrier_ids[barriers[i]] = uint32_t(i + 1);
   // Every work-item starts in region 0, which nothing re-enters.
-  llvm::BasicBlock *first = clone_region(function, frame, start, 0, barrier_ids, originals, &prologue, dispatch);
+  llvm::BasicBlock *first = clone_region(function, frame, start, 0, barrier_ids, originals, &prologue, dispatch, false);
   llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
+  // Each barrier's region twice: for all work-items when they all wait there
+  // (then the loops vectorise as without barriers), and for those that do.
   for (size_t i = 0; i < barriers.size(); ++i) {
     uint32_t id = uint32_t(i + 1);
-    switch_inst->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id),
-                         clone_region(function, frame, barriers[i], id, barrier_ids, originals,
-                                      switch_inst->getParent(), dispatch));
+    auto *pick = llvm::BasicBlock::Create(function.getContext(), "region." + std::to_string(id) + ".pick", &function);
+    switch_inst->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
+    llvm::BasicBlock *all = clone_region(function, frame, barriers[i], id, barrier_ids, originals, pick, dispatch, false);
+    llvm::BasicBlock *some = clone_region(function, frame, barriers[i], id, barrier_ids, originals, pick, dispatch, true);
+    llvm::IRBuilder<> b(pick);
+    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), all, some);
   }
 
   // Every value the clones use is theirs or the prologue's, unless a crossing
