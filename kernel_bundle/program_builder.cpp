@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <future>
+#include <optional>
 
 namespace zeal::detail {
 namespace {
@@ -139,8 +140,8 @@ struct NamedMetadata {
   }
 };
 
-// The object from a cached native binary, or null when there is none or the driver refuses it.
-std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
+// The image's object from its native binary, or null when the driver refuses it.
+std::shared_ptr<ProgramImpl> object_from_native(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
                                                 const std::string &options, const std::vector<uint8_t> &native) {
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   NamedMetadata metadata(*image);
@@ -152,28 +153,36 @@ std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImp
   if (d.programCreate(ctx->handle, ctx->device->handle, &desc, &program->handle) == ZEAL_RESULT_SUCCESS &&
       d.programCompile(program->handle, options.empty() ? nullptr : options.c_str()) == ZEAL_RESULT_SUCCESS)
     return program;
+  return nullptr;
+}
+
+// The object from a cached native binary, or null when the driver refuses it.
+std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
+                                                const std::string &options, const std::vector<uint8_t> &native) {
+  if (auto program = object_from_native(ctx, image, options, native)) return program;
+  const zeal_adapter_dispatch_t &d = ctx->dispatch();
   logger("zeal").warn("the cached native binary of device image {} was refused ({}); building it from SPIR-V",
                       image->describe(), d.getLastErrorMessage());
   ++stats().rejected;
   return nullptr;
 }
 
-// Keeps the object's native binary for later processes; a failure only costs a later rebuild.
-void store_object(const ProgramImpl &object, PersistentCache &cache, const std::string &key) {
+// Keeps the object's native binary for later processes and returns it; a
+// failure only costs a later rebuild.
+std::optional<std::vector<uint8_t>> store_object(const ProgramImpl &object, PersistentCache &cache,
+                                                 const std::string &key) {
   const zeal_adapter_dispatch_t &d = object.context->dispatch();
   size_t size = 0;
   if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, 0, nullptr, &size) != ZEAL_RESULT_SUCCESS ||
       size == 0)
-    return;
+    return std::nullopt;
   std::vector<uint8_t> native(size);
   if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, size, native.data(), nullptr) !=
       ZEAL_RESULT_SUCCESS)
-    return;
-  if (Status s = cache.store(key, native); !s.ok()) {
-    logger("zeal").warn("{}", s.error().message);
-    return;
-  }
-  ++stats().stores;
+    return std::nullopt;
+  if (Status s = cache.store(key, native); !s.ok()) logger("zeal").warn("{}", s.error().message);
+  else ++stats().stores;
+  return native;
 }
 
 std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
@@ -215,7 +224,13 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
          fmt::format("compiling device image {} for device '{}' failed", image->describe(), ctx->device->name),
          program->handle);
   logger("zeal").debug("compiled device image {} for '{}'", image->describe(), ctx->device->name);
-  if (cache != nullptr) store_object(*program, *cache, key);
+  if (cache != nullptr) {
+    // Producing the native binary compiled the whole image; running from that
+    // code spares the driver compiling each kernel again at its first launch.
+    if (auto native = store_object(*program, *cache, key)) {
+      if (auto compiled = object_from_native(ctx, image, options, *native)) return compiled;
+    }
+  }
   return program;
 }
 
