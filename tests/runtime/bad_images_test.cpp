@@ -1,4 +1,6 @@
 // Device images that cannot be built: each fails with a specific error and a sentence, never a crash.
+#include "tests/runtime/kernel_failure.hpp"
+
 #include <zeal/zeal.hpp>
 #include <zeal/zeal_device_image.h>
 
@@ -36,20 +38,9 @@ private:
   zeal_device_image_set_t set_{};
 };
 
-zeal::exception launch_failure(const std::string &kernel) {
-  zeal::queue q;
-  try {
-    (void)q.get_kernel(zeal::get_kernel_id(kernel));
-  } catch (const zeal::exception &e) {
-    return e;
-  }
-  ADD_FAILURE() << "building '" << kernel << "' did not fail";
-  return zeal::exception(zeal::errc::success, "");
-}
-
 TEST(BadImages, GivenBytesThatAreNotSpirv_ThenTheErrorIsInvalidAndSaysSo) {
   RegisteredImage image({'n', 'o', 't', ' ', 's', 'p', 'i', 'r', 'v', '!', '!', '!'}, "garbage_kernel");
-  zeal::exception e = launch_failure("garbage_kernel");
+  zeal::exception e = zeal::test::kernel_failure("garbage_kernel");
   EXPECT_EQ(e.code(), zeal::errc::invalid) << e.what();
   EXPECT_NE(std::string(e.what()).find("bad.spv"), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("SPIR-V"), std::string::npos) << e.what();
@@ -60,7 +51,7 @@ TEST(BadImages, GivenTruncatedSpirv_ThenTheErrorIsInvalidWithAReason) {
   ASSERT_GT(bytes.size(), 64u);
   bytes.resize(bytes.size() / 2 / 4 * 4);
   RegisteredImage image(std::move(bytes), "truncated_kernel");
-  zeal::exception e = launch_failure("truncated_kernel");
+  zeal::exception e = zeal::test::kernel_failure("truncated_kernel");
   EXPECT_EQ(e.code(), zeal::errc::invalid) << e.what();
   EXPECT_FALSE(std::string(e.what()).empty());
 }
@@ -73,7 +64,7 @@ TEST(BadImages, GivenSpirvOfAVersionTheDriverCannotRead_ThenTheBuildFailsWithALo
   bytes[6] = 0x01;
   bytes[7] = 0x00;
   RegisteredImage image(std::move(bytes), "version_probe");
-  zeal::exception e = launch_failure("version_probe");
+  zeal::exception e = zeal::test::kernel_failure("version_probe");
   EXPECT_EQ(e.code(), zeal::errc::build) << e.what();
   // The driver's build log, carried in the message: what was wrong and what is accepted.
   EXPECT_NE(std::string(e.what()).find("SPIR-V 1.6"), std::string::npos) << e.what();
@@ -83,7 +74,7 @@ TEST(BadImages, GivenSpirvOfAVersionTheDriverCannotRead_ThenTheBuildFailsWithALo
 
 TEST(BadImages, GivenAnImageWithoutTheKernelItClaims_ThenTheErrorNamesTheKernel) {
   RegisteredImage image(read_file(ZEAL_TEST_PROBE_SPIRV), "ghost_kernel");
-  zeal::exception e = launch_failure("ghost_kernel");
+  zeal::exception e = zeal::test::kernel_failure("ghost_kernel");
   EXPECT_EQ(e.code(), zeal::errc::invalid) << e.what();
   EXPECT_NE(std::string(e.what()).find("metadata names kernel 'ghost_kernel' but the SPIR-V module has no such "
                                        "entry point"),

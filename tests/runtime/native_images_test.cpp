@@ -2,6 +2,8 @@
 #include "kernel_bundle/program_builder.hpp"
 
 #include <zeal/kernel_bundle.hpp>
+#include "tests/runtime/kernel_failure.hpp"
+
 #include <zeal/zeal.hpp>
 #include <zeal/zeal_device_image.h>
 
@@ -51,17 +53,6 @@ void reseal(std::vector<unsigned char> &blob) {
   uint64_t hash = 0xcbf29ce484222325ull;
   for (size_t i = 0; i + 8 < blob.size(); ++i) hash = (hash ^ blob[i]) * 0x100000001b3ull;
   std::memcpy(blob.data() + blob.size() - 8, &hash, 8);
-}
-
-zeal::exception build_failure(const std::string &kernel) {
-  zeal::queue q;
-  try {
-    (void)q.get_kernel(zeal::get_kernel_id(kernel));
-  } catch (const zeal::exception &e) {
-    return e;
-  }
-  ADD_FAILURE() << "building '" << kernel << "' did not fail";
-  return zeal::exception(zeal::errc::success, "");
 }
 
 // What every refusal of a native image must say: which image, from where, and what to do.
@@ -114,7 +105,7 @@ TEST(NativeImages, GivenACorruptedNativeImage_ThenTheBuildFailsNamingImageLibrar
   ASSERT_GT(blob.size(), 64u);
   blob[blob.size() / 2] ^= 0x5a;
   NativeImage image(std::move(blob), "native_double");
-  expect_named_refusal(build_failure("native_double"), "the native binary is corrupted");
+  expect_named_refusal(zeal::test::kernel_failure("native_double"), "the native binary is corrupted");
 }
 
 TEST(NativeImages, GivenANativeImageOfAnotherDriverVersion_ThenTheMessageNamesIt) {
@@ -125,13 +116,13 @@ TEST(NativeImages, GivenANativeImageOfAnotherDriverVersion_ThenTheMessageNamesIt
   at[id.size()] = '9'; // the first digit of the version
   reseal(blob);
   NativeImage image(std::move(blob), "native_double");
-  expect_named_refusal(build_failure("native_double"), "the native binary was built by zeal-cpu 9");
+  expect_named_refusal(zeal::test::kernel_failure("native_double"), "the native binary was built by zeal-cpu 9");
 }
 
 TEST(NativeImages, GivenBytesThatAreNoNativeBinary_ThenTheMessageSaysSo) {
   std::vector<unsigned char> foreign(256, 0x7f);
   NativeImage image(std::move(foreign), "native_double");
-  expect_named_refusal(build_failure("native_double"), "not a zeal CPU native binary");
+  expect_named_refusal(zeal::test::kernel_failure("native_double"), "not a zeal CPU native binary");
 }
 
 // A blob cannot be recompiled for another sub-group size: where the profile has
@@ -143,7 +134,7 @@ TEST(NativeImages, GivenANativeImageRequiringSubGroupSize8_ThenItRunsWith8OrIsRe
     EXPECT_EQ(run("native_needs_8", {0, 0, 0, 0, 0, 0, 0, 0}), std::vector<int>(8, 8));
     return;
   }
-  expect_named_refusal(build_failure("native_needs_8"),
+  expect_named_refusal(zeal::test::kernel_failure("native_needs_8"),
                        "kernel 'native_needs_8' requires sub-group size 8 (intel_reqd_sub_group_size), which the "
                        "pvc profile does not support");
 }
