@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
 
+#include <algorithm>
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -16,11 +18,23 @@ constexpr uint32_t header_words = 5;
 
 // Opcodes the structure check looks at (SPIR-V specification, section 3.52).
 enum Opcode : uint32_t {
-  OpMemoryModel = 14, OpEntryPoint = 15, OpFunction = 54, OpFunctionEnd = 56, OpFunctionCall = 57,
-  OpDecorate = 71, OpLabel = 248, OpBranch = 249, OpReturnValue = 254, OpUnreachable = 255,
-  OpTerminateInvocation = 4416,
+  OpSource = 3, OpName = 5, OpMemberName = 6, OpLine = 8, OpExtInstImport = 11, OpExtInst = 12,
+  OpMemoryModel = 14, OpEntryPoint = 15, OpExecutionMode = 16,
+  OpTypeVoid = 19, OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23, OpTypeArray = 28,
+  OpTypeStruct = 30, OpTypePointer = 32, OpTypeFunction = 33, OpTypeForwardPointer = 39,
+  OpConstant = 43, OpSpecConstant = 50,
+  OpFunction = 54, OpFunctionParameter = 55, OpFunctionEnd = 56, OpFunctionCall = 57, OpVariable = 59,
+  OpLoad = 61, OpStore = 62, OpAccessChain = 65, OpInBoundsAccessChain = 66, OpPtrAccessChain = 67,
+  OpInBoundsPtrAccessChain = 70, OpDecorate = 71, OpMemberDecorate = 72, OpDecorationGroup = 73,
+  OpGroupDecorate = 74, OpGroupMemberDecorate = 75, OpCompositeExtract = 81, OpCompositeInsert = 82,
+  OpIAdd = 128, OpFMod = 141, OpIEqual = 170, OpFUnordGreaterThanEqual = 191,
+  OpShiftRightLogical = 194, OpShiftLeftLogical = 196, OpBitwiseAnd = 199,
+  OpPhi = 245, OpLoopMerge = 246, OpSelectionMerge = 247, OpLabel = 248, OpBranch = 249,
+  OpBranchConditional = 250, OpSwitch = 251, OpReturnValue = 254, OpUnreachable = 255,
+  OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpExecutionModeId = 331, OpDecorateId = 332,
+  OpTerminateInvocation = 4416, OpDecorateString = 5632, OpMemberDecorateString = 5633,
 };
-enum Decoration : uint32_t { BuiltIn = 11, LinkageAttributes = 41 };
+enum Decoration : uint32_t { BuiltIn = 11, FuncParamAttr = 38, LinkageAttributes = 41, Alignment = 44 };
 enum LinkageType : uint32_t { Export = 0, Import = 1 };
 
 bool is_terminator(uint32_t opcode) {
@@ -156,21 +170,54 @@ private:
 
 // Ids as SPIRV-Tools' parser sees them: the translator asserts on an id used
 // but never defined, or defined twice, so both are refused here.
+struct Definition {
+  uint32_t opcode;
+  uint32_t type; // 0 for ids that are not values
+  uint32_t at;   // word offset of the defining instruction
+};
+
+struct Use {
+  uint32_t at;
+  uint32_t id;
+  uint16_t opcode;
+  uint16_t word; // index of the operand inside its instruction
+  spv_operand_type_t operand;
+  bool any_kind; // debug and annotation operands may name anything
+};
+
 struct IdCheck {
+  const uint32_t *base = nullptr;
   uint32_t bound = 0;
-  std::unordered_set<uint32_t> defined;
-  std::vector<uint32_t> used;
+  std::unordered_map<uint32_t, Definition> defined;
+  std::vector<Use> used;
   std::string problem;
 };
 
+// Operands of non-semantic extended instructions (debug info) name types and strings freely.
+bool loose_operands(const spv_parsed_instruction_t *inst) {
+  return inst->opcode == OpExtInst && inst->ext_inst_type != SPV_EXT_INST_TYPE_OPENCL_STD;
+}
+
+// A memory access operand with the Aligned bit carries an alignment, which LLVM needs a power of two.
+Status check_memory_access(const spv_parsed_instruction_t *inst, uint16_t i, uint32_t at) {
+  const spv_parsed_operand_t &operand = inst->operands[i];
+  if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) return {};
+  if ((inst->words[operand.offset] & 0x2) == 0 || i + 1 >= inst->num_operands) return {};
+  uint32_t alignment = inst->words[inst->operands[i + 1].offset];
+  if (alignment != 0 && (alignment & (alignment - 1)) == 0) return {};
+  return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a memory alignment of {}, "
+                                    "which is not a power of 2", at, inst->opcode, alignment));
+}
+
 spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
   auto &ids = *static_cast<IdCheck *>(user);
+  auto at = uint32_t(inst->words - ids.base);
   for (uint16_t i = 0; i < inst->num_operands; ++i) {
     const spv_parsed_operand_t &operand = inst->operands[i];
     uint32_t id = inst->words[operand.offset];
     switch (operand.type) {
     case SPV_OPERAND_TYPE_RESULT_ID:
-      if (id >= ids.bound || !ids.defined.insert(id).second) {
+      if (id >= ids.bound || !ids.defined.emplace(id, Definition{inst->opcode, inst->type_id, at}).second) {
         ids.problem = fmt::format("the SPIR-V module defines id %{} twice or beyond its id bound {}", id, ids.bound);
         return SPV_ERROR_INVALID_ID;
       }
@@ -178,19 +225,344 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
     case SPV_OPERAND_TYPE_ID:
     case SPV_OPERAND_TYPE_TYPE_ID:
     case SPV_OPERAND_TYPE_SCOPE_ID:
-    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID: ids.used.push_back(id); break;
-    default: break;
+    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
+      ids.used.push_back({at, id, inst->opcode, operand.offset, operand.type, loose_operands(inst)});
+      break;
+    default:
+      if (Status aligned = check_memory_access(inst, i, at); !aligned) {
+        ids.problem = std::move(aligned).error().log;
+        return SPV_ERROR_INVALID_BINARY;
+      }
+      break;
     }
   }
   return SPV_SUCCESS;
 }
 
+bool is_type_opcode(uint32_t opcode) {
+  return (opcode >= OpTypeVoid && opcode <= OpTypeForwardPointer) || opcode == OpTypePipeStorage ||
+         opcode == OpTypeNamedBarrier;
+}
+
+// The storage classes an OpenCL kernel may use, the ones the translator maps to address spaces.
+bool is_kernel_storage_class(uint32_t storage) {
+  return storage == 0 || storage == 1 || (storage >= 4 && storage <= 8);
+}
+
+// The built-in variables of OpenCL kernels; the translator has no name for the others.
+bool is_kernel_builtin(uint32_t builtin) {
+  return (builtin >= 24 && builtin <= 41 && builtin != 35) || (builtin >= 4416 && builtin <= 4420);
+}
+
+// The kind of id each operand must name, where the translator casts without
+// looking (a value's type, a block, a callee): a wrong kind is a bad cast there.
+enum class Role { Any, Type, Value, Label, Function, FunctionType, ExtInstSet, Constant };
+
+Role role_of(const Use &use) {
+  if (use.operand == SPV_OPERAND_TYPE_TYPE_ID) return Role::Type;
+  if (use.operand == SPV_OPERAND_TYPE_SCOPE_ID || use.operand == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID) {
+    return Role::Constant;
+  }
+  if (use.any_kind && !(use.opcode == OpExtInst && use.word == 3)) return Role::Any;
+  switch (use.opcode) {
+  case OpSource: case OpName: case OpMemberName: case OpLine: case OpEntryPoint: case OpExecutionMode:
+  case OpDecorate: case OpMemberDecorate: case OpGroupDecorate: case OpGroupMemberDecorate:
+  case OpExecutionModeId: case OpDecorateId: case OpDecorateString: case OpMemberDecorateString:
+    return Role::Any;
+  case OpExtInst: return use.word == 3 ? Role::ExtInstSet : Role::Value;
+  case OpFunction: return Role::FunctionType;
+  case OpFunctionCall: return use.word == 3 ? Role::Function : Role::Value;
+  case OpPhi: return use.word % 2 == 0 ? Role::Label : Role::Value;
+  case OpLoopMerge: case OpSelectionMerge: case OpBranch: return Role::Label;
+  case OpBranchConditional: case OpSwitch: return use.word == 1 ? Role::Value : Role::Label;
+  case OpTypeArray: return use.word == 3 ? Role::Constant : Role::Type;
+  default: return is_type_opcode(use.opcode) ? Role::Type : Role::Value;
+  }
+}
+
+const char *role_name(Role role) {
+  switch (role) {
+  case Role::Type: return "a type";
+  case Role::Value: return "a value";
+  case Role::Label: return "a block label";
+  case Role::Function: return "a function";
+  case Role::FunctionType: return "a function type";
+  case Role::ExtInstSet: return "an extended instruction set";
+  case Role::Constant: return "an integer constant";
+  case Role::Any: break;
+  }
+  return "an id";
+}
+
+// Types and operands where the translator asserts or casts: each result type
+// is a type, operands have the kind and type their opcode needs, functions
+// match their function types. The rest (what only changes the meaning of
+// the code) is left to the translator and the LLVM verifier.
+class TypeCheck {
+public:
+  TypeCheck(std::span<const uint32_t> words, const IdCheck &ids) : words_(words), ids_(ids) {}
+
+  Status run() {
+    for (const Use &use : ids_.used) {
+      if (Status ok = check_role(use); !ok) return ok;
+    }
+    for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
+      if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
+    }
+    return {};
+  }
+
+private:
+  const Definition *find(uint32_t id) const {
+    auto found = ids_.defined.find(id);
+    return found == ids_.defined.end() ? nullptr : &found->second;
+  }
+  uint32_t opcode_of(uint32_t id) const {
+    const Definition *d = find(id);
+    return d ? d->opcode : 0;
+  }
+  uint32_t type_of(uint32_t id) const {
+    const Definition *d = find(id);
+    return d ? d->type : 0;
+  }
+  // Word `index` of the instruction defining `id`, or 0 past its end.
+  uint32_t word_of(uint32_t id, uint32_t index) const {
+    const Definition *d = find(id);
+    if (!d || index >= (words_[d->at] >> 16)) return 0;
+    return words_[d->at + index];
+  }
+  uint32_t pointee(uint32_t type) const { return opcode_of(type) == OpTypePointer ? word_of(type, 3) : 0; }
+  // The scalar type of a scalar or vector type.
+  uint32_t component(uint32_t type) const { return opcode_of(type) == OpTypeVector ? word_of(type, 2) : type; }
+
+  bool has_role(uint32_t id, Role role) const {
+    const Definition *d = find(id);
+    if (!d) return true; // reported as undefined by check_ids
+    switch (role) {
+    case Role::Any: return true;
+    case Role::Type: return is_type_opcode(d->opcode);
+    case Role::Value: return d->type != 0;
+    case Role::Label: return d->opcode == OpLabel;
+    case Role::Function: return d->opcode == OpFunction;
+    case Role::FunctionType: return d->opcode == OpTypeFunction;
+    case Role::ExtInstSet: return d->opcode == OpExtInstImport;
+    case Role::Constant:
+      return (d->opcode == OpConstant || d->opcode == OpSpecConstant) && opcode_of(d->type) == OpTypeInt;
+    }
+    return false;
+  }
+
+  Status check_role(const Use &use) const {
+    Role role = role_of(use);
+    if (has_role(use.id, role)) return {};
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) names %{} as operand {}, "
+                                      "which is not {}", use.at, use.opcode, use.id, use.word, role_name(role)));
+  }
+
+  Error wrong(uint32_t at, std::span<const uint32_t> inst, std::string_view what) const {
+    return invalid_binary(
+        fmt::format("the SPIR-V instruction at word {} (opcode {}) {}", at, inst[0] & 0xffff, what));
+  }
+
+  Status check(uint32_t at, std::span<const uint32_t> inst) {
+    uint32_t opcode = inst[0] & 0xffff;
+    switch (opcode) {
+    case OpTypeInt:
+      if (inst.size() < 3 || (inst[2] != 8 && inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
+        return wrong(at, inst, "declares an integer width other than 8, 16, 32 or 64");
+      }
+      return {};
+    case OpTypeFloat:
+      if (inst.size() < 3 || (inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
+        return wrong(at, inst, "declares a floating-point width other than 16, 32 or 64");
+      }
+      return {};
+    case OpTypeVector: return check_vector_type(at, inst);
+    case OpTypePointer:
+      if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
+        return wrong(at, inst, fmt::format("uses storage class {}, which OpenCL kernels do not have", inst[2]));
+      }
+      return {};
+    case OpVariable: return check_variable(at, inst);
+    case OpFunction: return check_function(at, inst);
+    case OpFunctionParameter: return check_parameter(at, inst);
+    case OpLabel:
+      if (parameters_left_ != 0) return wrong(at, inst, "starts a function body before all its parameters");
+      return {};
+    case OpFunctionCall: return check_call(at, inst);
+    case OpLoad:
+      if (inst.size() >= 4 && pointee(type_of(inst[3])) != inst[1]) {
+        return wrong(at, inst, fmt::format("loads through %{}, which is not a pointer to its result type", inst[3]));
+      }
+      return {};
+    case OpStore:
+      if (inst.size() >= 3 && pointee(type_of(inst[1])) != type_of(inst[2])) {
+        return wrong(at, inst, fmt::format("stores through %{}, which is not a pointer to the stored value's type",
+                                           inst[1]));
+      }
+      return {};
+    case OpAccessChain: case OpInBoundsAccessChain: case OpPtrAccessChain: case OpInBoundsPtrAccessChain:
+      if (inst.size() >= 4 && (opcode_of(inst[1]) != OpTypePointer || opcode_of(type_of(inst[3])) != OpTypePointer)) {
+        return wrong(at, inst, "has a base or result that is not a pointer");
+      }
+      return {};
+    case OpCompositeExtract: return check_composite(at, inst, 3);
+    case OpCompositeInsert: return check_composite(at, inst, 4);
+    case OpDecorate: case OpMemberDecorate: return check_decoration(at, inst);
+    case OpMemberName:
+      if (inst.size() >= 3 && !is_member(inst[1], inst[2])) return wrong(at, inst, "names a member its struct lacks");
+      return {};
+    default: break;
+    }
+    if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
+    if (opcode >= OpShiftRightLogical && opcode <= OpBitwiseAnd) return check_binary(at, inst, true);
+    if (opcode >= OpIEqual && opcode <= OpFUnordGreaterThanEqual) return check_compare(at, inst);
+    return {};
+  }
+
+  Status check_vector_type(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t scalar = opcode_of(inst[2]);
+    if (scalar != OpTypeBool && scalar != OpTypeInt && scalar != OpTypeFloat) {
+      return wrong(at, inst, fmt::format("declares a vector of %{}, which is not a scalar type", inst[2]));
+    }
+    uint32_t n = inst[3];
+    if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) {
+      return wrong(at, inst, fmt::format("declares a vector of {} components, not 2, 3, 4, 8 or 16", n));
+    }
+    return {};
+  }
+
+  Status check_variable(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    if (opcode_of(inst[1]) != OpTypePointer) return wrong(at, inst, "declares a variable whose type is not a pointer");
+    if (word_of(inst[1], 2) != inst[3]) {
+      return wrong(at, inst, "declares a variable whose storage class differs from its pointer type's");
+    }
+    if (inst.size() > 4 && type_of(inst[4]) != pointee(inst[1])) {
+      return wrong(at, inst, fmt::format("initialises a variable with %{}, whose type is not the variable's", inst[4]));
+    }
+    return {};
+  }
+
+  // A function's result type and parameters are those of its OpTypeFunction.
+  Status check_function(uint32_t at, std::span<const uint32_t> inst) {
+    if (inst.size() < 5) return {};
+    function_type_ = inst[4];
+    if (word_of(function_type_, 2) != inst[1]) {
+      return wrong(at, inst, fmt::format("returns %{} but its function type %{} returns another type", inst[1],
+                                         function_type_));
+    }
+    parameters_left_ = uint32_t(std::max<size_t>(3, words_[find(function_type_)->at] >> 16) - 3);
+    return {};
+  }
+
+  Status check_parameter(uint32_t at, std::span<const uint32_t> inst) {
+    if (parameters_left_ == 0) return wrong(at, inst, "is a parameter its function type does not have");
+    uint32_t count = (words_[find(function_type_)->at] >> 16) - 3;
+    uint32_t expected = word_of(function_type_, 3 + count - parameters_left_--);
+    if (inst.size() >= 2 && inst[1] != expected) {
+      return wrong(at, inst, fmt::format("is a parameter of type %{} where the function type has %{}", inst[1],
+                                         expected));
+    }
+    return {};
+  }
+
+  Status check_call(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t type = word_of(inst[3], 4);
+    uint32_t params = opcode_of(type) == OpTypeFunction ? (words_[find(type)->at] >> 16) - 3 : 0;
+    if (word_of(type, 2) != inst[1] || inst.size() - 4 != params) {
+      return wrong(at, inst, fmt::format("calls %{} with a result type or argument count its type does not have",
+                                         inst[3]));
+    }
+    for (uint32_t i = 0; i < params; ++i) {
+      if (type_of(inst[4 + i]) != word_of(type, 3 + i)) {
+        return wrong(at, inst, fmt::format("passes %{} as argument {} of %{}, whose parameter has another type",
+                                           inst[4 + i], i, inst[3]));
+      }
+    }
+    return {};
+  }
+
+  bool is_member(uint32_t type, uint32_t member) const {
+    return opcode_of(type) == OpTypeStruct && member + 2 < (words_[find(type)->at] >> 16);
+  }
+
+  Status check_composite(uint32_t at, std::span<const uint32_t> inst, size_t operand) const {
+    if (inst.size() <= operand) return {};
+    uint32_t kind = opcode_of(type_of(inst[operand]));
+    if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
+      return wrong(at, inst, fmt::format("takes %{} apart, which is not a vector, array or struct", inst[operand]));
+    }
+    return {};
+  }
+
+  // Both operands and the result share one integer (or, for arithmetic, floating-point) type.
+  Status check_binary(uint32_t at, std::span<const uint32_t> inst, bool bitwise) const {
+    if (inst.size() < 5) return {};
+    uint32_t scalar = opcode_of(component(inst[1]));
+    bool numeric = scalar == OpTypeInt || (!bitwise && scalar == OpTypeFloat);
+    bool shift = (inst[0] & 0xffff) <= OpShiftLeftLogical;
+    if (!numeric || type_of(inst[3]) != inst[1] || (!shift && type_of(inst[4]) != inst[1]) ||
+        opcode_of(component(type_of(inst[4]))) != scalar) {
+      return wrong(at, inst, fmt::format("combines %{} and %{}, whose types do not match each other, the result "
+                                         "type, or the operation", inst[3], inst[4]));
+    }
+    return {};
+  }
+
+  Status check_compare(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t result = opcode_of(component(inst[1]));
+    if ((result != OpTypeBool && result != OpTypeInt) || (inst.size() >= 5 && type_of(inst[3]) != type_of(inst[4]))) {
+      return wrong(at, inst, fmt::format("compares %{} with an operand of another type, or yields a non-boolean",
+                                         inst[3]));
+    }
+    return {};
+  }
+
+  // Decorations name ids defined after them (the translator attaches them to
+  // forward references) and carry values the translator has a meaning for.
+  Status check_decoration(uint32_t at, std::span<const uint32_t> inst) const {
+    bool member = (inst[0] & 0xffff) == OpMemberDecorate;
+    size_t kind = member ? 3 : 2;
+    if (inst.size() <= kind) return {};
+    const Definition *target = find(inst[1]);
+    if (target && target->at < at && target->opcode != OpDecorationGroup) {
+      return wrong(at, inst, fmt::format("decorates %{}, which is defined before the decoration", inst[1]));
+    }
+    if (member && !is_member(inst[1], inst[2])) return wrong(at, inst, "decorates a member its struct lacks");
+    uint32_t value = inst.size() > kind + 1 ? inst[kind + 1] : 0;
+    switch (inst[kind]) {
+    case Alignment:
+      if (value == 0 || (value & (value - 1)) != 0) {
+        return wrong(at, inst, fmt::format("declares an alignment of {}, which is not a power of 2", value));
+      }
+      return {};
+    case BuiltIn:
+      if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+      return {};
+    case FuncParamAttr:
+      if (value > 7) return wrong(at, inst, fmt::format("names parameter attribute {}, which does not exist", value));
+      return {};
+    default: return {};
+    }
+  }
+
+  std::span<const uint32_t> words_;
+  const IdCheck &ids_;
+  uint32_t function_type_ = 0;
+  uint32_t parameters_left_ = 0;
+};
+
 // Operand-level parse (opcodes, operand counts and kinds) without the full
 // validator, which refuses modules llvm-spirv really produces (an
-// OpCompositeExtract of lane 3 for get_global_id(3)).
+// OpCompositeExtract of lane 3 for get_global_id(3)), then the type checks.
 Status check_ids(std::span<const uint32_t> words) {
   static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4); // immutable, shared by threads
   IdCheck ids;
+  ids.base = words.data();
   ids.bound = words[3];
   spv_diagnostic diagnostic = nullptr;
   spv_result_t result =
@@ -199,10 +571,12 @@ Status check_ids(std::span<const uint32_t> words) {
   spvDiagnosticDestroy(diagnostic);
   if (!ids.problem.empty()) return invalid_binary(ids.problem);
   if (result != SPV_SUCCESS) return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
-  for (uint32_t id : ids.used) {
-    if (!ids.defined.contains(id)) return invalid_binary(fmt::format("the SPIR-V module uses id %{}, which it never defines", id));
+  for (const Use &use : ids.used) {
+    if (!ids.defined.contains(use.id)) {
+      return invalid_binary(fmt::format("the SPIR-V module uses id %{}, which it never defines", use.id));
+    }
   }
-  return {};
+  return TypeCheck(words, ids).run();
 }
 
 // A SPIR-V literal string: nul-terminated UTF-8 packed little-endian into words.
