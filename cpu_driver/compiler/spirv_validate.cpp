@@ -21,16 +21,20 @@ enum Opcode : uint32_t {
   OpSource = 3, OpName = 5, OpMemberName = 6, OpLine = 8, OpExtInstImport = 11, OpExtInst = 12,
   OpMemoryModel = 14, OpEntryPoint = 15, OpExecutionMode = 16,
   OpTypeVoid = 19, OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23, OpTypeArray = 28,
-  OpTypeStruct = 30, OpTypePointer = 32, OpTypeFunction = 33, OpTypeForwardPointer = 39,
-  OpConstant = 43, OpSpecConstant = 50,
+  OpTypeRuntimeArray = 29, OpTypeStruct = 30, OpTypePointer = 32, OpTypeFunction = 33, OpTypeForwardPointer = 39,
+  OpConstant = 43, OpSpecConstant = 50, OpImageTexelPointer = 60, OpCopyMemory = 63, OpCopyMemorySized = 64,
   OpFunction = 54, OpFunctionParameter = 55, OpFunctionEnd = 56, OpFunctionCall = 57, OpVariable = 59,
   OpLoad = 61, OpStore = 62, OpAccessChain = 65, OpInBoundsAccessChain = 66, OpPtrAccessChain = 67,
   OpInBoundsPtrAccessChain = 70, OpDecorate = 71, OpMemberDecorate = 72, OpDecorationGroup = 73,
-  OpGroupDecorate = 74, OpGroupMemberDecorate = 75, OpCompositeExtract = 81, OpCompositeInsert = 82,
-  OpIAdd = 128, OpFMod = 141, OpIEqual = 170, OpFUnordGreaterThanEqual = 191,
+  OpGroupDecorate = 74, OpGroupMemberDecorate = 75, OpVectorExtractDynamic = 77, OpVectorInsertDynamic = 78,
+  OpVectorShuffle = 79, OpCompositeExtract = 81, OpCompositeInsert = 82,
+  OpIAdd = 128, OpFMod = 141, OpUMulExtended = 151, OpSMulExtended = 152, OpIsNan = 156, OpLogicalEqual = 164,
+  OpLogicalNot = 168, OpSelect = 169, OpIEqual = 170, OpSLessThanEqual = 179, OpFOrdEqual = 180,
+  OpFUnordGreaterThanEqual = 191,
   OpShiftRightLogical = 194, OpShiftLeftLogical = 196, OpBitwiseAnd = 199,
   OpPhi = 245, OpLoopMerge = 246, OpSelectionMerge = 247, OpLabel = 248, OpBranch = 249,
-  OpBranchConditional = 250, OpSwitch = 251, OpReturnValue = 254, OpUnreachable = 255,
+  OpBranchConditional = 250, OpSwitch = 251, OpKill = 252, OpReturnValue = 254, OpUnreachable = 255,
+  OpLifetimeStart = 256, OpLifetimeStop = 257,
   OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpExecutionModeId = 331, OpDecorateId = 332,
   OpTerminateInvocation = 4416, OpDecorateString = 5632, OpMemberDecorateString = 5633,
 };
@@ -354,9 +358,21 @@ private:
 
   Status check_role(const Use &use) const {
     Role role = role_of(use);
-    if (has_role(use.id, role)) return {};
+    if (has_role(use.id, role)) return check_constant_value(use);
     return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) names %{} as operand {}, "
                                       "which is not {}", use.at, use.opcode, use.id, use.word, role_name(role)));
+  }
+
+  // Scopes and memory orders are read as enumerants: one the translator has no name for is a failed lookup.
+  Status check_constant_value(const Use &use) const {
+    if (use.operand != SPV_OPERAND_TYPE_SCOPE_ID && use.operand != SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID) return {};
+    uint32_t value = word_of(use.id, 3);
+    bool scope = use.operand == SPV_OPERAND_TYPE_SCOPE_ID;
+    uint32_t order = value & 0x1e; // Acquire, Release, AcquireRelease, SequentiallyConsistent
+    if (scope ? value <= 4 : (order & (order - 1)) == 0) return {};
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} = {} as a {}, which is "
+                                      "not one", use.at, use.opcode, use.id, value,
+                                      scope ? "memory scope" : "memory order"));
   }
 
   Error wrong(uint32_t at, std::span<const uint32_t> inst, std::string_view what) const {
@@ -401,11 +417,48 @@ private:
                                            inst[1]));
       }
       return {};
-    case OpAccessChain: case OpInBoundsAccessChain: case OpPtrAccessChain: case OpInBoundsPtrAccessChain:
-      if (inst.size() >= 4 && (opcode_of(inst[1]) != OpTypePointer || opcode_of(type_of(inst[3])) != OpTypePointer)) {
-        return wrong(at, inst, "has a base or result that is not a pointer");
+    case OpAccessChain: case OpInBoundsAccessChain: return check_access_chain(at, inst, false);
+    case OpPtrAccessChain: case OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
+    case OpCopyMemory: case OpCopyMemorySized:
+      if (inst.size() >= 3 && (pointee(type_of(inst[1])) == 0 || pointee(type_of(inst[2])) == 0 ||
+                               (opcode == OpCopyMemory && pointee(type_of(inst[1])) != pointee(type_of(inst[2]))))) {
+        return wrong(at, inst, "copies between operands that are not pointers to one type");
       }
       return {};
+    case OpLifetimeStart: case OpLifetimeStop:
+      if (inst.size() >= 2 && pointee(type_of(inst[1])) == 0) return wrong(at, inst, "names an object that is not a pointer");
+      return {};
+    case OpVectorExtractDynamic: case OpVectorInsertDynamic:
+      if (inst.size() >= 4 && opcode_of(type_of(inst[3])) != OpTypeVector) {
+        return wrong(at, inst, fmt::format("indexes %{}, which is not a vector", inst[3]));
+      }
+      return {};
+    case OpVectorShuffle:
+      if (inst.size() >= 5 && (opcode_of(inst[1]) != OpTypeVector || opcode_of(type_of(inst[3])) != OpTypeVector ||
+                               opcode_of(type_of(inst[4])) != OpTypeVector)) {
+        return wrong(at, inst, "shuffles operands or into a result that are not vectors");
+      }
+      return {};
+    case OpSelect:
+      if (inst.size() >= 6 && (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
+        return wrong(at, inst, "selects on a non-boolean or between values not of its result type");
+      }
+      return {};
+    case OpBranchConditional:
+      if (opcode_of(type_of(inst[1])) != OpTypeBool) return wrong(at, inst, fmt::format("branches on %{}, which is not a boolean", inst[1]));
+      return {};
+    case OpPhi:
+      for (size_t i = 3; i < inst.size(); i += 2) {
+        if (type_of(inst[i]) != inst[1]) return wrong(at, inst, fmt::format("merges %{}, which is not of its result type", inst[i]));
+      }
+      return {};
+    case OpTypeForwardPointer:
+      if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
+        return wrong(at, inst, fmt::format("uses storage class {}, which OpenCL kernels do not have", inst[2]));
+      }
+      return {};
+    case OpImageTexelPointer: case OpUMulExtended: case OpSMulExtended: case OpKill: case OpTerminateInvocation:
+      return wrong(at, inst, "is a shader instruction the OpenCL translator does not implement");
     case OpCompositeExtract: return check_composite(at, inst, 3);
     case OpCompositeInsert: return check_composite(at, inst, 4);
     case OpDecorate: case OpMemberDecorate: return check_decoration(at, inst);
@@ -416,7 +469,7 @@ private:
     }
     if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
     if (opcode >= OpShiftRightLogical && opcode <= OpBitwiseAnd) return check_binary(at, inst, true);
-    if (opcode >= OpIEqual && opcode <= OpFUnordGreaterThanEqual) return check_compare(at, inst);
+    if (opcode >= OpIsNan && opcode <= OpFUnordGreaterThanEqual && opcode != OpSelect) return check_compare(at, inst);
     return {};
   }
 
@@ -512,13 +565,47 @@ private:
     return {};
   }
 
+  bool is_boolean(uint32_t type) const { return opcode_of(component(type)) == OpTypeBool; }
+
+  // Tests and comparisons (OpIsNan to OpFUnordGreaterThanEqual) yield booleans from operands of one type,
+  // integers for the integer comparisons, floating-point numbers for the others, booleans for the logical ones.
   Status check_compare(uint32_t at, std::span<const uint32_t> inst) const {
     if (inst.size() < 4) return {};
+    uint32_t opcode = inst[0] & 0xffff;
+    uint32_t operand = opcode_of(component(type_of(inst[3])));
+    uint32_t expected = opcode >= OpFOrdEqual || opcode < OpLogicalEqual ? OpTypeFloat
+                        : opcode >= OpIEqual                              ? OpTypeInt
+                                                                          : OpTypeBool;
     uint32_t result = opcode_of(component(inst[1]));
-    if ((result != OpTypeBool && result != OpTypeInt) || (inst.size() >= 5 && type_of(inst[3]) != type_of(inst[4]))) {
-      return wrong(at, inst, fmt::format("compares %{} with an operand of another type, or yields a non-boolean",
-                                         inst[3]));
+    if ((result != OpTypeBool && result != OpTypeInt) || operand != expected ||
+        (inst.size() >= 5 && type_of(inst[3]) != type_of(inst[4]))) {
+      return wrong(at, inst, fmt::format("compares %{} with an operand of another type or kind, or yields a "
+                                         "non-boolean", inst[3]));
     }
+    return {};
+  }
+
+  // The indices walk the base's pointee type: struct members by constants in
+  // range, arrays and vectors by any integer; the result points at where they end.
+  Status check_access_chain(uint32_t at, std::span<const uint32_t> inst, bool element_first) const {
+    if (inst.size() < 4) return {};
+    uint32_t type = pointee(type_of(inst[3]));
+    if (opcode_of(inst[1]) != OpTypePointer || type == 0) return wrong(at, inst, "has a base or result that is not a pointer");
+    for (size_t i = element_first ? 5 : 4; i < inst.size(); ++i) {
+      if (opcode_of(type_of(inst[i])) != OpTypeInt) return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
+      switch (opcode_of(type)) {
+      case OpTypeStruct: {
+        const Definition *index = find(inst[i]);
+        uint32_t member = index->opcode == OpConstant ? words_[index->at + 3] : ~0u;
+        if (!is_member(type, member)) return wrong(at, inst, fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
+        type = word_of(type, 2 + member);
+        break;
+      }
+      case OpTypeArray: case OpTypeVector: case OpTypeRuntimeArray: type = word_of(type, 2); break;
+      default: return wrong(at, inst, fmt::format("indexes into %{}, which is not a struct, array or vector", type));
+      }
+    }
+    if (pointee(inst[1]) != type) return wrong(at, inst, "has a result type that does not point at the indexed element");
     return {};
   }
 

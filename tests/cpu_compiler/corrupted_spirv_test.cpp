@@ -122,16 +122,19 @@ std::vector<std::string> failing_seeds(const std::string &stem, uint64_t first, 
   return failures;
 }
 
-// ZEAL_FUZZ_SEEDS widens the search when hunting for new crash classes; CI runs the default.
-uint64_t seed_count(uint64_t fallback) {
-  const char *text = std::getenv("ZEAL_FUZZ_SEEDS");
+// ZEAL_FUZZ_SEEDS widens the search when hunting for new crash classes and
+// ZEAL_FUZZ_FIRST starts it elsewhere (to replay one seed); CI runs the default.
+uint64_t from_environment(const char *name, uint64_t fallback) {
+  const char *text = std::getenv(name);
   return text ? std::strtoull(text, nullptr, 10) : fallback;
 }
 
 class CorruptedSpirv : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(CorruptedSpirv, EitherBuildsOrFailsWithALogAndNeverCrashes) {
-  std::vector<std::string> failures = failing_seeds(GetParam(), 0, seed_count(60));
+  uint64_t first = from_environment("ZEAL_FUZZ_FIRST", 0);
+  uint64_t last = first + from_environment("ZEAL_FUZZ_SEEDS", 60);
+  std::vector<std::string> failures = failing_seeds(GetParam(), first, last);
   for (const std::string &failure : failures) ADD_FAILURE() << failure;
 }
 
