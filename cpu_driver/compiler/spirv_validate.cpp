@@ -28,14 +28,17 @@ enum Opcode : uint32_t {
   OpInBoundsPtrAccessChain = 70, OpDecorate = 71, OpMemberDecorate = 72, OpDecorationGroup = 73,
   OpGroupDecorate = 74, OpGroupMemberDecorate = 75, OpVectorExtractDynamic = 77, OpVectorInsertDynamic = 78,
   OpVectorShuffle = 79, OpCompositeExtract = 81, OpCompositeInsert = 82,
-  OpIAdd = 128, OpFMod = 141, OpUMulExtended = 151, OpSMulExtended = 152, OpIsNan = 156, OpLogicalEqual = 164,
+  OpConvertFToU = 109, OpConvertSToF = 111, OpUConvert = 113, OpFConvert = 115, OpConvertPtrToU = 117,
+  OpSatConvertSToU = 118, OpConvertUToPtr = 120, OpPtrCastToGeneric = 121, OpBitcast = 124, OpSNegate = 126,
+  OpFNegate = 127, OpNot = 200, OpIAdd = 128, OpFMod = 141, OpUMulExtended = 151, OpSMulExtended = 152, OpIsNan = 156, OpLogicalEqual = 164,
   OpLogicalNot = 168, OpSelect = 169, OpIEqual = 170, OpSLessThanEqual = 179, OpFOrdEqual = 180,
   OpFUnordGreaterThanEqual = 191,
   OpShiftRightLogical = 194, OpShiftLeftLogical = 196, OpBitwiseAnd = 199,
   OpPhi = 245, OpLoopMerge = 246, OpSelectionMerge = 247, OpLabel = 248, OpBranch = 249,
   OpBranchConditional = 250, OpSwitch = 251, OpKill = 252, OpReturnValue = 254, OpUnreachable = 255,
   OpLifetimeStart = 256, OpLifetimeStop = 257,
-  OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpExecutionModeId = 331, OpDecorateId = 332,
+  OpAtomicLoad = 227, OpAtomicStore = 228, OpAtomicXor = 242, OpAtomicFlagTestAndSet = 318, OpAtomicFlagClear = 319,
+  OpCopyLogical = 400, OpPtrNotEqual = 402, OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpExecutionModeId = 331, OpDecorateId = 332,
   OpTerminateInvocation = 4416, OpDecorateString = 5632, OpMemberDecorateString = 5633,
 };
 enum Decoration : uint32_t { BuiltIn = 11, FuncParamAttr = 38, LinkageAttributes = 41, Alignment = 44 };
@@ -213,6 +216,22 @@ Status check_memory_access(const spv_parsed_instruction_t *inst, uint16_t i, uin
                                     "which is not a power of 2", at, inst->opcode, alignment));
 }
 
+// The bytes after a literal string's terminating nul are nul too: the translator asserts they are.
+Status check_string_padding(const spv_parsed_instruction_t *inst, const spv_parsed_operand_t &operand, uint32_t at) {
+  if (operand.type != SPV_OPERAND_TYPE_LITERAL_STRING || operand.num_words == 0) return {};
+  uint32_t last = inst->words[operand.offset + operand.num_words - 1];
+  bool ended = false;
+  for (int byte = 0; byte < 4; ++byte) {
+    char c = char((last >> (8 * byte)) & 0xff);
+    if (ended && c != '\0') {
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a string operand with "
+                                        "bytes after its terminating nul", at, inst->opcode));
+    }
+    ended = ended || c == '\0';
+  }
+  return {};
+}
+
 spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
   auto &ids = *static_cast<IdCheck *>(user);
   auto at = uint32_t(inst->words - ids.base);
@@ -233,8 +252,10 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
       ids.used.push_back({at, id, inst->opcode, operand.offset, operand.type, loose_operands(inst)});
       break;
     default:
-      if (Status aligned = check_memory_access(inst, i, at); !aligned) {
-        ids.problem = std::move(aligned).error().log;
+      Status ok = check_memory_access(inst, i, at);
+      if (ok) ok = check_string_padding(inst, operand, at);
+      if (!ok) {
+        ids.problem = std::move(ok).error().log;
         return SPV_ERROR_INVALID_BINARY;
       }
       break;
@@ -248,9 +269,9 @@ bool is_type_opcode(uint32_t opcode) {
          opcode == OpTypeNamedBarrier;
 }
 
-// The storage classes an OpenCL kernel may use, the ones the translator maps to address spaces.
+// The storage classes the translator maps to address spaces (Private is not one of them).
 bool is_kernel_storage_class(uint32_t storage) {
-  return storage == 0 || storage == 1 || (storage >= 4 && storage <= 8);
+  return storage == 0 || storage == 1 || storage == 4 || storage == 5 || storage == 7 || storage == 8;
 }
 
 // The built-in variables of OpenCL kernels; the translator has no name for the others.
@@ -260,7 +281,7 @@ bool is_kernel_builtin(uint32_t builtin) {
 
 // The kind of id each operand must name, where the translator casts without
 // looking (a value's type, a block, a callee): a wrong kind is a bad cast there.
-enum class Role { Any, Type, Value, Label, Function, FunctionType, ExtInstSet, Constant };
+enum class Role { Any, Type, Value, Label, Function, FunctionType, ExtInstSet, Constant, DecorationGroup };
 
 Role role_of(const Use &use) {
   if (use.operand == SPV_OPERAND_TYPE_TYPE_ID) return Role::Type;
@@ -270,9 +291,10 @@ Role role_of(const Use &use) {
   if (use.any_kind && !(use.opcode == OpExtInst && use.word == 3)) return Role::Any;
   switch (use.opcode) {
   case OpSource: case OpName: case OpMemberName: case OpLine: case OpEntryPoint: case OpExecutionMode:
-  case OpDecorate: case OpMemberDecorate: case OpGroupDecorate: case OpGroupMemberDecorate:
+  case OpDecorate: case OpMemberDecorate:
   case OpExecutionModeId: case OpDecorateId: case OpDecorateString: case OpMemberDecorateString:
     return Role::Any;
+  case OpGroupDecorate: case OpGroupMemberDecorate: return use.word == 1 ? Role::DecorationGroup : Role::Any;
   case OpExtInst: return use.word == 3 ? Role::ExtInstSet : Role::Value;
   case OpFunction: return Role::FunctionType;
   case OpFunctionCall: return use.word == 3 ? Role::Function : Role::Value;
@@ -293,6 +315,7 @@ const char *role_name(Role role) {
   case Role::FunctionType: return "a function type";
   case Role::ExtInstSet: return "an extended instruction set";
   case Role::Constant: return "an integer constant";
+  case Role::DecorationGroup: return "a decoration group";
   case Role::Any: break;
   }
   return "an id";
@@ -350,6 +373,7 @@ private:
     case Role::Function: return d->opcode == OpFunction;
     case Role::FunctionType: return d->opcode == OpTypeFunction;
     case Role::ExtInstSet: return d->opcode == OpExtInstImport;
+    case Role::DecorationGroup: return d->opcode == OpDecorationGroup;
     case Role::Constant:
       return (d->opcode == OpConstant || d->opcode == OpSpecConstant) && opcode_of(d->type) == OpTypeInt;
     }
@@ -369,7 +393,8 @@ private:
     uint32_t value = word_of(use.id, 3);
     bool scope = use.operand == SPV_OPERAND_TYPE_SCOPE_ID;
     uint32_t order = value & 0x1e; // Acquire, Release, AcquireRelease, SequentiallyConsistent
-    if (scope ? value <= 4 : (order & (order - 1)) == 0) return {};
+    bool known_bits = (value & ~0xffdeu) == 0;
+    if (scope ? value <= 4 : known_bits && (order & (order - 1)) == 0) return {};
     return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} = {} as a {}, which is "
                                       "not one", use.at, use.opcode, use.id, value,
                                       scope ? "memory scope" : "memory order"));
@@ -458,14 +483,23 @@ private:
       }
       return {};
     case OpImageTexelPointer: case OpUMulExtended: case OpSMulExtended: case OpKill: case OpTerminateInvocation:
+    case OpCopyLogical: case OpPtrNotEqual:
       return wrong(at, inst, "is a shader instruction the OpenCL translator does not implement");
     case OpCompositeExtract: return check_composite(at, inst, 3);
     case OpCompositeInsert: return check_composite(at, inst, 4);
     case OpDecorate: case OpMemberDecorate: return check_decoration(at, inst);
+    case OpName: return check_name_target(at, inst);
     case OpMemberName:
       if (inst.size() >= 3 && !is_member(inst[1], inst[2])) return wrong(at, inst, "names a member its struct lacks");
-      return {};
+      return check_name_target(at, inst);
     default: break;
+    }
+    if (opcode >= OpConvertFToU && opcode <= OpBitcast) return check_conversion(at, inst);
+    if ((opcode >= OpAtomicLoad && opcode <= OpAtomicXor) || opcode == OpAtomicFlagTestAndSet || opcode == OpAtomicFlagClear) {
+      return check_atomic(at, inst);
+    }
+    if ((opcode == OpSNegate || opcode == OpFNegate || opcode == OpNot) && inst.size() >= 4 && type_of(inst[3]) != inst[1]) {
+      return wrong(at, inst, fmt::format("negates %{}, which is not of its result type", inst[3]));
     }
     if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
     if (opcode >= OpShiftRightLogical && opcode <= OpBitwiseAnd) return check_binary(at, inst, true);
@@ -556,12 +590,50 @@ private:
     if (inst.size() < 5) return {};
     uint32_t scalar = opcode_of(component(inst[1]));
     bool numeric = scalar == OpTypeInt || (!bitwise && scalar == OpTypeFloat);
-    bool shift = (inst[0] & 0xffff) <= OpShiftLeftLogical;
+    bool shift = (inst[0] & 0xffff) <= OpShiftLeftLogical && bitwise;
     if (!numeric || type_of(inst[3]) != inst[1] || (!shift && type_of(inst[4]) != inst[1]) ||
         opcode_of(component(type_of(inst[4]))) != scalar) {
       return wrong(at, inst, fmt::format("combines %{} and %{}, whose types do not match each other, the result "
                                          "type, or the operation", inst[3], inst[4]));
     }
+    return {};
+  }
+
+  // What each conversion converts from and to: int, float or pointer, with as many lanes on both sides.
+  Status check_conversion(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t opcode = inst[0] & 0xffff;
+    uint32_t from = type_of(inst[3]);
+    uint32_t to = inst[1];
+    auto kind = [&](uint32_t type) { return opcode_of(component(type)); };
+    auto lanes = [&](uint32_t type) { return opcode_of(type) == OpTypeVector ? word_of(type, 3) : 1; };
+    bool ok = true;
+    switch (opcode) {
+    case OpConvertFToU: case OpConvertFToU + 1: ok = kind(from) == OpTypeFloat && kind(to) == OpTypeInt; break;
+    case OpConvertSToF: case OpConvertSToF + 1: ok = kind(from) == OpTypeInt && kind(to) == OpTypeFloat; break;
+    case OpUConvert: case OpUConvert + 1: case OpSatConvertSToU: case OpSatConvertSToU + 1:
+      ok = kind(from) == OpTypeInt && kind(to) == OpTypeInt; break;
+    case OpFConvert: case OpFConvert + 1: ok = kind(from) == OpTypeFloat && kind(to) == OpTypeFloat; break;
+    case OpConvertPtrToU: ok = kind(from) == OpTypePointer && kind(to) == OpTypeInt; break;
+    case OpConvertUToPtr: ok = kind(from) == OpTypeInt && kind(to) == OpTypePointer; break;
+    case OpBitcast: ok = (kind(from) == OpTypePointer) == (kind(to) == OpTypePointer) && kind(from) != OpTypeBool; break;
+    default: ok = kind(from) == OpTypePointer && kind(to) == OpTypePointer; break; // the generic casts
+    }
+    if (ok && opcode != OpBitcast && lanes(from) != lanes(to)) ok = false;
+    if (!ok) return wrong(at, inst, fmt::format("converts %{}, whose type it cannot convert to %{}", inst[3], to));
+    return {};
+  }
+
+  // Atomics act through a pointer to their value's type.
+  Status check_atomic(uint32_t at, std::span<const uint32_t> inst) const {
+    uint32_t opcode = inst[0] & 0xffff;
+    bool no_result = opcode == OpAtomicStore || opcode == OpAtomicFlagClear;
+    size_t pointer = no_result ? 1 : 3;
+    if (inst.size() <= pointer) return {};
+    uint32_t target = pointee(type_of(inst[pointer]));
+    bool ok = target != 0 && (no_result || opcode == OpAtomicFlagTestAndSet || target == inst[1]);
+    if (opcode == OpAtomicStore && inst.size() >= 5) ok = ok && type_of(inst[4]) == target;
+    if (!ok) return wrong(at, inst, fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
     return {};
   }
 
@@ -596,7 +668,8 @@ private:
       switch (opcode_of(type)) {
       case OpTypeStruct: {
         const Definition *index = find(inst[i]);
-        uint32_t member = index->opcode == OpConstant ? words_[index->at + 3] : ~0u;
+        bool i32 = index->opcode == OpConstant && word_of(index->type, 2) == 32; // LLVM's struct indices are i32
+        uint32_t member = i32 ? words_[index->at + 3] : ~0u;
         if (!is_member(type, member)) return wrong(at, inst, fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
         type = word_of(type, 2 + member);
         break;
@@ -606,6 +679,13 @@ private:
       }
     }
     if (pointee(inst[1]) != type) return wrong(at, inst, "has a result type that does not point at the indexed element");
+    return {};
+  }
+
+  // The translator treats names like decorations: attached to forward references.
+  Status check_name_target(uint32_t at, std::span<const uint32_t> inst) const {
+    const Definition *target = inst.size() >= 2 ? find(inst[1]) : nullptr;
+    if (target && target->at < at) return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
     return {};
   }
 
@@ -631,7 +711,7 @@ private:
       if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
       return {};
     case FuncParamAttr:
-      if (value > 7) return wrong(at, inst, fmt::format("names parameter attribute {}, which does not exist", value));
+      if (value > 6) return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
       return {};
     default: return {};
     }
