@@ -20,7 +20,7 @@ constexpr uint32_t header_words = 5;
 enum Opcode : uint32_t {
   OpSource = 3, OpName = 5, OpMemberName = 6, OpLine = 8, OpExtInstImport = 11, OpExtInst = 12,
   OpMemoryModel = 14, OpEntryPoint = 15, OpExecutionMode = 16,
-  OpTypeVoid = 19, OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23, OpTypeArray = 28,
+  OpTypeVoid = 19, OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23, OpTypeImage = 25, OpTypeSampledImage = 27, OpTypeArray = 28,
   OpTypeRuntimeArray = 29, OpTypeStruct = 30, OpTypePointer = 32, OpTypeFunction = 33, OpTypeForwardPointer = 39,
   OpConstant = 43, OpSpecConstant = 50, OpImageTexelPointer = 60, OpCopyMemory = 63, OpCopyMemorySized = 64,
   OpFunction = 54, OpFunctionParameter = 55, OpFunctionEnd = 56, OpFunctionCall = 57, OpVariable = 59,
@@ -28,7 +28,7 @@ enum Opcode : uint32_t {
   OpInBoundsPtrAccessChain = 70, OpDecorate = 71, OpMemberDecorate = 72, OpDecorationGroup = 73,
   OpGroupDecorate = 74, OpGroupMemberDecorate = 75, OpVectorExtractDynamic = 77, OpVectorInsertDynamic = 78,
   OpVectorShuffle = 79, OpCompositeExtract = 81, OpCompositeInsert = 82,
-  OpConvertFToU = 109, OpConvertSToF = 111, OpUConvert = 113, OpFConvert = 115, OpConvertPtrToU = 117,
+  OpSampledImage = 86, OpImageWrite = 99, OpImageQuerySamples = 107, OpConvertFToU = 109, OpConvertSToF = 111, OpUConvert = 113, OpFConvert = 115, OpConvertPtrToU = 117,
   OpSatConvertSToU = 118, OpConvertUToPtr = 120, OpPtrCastToGeneric = 121, OpBitcast = 124, OpSNegate = 126,
   OpFNegate = 127, OpNot = 200, OpIAdd = 128, OpFMod = 141, OpUMulExtended = 151, OpSMulExtended = 152, OpIsNan = 156, OpLogicalEqual = 164,
   OpLogicalNot = 168, OpSelect = 169, OpIEqual = 170, OpSLessThanEqual = 179, OpFOrdEqual = 180,
@@ -37,7 +37,7 @@ enum Opcode : uint32_t {
   OpPhi = 245, OpLoopMerge = 246, OpSelectionMerge = 247, OpLabel = 248, OpBranch = 249,
   OpBranchConditional = 250, OpSwitch = 251, OpKill = 252, OpReturnValue = 254, OpUnreachable = 255,
   OpLifetimeStart = 256, OpLifetimeStop = 257,
-  OpAtomicLoad = 227, OpAtomicStore = 228, OpAtomicXor = 242, OpAtomicFlagTestAndSet = 318, OpAtomicFlagClear = 319,
+  OpAtomicLoad = 227, OpAtomicStore = 228, OpAtomicIIncrement = 232, OpAtomicIDecrement = 233, OpAtomicXor = 242, OpAtomicFlagTestAndSet = 318, OpAtomicFlagClear = 319,
   OpCopyLogical = 400, OpPtrNotEqual = 402, OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpExecutionModeId = 331, OpDecorateId = 332,
   OpTerminateInvocation = 4416, OpDecorateString = 5632, OpMemberDecorateString = 5633,
 };
@@ -330,8 +330,10 @@ public:
   TypeCheck(std::span<const uint32_t> words, const IdCheck &ids) : words_(words), ids_(ids) {}
 
   Status run() {
+    find_function_bodies();
     for (const Use &use : ids_.used) {
       if (Status ok = check_role(use); !ok) return ok;
+      if (Status ok = check_scope(use); !ok) return ok;
     }
     for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
       if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
@@ -368,7 +370,7 @@ private:
     switch (role) {
     case Role::Any: return true;
     case Role::Type: return is_type_opcode(d->opcode);
-    case Role::Value: return d->type != 0;
+    case Role::Value: return d->type != 0 && opcode_of(d->type) != OpTypeVoid;
     case Role::Label: return d->opcode == OpLabel;
     case Role::Function: return d->opcode == OpFunction;
     case Role::FunctionType: return d->opcode == OpTypeFunction;
@@ -385,6 +387,36 @@ private:
     if (has_role(use.id, role)) return check_constant_value(use);
     return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) names %{} as operand {}, "
                                       "which is not {}", use.at, use.opcode, use.id, use.word, role_name(role)));
+  }
+
+  // Word ranges [OpFunction, OpFunctionEnd] in module order.
+  void find_function_bodies() {
+    for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
+      uint32_t opcode = words_[at] & 0xffff;
+      if (opcode == OpFunction) bodies_.push_back({uint32_t(at), uint32_t(words_.size())});
+      if (opcode == OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(at);
+    }
+  }
+  // The body holding word `at`, or -1 outside functions.
+  ptrdiff_t body_of(uint32_t at) const {
+    auto after = std::upper_bound(bodies_.begin(), bodies_.end(), std::pair{at, ~0u});
+    if (after == bodies_.begin() || at > std::prev(after)->second) return -1;
+    return std::prev(after) - bodies_.begin();
+  }
+
+  // A function's values are used inside it, after their definition (dominance
+  // in block order) except by phis: the translator resolves anything else to
+  // a placeholder it then dereferences.
+  Status check_scope(const Use &use) const {
+    const Definition *d = find(use.id);
+    if (!d || d->opcode == OpFunction || d->opcode == OpLabel || role_of(use) != Role::Value) return {};
+    ptrdiff_t body = body_of(d->at);
+    if (body < 0) return {};
+    if (body_of(use.at) != body || (d->at >= use.at && use.opcode != OpPhi)) {
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} outside the function "
+                                        "or before the instruction that defines it", use.at, use.opcode, use.id));
+    }
+    return {};
   }
 
   // Scopes and memory orders are read as enumerants: one the translator has no name for is a failed lookup.
@@ -495,6 +527,11 @@ private:
     default: break;
     }
     if (opcode >= OpConvertFToU && opcode <= OpBitcast) return check_conversion(at, inst);
+    if (opcode >= OpSampledImage && opcode <= OpImageQuerySamples) {
+      size_t image = opcode == OpImageWrite ? 1 : 3;
+      uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
+      if (kind != OpTypeImage && kind != OpTypeSampledImage) return wrong(at, inst, "takes an image operand that is not an image");
+    }
     if ((opcode >= OpAtomicLoad && opcode <= OpAtomicXor) || opcode == OpAtomicFlagTestAndSet || opcode == OpAtomicFlagClear) {
       return check_atomic(at, inst);
     }
@@ -632,6 +669,8 @@ private:
     if (inst.size() <= pointer) return {};
     uint32_t target = pointee(type_of(inst[pointer]));
     bool ok = target != 0 && (no_result || opcode == OpAtomicFlagTestAndSet || target == inst[1]);
+    bool operand = opcode != OpAtomicLoad && !no_result && opcode != OpAtomicFlagTestAndSet && (opcode < OpAtomicIIncrement || opcode > OpAtomicIDecrement);
+    if (operand) ok = ok && type_of(inst.back()) == inst[1];
     if (opcode == OpAtomicStore && inst.size() >= 5) ok = ok && type_of(inst[4]) == target;
     if (!ok) return wrong(at, inst, fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
     return {};
@@ -719,6 +758,7 @@ private:
 
   std::span<const uint32_t> words_;
   const IdCheck &ids_;
+  std::vector<std::pair<uint32_t, uint32_t>> bodies_;
   uint32_t function_type_ = 0;
   uint32_t parameters_left_ = 0;
 };
