@@ -30,7 +30,7 @@ enum Opcode : uint32_t {
   OpVectorShuffle = 79, OpCompositeExtract = 81, OpCompositeInsert = 82,
   OpSampledImage = 86, OpImageWrite = 99, OpImageQuerySamples = 107, OpConvertFToU = 109, OpConvertSToF = 111, OpUConvert = 113, OpFConvert = 115, OpConvertPtrToU = 117,
   OpSatConvertSToU = 118, OpConvertUToPtr = 120, OpPtrCastToGeneric = 121, OpBitcast = 124, OpSNegate = 126,
-  OpFNegate = 127, OpNot = 200, OpIAdd = 128, OpFMod = 141, OpIsNan = 156, OpLogicalEqual = 164,
+  OpFNegate = 127, OpNot = 200, OpVectorTimesScalar = 142, OpIAdd = 128, OpFMod = 141, OpIsNan = 156, OpLogicalEqual = 164,
   OpLogicalNot = 168, OpSelect = 169, OpIEqual = 170, OpSLessThanEqual = 179, OpFOrdEqual = 180,
   OpFUnordGreaterThanEqual = 191,
   OpShiftRightLogical = 194, OpShiftLeftLogical = 196, OpBitwiseAnd = 199,
@@ -280,12 +280,17 @@ bool is_kernel_builtin(uint32_t builtin) {
 }
 
 // Instructions SPIRV-Tools parses but LLVMSPIRVLib 15 has no reader for
-// (mostly shader-only ones); it exits the process on them.
+// (mostly shader-only ones; it exits the process on them), and the matrix
+// ones but OpDot, whose types OpenCL kernels cannot declare.
 bool is_unimplemented(uint32_t opcode) {
-  return opcode == 60 || opcode == 151 || opcode == 152 || opcode == 252 || opcode == 400 || opcode == 402 ||
-         opcode == 4416 || (opcode >= 207 && opcode <= 215) || (opcode >= 218 && opcode <= 221) ||
-         (opcode >= 305 && opcode <= 316) || opcode == 320;
+  return opcode == 2 || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
+         (opcode >= 400 && opcode <= 403) || opcode == 4416 || (opcode >= 207 && opcode <= 215) ||
+         (opcode >= 218 && opcode <= 221) || (opcode >= 305 && opcode <= 316) || opcode == 320 || opcode == 323 ||
+         opcode == 324;
 }
+
+// Types, constants and global variables belong outside functions, where the translator reads them.
+bool is_module_level(uint32_t opcode) { return is_type_opcode(opcode) || (opcode >= 41 && opcode <= 52); }
 
 // The kind of id each operand must name, where the translator casts without
 // looking (a value's type, a block, a callee): a wrong kind is a bad cast there.
@@ -448,6 +453,7 @@ private:
   Status check(uint32_t at, std::span<const uint32_t> inst) {
     uint32_t opcode = inst[0] & 0xffff;
     if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
+    if (is_module_level(opcode) && body_of(at) >= 0) return wrong(at, inst, "declares a type or constant inside a function");
     switch (opcode) {
     case OpTypeInt:
       if (inst.size() < 3 || (inst[2] != 8 && inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
@@ -545,6 +551,11 @@ private:
       return wrong(at, inst, fmt::format("negates %{}, which is not of its result type", inst[3]));
     }
     if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
+    if (opcode == OpVectorTimesScalar && inst.size() >= 5 &&
+        (opcode_of(inst[1]) != OpTypeVector || type_of(inst[3]) != inst[1] || opcode_of(component(inst[1])) != OpTypeFloat ||
+         type_of(inst[4]) != component(inst[1]))) {
+      return wrong(at, inst, "scales something other than a floating-point vector by its component type");
+    }
     if (opcode >= OpShiftRightLogical && opcode <= OpBitwiseAnd) return check_binary(at, inst, true);
     if (opcode >= OpIsNan && opcode <= OpFUnordGreaterThanEqual && opcode != OpSelect) return check_compare(at, inst);
     return {};
