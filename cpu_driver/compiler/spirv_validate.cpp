@@ -30,7 +30,7 @@ enum Opcode : uint32_t {
   OpVectorShuffle = 79, OpCompositeExtract = 81, OpCompositeInsert = 82,
   OpSampledImage = 86, OpImageWrite = 99, OpImageQuerySamples = 107, OpConvertFToU = 109, OpConvertSToF = 111, OpUConvert = 113, OpFConvert = 115, OpConvertPtrToU = 117,
   OpSatConvertSToU = 118, OpConvertUToPtr = 120, OpPtrCastToGeneric = 121, OpBitcast = 124, OpSNegate = 126,
-  OpFNegate = 127, OpNot = 200, OpVectorTimesScalar = 142, OpIAdd = 128, OpFMod = 141, OpIsNan = 156, OpLogicalEqual = 164,
+  OpFNegate = 127, OpNot = 200, OpVectorTimesScalar = 142, OpDot = 148, OpIAdd = 128, OpFMod = 141, OpIsNan = 156, OpLogicalEqual = 164,
   OpLogicalNot = 168, OpSelect = 169, OpIEqual = 170, OpSLessThanEqual = 179, OpFOrdEqual = 180,
   OpFUnordGreaterThanEqual = 191,
   OpShiftRightLogical = 194, OpShiftLeftLogical = 196, OpBitwiseAnd = 199,
@@ -468,7 +468,7 @@ private:
     case OpTypeVector: return check_vector_type(at, inst);
     case OpTypePointer:
       if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
-        return wrong(at, inst, fmt::format("uses storage class {}, which OpenCL kernels do not have", inst[2]));
+        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
     case OpVariable: return check_variable(at, inst);
@@ -526,7 +526,7 @@ private:
       return {};
     case OpTypeForwardPointer:
       if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
-        return wrong(at, inst, fmt::format("uses storage class {}, which OpenCL kernels do not have", inst[2]));
+        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
     case OpCompositeExtract: return check_composite(at, inst, 3);
@@ -551,6 +551,11 @@ private:
       return wrong(at, inst, fmt::format("negates %{}, which is not of its result type", inst[3]));
     }
     if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
+    if (opcode == OpDot && inst.size() >= 5 &&
+        (type_of(inst[3]) != type_of(inst[4]) || opcode_of(type_of(inst[3])) != OpTypeVector ||
+         component(type_of(inst[3])) != inst[1] || opcode_of(inst[1]) != OpTypeFloat)) {
+      return wrong(at, inst, "is a dot product of operands that are not floating-point vectors of its result type");
+    }
     if (opcode == OpVectorTimesScalar && inst.size() >= 5 &&
         (opcode_of(inst[1]) != OpTypeVector || type_of(inst[3]) != inst[1] || opcode_of(component(inst[1])) != OpTypeFloat ||
          type_of(inst[4]) != component(inst[1]))) {
