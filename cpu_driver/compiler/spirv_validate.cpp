@@ -27,7 +27,7 @@ enum Opcode : uint32_t {
   OpLoad = 61, OpStore = 62, OpAccessChain = 65, OpInBoundsAccessChain = 66, OpPtrAccessChain = 67,
   OpInBoundsPtrAccessChain = 70, OpDecorate = 71, OpMemberDecorate = 72, OpDecorationGroup = 73,
   OpGroupDecorate = 74, OpGroupMemberDecorate = 75, OpVectorExtractDynamic = 77, OpVectorInsertDynamic = 78,
-  OpVectorShuffle = 79, OpCompositeExtract = 81, OpCompositeInsert = 82,
+  OpVectorShuffle = 79, OpCompositeConstruct = 80, OpCompositeExtract = 81, OpCompositeInsert = 82,
   OpSampledImage = 86, OpImageWrite = 99, OpImageQuerySamples = 107, OpConvertFToU = 109, OpConvertSToF = 111, OpUConvert = 113, OpFConvert = 115, OpConvertPtrToU = 117,
   OpSatConvertSToU = 118, OpConvertUToPtr = 120, OpPtrCastToGeneric = 121, OpBitcast = 124, OpSNegate = 126,
   OpFNegate = 127, OpNot = 200, OpVectorTimesScalar = 142, OpDot = 148, OpIAdd = 128, OpFMod = 141, OpIsNan = 156, OpLogicalEqual = 164,
@@ -408,6 +408,7 @@ private:
       uint32_t opcode = words_[at] & 0xffff;
       if (opcode == OpFunction) bodies_.push_back({uint32_t(at), uint32_t(words_.size())});
       if (opcode == OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(at);
+      if (opcode == OpTypeForwardPointer && (words_[at] >> 16) >= 2) forward_pointers_.insert(words_[at + 1]);
     }
   }
   // The body holding word `at`, or -1 outside functions.
@@ -422,9 +423,15 @@ private:
   // a placeholder it then dereferences.
   Status check_scope(const Use &use) const {
     const Definition *d = find(use.id);
-    if (!d || d->opcode == OpFunction || d->opcode == OpLabel || role_of(use) != Role::Value) return {};
+    if (!d || d->opcode == OpFunction || d->opcode == OpLabel || role_of(use) == Role::Any) return {};
     ptrdiff_t body = body_of(d->at);
-    if (body < 0) return {};
+    if (body < 0) {
+      // Types and constants refer back, but for pointers declared ahead by OpTypeForwardPointer.
+      if (d->at < use.at || body_of(use.at) >= 0 || forward_pointers_.contains(use.id)) return {};
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} before the "
+                                        "instruction that defines it", use.at, use.opcode, use.id));
+    }
+    if (role_of(use) != Role::Value) return {};
     if (body_of(use.at) != body || (d->at >= use.at && use.opcode != OpPhi)) {
       return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} outside the function "
                                         "or before the instruction that defines it", use.at, use.opcode, use.id));
@@ -498,8 +505,17 @@ private:
       }
       return {};
     case OpLifetimeStart: case OpLifetimeStop:
-      if (inst.size() >= 2 && pointee(type_of(inst[1])) == 0) return wrong(at, inst, "names an object that is not a pointer");
+      if (inst.size() >= 2 && (pointee(type_of(inst[1])) == 0 || word_of(type_of(inst[1]), 2) != 7)) {
+        return wrong(at, inst, "names an object that is not a pointer to a function variable");
+      }
       return {};
+    case OpCompositeConstruct: {
+      uint32_t kind = opcode_of(inst[1]);
+      if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
+        return wrong(at, inst, "constructs something other than a vector, array or struct");
+      }
+      return {};
+    }
     case OpVectorExtractDynamic: case OpVectorInsertDynamic:
       if (inst.size() >= 4 && opcode_of(type_of(inst[3])) != OpTypeVector) {
         return wrong(at, inst, fmt::format("indexes %{}, which is not a vector", inst[3]));
@@ -782,6 +798,7 @@ private:
   std::span<const uint32_t> words_;
   const IdCheck &ids_;
   std::vector<std::pair<uint32_t, uint32_t>> bodies_;
+  std::unordered_set<uint32_t> forward_pointers_;
   uint32_t function_type_ = 0;
   uint32_t parameters_left_ = 0;
 };
