@@ -286,7 +286,7 @@ bool is_unimplemented(uint32_t opcode) {
   return opcode == 2 || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
          (opcode >= 400 && opcode <= 403) || opcode == 4416 || (opcode >= 207 && opcode <= 215) ||
          (opcode >= 218 && opcode <= 221) || (opcode >= 305 && opcode <= 316) || opcode == 320 || opcode == 323 ||
-         opcode == 324;
+         opcode == 324 || opcode == 326 || opcode == 328;
 }
 
 // Types, constants and global variables belong outside functions, where the translator reads them.
@@ -555,6 +555,10 @@ private:
     default: break;
     }
     if (opcode >= OpConvertFToU && opcode <= OpBitcast) return check_conversion(at, inst);
+    if (((opcode >= 261 && opcode <= 271) || (opcode >= 333 && opcode <= 366)) && inst.size() >= 4) {
+      uint32_t scope = word_of(inst[3], 3); // a constant, by its operand kind
+      if (scope != 2 && scope != 3) return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+    }
     if (opcode >= OpSampledImage && opcode <= OpImageQuerySamples) {
       size_t image = opcode == OpImageWrite ? 1 : 3;
       uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
