@@ -211,13 +211,46 @@ llvm::Value *load_store_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::F
   return half ? b.CreateFPExt(loaded, value_type) : loaded;
 }
 
+// shuffle(x, mask) and shuffle2(x, y, mask): lane i of the result is lane
+// mask[i] of x (of x then y), counting only the mask's low bits as the spec
+// says; the lane counts are powers of two.
+llvm::Value *shuffle_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Function &f) {
+  bool two = name == "shuffle2";
+  if ((!two && name != "shuffle") || f.arg_size() != (two ? 3u : 2u)) return nullptr;
+  auto *source = llvm::dyn_cast<llvm::FixedVectorType>(f.getArg(0)->getType());
+  llvm::Value *mask = f.getArg(two ? 2 : 1);
+  auto *mask_type = llvm::dyn_cast<llvm::FixedVectorType>(mask->getType());
+  auto *result_type = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
+  if (!source || !mask_type || !result_type || !mask_type->getElementType()->isIntegerTy() ||
+      result_type->getNumElements() != mask_type->getNumElements() ||
+      result_type->getElementType() != source->getElementType() || (two && f.getArg(1)->getType() != source) ||
+      !llvm::isPowerOf2_32(unsigned(source->getNumElements()))) {
+    return nullptr;
+  }
+  llvm::Value *lanes = f.getArg(0);
+  unsigned n = unsigned(source->getNumElements());
+  if (two) {
+    llvm::SmallVector<int, 32> both;
+    for (unsigned i = 0; i < 2 * n; ++i) both.push_back(int(i));
+    lanes = b.CreateShuffleVector(f.getArg(0), f.getArg(1), both);
+    n *= 2;
+  }
+  llvm::Value *low_bits = b.CreateAnd(mask, llvm::ConstantInt::get(mask_type, n - 1));
+  llvm::Value *result = llvm::PoisonValue::get(result_type);
+  for (unsigned i = 0; i < result_type->getNumElements(); ++i) {
+    llvm::Value *lane = b.CreateExtractElement(lanes, b.CreateExtractElement(low_bits, uint64_t(i)));
+    result = b.CreateInsertElement(result, lane, uint64_t(i));
+  }
+  return result;
+}
+
 bool is_vector_builtin_name(llvm::StringRef name) {
   static const llvm::StringSet<> names = {
       "clamp", "min", "max", "fmin", "fmax", "degrees", "radians", "mix", "step", "smoothstep", "sign",
       "dot", "length", "distance", "normalize", "cross", "fast_length", "fast_distance", "fast_normalize",
       "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater",
       "isordered", "isunordered", "isnan", "isinf", "isfinite", "isnormal", "signbit", "any", "all",
-      "select", "bitselect"};
+      "select", "bitselect", "shuffle", "shuffle2"};
   return names.contains(name) || name.startswith("vload") || name.startswith("vstore");
 }
 
@@ -241,6 +274,7 @@ bool define_vector_builtin(llvm::Function &function) {
   if (result == nullptr) result = geometric_body(b, name, *scratch);
   if (result == nullptr) result = relational_body(b, name, *scratch);
   if (result == nullptr) result = select_body(b, name, *scratch);
+  if (result == nullptr) result = shuffle_body(b, name, *scratch);
   if (result == nullptr) result = load_store_body(b, name, *scratch, stores);
   bool defined = result != nullptr || stores;
   if (defined) {

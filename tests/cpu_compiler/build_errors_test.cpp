@@ -112,7 +112,7 @@ TEST(CpuCompilerRejects, AMalformedVersionWordAsInvalidBinary) {
 
 TEST(CpuCompilerRejects, AKernelCallingAnUnknownBuiltinNamingIt) {
   expect_failure(load_kernel("unknown_builtin"), ZEAL_RESULT_ERROR_BUILD_FAILURE,
-                 "the module calls 'shuffle(float vector[4], unsigned int vector[4])'");
+                 "the module calls 'prefetch(float vector[4] const AS1*, unsigned long)'");
 }
 
 uint32_t get_word(const std::vector<uint8_t> &binary, size_t index) {

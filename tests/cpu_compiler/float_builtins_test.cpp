@@ -167,5 +167,28 @@ TEST_F(FloatBuiltins, VectorLoadsAndStoresOfEveryWidthAndHalf) {
   EXPECT_EQ(halves[1], 0x3a00u) << "0.75 as half"; // in[1] = 0.75
 }
 
+TEST_F(FloatBuiltins, ShuffleAndShuffle2PickLanesByTheMasksLowBits) {
+  constexpr size_t items = 16;
+  std::vector<float> x = float_inputs(items * 4, 4), y = float_inputs(items * 4, 5), one(items * 4), two(items * 4);
+  std::vector<uint32_t> mask(items * 4);
+  std::vector<int32_t> ints(items * 2);
+  uint32_t state = 7;
+  for (uint32_t &m : mask) m = (state = state * 1664525u + 1013904223u) >> 4; // high bits set too
+  float *px = x.data(), *py = y.data(), *pone = one.data(), *ptwo = two.data();
+  uint32_t *pmask = mask.data();
+  int32_t *pints = ints.data();
+  const void *args[] = {&px, &py, &pmask, &pone, &ptwo, &pints};
+  run(kernel("shuffles"), args, Range{1, {2, 1, 1}, {8, 1, 1}});
+  for (size_t i = 0; i < items; ++i) {
+    for (size_t lane = 0; lane < 4; ++lane) {
+      uint32_t m = mask[4 * i + lane];
+      EXPECT_EQ(one[4 * i + lane], x[4 * i + m % 4]) << "shuffle, item " << i << " lane " << lane;
+      float both = m % 8 < 4 ? x[4 * i + m % 4] : y[4 * i + m % 4];
+      EXPECT_EQ(two[4 * i + lane], both) << "shuffle2, item " << i << " lane " << lane;
+    }
+    for (size_t lane = 0; lane < 2; ++lane) EXPECT_EQ(ints[2 * i + lane], 10 + int32_t(mask[4 * i + lane] % 4));
+  }
+}
+
 } // namespace
 } // namespace zeal::cpu::test

@@ -89,3 +89,13 @@ kernel void vector_io(global const float *in, global float *out, global half *h,
   back[i] = vload_half(i, h);
   vstore4(vload_half4(i, h + 64), i, back + 64);
 }
+
+// shuffle and shuffle2 with runtime masks, whose high bits are ignored.
+// Four-lane results: the host buffers are only 16-byte aligned.
+kernel void shuffles(global const float4 *x, global const float4 *y, global const uint4 *mask, global float4 *one,
+                     global float4 *two, global int2 *ints) {
+  size_t i = get_global_id(0);
+  one[i] = shuffle(x[i], mask[i]);
+  two[i] = shuffle2(x[i], y[i], mask[i]);
+  ints[i] = shuffle((int4)(10, 11, 12, 13), mask[i].s01);
+}
