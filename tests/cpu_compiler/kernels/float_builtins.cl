@@ -99,3 +99,14 @@ kernel void shuffles(global const float4 *x, global const float4 *y, global cons
   two[i] = shuffle2(x[i], y[i], mask[i]);
   ints[i] = shuffle((int4)(10, 11, 12, 13), mask[i].s01);
 }
+
+// vstore_half in each rounding mode, scalar and four-wide.
+kernel void vstore_half_rounding(global const float *in, global half *rte, global half *rtz, global half *rtp,
+                                 global half *rtn, global half *rtz4) {
+  size_t i = get_global_id(0);
+  vstore_half_rte(in[i], i, rte);
+  vstore_half_rtz(in[i], i, rtz);
+  vstore_half_rtp(in[i], i, rtp);
+  vstore_half_rtn(in[i], i, rtn);
+  if (i % 4 == 0) vstore_half4_rtz(vload4(i / 4, in), i / 4, rtz4);
+}
