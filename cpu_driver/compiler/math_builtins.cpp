@@ -45,7 +45,7 @@ std::optional<Lowering> math_lowering(llvm::StringRef name) {
       .Cases("log10", "native_log10", "half_log10", Lowering{Intrinsic::log10, 1})
       .Cases("sin", "native_sin", "half_sin", Lowering{Intrinsic::sin, 1})
       .Cases("cos", "native_cos", "half_cos", Lowering{Intrinsic::cos, 1})
-      .Cases("pow", "powr", "native_powr", "half_powr", Lowering{Intrinsic::pow, 2})
+      .Case("pow", Lowering{Intrinsic::pow, 2})
       .Default(std::nullopt);
 }
 
@@ -181,7 +181,23 @@ void define_scalarised(llvm::Function &function, const Scalar &scalar, llvm::Typ
   b.CreateRet(result);
 }
 
-// Built-ins that are a line of IR: divisions, reciprocals, rsqrt, nan.
+// powr(x, y) = exp2(y * log2(x)) for x >= 0: pow of |x| (so that -0 acts as
+// +0), and NaN where the OpenCL C spec says so and pow would not: x < 0,
+// (±0, ±0), (+inf, ±0), (1, ±inf), and any NaN operand (pow(1, NaN) is 1).
+llvm::Value *powr(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+  llvm::Type *type = x->getType();
+  auto constant = [&](double v) { return llvm::ConstantFP::get(type, v); };
+  llvm::Value *y_zero = b.CreateFCmpOEQ(y, constant(0.0));
+  llvm::Value *nan = b.CreateOr(b.CreateFCmpUNO(x, y), b.CreateFCmpOLT(x, constant(0.0)));
+  nan = b.CreateOr(nan, b.CreateAnd(b.CreateFCmpOEQ(x, constant(0.0)), y_zero));
+  nan = b.CreateOr(nan, b.CreateAnd(b.CreateFCmpOEQ(x, constant(INFINITY)), y_zero));
+  llvm::Value *y_infinite = b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y), constant(INFINITY));
+  nan = b.CreateOr(nan, b.CreateAnd(b.CreateFCmpOEQ(x, constant(1.0)), y_infinite));
+  llvm::Value *pow = b.CreateBinaryIntrinsic(llvm::Intrinsic::pow, b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), y);
+  return b.CreateSelect(nan, constant(NAN), pow);
+}
+
+// Built-ins that are a line of IR: divisions, reciprocals, rsqrt, nan, powr.
 bool define_simple_math(llvm::Function &function) {
   llvm::StringRef name = opencl_base_name(function.getName());
   name.consume_front("native_");
@@ -199,6 +215,11 @@ bool define_simple_math(llvm::Function &function) {
     return true;
   }
   if (!same) return false;
+  if (name == "powr" && arity == 2) {
+    llvm::IRBuilder<> b = start_body(function);
+    b.CreateRet(powr(b, function.getArg(0), function.getArg(1)));
+    return true;
+  }
   llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
   if ((name == "divide" && arity == 2) || (name == "recip" && arity == 1) || (name == "rsqrt" && arity == 1)) {
     llvm::IRBuilder<> b = start_body(function);

@@ -1,5 +1,5 @@
 // Structural validation of a SPIR-V binary before LLVMSPIRVLib, which asserts instead of failing, reads it.
-#include "cpu_driver/compiler/spirv_validate.hpp"
+#include "cpu_driver/compiler/spirv_ids.hpp"
 
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
@@ -12,22 +12,12 @@ namespace zeal::cpu::detail {
 namespace {
 
 constexpr uint32_t spirv_magic = 0x07230203;
-constexpr uint32_t header_words = 5;
 
-// Opcodes the structure check looks at (SPIR-V specification, section 3.52).
-enum Opcode : uint32_t {
-  OpMemoryModel = 14, OpEntryPoint = 15, OpFunction = 54, OpFunctionEnd = 56, OpFunctionCall = 57,
-  OpDecorate = 71, OpLabel = 248, OpBranch = 249, OpReturnValue = 254, OpUnreachable = 255,
-  OpTerminateInvocation = 4416,
-};
-enum Decoration : uint32_t { BuiltIn = 11, LinkageAttributes = 41 };
 enum LinkageType : uint32_t { Export = 0, Import = 1 };
 
 bool is_terminator(uint32_t opcode) {
   return (opcode >= OpBranch && opcode <= OpUnreachable) || opcode == OpTerminateInvocation;
 }
-
-Error invalid_binary(std::string sentence) { return build_failure(std::move(sentence), ZEAL_RESULT_ERROR_INVALID_BINARY); }
 
 Status check_version(uint32_t version) {
   uint32_t major = (version >> 16) & 0xff;
@@ -154,23 +144,47 @@ private:
   std::vector<uint32_t> referenced_functions_;
 };
 
-// Ids as SPIRV-Tools' parser sees them: the translator asserts on an id used
-// but never defined, or defined twice, so both are refused here.
-struct IdCheck {
-  uint32_t bound = 0;
-  std::unordered_set<uint32_t> defined;
-  std::vector<uint32_t> used;
-  std::string problem;
-};
+// Operands of non-semantic extended instructions (debug info) name types and strings freely.
+bool loose_operands(const spv_parsed_instruction_t *inst) {
+  return inst->opcode == OpExtInst && inst->ext_inst_type != SPV_EXT_INST_TYPE_OPENCL_STD;
+}
+
+// A memory access operand with the Aligned bit carries an alignment, which LLVM needs a power of two.
+Status check_memory_access(const spv_parsed_instruction_t *inst, uint16_t i, uint32_t at) {
+  const spv_parsed_operand_t &operand = inst->operands[i];
+  if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) return {};
+  if ((inst->words[operand.offset] & 0x2) == 0 || i + 1 >= inst->num_operands) return {};
+  uint32_t alignment = inst->words[inst->operands[i + 1].offset];
+  if (alignment != 0 && (alignment & (alignment - 1)) == 0) return {};
+  return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a memory alignment of {}, "
+                                    "which is not a power of 2", at, inst->opcode, alignment));
+}
+
+// The bytes after a literal string's terminating nul are nul too: the translator asserts they are.
+Status check_string_padding(const spv_parsed_instruction_t *inst, const spv_parsed_operand_t &operand, uint32_t at) {
+  if (operand.type != SPV_OPERAND_TYPE_LITERAL_STRING || operand.num_words == 0) return {};
+  uint32_t last = inst->words[operand.offset + operand.num_words - 1];
+  bool ended = false;
+  for (int byte = 0; byte < 4; ++byte) {
+    char c = char((last >> (8 * byte)) & 0xff);
+    if (ended && c != '\0') {
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a string operand with "
+                                        "bytes after its terminating nul", at, inst->opcode));
+    }
+    ended = ended || c == '\0';
+  }
+  return {};
+}
 
 spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
   auto &ids = *static_cast<IdCheck *>(user);
+  auto at = uint32_t(inst->words - ids.base);
   for (uint16_t i = 0; i < inst->num_operands; ++i) {
     const spv_parsed_operand_t &operand = inst->operands[i];
     uint32_t id = inst->words[operand.offset];
     switch (operand.type) {
     case SPV_OPERAND_TYPE_RESULT_ID:
-      if (id >= ids.bound || !ids.defined.insert(id).second) {
+      if (id >= ids.bound || !ids.defined.emplace(id, Definition{inst->opcode, inst->type_id, at}).second) {
         ids.problem = fmt::format("the SPIR-V module defines id %{} twice or beyond its id bound {}", id, ids.bound);
         return SPV_ERROR_INVALID_ID;
       }
@@ -178,8 +192,17 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
     case SPV_OPERAND_TYPE_ID:
     case SPV_OPERAND_TYPE_TYPE_ID:
     case SPV_OPERAND_TYPE_SCOPE_ID:
-    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID: ids.used.push_back(id); break;
-    default: break;
+    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
+      ids.used.push_back({at, id, inst->opcode, operand.offset, operand.type, loose_operands(inst)});
+      break;
+    default:
+      Status ok = check_memory_access(inst, i, at);
+      if (ok) ok = check_string_padding(inst, operand, at);
+      if (!ok) {
+        ids.problem = std::move(ok).error().log;
+        return SPV_ERROR_INVALID_BINARY;
+      }
+      break;
     }
   }
   return SPV_SUCCESS;
@@ -187,10 +210,11 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
 
 // Operand-level parse (opcodes, operand counts and kinds) without the full
 // validator, which refuses modules llvm-spirv really produces (an
-// OpCompositeExtract of lane 3 for get_global_id(3)).
+// OpCompositeExtract of lane 3 for get_global_id(3)), then the type checks.
 Status check_ids(std::span<const uint32_t> words) {
   static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4); // immutable, shared by threads
   IdCheck ids;
+  ids.base = words.data();
   ids.bound = words[3];
   spv_diagnostic diagnostic = nullptr;
   spv_result_t result =
@@ -199,10 +223,12 @@ Status check_ids(std::span<const uint32_t> words) {
   spvDiagnosticDestroy(diagnostic);
   if (!ids.problem.empty()) return invalid_binary(ids.problem);
   if (result != SPV_SUCCESS) return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
-  for (uint32_t id : ids.used) {
-    if (!ids.defined.contains(id)) return invalid_binary(fmt::format("the SPIR-V module uses id %{}, which it never defines", id));
+  for (const Use &use : ids.used) {
+    if (!ids.defined.contains(use.id)) {
+      return invalid_binary(fmt::format("the SPIR-V module uses id %{}, which it never defines", use.id));
+    }
   }
-  return {};
+  return check_types(words, ids);
 }
 
 // A SPIR-V literal string: nul-terminated UTF-8 packed little-endian into words.

@@ -181,13 +181,43 @@ llvm::Value *element_address(llvm::IRBuilder<> &b, llvm::Value *pointer, llvm::T
   return b.CreatePointerCast(at, llvm::PointerType::get(access, space));
 }
 
-// vloadN/vstoreN and the half forms: vload_half[N], vloada_halfN, vstore[a]_half[N][_rte].
+// float or double to half in a rounding mode (empty: the default, to nearest
+// even, which fptrunc does). The directed modes move fptrunc's result one unit
+// in the last place where it went the wrong way: widened back it compares
+// exactly with the source. NaN compares false and stays as it is.
+llvm::Value *to_half(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Type *half_type, llvm::StringRef mode) {
+  llvm::Value *nearest = b.CreateFPTrunc(x, half_type);
+  if (mode.empty() || mode == "_rte") return nearest;
+  llvm::Value *back = b.CreateFPExt(nearest, x->getType());
+  llvm::Type *bits_type_ = bits_type(half_type);
+  auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(bits_type_, v); };
+  llvm::Value *bits = b.CreateBitCast(nearest, bits_type_);
+  llvm::Value *negative = b.CreateICmpUGE(bits, constant(0x8000));
+  llvm::Value *plus = b.CreateAdd(bits, constant(1)), *minus = b.CreateSub(bits, constant(1));
+  llvm::Value *fixed = nullptr;
+  if (mode == "_rtz") {
+    auto fabs = [&](llvm::Value *v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+    fixed = b.CreateSelect(b.CreateFCmpOGT(fabs(back), fabs(x)), minus, bits); // magnitude one step down
+  } else if (mode == "_rtp") {
+    llvm::Value *up = b.CreateSelect(negative, b.CreateSelect(b.CreateICmpEQ(bits, constant(0x8000)), constant(1), minus), plus);
+    fixed = b.CreateSelect(b.CreateFCmpOLT(back, x), up, bits);
+  } else {
+    llvm::Value *down = b.CreateSelect(negative, plus, b.CreateSelect(b.CreateICmpEQ(bits, constant(0)), constant(0x8001), minus));
+    fixed = b.CreateSelect(b.CreateFCmpOGT(back, x), down, bits);
+  }
+  return b.CreateBitCast(fixed, half_type);
+}
+
+// vloadN/vstoreN and the half forms: vload_half[N], vloada_halfN, vstore[a]_half[N][_rte|_rtz|_rtp|_rtn].
 llvm::Value *load_store_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Function &f, bool &stores) {
   bool is_store = name.consume_front("vstore");
   if (!is_store && !name.consume_front("vload")) return nullptr;
   bool aligned = name.consume_front("a");
   bool half = name.consume_front("_half");
-  if (is_store) name.consume_back("_rte"); // fptrunc rounds to nearest even; other modes are not provided
+  llvm::StringRef mode;
+  for (llvm::StringRef suffix : {"_rte", "_rtz", "_rtp", "_rtn"}) {
+    if (is_store && half && name.consume_back(suffix)) mode = suffix;
+  }
   unsigned lanes = 1;
   if (!name.empty() && name.getAsInteger(10, lanes)) return nullptr;
   if (aligned && !half) return nullptr;
@@ -203,12 +233,45 @@ llvm::Value *load_store_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::F
   llvm::Align align(element->getPrimitiveSizeInBits() / 8);
   stores = is_store;
   if (is_store) {
-    llvm::Value *data = half ? b.CreateFPTrunc(f.getArg(0), access) : f.getArg(0);
+    llvm::Value *data = half ? to_half(b, f.getArg(0), access, mode) : f.getArg(0);
     b.CreateAlignedStore(data, address, align);
     return nullptr;
   }
   llvm::Value *loaded = b.CreateAlignedLoad(access, address, align);
   return half ? b.CreateFPExt(loaded, value_type) : loaded;
+}
+
+// shuffle(x, mask) and shuffle2(x, y, mask): lane i of the result is lane
+// mask[i] of x (of x then y), counting only the mask's low bits as the spec
+// says; the lane counts are powers of two.
+llvm::Value *shuffle_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Function &f) {
+  bool two = name == "shuffle2";
+  if ((!two && name != "shuffle") || f.arg_size() != (two ? 3u : 2u)) return nullptr;
+  auto *source = llvm::dyn_cast<llvm::FixedVectorType>(f.getArg(0)->getType());
+  llvm::Value *mask = f.getArg(two ? 2 : 1);
+  auto *mask_type = llvm::dyn_cast<llvm::FixedVectorType>(mask->getType());
+  auto *result_type = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
+  if (!source || !mask_type || !result_type || !mask_type->getElementType()->isIntegerTy() ||
+      result_type->getNumElements() != mask_type->getNumElements() ||
+      result_type->getElementType() != source->getElementType() || (two && f.getArg(1)->getType() != source) ||
+      !llvm::isPowerOf2_32(unsigned(source->getNumElements()))) {
+    return nullptr;
+  }
+  llvm::Value *lanes = f.getArg(0);
+  unsigned n = unsigned(source->getNumElements());
+  if (two) {
+    llvm::SmallVector<int, 32> both;
+    for (unsigned i = 0; i < 2 * n; ++i) both.push_back(int(i));
+    lanes = b.CreateShuffleVector(f.getArg(0), f.getArg(1), both);
+    n *= 2;
+  }
+  llvm::Value *low_bits = b.CreateAnd(mask, llvm::ConstantInt::get(mask_type, n - 1));
+  llvm::Value *result = llvm::PoisonValue::get(result_type);
+  for (unsigned i = 0; i < result_type->getNumElements(); ++i) {
+    llvm::Value *lane = b.CreateExtractElement(lanes, b.CreateExtractElement(low_bits, uint64_t(i)));
+    result = b.CreateInsertElement(result, lane, uint64_t(i));
+  }
+  return result;
 }
 
 bool is_vector_builtin_name(llvm::StringRef name) {
@@ -217,7 +280,7 @@ bool is_vector_builtin_name(llvm::StringRef name) {
       "dot", "length", "distance", "normalize", "cross", "fast_length", "fast_distance", "fast_normalize",
       "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater",
       "isordered", "isunordered", "isnan", "isinf", "isfinite", "isnormal", "signbit", "any", "all",
-      "select", "bitselect"};
+      "select", "bitselect", "shuffle", "shuffle2"};
   return names.contains(name) || name.startswith("vload") || name.startswith("vstore");
 }
 
@@ -241,6 +304,7 @@ bool define_vector_builtin(llvm::Function &function) {
   if (result == nullptr) result = geometric_body(b, name, *scratch);
   if (result == nullptr) result = relational_body(b, name, *scratch);
   if (result == nullptr) result = select_body(b, name, *scratch);
+  if (result == nullptr) result = shuffle_body(b, name, *scratch);
   if (result == nullptr) result = load_store_body(b, name, *scratch, stores);
   bool defined = result != nullptr || stores;
   if (defined) {

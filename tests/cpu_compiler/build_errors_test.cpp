@@ -112,7 +112,59 @@ TEST(CpuCompilerRejects, AMalformedVersionWordAsInvalidBinary) {
 
 TEST(CpuCompilerRejects, AKernelCallingAnUnknownBuiltinNamingIt) {
   expect_failure(load_kernel("unknown_builtin"), ZEAL_RESULT_ERROR_BUILD_FAILURE,
-                 "the module calls 'shuffle(float vector[4], unsigned int vector[4])'");
+                 "the module calls 'prefetch(float vector[4] const AS1*, unsigned long)'");
+}
+
+uint32_t get_word(const std::vector<uint8_t> &binary, size_t index) {
+  uint32_t value;
+  std::memcpy(&value, binary.data() + 4 * index, 4);
+  return value;
+}
+
+// Corruptions SPIRV-Tools' parser accepts but LLVMSPIRVLib would abort on: the
+// message names the instruction's word offset, its opcode and what is wrong.
+TEST(CpuCompilerRejects, ALoadWhoseResultTypeIsNotATypeNamingTheInstruction) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  size_t load = find_instruction(binary, 61); // OpLoad: result type, result, pointer
+  ASSERT_NE(load, 0u);
+  uint32_t pointer = get_word(binary, load + 3);
+  set_word(binary, load + 1, pointer);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY,
+                 fmt::format("the SPIR-V instruction at word {} (opcode 61) names %{} as operand 1, which is not a type",
+                             load, pointer));
+}
+
+TEST(CpuCompilerRejects, APointerTypeInAStorageClassTheTranslatorCannotMap) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  size_t pointer = find_instruction(binary, 32); // OpTypePointer: result, storage class, pointee
+  ASSERT_NE(pointer, 0u);
+  set_word(binary, pointer + 2, 6); // Private
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY,
+                 fmt::format("the SPIR-V instruction at word {} (opcode 32) uses storage class 6, which the translator "
+                             "maps to no address space", pointer));
+}
+
+TEST(CpuCompilerRejects, AnAlignedLoadWhoseAlignmentIsNotAPowerOfTwo) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  size_t load = find_instruction(binary, 61);
+  ASSERT_NE(load, 0u);
+  ASSERT_EQ(get_word(binary, load) >> 16, 6u) << "expected OpLoad ... Aligned N";
+  set_word(binary, load + 5, 3);
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY,
+                 fmt::format("the SPIR-V instruction at word {} (opcode 61) has a memory alignment of 3, which is not a "
+                             "power of 2", load));
+}
+
+TEST(CpuCompilerRejects, AValueUsedBeforeItsDefinition) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  size_t load = find_instruction(binary, 61);
+  size_t add = find_instruction(binary, 129); // OpFAdd, computed from the loads
+  ASSERT_NE(load, 0u);
+  ASSERT_NE(add, 0u);
+  uint32_t sum = get_word(binary, add + 2);
+  set_word(binary, load + 3, sum); // the first load now reads through the later sum
+  expect_failure(binary, ZEAL_RESULT_ERROR_INVALID_BINARY, fmt::format("(opcode 61) uses %{} outside the function or "
+                                                                       "before the instruction that defines it", sum));
 }
 
 } // namespace

@@ -167,5 +167,76 @@ TEST_F(FloatBuiltins, VectorLoadsAndStoresOfEveryWidthAndHalf) {
   EXPECT_EQ(halves[1], 0x3a00u) << "0.75 as half"; // in[1] = 0.75
 }
 
+TEST_F(FloatBuiltins, ShuffleAndShuffle2PickLanesByTheMasksLowBits) {
+  constexpr size_t items = 16;
+  std::vector<float> x = float_inputs(items * 4, 4), y = float_inputs(items * 4, 5), one(items * 4), two(items * 4);
+  std::vector<uint32_t> mask(items * 4);
+  std::vector<int32_t> ints(items * 2);
+  uint32_t state = 7;
+  for (uint32_t &m : mask) m = (state = state * 1664525u + 1013904223u) >> 4; // high bits set too
+  float *px = x.data(), *py = y.data(), *pone = one.data(), *ptwo = two.data();
+  uint32_t *pmask = mask.data();
+  int32_t *pints = ints.data();
+  const void *args[] = {&px, &py, &pmask, &pone, &ptwo, &pints};
+  run(kernel("shuffles"), args, Range{1, {2, 1, 1}, {8, 1, 1}});
+  for (size_t i = 0; i < items; ++i) {
+    for (size_t lane = 0; lane < 4; ++lane) {
+      uint32_t m = mask[4 * i + lane];
+      EXPECT_EQ(one[4 * i + lane], x[4 * i + m % 4]) << "shuffle, item " << i << " lane " << lane;
+      float both = m % 8 < 4 ? x[4 * i + m % 4] : y[4 * i + m % 4];
+      EXPECT_EQ(two[4 * i + lane], both) << "shuffle2, item " << i << " lane " << lane;
+    }
+    for (size_t lane = 0; lane < 2; ++lane) EXPECT_EQ(ints[2 * i + lane], 10 + int32_t(mask[4 * i + lane] % 4));
+  }
+}
+
+float half_value(uint16_t h) {
+  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  float magnitude = exponent == 0    ? std::ldexp(float(mantissa), -24)
+                    : exponent == 31 ? (mantissa ? nan : inf)
+                                     : std::ldexp(float(mantissa | 0x400), exponent - 25);
+  return h & 0x8000 ? -magnitude : magnitude;
+}
+
+// The half nearest x in the direction `mode` asks, found among all halves.
+float directed_half(float x, char mode) {
+  float best = nan;
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    float v = half_value(uint16_t(h));
+    if (std::isnan(v)) continue;
+    bool allowed = mode == 'p' ? v >= x : mode == 'n' ? v <= x : std::fabs(v) <= std::fabs(x);
+    bool closer = std::isnan(best) || std::fabs(v - x) < std::fabs(best - x);
+    if (allowed && closer) best = v;
+  }
+  return best;
+}
+
+TEST_F(FloatBuiltins, VstoreHalfRoundsInEachMode) {
+  std::vector<float> in = {1.0f, 1.0f / 3, -1.0f / 3, 0.1f, -0.1f, 65504.0f, 65519.0f, 70000.0f, -70000.0f,
+                           1e-8f, -1e-8f, 3e-5f, -3e-5f, 1.00049f, -1.00049f, 2049.5f};
+  std::vector<float> more = float_inputs(16, 9);
+  in.insert(in.end(), more.begin(), more.end());
+  for (float &v : more) v /= 7.0f;
+  in.insert(in.end(), more.begin(), more.end());
+  size_t n = in.size();
+  std::vector<uint16_t> rte(n), rtz(n), rtp(n), rtn(n), rtz4(n);
+  const float *pin = in.data();
+  uint16_t *p0 = rte.data(), *p1 = rtz.data(), *p2 = rtp.data(), *p3 = rtn.data(), *p4 = rtz4.data();
+  const void *args[] = {&pin, &p0, &p1, &p2, &p3, &p4};
+  run(kernel("vstore_half_rounding"), args, Range{1, {uint32_t(n / 8), 1, 1}, {8, 1, 1}});
+  for (size_t i = 0; i < n; ++i) {
+    float x = in[i];
+    float nearest = directed_half(x, 'p') - x <= x - directed_half(x, 'n') ? directed_half(x, 'p') : directed_half(x, 'n');
+    if (std::fabs(x) >= 65520.0f) nearest = std::copysign(inf, x);
+    EXPECT_EQ(half_value(rtz[i]), directed_half(x, 'z')) << "rtz " << x;
+    EXPECT_EQ(half_value(rtz4[i]), directed_half(x, 'z')) << "rtz, four-wide " << x;
+    EXPECT_EQ(half_value(rtp[i]), directed_half(x, 'p')) << "rtp " << x;
+    EXPECT_EQ(half_value(rtn[i]), directed_half(x, 'n')) << "rtn " << x;
+    if (directed_half(x, 'p') - x != x - directed_half(x, 'n')) { // ties are left to fptrunc
+      EXPECT_EQ(half_value(rte[i]), nearest) << "rte " << x;
+    }
+  }
+}
+
 } // namespace
 } // namespace zeal::cpu::test

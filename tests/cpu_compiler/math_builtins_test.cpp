@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 
 namespace zeal::cpu::test {
 namespace {
@@ -96,6 +97,13 @@ struct Binary {
   Real (*reference)(Real, Real);
 };
 
+// powr by the OpenCL C spec: pow for x >= 0, NaN where pow would not give it.
+Real powr(Real x, Real y) {
+  bool nan = std::isnan(x) || std::isnan(y) || x < 0 || (x == 0 && y == 0) || (std::isinf(x) && y == 0) ||
+             (x == 1 && std::isinf(y));
+  return nan ? NAN : std::pow(std::fabs(x), y);
+}
+
 const Binary binary[14] = {
     {"atan2", 6, [](Real x, Real y) { return std::atan2(x, y); }},
     {"atan2pi", 6, [](Real x, Real y) { return std::atan2(x, y) / pi; }},
@@ -110,7 +118,7 @@ const Binary binary[14] = {
     {"copysign", 0, [](Real x, Real y) { return std::copysign(x, y); }},
     {"fma", 0, nullptr},
     {"divide", 0, [](Real x, Real y) { return x / y; }},
-    {"powr", 16, [](Real x, Real y) { return std::pow(std::fabs(x), y); }},
+    {"powr", 16, [](Real x, Real y) { return powr(std::fabs(x), y); }},
 };
 
 template <class T>
@@ -220,6 +228,36 @@ TEST(MathBuiltins, FunctionsWithIntegerAndPointerOperands) {
     EXPECT_EQ(o[10], std::remquo(v, 0.75f, &q)) << "remquo";
     EXPECT_EQ(io[2], q & 7) << "remquo quotient bits";
     EXPECT_EQ(uint32_t(io[3]), 0x7fc00000u | (uint32_t(k) & 0xffu)) << "nan(code)";
+  }
+}
+
+TEST(MathBuiltins, PowrSpecialCasesFollowTheOpenClSpec) {
+  auto program = build("math_builtins");
+  ASSERT_NE(program, nullptr);
+  const float inf = INFINITY, nan = NAN;
+  struct Case {
+    float x, y, expected;
+  };
+  const Case cases[] = {
+      {2.0f, 0.0f, 1.0f},    {2.0f, -0.0f, 1.0f},  {0.0f, -3.0f, inf},  {-0.0f, -3.0f, inf},   {0.0f, -inf, inf},
+      {-0.0f, -inf, inf},    {0.0f, 3.0f, 0.0f},   {-0.0f, 3.0f, 0.0f}, {1.0f, 5.5f, 1.0f},    {-2.0f, 2.0f, nan},
+      {-0.5f, 0.0f, nan},    {0.0f, 0.0f, nan},    {-0.0f, -0.0f, nan}, {inf, 0.0f, nan},      {inf, -0.0f, nan},
+      {1.0f, inf, nan},      {1.0f, -inf, nan},    {2.0f, nan, nan},    {nan, 0.0f, nan},      {1.0f, nan, nan},
+      {4.0f, 0.5f, 2.0f},    {inf, 2.0f, inf},     {inf, -2.0f, 0.0f},  {0.5f, inf, 0.0f},
+  };
+  constexpr size_t n = std::size(cases);
+  std::vector<float> x(n), y(n), out(n);
+  for (size_t i = 0; i < n; ++i) std::tie(x[i], y[i]) = std::pair{cases[i].x, cases[i].y};
+  float *px = x.data(), *py = y.data(), *pout = out.data();
+  const void *args[] = {&px, &py, &pout};
+  run(*program->find_kernel("powr_special"), args, Range{1, {uint32_t(n), 1, 1}, {1, 1, 1}});
+  for (size_t i = 0; i < n; ++i) {
+    if (std::isnan(cases[i].expected)) {
+      EXPECT_TRUE(std::isnan(out[i])) << "powr(" << x[i] << ", " << y[i] << ") = " << out[i];
+    } else {
+      EXPECT_EQ(out[i], cases[i].expected) << "powr(" << x[i] << ", " << y[i] << ")";
+      EXPECT_EQ(std::signbit(out[i]), std::signbit(cases[i].expected)) << "powr(" << x[i] << ", " << y[i] << ")";
+    }
   }
 }
 

@@ -89,3 +89,24 @@ kernel void vector_io(global const float *in, global float *out, global half *h,
   back[i] = vload_half(i, h);
   vstore4(vload_half4(i, h + 64), i, back + 64);
 }
+
+// shuffle and shuffle2 with runtime masks, whose high bits are ignored.
+// Four-lane results: the host buffers are only 16-byte aligned.
+kernel void shuffles(global const float4 *x, global const float4 *y, global const uint4 *mask, global float4 *one,
+                     global float4 *two, global int2 *ints) {
+  size_t i = get_global_id(0);
+  one[i] = shuffle(x[i], mask[i]);
+  two[i] = shuffle2(x[i], y[i], mask[i]);
+  ints[i] = shuffle((int4)(10, 11, 12, 13), mask[i].s01);
+}
+
+// vstore_half in each rounding mode, scalar and four-wide.
+kernel void vstore_half_rounding(global const float *in, global half *rte, global half *rtz, global half *rtp,
+                                 global half *rtn, global half *rtz4) {
+  size_t i = get_global_id(0);
+  vstore_half_rte(in[i], i, rte);
+  vstore_half_rtz(in[i], i, rtz);
+  vstore_half_rtp(in[i], i, rtp);
+  vstore_half_rtn(in[i], i, rtn);
+  if (i % 4 == 0) vstore_half4_rtz(vload4(i / 4, in), i / 4, rtz4);
+}

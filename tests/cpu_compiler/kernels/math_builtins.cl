@@ -69,3 +69,9 @@ kernel void math_special(global const float *a, global const int *n, global floa
   o[10] = r;
   io[3] = as_int(nan((uint)k & 0xff));
 }
+
+// powr on the special cases the OpenCL C spec lists for it.
+kernel void powr_special(global const float *x, global const float *y, global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = powr(x[i], y[i]);
+}

@@ -1,0 +1,559 @@
+// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: the second half of validate_spirv.
+#include "cpu_driver/compiler/spirv_ids.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace zeal::cpu::detail {
+namespace {
+
+bool is_type_opcode(uint32_t opcode) {
+  return (opcode >= OpTypeVoid && opcode <= OpTypeForwardPointer) || opcode == OpTypePipeStorage ||
+         opcode == OpTypeNamedBarrier;
+}
+
+// The storage classes the translator maps to address spaces (Private is not one of them).
+bool is_kernel_storage_class(uint32_t storage) {
+  return storage == 0 || storage == 1 || storage == 4 || storage == 5 || storage == 7 || storage == 8;
+}
+
+// The built-in variables of OpenCL kernels; the translator has no name for the others.
+bool is_kernel_builtin(uint32_t builtin) {
+  return (builtin >= 24 && builtin <= 41 && builtin != 35) || (builtin >= 4416 && builtin <= 4420);
+}
+
+// Instructions SPIRV-Tools parses but LLVMSPIRVLib 15 has no reader for
+// (mostly shader-only ones; it exits the process on them), and the matrix
+// ones but OpDot, whose types OpenCL kernels cannot declare.
+bool is_unimplemented(uint32_t opcode) {
+  return opcode == 2 || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
+         (opcode >= 400 && opcode <= 403) || opcode == 4416 || (opcode >= 207 && opcode <= 215) ||
+         (opcode >= 218 && opcode <= 221) || (opcode >= 305 && opcode <= 316) || opcode == 320 || opcode == 323 ||
+         opcode == 324 || opcode == 326 || opcode == 328;
+}
+
+// Types, constants and global variables belong outside functions, where the translator reads them.
+bool is_module_level(uint32_t opcode) { return is_type_opcode(opcode) || (opcode >= 41 && opcode <= 52); }
+
+// The kind of id each operand must name, where the translator casts without
+// looking (a value's type, a block, a callee): a wrong kind is a bad cast there.
+enum class Role { Any, Type, Value, Label, Function, FunctionType, ExtInstSet, Constant, DecorationGroup };
+
+Role role_of(const Use &use) {
+  if (use.operand == SPV_OPERAND_TYPE_TYPE_ID) return Role::Type;
+  if (use.operand == SPV_OPERAND_TYPE_SCOPE_ID || use.operand == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID) {
+    return Role::Constant;
+  }
+  if (use.any_kind && !(use.opcode == OpExtInst && use.word == 3)) return Role::Any;
+  switch (use.opcode) {
+  case OpSource: case OpName: case OpMemberName: case OpLine: case OpEntryPoint: case OpExecutionMode:
+  case OpDecorate: case OpMemberDecorate:
+  case OpExecutionModeId: case OpDecorateId: case OpDecorateString: case OpMemberDecorateString:
+    return Role::Any;
+  case OpGroupDecorate: case OpGroupMemberDecorate: return use.word == 1 ? Role::DecorationGroup : Role::Any;
+  case OpExtInst: return use.word == 3 ? Role::ExtInstSet : Role::Value;
+  case OpFunction: return Role::FunctionType;
+  case OpFunctionCall: return use.word == 3 ? Role::Function : Role::Value;
+  case OpPhi: return use.word % 2 == 0 ? Role::Label : Role::Value;
+  case OpLoopMerge: case OpSelectionMerge: case OpBranch: return Role::Label;
+  case OpBranchConditional: case OpSwitch: return use.word == 1 ? Role::Value : Role::Label;
+  case OpTypeArray: return use.word == 3 ? Role::Constant : Role::Type;
+  default: return is_type_opcode(use.opcode) ? Role::Type : Role::Value;
+  }
+}
+
+const char *role_name(Role role) {
+  switch (role) {
+  case Role::Type: return "a type";
+  case Role::Value: return "a value";
+  case Role::Label: return "a block label";
+  case Role::Function: return "a function";
+  case Role::FunctionType: return "a function type";
+  case Role::ExtInstSet: return "an extended instruction set";
+  case Role::Constant: return "an integer constant";
+  case Role::DecorationGroup: return "a decoration group";
+  case Role::Any: break;
+  }
+  return "an id";
+}
+
+// Types and operands where the translator asserts or casts: each result type
+// is a type, operands have the kind and type their opcode needs, functions
+// match their function types. The rest (what only changes the meaning of
+// the code) is left to the translator and the LLVM verifier.
+class TypeCheck {
+public:
+  TypeCheck(std::span<const uint32_t> words, const IdCheck &ids) : words_(words), ids_(ids) {}
+
+  Status run() {
+    find_function_bodies();
+    for (const Use &use : ids_.used) {
+      if (Status ok = check_role(use); !ok) return ok;
+      if (Status ok = check_scope(use); !ok) return ok;
+    }
+    for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
+      if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
+    }
+    return {};
+  }
+
+private:
+  const Definition *find(uint32_t id) const {
+    auto found = ids_.defined.find(id);
+    return found == ids_.defined.end() ? nullptr : &found->second;
+  }
+  uint32_t opcode_of(uint32_t id) const {
+    const Definition *d = find(id);
+    return d ? d->opcode : 0;
+  }
+  uint32_t type_of(uint32_t id) const {
+    const Definition *d = find(id);
+    return d ? d->type : 0;
+  }
+  // Word `index` of the instruction defining `id`, or 0 past its end.
+  uint32_t word_of(uint32_t id, uint32_t index) const {
+    const Definition *d = find(id);
+    if (!d || index >= (words_[d->at] >> 16)) return 0;
+    return words_[d->at + index];
+  }
+  uint32_t pointee(uint32_t type) const { return opcode_of(type) == OpTypePointer ? word_of(type, 3) : 0; }
+  // The scalar type of a scalar or vector type.
+  uint32_t component(uint32_t type) const { return opcode_of(type) == OpTypeVector ? word_of(type, 2) : type; }
+
+  bool has_role(uint32_t id, Role role) const {
+    const Definition *d = find(id);
+    if (!d) return true; // reported as undefined by check_ids
+    switch (role) {
+    case Role::Any: return true;
+    case Role::Type: return is_type_opcode(d->opcode);
+    case Role::Value: return d->type != 0 && opcode_of(d->type) != OpTypeVoid;
+    case Role::Label: return d->opcode == OpLabel;
+    case Role::Function: return d->opcode == OpFunction;
+    case Role::FunctionType: return d->opcode == OpTypeFunction;
+    case Role::ExtInstSet: return d->opcode == OpExtInstImport;
+    case Role::DecorationGroup: return d->opcode == OpDecorationGroup;
+    case Role::Constant:
+      return (d->opcode == OpConstant || d->opcode == OpSpecConstant) && opcode_of(d->type) == OpTypeInt;
+    }
+    return false;
+  }
+
+  Status check_role(const Use &use) const {
+    Role role = role_of(use);
+    if (has_role(use.id, role)) return check_constant_value(use);
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) names %{} as operand {}, "
+                                      "which is not {}", use.at, use.opcode, use.id, use.word, role_name(role)));
+  }
+
+  // Word ranges [OpFunction, OpFunctionEnd] in module order.
+  void find_function_bodies() {
+    for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
+      uint32_t opcode = words_[at] & 0xffff;
+      if (opcode == OpFunction) bodies_.push_back({uint32_t(at), uint32_t(words_.size())});
+      if (opcode == OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(at);
+      if (opcode == OpTypeForwardPointer && (words_[at] >> 16) >= 2) forward_pointers_.insert(words_[at + 1]);
+    }
+  }
+  // The body holding word `at`, or -1 outside functions.
+  ptrdiff_t body_of(uint32_t at) const {
+    auto after = std::upper_bound(bodies_.begin(), bodies_.end(), std::pair{at, ~0u});
+    if (after == bodies_.begin() || at > std::prev(after)->second) return -1;
+    return std::prev(after) - bodies_.begin();
+  }
+
+  // A function's values are used inside it, after their definition (dominance
+  // in block order) except by phis: the translator resolves anything else to
+  // a placeholder it then dereferences.
+  Status check_scope(const Use &use) const {
+    const Definition *d = find(use.id);
+    if (!d || d->opcode == OpFunction || d->opcode == OpLabel || role_of(use) == Role::Any) return {};
+    ptrdiff_t body = body_of(d->at);
+    if (body < 0) {
+      // Types and constants refer back, but for pointers declared ahead by OpTypeForwardPointer.
+      if (d->at < use.at || body_of(use.at) >= 0 || forward_pointers_.contains(use.id)) return {};
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} before the "
+                                        "instruction that defines it", use.at, use.opcode, use.id));
+    }
+    if (role_of(use) != Role::Value) return {};
+    if (body_of(use.at) != body || (d->at >= use.at && use.opcode != OpPhi)) {
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} outside the function "
+                                        "or before the instruction that defines it", use.at, use.opcode, use.id));
+    }
+    return {};
+  }
+
+  // Scopes and memory orders are read as enumerants: one the translator has no name for is a failed lookup.
+  Status check_constant_value(const Use &use) const {
+    if (use.operand != SPV_OPERAND_TYPE_SCOPE_ID && use.operand != SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID) return {};
+    uint32_t value = word_of(use.id, 3);
+    bool scope = use.operand == SPV_OPERAND_TYPE_SCOPE_ID;
+    uint32_t order = value & 0x1e; // Acquire, Release, AcquireRelease, SequentiallyConsistent
+    bool known_bits = (value & ~0xffdeu) == 0;
+    if (scope ? value <= 4 : known_bits && (order & (order - 1)) == 0) return {};
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} = {} as a {}, which is "
+                                      "not one", use.at, use.opcode, use.id, value,
+                                      scope ? "memory scope" : "memory order"));
+  }
+
+  Error wrong(uint32_t at, std::span<const uint32_t> inst, std::string_view what) const {
+    return invalid_binary(
+        fmt::format("the SPIR-V instruction at word {} (opcode {}) {}", at, inst[0] & 0xffff, what));
+  }
+
+  Status check(uint32_t at, std::span<const uint32_t> inst) {
+    uint32_t opcode = inst[0] & 0xffff;
+    if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
+    if (is_module_level(opcode) && body_of(at) >= 0) return wrong(at, inst, "declares a type or constant inside a function");
+    switch (opcode) {
+    case OpTypeInt:
+      if (inst.size() < 3 || (inst[2] != 8 && inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
+        return wrong(at, inst, "declares an integer width other than 8, 16, 32 or 64");
+      }
+      return {};
+    case OpTypeFloat:
+      if (inst.size() < 3 || (inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
+        return wrong(at, inst, "declares a floating-point width other than 16, 32 or 64");
+      }
+      return {};
+    case OpTypeVector: return check_vector_type(at, inst);
+    case OpTypePointer:
+      if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
+        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+      }
+      return {};
+    case OpVariable: return check_variable(at, inst);
+    case OpFunction: return check_function(at, inst);
+    case OpFunctionParameter: return check_parameter(at, inst);
+    case OpLabel:
+      if (parameters_left_ != 0) return wrong(at, inst, "starts a function body before all its parameters");
+      return {};
+    case OpFunctionCall: return check_call(at, inst);
+    case OpLoad:
+      if (inst.size() >= 4 && pointee(type_of(inst[3])) != inst[1]) {
+        return wrong(at, inst, fmt::format("loads through %{}, which is not a pointer to its result type", inst[3]));
+      }
+      return {};
+    case OpStore:
+      if (inst.size() >= 3 && pointee(type_of(inst[1])) != type_of(inst[2])) {
+        return wrong(at, inst, fmt::format("stores through %{}, which is not a pointer to the stored value's type",
+                                           inst[1]));
+      }
+      return {};
+    case OpAccessChain: case OpInBoundsAccessChain: return check_access_chain(at, inst, false);
+    case OpPtrAccessChain: case OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
+    case OpCopyMemory: case OpCopyMemorySized:
+      if (inst.size() >= 3 && (pointee(type_of(inst[1])) == 0 || pointee(type_of(inst[2])) == 0 ||
+                               (opcode == OpCopyMemory && pointee(type_of(inst[1])) != pointee(type_of(inst[2]))))) {
+        return wrong(at, inst, "copies between operands that are not pointers to one type");
+      }
+      return {};
+    case OpLifetimeStart: case OpLifetimeStop:
+      if (inst.size() >= 2 && (pointee(type_of(inst[1])) == 0 || word_of(type_of(inst[1]), 2) != 7)) {
+        return wrong(at, inst, "names an object that is not a pointer to a function variable");
+      }
+      return {};
+    case OpCompositeConstruct: {
+      uint32_t kind = opcode_of(inst[1]);
+      if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
+        return wrong(at, inst, "constructs something other than a vector, array or struct");
+      }
+      return {};
+    }
+    case OpVectorExtractDynamic: case OpVectorInsertDynamic:
+      if (inst.size() >= 4 && opcode_of(type_of(inst[3])) != OpTypeVector) {
+        return wrong(at, inst, fmt::format("indexes %{}, which is not a vector", inst[3]));
+      }
+      return {};
+    case OpVectorShuffle:
+      if (inst.size() >= 5 && (opcode_of(inst[1]) != OpTypeVector || opcode_of(type_of(inst[3])) != OpTypeVector ||
+                               opcode_of(type_of(inst[4])) != OpTypeVector)) {
+        return wrong(at, inst, "shuffles operands or into a result that are not vectors");
+      }
+      return {};
+    case OpSelect:
+      if (inst.size() >= 6 && (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
+        return wrong(at, inst, "selects on a non-boolean or between values not of its result type");
+      }
+      return {};
+    case OpBranchConditional:
+      if (opcode_of(type_of(inst[1])) != OpTypeBool) return wrong(at, inst, fmt::format("branches on %{}, which is not a boolean", inst[1]));
+      return {};
+    case OpPhi:
+      for (size_t i = 3; i < inst.size(); i += 2) {
+        if (type_of(inst[i]) != inst[1]) return wrong(at, inst, fmt::format("merges %{}, which is not of its result type", inst[i]));
+      }
+      return {};
+    case OpTypeForwardPointer:
+      if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
+        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+      }
+      return {};
+    case OpCompositeExtract: return check_composite(at, inst, 3);
+    case OpCompositeInsert: return check_composite(at, inst, 4);
+    case OpDecorate: case OpMemberDecorate: return check_decoration(at, inst);
+    case OpName: return check_name_target(at, inst);
+    case OpMemberName:
+      if (inst.size() >= 3 && !is_member(inst[1], inst[2])) return wrong(at, inst, "names a member its struct lacks");
+      return check_name_target(at, inst);
+    default: break;
+    }
+    if (opcode >= OpConvertFToU && opcode <= OpBitcast) return check_conversion(at, inst);
+    if (((opcode >= 261 && opcode <= 271) || (opcode >= 333 && opcode <= 366)) && inst.size() >= 4) {
+      uint32_t scope = word_of(inst[3], 3); // a constant, by its operand kind
+      if (scope != 2 && scope != 3) return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+    }
+    if (opcode >= OpSampledImage && opcode <= OpImageQuerySamples) {
+      size_t image = opcode == OpImageWrite ? 1 : 3;
+      uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
+      if (kind != OpTypeImage && kind != OpTypeSampledImage) return wrong(at, inst, "takes an image operand that is not an image");
+    }
+    if ((opcode >= OpAtomicLoad && opcode <= OpAtomicXor) || opcode == OpAtomicFlagTestAndSet || opcode == OpAtomicFlagClear) {
+      return check_atomic(at, inst);
+    }
+    if ((opcode == OpSNegate || opcode == OpFNegate || opcode == OpNot) && inst.size() >= 4 && type_of(inst[3]) != inst[1]) {
+      return wrong(at, inst, fmt::format("negates %{}, which is not of its result type", inst[3]));
+    }
+    if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
+    if (opcode == OpDot && inst.size() >= 5 &&
+        (type_of(inst[3]) != type_of(inst[4]) || opcode_of(type_of(inst[3])) != OpTypeVector ||
+         component(type_of(inst[3])) != inst[1] || opcode_of(inst[1]) != OpTypeFloat)) {
+      return wrong(at, inst, "is a dot product of operands that are not floating-point vectors of its result type");
+    }
+    if (opcode == OpVectorTimesScalar && inst.size() >= 5 &&
+        (opcode_of(inst[1]) != OpTypeVector || type_of(inst[3]) != inst[1] || opcode_of(component(inst[1])) != OpTypeFloat ||
+         type_of(inst[4]) != component(inst[1]))) {
+      return wrong(at, inst, "scales something other than a floating-point vector by its component type");
+    }
+    if (opcode >= OpShiftRightLogical && opcode <= OpBitwiseAnd) return check_binary(at, inst, true);
+    if (opcode >= OpIsNan && opcode <= OpFUnordGreaterThanEqual && opcode != OpSelect) return check_compare(at, inst);
+    return {};
+  }
+
+  Status check_vector_type(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t scalar = opcode_of(inst[2]);
+    if (scalar != OpTypeBool && scalar != OpTypeInt && scalar != OpTypeFloat) {
+      return wrong(at, inst, fmt::format("declares a vector of %{}, which is not a scalar type", inst[2]));
+    }
+    uint32_t n = inst[3];
+    if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) {
+      return wrong(at, inst, fmt::format("declares a vector of {} components, not 2, 3, 4, 8 or 16", n));
+    }
+    return {};
+  }
+
+  Status check_variable(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    if (opcode_of(inst[1]) != OpTypePointer) return wrong(at, inst, "declares a variable whose type is not a pointer");
+    if (word_of(inst[1], 2) != inst[3]) {
+      return wrong(at, inst, "declares a variable whose storage class differs from its pointer type's");
+    }
+    if (inst.size() > 4 && type_of(inst[4]) != pointee(inst[1])) {
+      return wrong(at, inst, fmt::format("initialises a variable with %{}, whose type is not the variable's", inst[4]));
+    }
+    return {};
+  }
+
+  // A function's result type and parameters are those of its OpTypeFunction.
+  Status check_function(uint32_t at, std::span<const uint32_t> inst) {
+    if (inst.size() < 5) return {};
+    function_type_ = inst[4];
+    if (word_of(function_type_, 2) != inst[1]) {
+      return wrong(at, inst, fmt::format("returns %{} but its function type %{} returns another type", inst[1],
+                                         function_type_));
+    }
+    parameters_left_ = uint32_t(std::max<size_t>(3, words_[find(function_type_)->at] >> 16) - 3);
+    return {};
+  }
+
+  Status check_parameter(uint32_t at, std::span<const uint32_t> inst) {
+    if (parameters_left_ == 0) return wrong(at, inst, "is a parameter its function type does not have");
+    uint32_t count = (words_[find(function_type_)->at] >> 16) - 3;
+    uint32_t expected = word_of(function_type_, 3 + count - parameters_left_--);
+    if (inst.size() >= 2 && inst[1] != expected) {
+      return wrong(at, inst, fmt::format("is a parameter of type %{} where the function type has %{}", inst[1],
+                                         expected));
+    }
+    return {};
+  }
+
+  Status check_call(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t type = word_of(inst[3], 4);
+    uint32_t params = opcode_of(type) == OpTypeFunction ? (words_[find(type)->at] >> 16) - 3 : 0;
+    if (word_of(type, 2) != inst[1] || inst.size() - 4 != params) {
+      return wrong(at, inst, fmt::format("calls %{} with a result type or argument count its type does not have",
+                                         inst[3]));
+    }
+    for (uint32_t i = 0; i < params; ++i) {
+      if (type_of(inst[4 + i]) != word_of(type, 3 + i)) {
+        return wrong(at, inst, fmt::format("passes %{} as argument {} of %{}, whose parameter has another type",
+                                           inst[4 + i], i, inst[3]));
+      }
+    }
+    return {};
+  }
+
+  bool is_member(uint32_t type, uint32_t member) const {
+    return opcode_of(type) == OpTypeStruct && member + 2 < (words_[find(type)->at] >> 16);
+  }
+
+  Status check_composite(uint32_t at, std::span<const uint32_t> inst, size_t operand) const {
+    if (inst.size() <= operand) return {};
+    uint32_t kind = opcode_of(type_of(inst[operand]));
+    if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
+      return wrong(at, inst, fmt::format("takes %{} apart, which is not a vector, array or struct", inst[operand]));
+    }
+    return {};
+  }
+
+  // Both operands and the result share one integer (or, for arithmetic, floating-point) type.
+  Status check_binary(uint32_t at, std::span<const uint32_t> inst, bool bitwise) const {
+    if (inst.size() < 5) return {};
+    uint32_t scalar = opcode_of(component(inst[1]));
+    bool numeric = scalar == OpTypeInt || (!bitwise && scalar == OpTypeFloat);
+    bool shift = (inst[0] & 0xffff) <= OpShiftLeftLogical && bitwise;
+    if (!numeric || type_of(inst[3]) != inst[1] || (!shift && type_of(inst[4]) != inst[1]) ||
+        opcode_of(component(type_of(inst[4]))) != scalar) {
+      return wrong(at, inst, fmt::format("combines %{} and %{}, whose types do not match each other, the result "
+                                         "type, or the operation", inst[3], inst[4]));
+    }
+    return {};
+  }
+
+  // What each conversion converts from and to: int, float or pointer, with as many lanes on both sides.
+  Status check_conversion(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t opcode = inst[0] & 0xffff;
+    uint32_t from = type_of(inst[3]);
+    uint32_t to = inst[1];
+    auto kind = [&](uint32_t type) { return opcode_of(component(type)); };
+    auto lanes = [&](uint32_t type) { return opcode_of(type) == OpTypeVector ? word_of(type, 3) : 1; };
+    bool ok = true;
+    switch (opcode) {
+    case OpConvertFToU: case OpConvertFToU + 1: ok = kind(from) == OpTypeFloat && kind(to) == OpTypeInt; break;
+    case OpConvertSToF: case OpConvertSToF + 1: ok = kind(from) == OpTypeInt && kind(to) == OpTypeFloat; break;
+    case OpUConvert: case OpUConvert + 1: case OpSatConvertSToU: case OpSatConvertSToU + 1:
+      ok = kind(from) == OpTypeInt && kind(to) == OpTypeInt; break;
+    case OpFConvert: case OpFConvert + 1: ok = kind(from) == OpTypeFloat && kind(to) == OpTypeFloat; break;
+    case OpConvertPtrToU: ok = kind(from) == OpTypePointer && kind(to) == OpTypeInt; break;
+    case OpConvertUToPtr: ok = kind(from) == OpTypeInt && kind(to) == OpTypePointer; break;
+    case OpBitcast: ok = (kind(from) == OpTypePointer) == (kind(to) == OpTypePointer) && kind(from) != OpTypeBool; break;
+    default: ok = kind(from) == OpTypePointer && kind(to) == OpTypePointer; break; // the generic casts
+    }
+    if (ok && opcode != OpBitcast && lanes(from) != lanes(to)) ok = false;
+    if (!ok) return wrong(at, inst, fmt::format("converts %{}, whose type it cannot convert to %{}", inst[3], to));
+    return {};
+  }
+
+  // Atomics act through a pointer to their value's type.
+  Status check_atomic(uint32_t at, std::span<const uint32_t> inst) const {
+    uint32_t opcode = inst[0] & 0xffff;
+    bool no_result = opcode == OpAtomicStore || opcode == OpAtomicFlagClear;
+    size_t pointer = no_result ? 1 : 3;
+    if (inst.size() <= pointer) return {};
+    uint32_t target = pointee(type_of(inst[pointer]));
+    bool ok = target != 0 && (no_result || opcode == OpAtomicFlagTestAndSet || target == inst[1]);
+    bool operand = opcode != OpAtomicLoad && !no_result && opcode != OpAtomicFlagTestAndSet && (opcode < OpAtomicIIncrement || opcode > OpAtomicIDecrement);
+    if (operand) ok = ok && type_of(inst.back()) == inst[1];
+    if (opcode == OpAtomicStore && inst.size() >= 5) ok = ok && type_of(inst[4]) == target;
+    if (!ok) return wrong(at, inst, fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
+    return {};
+  }
+
+  bool is_boolean(uint32_t type) const { return opcode_of(component(type)) == OpTypeBool; }
+
+  // Tests and comparisons (OpIsNan to OpFUnordGreaterThanEqual) yield booleans from operands of one type,
+  // integers for the integer comparisons, floating-point numbers for the others, booleans for the logical ones.
+  Status check_compare(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 4) return {};
+    uint32_t opcode = inst[0] & 0xffff;
+    uint32_t operand = opcode_of(component(type_of(inst[3])));
+    uint32_t expected = opcode >= OpFOrdEqual || opcode < OpLogicalEqual ? OpTypeFloat
+                        : opcode >= OpIEqual                              ? OpTypeInt
+                                                                          : OpTypeBool;
+    uint32_t result = opcode_of(component(inst[1]));
+    if ((result != OpTypeBool && result != OpTypeInt) || operand != expected ||
+        (inst.size() >= 5 && type_of(inst[3]) != type_of(inst[4]))) {
+      return wrong(at, inst, fmt::format("compares %{} with an operand of another type or kind, or yields a "
+                                         "non-boolean", inst[3]));
+    }
+    return {};
+  }
+
+  // The indices walk the base's pointee type: struct members by constants in
+  // range, arrays and vectors by any integer; the result points at where they end.
+  Status check_access_chain(uint32_t at, std::span<const uint32_t> inst, bool element_first) const {
+    if (inst.size() < 4) return {};
+    uint32_t type = pointee(type_of(inst[3]));
+    if (opcode_of(inst[1]) != OpTypePointer || type == 0) return wrong(at, inst, "has a base or result that is not a pointer");
+    for (size_t i = 4; i < inst.size(); ++i) {
+      if (opcode_of(type_of(inst[i])) != OpTypeInt) return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
+      if (i == 4 && element_first) continue; // steps over whole pointees
+      switch (opcode_of(type)) {
+      case OpTypeStruct: {
+        const Definition *index = find(inst[i]);
+        bool i32 = index->opcode == OpConstant && word_of(index->type, 2) == 32; // LLVM's struct indices are i32
+        uint32_t member = i32 ? words_[index->at + 3] : ~0u;
+        if (!is_member(type, member)) return wrong(at, inst, fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
+        type = word_of(type, 2 + member);
+        break;
+      }
+      case OpTypeArray: case OpTypeVector: case OpTypeRuntimeArray: type = word_of(type, 2); break;
+      default: return wrong(at, inst, fmt::format("indexes into %{}, which is not a struct, array or vector", type));
+      }
+    }
+    if (pointee(inst[1]) != type) return wrong(at, inst, "has a result type that does not point at the indexed element");
+    return {};
+  }
+
+  // The translator treats names like decorations: attached to forward references.
+  Status check_name_target(uint32_t at, std::span<const uint32_t> inst) const {
+    const Definition *target = inst.size() >= 2 ? find(inst[1]) : nullptr;
+    if (target && target->at < at) return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
+    return {};
+  }
+
+  // Decorations name ids defined after them (the translator attaches them to
+  // forward references) and carry values the translator has a meaning for.
+  Status check_decoration(uint32_t at, std::span<const uint32_t> inst) const {
+    bool member = (inst[0] & 0xffff) == OpMemberDecorate;
+    size_t kind = member ? 3 : 2;
+    if (inst.size() <= kind) return {};
+    const Definition *target = find(inst[1]);
+    if (target && target->at < at && target->opcode != OpDecorationGroup) {
+      return wrong(at, inst, fmt::format("decorates %{}, which is defined before the decoration", inst[1]));
+    }
+    if (member && !is_member(inst[1], inst[2])) return wrong(at, inst, "decorates a member its struct lacks");
+    uint32_t value = inst.size() > kind + 1 ? inst[kind + 1] : 0;
+    switch (inst[kind]) {
+    case Alignment:
+      if (value == 0 || (value & (value - 1)) != 0) {
+        return wrong(at, inst, fmt::format("declares an alignment of {}, which is not a power of 2", value));
+      }
+      return {};
+    case BuiltIn:
+      if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+      return {};
+    case FuncParamAttr:
+      if (value > 6) return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
+      return {};
+    default: return {};
+    }
+  }
+
+  std::span<const uint32_t> words_;
+  const IdCheck &ids_;
+  std::vector<std::pair<uint32_t, uint32_t>> bodies_;
+  std::unordered_set<uint32_t> forward_pointers_;
+  uint32_t function_type_ = 0;
+  uint32_t parameters_left_ = 0;
+};
+
+} // namespace
+
+Status check_types(std::span<const uint32_t> words, const IdCheck &ids) { return TypeCheck(words, ids).run(); }
+
+} // namespace zeal::cpu::detail

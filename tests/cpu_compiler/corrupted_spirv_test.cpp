@@ -1,0 +1,147 @@
+// compile_spirv on real modules with one word corrupted: it builds or refuses with a sentence, and never dies or hangs.
+#include "test_support.hpp"
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace zeal::cpu::test {
+namespace {
+
+// One corruption of one module, reproducible from (module, seed) alone.
+struct Mutation {
+  size_t offset = 0; // word index changed (for a swap, the first of the two)
+  uint32_t before = 0;
+  uint32_t after = 0;
+  const char *kind = "";
+};
+
+std::vector<uint32_t> to_words(const std::vector<uint8_t> &bytes) {
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+// Word indices where instructions start, for the mutations that aim at opcodes and word counts.
+std::vector<size_t> instruction_starts(const std::vector<uint32_t> &words) {
+  std::vector<size_t> starts;
+  for (size_t at = 5; at < words.size() && (words[at] >> 16) != 0; at += words[at] >> 16) starts.push_back(at);
+  return starts;
+}
+
+// mt19937_64's sequence is fixed by the standard, unlike the distributions', so
+// the same seed corrupts the same word with every standard library.
+Mutation mutate(std::vector<uint32_t> &words, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::vector<size_t> starts = instruction_starts(words);
+  size_t offset = 5 + random() % (words.size() - 5);
+  uint32_t bound = words[3];
+  Mutation m;
+  switch (random() % 7) {
+  case 0: m = {offset, words[offset], uint32_t(random()), "random word"}; break;
+  case 1: m = {offset, words[offset], uint32_t(1 + random() % (bound - 1)), "another id"}; break;
+  case 2: m = {offset, words[offset], 0, "zero"}; break;
+  case 3: m = {offset, words[offset], words[offset] + (random() % 2 ? 1 : -1), "off by one"}; break;
+  case 4: {
+    size_t other = 5 + random() % (words.size() - 5);
+    m = {offset, words[offset], words[other], "swap"};
+    words[other] = m.before;
+    break;
+  }
+  case 5: {
+    size_t at = starts[random() % starts.size()];
+    uint32_t count = (words[at] >> 16) + (random() % 2 ? 1 : -1);
+    m = {at, words[at], (count << 16) | (words[at] & 0xffff), "word count"};
+    break;
+  }
+  default: {
+    size_t at = starts[random() % starts.size()];
+    m = {at, words[at], (words[at] & 0xffff0000u) | uint32_t(random() % 420), "opcode"};
+    break;
+  }
+  }
+  words[m.offset] = m.after;
+  return m;
+}
+
+std::string describe(const std::string &stem, uint64_t seed, const Mutation &m) {
+  return fmt::format("{}.spv, seed {}: {} at word {}, 0x{:08x} -> 0x{:08x}", stem, seed, m.kind, m.offset, m.before,
+                     m.after);
+}
+
+// Compiles the corruption; a build error must explain itself.
+void compile_mutated(const std::vector<uint32_t> &original, const std::string &stem, uint64_t seed) {
+  std::vector<uint32_t> words = original;
+  Mutation m = mutate(words, seed);
+  std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t *>(words.data()), words.size() * 4);
+  auto program = compile_spirv(bytes, {});
+  if (!program.ok() && program.error().log.empty()) {
+    std::fprintf(stderr, "%s: build error without a log\n", describe(stem, seed, m).c_str());
+    std::_Exit(3);
+  }
+}
+
+// Child processes compile seeds [first, last) in turn, telling the parent
+// each seed before compiling it; a child that dies is replaced by one that
+// resumes after the seed it died on, so one run lists every crashing seed.
+std::vector<std::string> failing_seeds(const std::string &stem, uint64_t first, uint64_t last) {
+  std::vector<uint32_t> words = to_words(load_kernel(stem));
+  std::vector<std::string> failures;
+  for (uint64_t next = first; next < last;) {
+    int channel[2];
+    if (pipe(channel) != 0) return {"pipe() failed"};
+    std::fflush(nullptr);
+    pid_t child = fork();
+    if (child == 0) {
+      close(channel[0]);
+      for (uint64_t seed = next; seed < last; ++seed) {
+        if (write(channel[1], &seed, sizeof seed) != sizeof seed) std::_Exit(4);
+        alarm(60); // a hang shows as SIGALRM; generous for sanitizer builds
+        compile_mutated(words, stem, seed);
+      }
+      std::_Exit(0);
+    }
+    close(channel[1]);
+    uint64_t current = next;
+    for (uint64_t seed; read(channel[0], &seed, sizeof seed) == sizeof seed;) current = seed;
+    close(channel[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+    std::vector<uint32_t> copy = words;
+    std::string what = WIFSIGNALED(status) ? fmt::format("signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
+                                           : fmt::format("exit code {}", WEXITSTATUS(status));
+    failures.push_back(fmt::format("{} -> {}", describe(stem, current, mutate(copy, current)), what));
+    next = current + 1;
+  }
+  return failures;
+}
+
+// ZEAL_FUZZ_SEEDS widens the search when hunting for new crash classes and
+// ZEAL_FUZZ_FIRST starts it elsewhere (to replay one seed); CI runs the default.
+uint64_t from_environment(const char *name, uint64_t fallback) {
+  const char *text = std::getenv(name);
+  return text ? std::strtoull(text, nullptr, 10) : fallback;
+}
+
+class CorruptedSpirv : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CorruptedSpirv, EitherBuildsOrFailsWithALogAndNeverCrashes) {
+  uint64_t first = from_environment("ZEAL_FUZZ_FIRST", 0);
+  uint64_t last = first + from_environment("ZEAL_FUZZ_SEEDS", 60);
+  std::vector<std::string> failures = failing_seeds(GetParam(), first, last);
+  for (const std::string &failure : failures) ADD_FAILURE() << failure;
+}
+
+INSTANTIATE_TEST_SUITE_P(RealModules, CorruptedSpirv,
+                         ::testing::Values("vector_add", "struct_arg", "local_arg", "barrier", "atomics",
+                                           "integer_builtins", "math"),
+                         [](const auto &param) { return std::string(param.param); });
+
+} // namespace
+} // namespace zeal::cpu::test
