@@ -140,7 +140,8 @@ const unsigned char *source(const CollectiveView &v, int64_t j, uint32_t offset)
   return (valid ? v.posts[j] : v.posts[v.lane]) + offset;
 }
 
-const unsigned char *shuffled(SgOp op, const CollectiveView &v, uint32_t arg, uint32_t bytes) {
+// `second`: where a two-value shuffle's second value starts in a post.
+const unsigned char *shuffled(SgOp op, const CollectiveView &v, uint32_t arg, uint32_t second) {
   const int64_t lane = v.lane, max = v.max_size;
   switch (op) {
   case SgOp::Shuffle: case SgOp::Broadcast: return source(v, arg, 0);
@@ -151,12 +152,12 @@ const unsigned char *shuffled(SgOp op, const CollectiveView &v, uint32_t arg, ui
   // intel_sub_group_shuffle_down(current, next, delta): posts hold current then next.
   case SgOp::ShuffleDown: {
     int64_t j = lane + int64_t(arg);
-    return j < max ? source(v, j, 0) : source(v, j - max, bytes);
+    return j < max ? source(v, j, 0) : source(v, j - max, second);
   }
   // intel_sub_group_shuffle_up(previous, current, delta): posts hold previous then current.
   default: {
     int64_t j = lane - int64_t(arg);
-    return j >= 0 ? source(v, j, bytes) : source(v, j + max, 0);
+    return j >= 0 ? source(v, j, second) : source(v, j + max, 0);
   }
   }
 }
@@ -167,7 +168,11 @@ void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, vo
   auto op = SgOp(code & 0xff);
   auto arith = SgArith(code >> 8 & 0xff);
   auto element = SgElement(code >> 16 & 0xff);
-  uint32_t bytes = element_bytes(element) * (code >> 24);
+  const uint32_t count = code >> 24;
+  uint32_t bytes = element_bytes(element) * count;
+  // The compiled code posts the second value at the first one's alloc size, and a 3-vector
+  // takes the space of a 4-vector (subgroups.cpp, define_collective).
+  uint32_t second = element_bytes(element) * (count == 3 ? 4 : count);
   int32_t result = 0;
   switch (op) {
   case SgOp::Barrier: return;
@@ -191,7 +196,7 @@ void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, vo
     std::memcpy(out, words, sizeof words);
     return;
   }
-  default: std::memcpy(out, shuffled(op, v, arg, bytes), bytes); return;
+  default: std::memcpy(out, shuffled(op, v, arg, second), bytes); return;
   }
   std::memcpy(out, &result, sizeof result);
 }
