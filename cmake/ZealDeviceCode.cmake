@@ -33,9 +33,12 @@ function(zeal_compile_opencl)
     COMMAND ${ZEAL_CLANG} -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0
             -finclude-default-header -cl-ext=${ZEAL_OPENCL_EXTENSIONS}
             -no-opaque-pointers -emit-llvm-bc -O2 ${ARG_OPTIONS}
+            -dependency-file "${ARG_OUTPUT}.d" -MT "${ARG_OUTPUT}"
             "${source}" -o "${bc}"
     COMMAND ${ZEAL_LLVM_SPIRV} "${bc}" -o "${ARG_OUTPUT}" --spirv-ext=+all
     DEPENDS "${source}"
+    # Headers the source includes rebuild it too.
+    DEPFILE "${ARG_OUTPUT}.d"
     COMMENT "Compiling OpenCL C ${ARG_SOURCE} to SPIR-V"
     VERBATIM)
 endfunction()
