@@ -203,22 +203,24 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   auto *exit = llvm::BasicBlock::Create(context, "exit", function);
   b.CreateCondBr(empty, exit, run);
   b.SetInsertPoint(run);
-  llvm::Function *regions = nullptr;
-  if (uses_barriers && !fiber_barriers && !reaches_collectives(kernel)) {
+  bool as_regions = false;
+  if (uses_barriers) {
+    // The work-item function is the body of a fiber, or what regions are cut from.
     llvm::Function *item = build_work_item_function(module, kernel);
     uint64_t slot_bytes = 0;
-    regions = build_region_function(*item, slot_bytes);
-    item->eraseFromParent();
-    if (regions != nullptr) function->addFnAttr(slot_bytes_attribute, std::to_string(slot_bytes));
-  }
-  if (regions != nullptr) {
-    regions->addFnAttr(llvm::Attribute::AlwaysInline); // then the work-item's fields become registers
-    b.CreateCall(regions, {args, work_item});
-  } else if (uses_barriers) {
-    llvm::Function *item = build_work_item_function(module, kernel);
-    llvm::FunctionCallee run_fibers = module.getOrInsertFunction(
-        run_fibers_symbol, b.getVoidTy(), item->getType(), args->getType(), work_item->getType());
-    b.CreateCall(run_fibers, {item, args, work_item});
+    llvm::Function *regions =
+        fiber_barriers || reaches_collectives(kernel) ? nullptr : build_region_function(*item, slot_bytes);
+    if (regions != nullptr) {
+      as_regions = true;
+      item->eraseFromParent();
+      function->addFnAttr(slot_bytes_attribute, std::to_string(slot_bytes));
+      regions->addFnAttr(llvm::Attribute::AlwaysInline); // then the work-item's fields become registers
+      b.CreateCall(regions, {args, work_item});
+    } else {
+      llvm::FunctionCallee run_fibers = module.getOrInsertFunction(
+          run_fibers_symbol, b.getVoidTy(), item->getType(), args->getType(), work_item->getType());
+      b.CreateCall(run_fibers, {item, args, work_item});
+    }
   } else {
     llvm::SmallVector<llvm::Value *, 8> values = load_arguments(b, kernel, args);
     values.push_back(work_item);
@@ -230,7 +232,7 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
   exit->moveAfter(&function->back());
-  return regions != nullptr;
+  return as_regions;
 }
 
 } // namespace
