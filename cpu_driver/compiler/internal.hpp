@@ -76,7 +76,7 @@ Status check_external_calls(const llvm::Module &module, const CompileOptions &op
 void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kernels, const CompileOptions &options);
 std::string work_group_function_name(llvm::StringRef kernel);
 
-// Private memory of a work-group function's static allocas, per work-item.
-uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel);
+// Private memory per work-item, estimated from the lowered module's static allocas (see work_group.cpp).
+uint64_t private_bytes(llvm::Module &module, llvm::StringRef kernel);
 
 } // namespace zeal::cpu::detail

@@ -270,22 +270,25 @@ void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kern
   }
 }
 
-uint64_t private_bytes(const llvm::Module &module, llvm::StringRef kernel) {
-  // A kernel with barriers is inlined into its work-item function instead.
-  const llvm::Function *function = module.getFunction(("zeal.wi." + kernel).str());
+uint64_t private_bytes(llvm::Module &module, llvm::StringRef kernel) {
+  // Measured before optimisation (kernels compile at their first launch): the
+  // static allocas of everything the work-item runs, an upper bound of what
+  // stays after inlining, plus what a region kernel keeps across barriers.
+  // The fiber body of a barrier kernel is its work-item function.
+  llvm::Function *root = module.getFunction(("zeal.wi." + kernel).str());
+  llvm::Function *group = module.getFunction(work_group_function_name(kernel));
+  if (root == nullptr) root = group;
+  if (root == nullptr) return 0;
   uint64_t bytes = 0;
-  if (function == nullptr) {
-    function = module.getFunction(work_group_function_name(kernel));
-    if (function == nullptr) return 0;
-    if (llvm::Attribute slots = function->getFnAttribute(slot_bytes_attribute); slots.isValid()) {
-      slots.getValueAsString().getAsInteger(10, bytes);
-    }
+  if (llvm::Attribute slots = group->getFnAttribute(slot_bytes_attribute); slots.isValid()) {
+    slots.getValueAsString().getAsInteger(10, bytes);
   }
-  for (const llvm::Instruction &inst : llvm::instructions(*function)) {
-    auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
-    if (alloca == nullptr) continue;
-    if (auto size = alloca->getAllocationSizeInBits(module.getDataLayout())) {
-      bytes += size->getFixedSize() / 8;
+  llvm::StructType *hidden = work_item_type(module.getContext()); // the ids, in registers once inlined
+  for (llvm::Function *function : reachable_functions(*root)) {
+    for (const llvm::Instruction &inst : llvm::instructions(*function)) {
+      auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
+      if (alloca == nullptr || alloca->getAllocatedType() == hidden) continue;
+      if (auto size = alloca->getAllocationSizeInBits(module.getDataLayout())) bytes += size->getFixedSize() / 8;
     }
   }
   return bytes;

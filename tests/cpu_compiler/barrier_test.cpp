@@ -49,6 +49,9 @@ TYPED_TEST(Barriers, KernelsReportTheirBarriersAndStaticLocalBytes) {
     EXPECT_EQ(this->kernel(name).barrier_regions, TypeParam::regions) << name;
   }
   EXPECT_FALSE(this->kernel("no_barrier").barrier_regions);
+  // Private memory: the array each work-item keeps across the barrier; none without one.
+  EXPECT_GE(this->kernel("private_array_across").private_bytes, 8u * sizeof(int));
+  EXPECT_EQ(this->kernel("no_barrier").private_bytes, 0u);
   EXPECT_EQ(this->kernel("local_reduce").static_local_bytes, 0u);
   EXPECT_EQ(this->kernel("rotate_rounds").static_local_bytes, 1024u * sizeof(int));
   EXPECT_EQ(this->kernel("uniform_branch").static_local_bytes, 256u * sizeof(int));
