@@ -71,6 +71,21 @@ Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level) {
 
 namespace {
 
+struct HostLayout {
+  std::string triple, data_layout;
+};
+
+// What the lowering needs of the host, from one target machine made on first
+// use: a module build no longer generates code, so it need not make its own.
+const Result<HostLayout> &host_layout() {
+  static const Result<HostLayout> layout = []() -> Result<HostLayout> {
+    auto machine = host_machine(2);
+    if (!machine) return std::move(machine).error();
+    return HostLayout{(*machine)->getTargetTriple().str(), (*machine)->createDataLayout().getStringRepresentation()};
+  }();
+  return layout;
+}
+
 Status verify(const llvm::Module &module, const char *stage) {
   std::string problems;
   llvm::raw_string_ostream out(problems);
@@ -169,11 +184,11 @@ Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
   if (!read) return std::move(read).error();
   clock.mark("read");
   const CompileOptions options = merged_options(inputs);
-  auto machine = host_machine(options.opt_level);
-  if (!machine) return std::move(machine).error();
+  const auto &host = host_layout();
+  if (!host) return host.error();
   llvm::Module &ir = *read->module;
-  ir.setTargetTriple((*machine)->getTargetTriple().str());
-  ir.setDataLayout((*machine)->createDataLayout());
+  ir.setTargetTriple(host.value().triple);
+  ir.setDataLayout(host.value().data_layout);
 
   auto kernels = describe_kernels(ir);
   if (!kernels) return std::move(kernels).error();
