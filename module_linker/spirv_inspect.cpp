@@ -1,6 +1,8 @@
 // inspect_spirv: one pass of spvBinaryParse collecting what module_linker needs to know of a module.
 #include "module_linker/module_info.hpp"
 
+#include "common/spirv_host_access.hpp"
+
 #include <spirv-tools/libspirv.h>
 
 #include <fmt/format.h>
@@ -273,6 +275,10 @@ Result<ModuleInfo> inspect_spirv(std::span<const uint32_t> words, const InspectO
 }
 
 Result<ModuleInfo> inspect_spirv(std::span<const uint8_t> bytes, const InspectOptions &options) {
+  // SPIRV-Tools 2023.1 cannot parse device_global's HostAccessINTEL: the module is
+  // read as the CPU driver reads it, host names as exports (common/spirv_host_access.hpp).
+  HostAccessRewrite host_access = rewrite_host_access(bytes);
+  if (!host_access.spirv.empty()) bytes = host_access.spirv;
   std::optional<std::vector<uint32_t>> words = to_words(bytes);
   if (!words)
     return make_error(ZEAL_RESULT_ERROR_INVALID_BINARY,

@@ -67,7 +67,9 @@ struct CompileOptions {
 // What a module shares with others (SPIR-V LinkageAttributes), built-ins excluded.
 struct GlobalSymbol {
   std::string name;
-  uint64_t size = 0; // bytes of an exported variable
+  uint64_t size = 0;  // bytes of an exported variable
+  std::string symbol; // a HostAccessINTEL name's exported variable; empty: `name` itself
+  const std::string &object_name() const { return symbol.empty() ? name : symbol; }
 };
 struct Linkage {
   std::vector<std::string> imports;           // functions and variables other modules must provide

@@ -142,10 +142,16 @@ Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std
     const llvm::GlobalValue *value = module.getNamedValue(name);
     if (value == nullptr || value->isDeclaration() || value->hasLocalLinkage()) continue;
     if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(value)) {
-      linkage.exported_globals.push_back({name, layout.getTypeAllocSize(global->getValueType()).getFixedSize()});
+      linkage.exported_globals.push_back({name, layout.getTypeAllocSize(global->getValueType()).getFixedSize(), {}});
     } else if (llvm::isa<llvm::Function>(value)) {
       linkage.exported_functions.push_back(name);
     }
+  }
+  for (const auto &[host, exported] : spirv.host_aliases) {
+    auto *global = module.getNamedGlobal(exported);
+    if (global == nullptr || global->isDeclaration()) continue;
+    linkage.exported_globals.push_back(
+        {host, layout.getTypeAllocSize(global->getValueType()).getFixedSize(), exported});
   }
   return linkage;
 }

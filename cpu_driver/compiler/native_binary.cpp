@@ -20,7 +20,7 @@ namespace {
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // 2: the work-item record gained the sub-group size; 3: kernels record the size they run with;
 // 4: and whether barriers became regions.
-constexpr uint32_t format_version = 4;
+constexpr uint32_t format_version = 5;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 uint64_t fnv1a(std::span<const uint8_t> bytes) {
@@ -181,6 +181,7 @@ std::vector<uint8_t> write_native_binary(const NativeContents &contents) {
   for (const GlobalSymbol &global : contents.linkage.exported_globals) {
     w.put(global.name);
     w.put(global.size);
+    w.put(global.symbol);
   }
   w.put(uint64_t(contents.object.size()));
   w.bytes.insert(w.bytes.end(), contents.object.begin(), contents.object.end());
@@ -208,10 +209,11 @@ Result<NativeContents> read_native_binary(std::span<const uint8_t> blob) {
   for (KernelInfo &kernel : contents.kernels) kernel = read_kernel(r);
   contents.linkage.imports = read_names(r);
   contents.linkage.exported_functions = read_names(r);
-  contents.linkage.exported_globals.resize(r.count(12));
+  contents.linkage.exported_globals.resize(r.count(16));
   for (GlobalSymbol &global : contents.linkage.exported_globals) {
     global.name = r.string();
     global.size = r.get<uint64_t>();
+    global.symbol = r.string();
   }
   contents.object = r.bytes(r.get<uint64_t>());
   if (!r.ok() || !r.at_end()) {

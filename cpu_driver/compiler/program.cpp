@@ -2,6 +2,7 @@
 #include "cpu_driver/compiler/linking.hpp"
 
 #include "common/log.hpp"
+#include "common/spirv_host_access.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -127,11 +128,15 @@ Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMC
   std::vector<std::unique_ptr<llvm::Module>> modules;
   ReadInputs read;
   for (const CompileInput &input : inputs) {
-    auto module = read_spirv(input.spirv, context, input.options.spec_constants, log);
+    HostAccessRewrite host_access = rewrite_host_access(input.spirv);
+    std::span<const uint8_t> spirv = host_access.spirv.empty() ? input.spirv : host_access.spirv;
+    auto module = read_spirv(spirv, context, input.options.spec_constants, log);
     if (!module) return std::move(module).error();
-    SpirvLinkage linkage = scan_linkage(input.spirv);
+    SpirvLinkage linkage = scan_linkage(spirv);
     read.spirv.imports.insert(read.spirv.imports.end(), linkage.imports.begin(), linkage.imports.end());
     read.spirv.exports.insert(read.spirv.exports.end(), linkage.exports.begin(), linkage.exports.end());
+    read.spirv.host_aliases.insert(read.spirv.host_aliases.end(), host_access.aliases.begin(),
+                                   host_access.aliases.end());
     modules.push_back(std::move(*module));
   }
   if (modules.size() == 1) {

@@ -1,6 +1,7 @@
 // What the SPIR-V checks share: opcode numbers and each id's definition and uses, as SPIRV-Tools' parser reports them.
 #pragma once
 
+#include "common/spirv_host_access.hpp"
 #include "cpu_driver/compiler/spirv_validate.hpp"
 
 #include <spirv-tools/libspirv.h>

@@ -231,19 +231,6 @@ Status check_ids(std::span<const uint32_t> words) {
   return check_types(words, ids);
 }
 
-// A SPIR-V literal string: nul-terminated UTF-8 packed little-endian into words.
-std::string literal_string(std::span<const uint32_t> words) {
-  std::string text;
-  for (uint32_t word : words) {
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = char((word >> (8 * byte)) & 0xff);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
-}
-
 } // namespace
 
 SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
@@ -262,11 +249,11 @@ SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
     uint32_t opcode = words[at] & 0xffff;
     std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
     if (opcode == OpFunction) break;
-    if (opcode == OpEntryPoint && inst.size() >= 4) entry_points.insert(literal_string(inst.subspan(3)));
+    if (opcode == OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
     if (opcode != OpDecorate || inst.size() < 3) continue;
     if (inst[2] == BuiltIn) builtins.insert(inst[1]);
     if (inst[2] == LinkageAttributes && inst.size() >= 5) {
-      linked.push_back({inst[1], literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
+      linked.push_back({inst[1], spirv_literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
     }
   }
   SpirvLinkage out;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zeal::cpu::detail {
@@ -26,6 +27,8 @@ Status validate_spirv(std::span<const uint8_t> spirv);
 struct SpirvLinkage {
   std::vector<std::string> imports; // Import; built-ins (`__spirv_*` names, BuiltIn variables) excluded
   std::vector<std::string> exports; // Export; entry points (kernels) excluded
+  // HostAccessINTEL names of variables exported under another name: host name, exported name.
+  std::vector<std::pair<std::string, std::string>> host_aliases;
 };
 // Reads them from a binary that passed validate_spirv.
 SpirvLinkage scan_linkage(std::span<const uint8_t> spirv);

@@ -159,7 +159,7 @@ ze_result_t module_get_global_pointer(ze_module_handle_t module, const char *nam
     return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
   }
   if (!program.linked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
-  Result<void *> address = program.symbol_address(name);
+  Result<void *> address = program.symbol_address(global->object_name());
   if (!address) {
     zeal::logger("zeal-cpu").warn("zeModuleGetGlobalPointer: {}", address.error().message);
     return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;

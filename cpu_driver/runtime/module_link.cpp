@@ -18,7 +18,9 @@ ExportTable export_table(std::span<Module *const> modules) {
   for (uint32_t i = 0; i < modules.size(); ++i) {
     const Linkage &linkage = modules[i]->program()->linkage();
     for (const std::string &name : linkage.exported_functions) table[name].push_back(i);
-    for (const GlobalSymbol &global : linkage.exported_globals) table[global.name].push_back(i);
+    for (const GlobalSymbol &global : linkage.exported_globals) {
+      if (global.symbol.empty()) table[global.name].push_back(i); // host names are not link names
+    }
   }
   return table;
 }
@@ -118,7 +120,9 @@ std::string inspection(std::span<Module *const> modules, ze_linkage_inspection_e
   if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS) {
     section("Exports", [](const Program &p) {
       std::vector<std::string> names = p.linkage().exported_functions;
-      for (const GlobalSymbol &global : p.linkage().exported_globals) names.push_back(global.name);
+      for (const GlobalSymbol &global : p.linkage().exported_globals) {
+        if (global.symbol.empty()) names.push_back(global.name);
+      }
       return names;
     });
   }

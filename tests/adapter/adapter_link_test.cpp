@@ -1,5 +1,6 @@
 // Compile, link and build through the C ABI: states, logs that survive failure, symbol checks, both link kinds.
 #include "adapter_fixture.hpp"
+#include "tests/support/host_access_spirv.hpp"
 
 using namespace zeal_test;
 
@@ -254,4 +255,21 @@ TEST_F(LinkTest, GivenACompileFailure_ThenTheProgramStaysAnInputAndKeepsTheLog) 
   EXPECT_EQ(last_error(), "programGetGlobalPointer: name or pointer is null");
   EXPECT_EQ(d.programCompile(nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_HANDLE);
   EXPECT_EQ(last_error(), "the program handle is null");
+}
+
+TEST_F(LinkTest, DeviceGlobalsAreReachedByTheirHostAccessNames) {
+  const std::vector<uint8_t> spirv = zeal::test::with_host_access(read_kernel("host_access.spv"));
+  zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(), 0, nullptr};
+  zeal_program_handle_t p = nullptr;
+  ASSERT_EQ(d.programCreate(context, device, &desc, &p), ZEAL_RESULT_SUCCESS) << last_error();
+  programs.push_back(p);
+  ASSERT_EQ(d.programBuild(p, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+  void *counter = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(d.programGetGlobalPointer(p, "counter_host_name", &size, &counter), ZEAL_RESULT_SUCCESS) << last_error();
+  EXPECT_EQ(size, sizeof(uint32_t));
+  EXPECT_EQ(*static_cast<uint32_t *>(counter), 5u);
+  *static_cast<uint32_t *>(counter) = 20;
+  EXPECT_EQ(run(p, "read_host_variables")[3], 20 + 100 + 3);
+  EXPECT_EQ(d.programGetGlobalPointer(p, "counter", &size, &counter), ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME);
 }

@@ -1,5 +1,6 @@
 // Module linking: zeModuleDynamicLink (and its errors), module programs, linkage inspection, global and function pointers.
 #include "link_support.hpp"
+#include "tests/support/host_access_spirv.hpp"
 
 #include <thread>
 
@@ -122,6 +123,53 @@ TEST_F(Linking, GlobalPointerReachesTheVariableImportersUse) {
   EXPECT_EQ(expected(8, [](int i) { return 3 * i + 1 + 5000; }), run(kernel(user, "use_helper"), 8));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, zeModuleGetGlobalPointer(lib, "no_such_variable", &size, &pointer));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, zeModuleGetGlobalPointer(lib, "link_helper", &size, &pointer));
+}
+
+std::vector<uint8_t> host_access_module() { return zeal::test::with_host_access(read_kernel("host_access.spv")); }
+
+TEST_F(Linking, GlobalPointerFindsVariablesByTheirHostAccessNames) {
+  ze_module_handle_t m = nullptr;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(host_access_module(), m, &log)) << log;
+  size_t size = 0;
+  void *counter = nullptr, *table = nullptr, *exported = nullptr;
+  ZE_ASSERT_OK(zeModuleGetGlobalPointer(m, "counter_host_name", &size, &counter));
+  EXPECT_EQ(sizeof(uint32_t), size);
+  ZE_ASSERT_OK(zeModuleGetGlobalPointer(m, "table_host_name", &size, &table));
+  ZE_ASSERT_OK(zeModuleGetGlobalPointer(m, "exported_table", &size, &exported));
+  EXPECT_EQ(exported, table); // one variable, two names
+  ASSERT_NE(nullptr, counter);
+  EXPECT_EQ(5u, *static_cast<uint32_t *>(counter));
+  EXPECT_EQ(100u, *static_cast<uint32_t *>(table));
+  *static_cast<uint32_t *>(counter) = 40;
+  *static_cast<uint32_t *>(table) = 2000;
+  EXPECT_EQ(expected(4, [](int i) { return 2040 + i; }), run(kernel(m, "read_host_variables"), 4));
+  // The source names of the variables are not host names.
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, zeModuleGetGlobalPointer(m, "counter", &size, &counter));
+  // The host name is not a link name: only "exported_table" and the host-only name of `counter` are exports.
+  ze_linkage_inspection_ext_desc_t desc{ZE_STRUCTURE_TYPE_LINKAGE_INSPECTION_EXT_DESC, nullptr,
+                                        ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS};
+  ze_module_build_log_handle_t inspection = nullptr;
+  ZE_ASSERT_OK(zeModuleInspectLinkageExt(&desc, 1, &m, &inspection));
+  EXPECT_EQ("Exports:\n  0: counter_host_name\n  0: exported_table\n", log_text(inspection));
+}
+
+TEST_F(Linking, HostAccessNamesSurviveANativeBinary) {
+  ze_module_handle_t m = nullptr;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(host_access_module(), m, &log)) << log;
+  size_t bytes = 0;
+  ZE_ASSERT_OK(zeModuleGetNativeBinary(m, &bytes, nullptr));
+  std::vector<uint8_t> blob(bytes);
+  ZE_ASSERT_OK(zeModuleGetNativeBinary(m, &bytes, blob.data()));
+  ze_module_handle_t native = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(blob, native, &log, "", ZE_MODULE_FORMAT_NATIVE)) << log;
+  size_t size = 0;
+  void *table = nullptr, *exported = nullptr;
+  ZE_ASSERT_OK(zeModuleGetGlobalPointer(native, "table_host_name", &size, &table));
+  ZE_ASSERT_OK(zeModuleGetGlobalPointer(native, "exported_table", &size, &exported));
+  EXPECT_EQ(exported, table);
+  EXPECT_EQ(100u, *static_cast<uint32_t *>(table));
 }
 
 TEST_F(Linking, AFunctionPointerFromALibraryIsCalledIndirectlyByAKernel) {

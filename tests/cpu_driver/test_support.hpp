@@ -94,11 +94,10 @@ protected:
     return e;
   }
 
-  // Builds a SPIR-V module from the test kernels; on failure returns the result and fills `log`.
+  // Builds a module (SPIR-V unless `format` says otherwise); on failure returns the result and fills `log`.
   ze_result_t build(const std::vector<uint8_t> &spirv, ze_module_handle_t &module, std::string *log = nullptr,
-                    const char *flags = "") {
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
-                          spirv.data(), flags, nullptr};
+                    const char *flags = "", ze_module_format_t format = ZE_MODULE_FORMAT_IL_SPIRV) {
+    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, spirv.size(), spirv.data(), flags, nullptr};
     ze_module_build_log_handle_t build_log = nullptr;
     module = nullptr;
     ze_result_t r = zeModuleCreate(context, device, &desc, &module, &build_log);

@@ -1,0 +1,123 @@
+// SPV_INTEL_global_variable_host_access rewritten for readers that do not know it (spirv_host_access.hpp).
+#include "common/spirv_host_access.hpp"
+
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace zeal {
+namespace {
+
+constexpr uint32_t header_words = 5;
+constexpr uint32_t OpFunction = 54, OpDecorate = 71, LinkageAttributes = 41;
+constexpr uint32_t OpExtension = 10, OpCapability = 17;
+constexpr uint32_t CapabilityLinkage = 5, CapabilityHostAccess = 6187, HostAccessINTEL = 6188;
+constexpr uint32_t LinkageExport = 0;
+constexpr std::string_view host_access_extension = "SPV_INTEL_global_variable_host_access";
+
+// The words of a literal string, nul-terminated and padded to a word.
+std::vector<uint32_t> string_to_words(const std::string &text) {
+  std::vector<uint32_t> words(text.size() / 4 + 1, 0);
+  std::memcpy(words.data(), text.data(), text.size());
+  return words;
+}
+
+struct Instruction {
+  size_t at;
+  uint32_t count;
+  uint32_t opcode;
+};
+
+// The instructions before the first function (where capabilities, extensions
+// and decorations live), or nothing when a word count does not fit.
+std::vector<Instruction> module_section(std::span<const uint32_t> words) {
+  std::vector<Instruction> out;
+  for (size_t at = header_words; at < words.size();) {
+    uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || count > words.size() - at) return {};
+    if (opcode == OpFunction) break;
+    out.push_back({at, count, opcode});
+    at += count;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string spirv_literal_string(std::span<const uint32_t> words) {
+  std::string text;
+  for (uint32_t word : words) {
+    for (int byte = 0; byte < 4; ++byte) {
+      char c = char((word >> (8 * byte)) & 0xff);
+      if (c == '\0') return text;
+      text += c;
+    }
+  }
+  return text;
+}
+
+HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
+  HostAccessRewrite result;
+  if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4) return result;
+  std::vector<uint32_t> words(spirv.size() / 4);
+  std::memcpy(words.data(), spirv.data(), spirv.size());
+  std::vector<Instruction> section = module_section(words);
+  auto operands = [&](const Instruction &i) { return std::span<const uint32_t>(words).subspan(i.at + 1, i.count - 1); };
+
+  std::unordered_map<uint32_t, std::string> host_names; // variable id -> host name
+  std::unordered_map<uint32_t, std::pair<std::string, uint32_t>> linkage; // id -> (name, Export/Import)
+  bool has_linkage_capability = false;
+  for (const Instruction &i : section) {
+    std::span<const uint32_t> op = operands(i);
+    if (i.opcode == OpCapability && op.size() == 1 && op[0] == CapabilityLinkage) has_linkage_capability = true;
+    if (i.opcode != OpDecorate || op.size() < 3) continue;
+    if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = spirv_literal_string(op.subspan(3));
+    if (op[1] == LinkageAttributes && op.size() >= 4) {
+      linkage[op[0]] = {spirv_literal_string(op.subspan(2, op.size() - 3)), op.back()};
+    }
+  }
+  bool uses_extension = !host_names.empty();
+  for (const Instruction &i : section) {
+    if (i.opcode == OpCapability && i.count == 2 && words[i.at + 1] == CapabilityHostAccess) uses_extension = true;
+  }
+  if (!uses_extension) return result;
+
+  std::vector<uint32_t> out(words.begin(), words.begin() + header_words);
+  bool capability_added = has_linkage_capability;
+  for (const Instruction &i : section) {
+    std::span<const uint32_t> whole(words.data() + i.at, i.count);
+    std::span<const uint32_t> op = operands(i);
+    if (i.opcode == OpCapability && op.size() == 1 && op[0] == CapabilityHostAccess) continue;
+    if (i.opcode == OpExtension && spirv_literal_string(op) == host_access_extension) continue;
+    if (i.opcode == OpDecorate && op.size() >= 4 && op[1] == HostAccessINTEL) {
+      const std::string &host = host_names[op[0]];
+      auto linked = linkage.find(op[0]);
+      if (linked == linkage.end()) {
+        // No linkage: exported under the host name, as if the module said so.
+        std::vector<uint32_t> name = string_to_words(host);
+        out.push_back(uint32_t(4 + name.size()) << 16 | OpDecorate);
+        out.push_back(op[0]);
+        out.push_back(LinkageAttributes);
+        out.insert(out.end(), name.begin(), name.end());
+        out.push_back(LinkageExport);
+      } else if (linked->second.second == LinkageExport && linked->second.first != host) {
+        result.aliases.emplace_back(host, linked->second.first);
+      }
+      // An import's host access belongs to the module that defines the variable.
+      continue;
+    }
+    out.insert(out.end(), whole.begin(), whole.end());
+    if (i.opcode == OpCapability && !capability_added) {
+      out.push_back(2u << 16 | OpCapability);
+      out.push_back(CapabilityLinkage);
+      capability_added = true;
+    }
+  }
+  size_t rest = section.empty() ? header_words : section.back().at + section.back().count;
+  out.insert(out.end(), words.begin() + rest, words.end());
+  result.spirv.resize(out.size() * 4);
+  std::memcpy(result.spirv.data(), out.data(), result.spirv.size());
+  return result;
+}
+
+} // namespace zeal

@@ -1,0 +1,28 @@
+// SPV_INTEL_global_variable_host_access (DPC++'s device_global), which neither LLVMSPIRVLib 15 nor
+// SPIRV-Tools 2023.1 (Debian 12) can read, rewritten into what both can.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace zeal {
+
+// A SPIR-V literal string: nul-terminated UTF-8 packed little-endian into words.
+std::string spirv_literal_string(std::span<const uint32_t> words);
+
+// The capability, the extension and the HostAccessINTEL decorations are
+// removed; a decorated variable without linkage becomes an export under its
+// host name (so a driver's zeModuleGetGlobalPointer finds it by that name, as
+// Intel's does), and one exported under another name is listed in `aliases`.
+// `spirv` stays empty when the module does not use the extension, or is too
+// malformed to rewrite (the reader that follows then says how).
+struct HostAccessRewrite {
+  std::vector<uint8_t> spirv;
+  std::vector<std::pair<std::string, std::string>> aliases; // host name, exported name
+};
+HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv);
+
+} // namespace zeal
