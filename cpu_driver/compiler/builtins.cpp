@@ -344,8 +344,15 @@ Status check_external_calls(const llvm::Module &module, const CompileOptions &op
     if (is_host_symbol(function.getName())) continue;
     std::string name = function.getName().str();
     std::string readable = llvm::demangle(name);
-    log += fmt::format("the module calls '{}'{}, which is neither defined in the module nor provided by this driver\n",
-                       readable, readable == name ? "" : fmt::format(" ({})", name));
+    std::string called = fmt::format("'{}'{}", readable, readable == name ? "" : fmt::format(" ({})", name));
+    if (function.getName().contains("ocl_image")) {
+      bool block_io = function.getName().contains("intel_sub_group_block_");
+      log += fmt::format("the module calls {}, which takes an image: this driver supports no images{}\n", called,
+                         block_io ? ", and sub-group block reads and writes on global memory only" : "");
+      continue;
+    }
+    log += fmt::format("the module calls {}, which is neither defined in the module nor provided by this driver\n",
+                       called);
   }
   if (log.empty()) return {};
   if (options.library_compilation) {

@@ -225,7 +225,10 @@ void define_subgroup_builtins(llvm::Module &module) {
     if (wi->getType() != work_item_pointer_type(module.getContext())) continue;
     std::optional<Collective> c = collective(base);
     std::optional<uint32_t> ballot = ballot_query_kind(base);
-    bool block = base.startswith("intel_sub_group_block_") && f->getArg(0)->getType()->isPointerTy();
+    // Block I/O on buffers only: an image is a pointer too (to an opaque type),
+    // left undefined so that check_external_calls says images are unsupported.
+    bool block = base.startswith("intel_sub_group_block_") && f->getArg(0)->getType()->isPointerTy() &&
+                 !f->getName().contains("ocl_image");
     bool known_query = is_query(base) && f->arg_size() == 1 && f->getReturnType()->isIntegerTy();
     if (!c && !ballot && !block && !known_query) continue; // unknown: check_external_calls names it
     llvm::IRBuilder<> b = start_body(*f);

@@ -115,6 +115,13 @@ TEST(CpuCompilerRejects, AKernelCallingAnUnknownBuiltinNamingIt) {
                  "the module calls 'prefetch(float vector[4] const AS1*, unsigned long)'");
 }
 
+TEST(CpuCompilerRejects, ImageBlockReadsSayingTheDriverHasNoImages) {
+  expect_failure(load_kernel("image_block_read"), ZEAL_RESULT_ERROR_BUILD_FAILURE,
+                 "the module calls 'intel_sub_group_block_read(ocl_image2d_ro, int vector[2])' "
+                 "(_Z26intel_sub_group_block_read14ocl_image2d_roDv2_i), which takes an image: this driver supports "
+                 "no images, and sub-group block reads and writes on global memory only");
+}
+
 uint32_t get_word(const std::vector<uint8_t> &binary, size_t index) {
   uint32_t value;
   std::memcpy(&value, binary.data() + 4 * index, 4);
