@@ -1,5 +1,7 @@
 // bench_adapter_launch: host time per launch through the adapter vs a hand-written Level Zero sequence on the
 // same driver and kernel (median of paired rounds), and heap allocations per steady-state launch.
+#include "tests/support/allocation_counter.hpp"
+
 #include <zeal/zeal_adapter.h>
 
 #include <level_zero/ze_api.h>
@@ -7,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <dlfcn.h>
-#include <execinfo.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,45 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <new>
 #include <vector>
-
-// ---- counting allocator: every allocation on the measuring thread, and the adapter's share of them ----
-namespace {
-thread_local bool t_counting = false;
-thread_local size_t t_all = 0, t_adapter = 0;
-
-// The nearest caller that is the adapter or Level Zero ("libze_*": loader, layers, driver) owns the allocation.
-void attribute() {
-  t_counting = false;
-  ++t_all;
-  void *frames[24];
-  int n = backtrace(frames, 24);
-  for (int i = 1; i < n; ++i) {
-    Dl_info info{};
-    if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr) continue;
-    if (std::strcmp(info.dli_fname, ZEAL_ADAPTER_PATH) == 0) {
-      ++t_adapter;
-      break;
-    }
-    if (std::strstr(info.dli_fname, "libze_") != nullptr) break;
-  }
-  t_counting = true;
-}
-
-void *allocate(size_t size) {
-  if (t_counting) attribute();
-  if (void *p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-} // namespace
-
-void *operator new(size_t size) { return allocate(size); }
-void *operator new[](size_t size) { return allocate(size); }
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete[](void *p) noexcept { std::free(p); }
-void operator delete(void *p, size_t) noexcept { std::free(p); }
-void operator delete[](void *p, size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -225,14 +188,9 @@ double ns_per_launch(Launcher &l, int value) {
 
 template <class Launcher>
 std::pair<double, double> allocations_per_launch(Launcher &l) {
-  void *warm[1];
-  backtrace(warm, 1); // loads libgcc_s once, outside the count
-  t_all = t_adapter = 0;
-  t_counting = true;
-  l.launches(kBatch, 1);
-  t_counting = false;
+  zeal::test::AllocationCounts counts = zeal::test::count_allocations([&] { l.launches(kBatch, 1); });
   l.finish();
-  return {static_cast<double>(t_all) / kBatch, static_cast<double>(t_adapter) / kBatch};
+  return {static_cast<double>(counts.all) / kBatch, static_cast<double>(counts.adapter) / kBatch};
 }
 
 double median(std::vector<double> v) {

@@ -1,83 +1,9 @@
 // Proof that a steady-state launch allocates nothing in the adapter: operator new counted per thread and
 // attributed to adapter or driver by its callers; the same driver work done by hand is shown beside it.
 #include "adapter_fixture.hpp"
+#include "tests/support/allocation_counter.hpp"
 
 #include <level_zero/ze_api.h>
-
-#include <dlfcn.h>
-#include <execinfo.h>
-
-#include <cstdlib>
-#include <cstring>
-#include <new>
-
-namespace {
-thread_local bool t_counting = false;
-thread_local size_t t_allocations = 0;
-thread_local size_t t_adapter_allocations = 0;
-
-// Whose allocation is it: the nearest caller that is either the adapter or Level
-// Zero (loader, layers, driver: "libze_*") decides. The driver allocates for its
-// own commands; only the adapter's share must be zero.
-void attribute() {
-  t_counting = false; // backtrace and dladdr must not count themselves
-  ++t_allocations;
-  void *frames[24];
-  int n = backtrace(frames, 24);
-  for (int i = 1; i < n; ++i) {
-    Dl_info info{};
-    if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr) continue;
-    if (std::strcmp(info.dli_fname, ZEAL_ADAPTER_PATH) == 0) {
-      ++t_adapter_allocations;
-      break;
-    }
-    if (std::strstr(info.dli_fname, "libze_") != nullptr) break;
-  }
-  t_counting = true;
-}
-
-void *counted(size_t size) {
-  if (t_counting) attribute();
-  if (void *p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void *counted_aligned(size_t size, std::align_val_t align) {
-  if (t_counting) attribute();
-  size_t a = static_cast<size_t>(align);
-  if (void *p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
-}
-} // namespace
-
-// Every replaceable allocation function, so nothing escapes the count.
-void *operator new(size_t size) { return counted(size); }
-void *operator new[](size_t size) { return counted(size); }
-void *operator new(size_t size, const std::nothrow_t &) noexcept {
-  try { return counted(size); } catch (...) { return nullptr; }
-}
-void *operator new[](size_t size, const std::nothrow_t &) noexcept {
-  try { return counted(size); } catch (...) { return nullptr; }
-}
-void *operator new(size_t size, std::align_val_t a) { return counted_aligned(size, a); }
-void *operator new[](size_t size, std::align_val_t a) { return counted_aligned(size, a); }
-void *operator new(size_t size, std::align_val_t a, const std::nothrow_t &) noexcept {
-  try { return counted_aligned(size, a); } catch (...) { return nullptr; }
-}
-void *operator new[](size_t size, std::align_val_t a, const std::nothrow_t &) noexcept {
-  try { return counted_aligned(size, a); } catch (...) { return nullptr; }
-}
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete[](void *p) noexcept { std::free(p); }
-void operator delete(void *p, size_t) noexcept { std::free(p); }
-void operator delete[](void *p, size_t) noexcept { std::free(p); }
-void operator delete(void *p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void *p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void *p, size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void *p, size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
-void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }
-void operator delete(void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
-void operator delete[](void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
 
 using namespace zeal_test;
 
@@ -86,21 +12,8 @@ namespace {
 constexpr int kWarmUp = 300;
 constexpr int kCounted = 2000;
 
-struct Counts {
-  size_t all = 0;
-  size_t adapter = 0;
-};
-
-template <class Fn>
-Counts count_allocations(Fn &&fn) {
-  void *warm[1];
-  backtrace(warm, 1); // its first call loads libgcc_s, which allocates
-  t_allocations = t_adapter_allocations = 0;
-  t_counting = true;
-  fn();
-  t_counting = false;
-  return {t_allocations, t_adapter_allocations};
-}
+using Counts = zeal::test::AllocationCounts;
+using zeal::test::count_allocations;
 
 // The driver work of one adapter launch, by hand: arguments, group size, and an
 // append that signals an event and waits for the previous one (the in-order chain).

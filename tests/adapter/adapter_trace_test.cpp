@@ -1,35 +1,12 @@
 // ZEAL_TRACE=1 (set by ctest for this binary): each C ABI call is logged with arguments, result and duration.
 #include "adapter_fixture.hpp"
-
-#include <unistd.h>
+#include "tests/support/capture_stderr.hpp"
 
 #include <regex>
 
 using namespace zeal_test;
 
-namespace {
-
-// Runs fn with stderr (fd 2, where the trace goes) redirected to a file, and returns what was written.
-template <class Fn>
-std::string capture_stderr(Fn &&fn) {
-  char path[] = "/tmp/zeal_trace_XXXXXX";
-  int file = mkstemp(path);
-  EXPECT_GE(file, 0);
-  std::fflush(stderr);
-  int saved = dup(2);
-  dup2(file, 2);
-  fn();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  close(file);
-  std::ifstream in(path);
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  unlink(path);
-  return text;
-}
-
-} // namespace
+using zeal::test::capture_stderr;
 
 TEST_F(AdapterTest, TraceLinesCarryTheCallItsArgumentsItsResultAndItsDuration) {
   ASSERT_STREQ(std::getenv("ZEAL_TRACE"), "1") << "ctest runs this binary with ZEAL_TRACE=1";

@@ -2,33 +2,13 @@
 #include <gtest/gtest.h>
 #include <level_zero/ze_api.h>
 
-#include <cstdio>
-#include <fstream>
-#include <iterator>
+#include "tests/support/capture_stderr.hpp"
+
 #include <string>
-#include <unistd.h>
 
 namespace {
 
-// Runs `fn` with stderr (where zeal logs) going to a temporary file; returns what was written.
-template <class Fn>
-std::string capture_stderr(Fn fn) {
-  char path[] = "/tmp/zeal_bad_profile_XXXXXX";
-  int file = mkstemp(path);
-  EXPECT_GE(file, 0);
-  std::fflush(stderr);
-  int saved = dup(2);
-  dup2(file, 2);
-  fn();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  close(file);
-  std::ifstream in(path);
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  unlink(path);
-  return text;
-}
+using zeal::test::capture_stderr;
 
 TEST(BadProfile, ZeInitFailsAndLogsTheValidProfileNames) {
   ze_result_t result = ZE_RESULT_SUCCESS;
