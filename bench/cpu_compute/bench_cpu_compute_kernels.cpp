@@ -1,4 +1,5 @@
-// STREAM triad, a local-memory tree reduction and the cost of a barrier: zeal's CPU driver against PoCL and plain C++.
+// STREAM triad, a local-memory tree reduction, the cost of a barrier and of an empty launch: zeal's CPU driver
+// against PoCL and plain C++.
 #include "ze_session.hpp"
 
 #include <CL/cl.h>
@@ -28,6 +29,7 @@ constexpr size_t reduce_group = 256;
 constexpr size_t barrier_group = 256, barrier_groups = 64;
 constexpr int barrier_iterations = 200; // two barriers each
 constexpr float triad_scalar = 3.0f;
+constexpr int empty_launches = 1000; // back-to-back, then one synchronize
 
 using bench::fail;
 using bench::read_file;
@@ -56,18 +58,20 @@ public:
     reduce_ = session_.kernel("reduce", reduce_group, {{sizeof(ints), &ints}, {sizeof(partial), &partial},
                                                {reduce_group * sizeof(int), nullptr}});
     barriers_ = session_.kernel("barriers", barrier_group, {{sizeof(barrier_out), &barrier_out}, {sizeof(int), &barrier_iterations}});
+    empty_ = session_.kernel("empty", 1, {});
   }
 
   double triad() { return session_.launch(triad_, triad_n / 256); }
   double reduce() { return session_.launch(reduce_, reduce_n / reduce_group); }
   double barriers() { return session_.launch(barriers_, barrier_groups); }
+  double empty() { return session_.launch_many(empty_, empty_launches); }
 
   float *a, *b, *c;
   int *ints, *partial, *barrier_out;
 
 private:
   bench::ZeSession session_;
-  ze_kernel_handle_t triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr;
+  ze_kernel_handle_t triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr, empty_ = nullptr;
 };
 
 // --- PoCL, through the OpenCL ICD loader ------------------------------------
@@ -106,11 +110,21 @@ public:
     triad_ = kernel("triad", {{sizeof(cl_mem), &a}, {sizeof(cl_mem), &b}, {sizeof(cl_mem), &c}, {4, &triad_scalar}});
     reduce_ = kernel("reduce", {{sizeof(cl_mem), &ints}, {sizeof(cl_mem), &partial}, {reduce_group * 4, nullptr}});
     barriers_ = kernel("barriers", {{sizeof(cl_mem), &barrier_out}, {sizeof(int), &barrier_iterations}});
+    empty_ = kernel("empty", {});
   }
 
   double triad() { return launch(triad_, triad_n, 256); }
   double reduce() { return launch(reduce_, reduce_n, reduce_group); }
   double barriers() { return launch(barriers_, barrier_group * barrier_groups, barrier_group); }
+  double empty() {
+    size_t one = 1;
+    auto start = Clock::now();
+    for (int i = 0; i < empty_launches; ++i) {
+      cl(clEnqueueNDRangeKernel(queue_, empty_, 1, nullptr, &one, &one, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+    }
+    cl(clFinish(queue_), "clFinish");
+    return seconds(start);
+  }
 
   std::vector<int> read_ints(cl_mem from, size_t n) {
     std::vector<int> out(n);
@@ -149,7 +163,7 @@ private:
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   cl_program program_ = nullptr;
-  cl_kernel triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr;
+  cl_kernel triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr, empty_ = nullptr;
 };
 
 // The bandwidth anchor: the triad on std::threads over the same arrays.
@@ -235,6 +249,7 @@ int main() try {
                               [&] { return cpp_triad(zeal.a, zeal.b, zeal.c); }});
   auto reduce = alternate(7, {[&] { return zeal.reduce(); }, [&] { return pocl.reduce(); }});
   auto barriers = alternate(7, {[&] { return zeal.barriers(); }, [&] { return pocl.barriers(); }});
+  auto empty = alternate(21, {[&] { return zeal.empty(); }, [&] { return pocl.empty(); }});
   verify(zeal, pocl);
 
   auto gbps = [](double bytes, double t) { return bytes / t / 1e9; };
@@ -254,6 +269,10 @@ int main() try {
   row("barrier, per work-item per barrier", "ns CPU", median(barriers[0]) * 1e9 * threads / crossings,
       median(barriers[1]) * 1e9 * threads / crossings, paired_ratio(barriers[0], barriers[1]),
       "wall time x threads / (work-items x barriers), wg 256");
+  row("empty kernel, back-to-back launches", "us", median(empty[0]) * 1e6 / empty_launches,
+      median(empty[1]) * 1e6 / empty_launches, paired_ratio(empty[0], empty[1]),
+      fmt::format("per launch: {} appends on an immediate list (clEnqueueNDRangeKernel), one synchronize",
+                  empty_launches));
   return 0;
 } catch (const std::exception &error) {
   std::fprintf(stderr, "bench_cpu_compute_kernels: %s\n", error.what());

@@ -103,6 +103,21 @@ public:
     return t;
   }
 
+  // Wall seconds of `launches` back-to-back launches of one work-group each, then one wait: the
+  // last signals the event (the list is in order; Debian's headers predate zeCommandListHostSynchronize).
+  double launch_many(ze_kernel_handle_t k, int launches) {
+    ze_group_count_t count{1, 1, 1};
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < launches; ++i) {
+      ze(zeCommandListAppendLaunchKernel(list_, k, &count, i + 1 == launches ? done_ : nullptr, 0, nullptr),
+         "zeCommandListAppendLaunchKernel");
+    }
+    ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ze(zeEventHostReset(done_), "zeEventHostReset");
+    return t;
+  }
+
 private:
   ze_driver_handle_t driver_ = nullptr;
   ze_device_handle_t device_ = nullptr;
