@@ -17,11 +17,11 @@ constexpr uint32_t header_words = 5;
 
 // Opcodes the checks look at (SPIR-V specification, section 3.52).
 enum Opcode : uint32_t {
-  OpSource = 3, OpName = 5, OpMemberName = 6, OpLine = 8, OpExtInstImport = 11, OpExtInst = 12,
+  OpSource = 3, OpName = 5, OpExtension = 10, OpMemberName = 6, OpLine = 8, OpExtInstImport = 11, OpExtInst = 12,
   OpMemoryModel = 14, OpEntryPoint = 15, OpExecutionMode = 16,
   OpTypeVoid = 19, OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23, OpTypeImage = 25, OpTypeSampledImage = 27, OpTypeArray = 28,
   OpTypeRuntimeArray = 29, OpTypeStruct = 30, OpTypePointer = 32, OpTypeFunction = 33, OpTypeForwardPointer = 39,
-  OpConstant = 43, OpSpecConstant = 50, OpCopyMemory = 63, OpCopyMemorySized = 64,
+  OpConstant = 43, OpConstantComposite = 44, OpSpecConstant = 50, OpSpecConstantComposite = 51, OpCopyMemory = 63, OpCopyMemorySized = 64,
   OpFunction = 54, OpFunctionParameter = 55, OpFunctionEnd = 56, OpFunctionCall = 57, OpVariable = 59,
   OpLoad = 61, OpStore = 62, OpAccessChain = 65, OpInBoundsAccessChain = 66, OpPtrAccessChain = 67,
   OpInBoundsPtrAccessChain = 70, OpDecorate = 71, OpMemberDecorate = 72, OpDecorationGroup = 73,
@@ -37,7 +37,8 @@ enum Opcode : uint32_t {
   OpBranchConditional = 250, OpSwitch = 251, OpReturnValue = 254, OpUnreachable = 255,
   OpLifetimeStart = 256, OpLifetimeStop = 257,
   OpAtomicLoad = 227, OpAtomicStore = 228, OpAtomicIIncrement = 232, OpAtomicIDecrement = 233, OpAtomicXor = 242, OpAtomicFlagTestAndSet = 318, OpAtomicFlagClear = 319,
-  OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpExecutionModeId = 331, OpDecorateId = 332,
+  OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpAny = 154, OpAll = 155, OpGenericCastToPtr = 122,
+  OpEnqueueMarker = 291, OpBuildNDRange = 304, OpMemoryNamedBarrier = 329, OpExecutionModeId = 331, OpDecorateId = 332,
   OpTerminateInvocation = 4416, OpDecorateString = 5632, OpMemberDecorateString = 5633,
 };
 enum Decoration : uint32_t { BuiltIn = 11, FuncParamAttr = 38, LinkageAttributes = 41, Alignment = 44 };

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace zeal::cpu::detail {
@@ -31,8 +33,13 @@ bool is_unimplemented(uint32_t opcode) {
   return opcode == 2 || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
          (opcode >= 400 && opcode <= 403) || opcode == 4416 || (opcode >= 207 && opcode <= 215) ||
          (opcode >= 218 && opcode <= 221) || (opcode >= 305 && opcode <= 316) || opcode == 320 || opcode == 323 ||
-         opcode == 324 || opcode == 326 || opcode == 328;
+         opcode == 324 || opcode == 326 || (opcode >= OpTypeNamedBarrier && opcode <= OpMemoryNamedBarrier) ||
+         opcode == OpExecutionModeId;
 }
+
+// Device-side enqueue (OpEnqueueMarker to OpBuildNDRange): the translator
+// mistypes some of it, and this driver has no device queue to enqueue on.
+bool is_device_enqueue(uint32_t opcode) { return opcode >= OpEnqueueMarker && opcode <= OpBuildNDRange; }
 
 // Types, constants and global variables belong outside functions, where the translator reads them.
 bool is_module_level(uint32_t opcode) { return is_type_opcode(opcode) || (opcode >= 41 && opcode <= 52); }
@@ -96,7 +103,7 @@ public:
     for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
       if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
     }
-    return {};
+    return check_builtin_uses();
   }
 
 private:
@@ -205,6 +212,7 @@ private:
   Status check(uint32_t at, std::span<const uint32_t> inst) {
     uint32_t opcode = inst[0] & 0xffff;
     if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
+    if (is_device_enqueue(opcode)) return wrong(at, inst, "enqueues work from the device, which this driver does not support");
     if (is_module_level(opcode) && body_of(at) >= 0) return wrong(at, inst, "declares a type or constant inside a function");
     switch (opcode) {
     case OpTypeInt:
@@ -249,11 +257,17 @@ private:
         return wrong(at, inst, "copies between operands that are not pointers to one type");
       }
       return {};
-    case OpLifetimeStart: case OpLifetimeStop:
-      if (inst.size() >= 2 && (pointee(type_of(inst[1])) == 0 || word_of(type_of(inst[1]), 2) != 7)) {
+    case OpLifetimeStart: case OpLifetimeStop: {
+      uint32_t object = inst.size() >= 2 ? pointee(type_of(inst[1])) : 0;
+      if (inst.size() >= 2 && (object == 0 || word_of(type_of(inst[1]), 2) != 7)) {
         return wrong(at, inst, "names an object that is not a pointer to a function variable");
       }
+      // A size in bytes goes with a byte pointer (what LLVM's lifetime markers take).
+      if (inst.size() >= 3 && inst[2] != 0 && (opcode_of(object) != OpTypeInt || word_of(object, 2) != 8)) {
+        return wrong(at, inst, "gives a size for an object that is not reached through a byte pointer");
+      }
       return {};
+    }
     case OpCompositeConstruct: {
       uint32_t kind = opcode_of(inst[1]);
       if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
@@ -270,6 +284,24 @@ private:
       if (inst.size() >= 5 && (opcode_of(inst[1]) != OpTypeVector || opcode_of(type_of(inst[3])) != OpTypeVector ||
                                opcode_of(type_of(inst[4])) != OpTypeVector)) {
         return wrong(at, inst, "shuffles operands or into a result that are not vectors");
+      }
+      if (inst.size() >= 5 && inst.size() - 5 != word_of(inst[1], 3)) {
+        return wrong(at, inst, "selects a number of components other than its result vector has");
+      }
+      return {};
+    case OpAny: case OpAll:
+      if (inst.size() >= 4 && (opcode_of(inst[1]) != OpTypeBool || opcode_of(type_of(inst[3])) != OpTypeVector ||
+                               !is_boolean(type_of(inst[3])))) {
+        return wrong(at, inst, fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
+      }
+      return {};
+    case OpEntryPoint:
+      if (inst.size() >= 4) entry_points_[inst[2]] = spirv_literal_string(inst.subspan(3));
+      return {};
+    case OpConstantComposite: case OpSpecConstantComposite: return check_composite_constant(at, inst);
+    case OpExecutionMode: case OpExecutionModeId:
+      if (inst.size() >= 2 && !entry_points_.contains(inst[1])) {
+        return wrong(at, inst, fmt::format("sets an execution mode of %{}, which is not an entry point", inst[1]));
       }
       return {};
     case OpSelect:
@@ -397,7 +429,7 @@ private:
   }
 
   bool is_member(uint32_t type, uint32_t member) const {
-    return opcode_of(type) == OpTypeStruct && member + 2 < (words_[find(type)->at] >> 16);
+    return opcode_of(type) == OpTypeStruct && uint64_t{member} + 2 < (words_[find(type)->at] >> 16);
   }
 
   Status check_composite(uint32_t at, std::span<const uint32_t> inst, size_t operand) const {
@@ -489,6 +521,9 @@ private:
     if (inst.size() < 4) return {};
     uint32_t type = pointee(type_of(inst[3]));
     if (opcode_of(inst[1]) != OpTypePointer || type == 0) return wrong(at, inst, "has a base or result that is not a pointer");
+    if (word_of(inst[1], 2) != word_of(type_of(inst[3]), 2)) {
+      return wrong(at, inst, "has a result in another storage class than its base");
+    }
     for (size_t i = 4; i < inst.size(); ++i) {
       if (opcode_of(type_of(inst[i])) != OpTypeInt) return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
       if (i == 4 && element_first) continue; // steps over whole pointees
@@ -518,7 +553,7 @@ private:
 
   // Decorations name ids defined after them (the translator attaches them to
   // forward references) and carry values the translator has a meaning for.
-  Status check_decoration(uint32_t at, std::span<const uint32_t> inst) const {
+  Status check_decoration(uint32_t at, std::span<const uint32_t> inst) {
     bool member = (inst[0] & 0xffff) == OpMemberDecorate;
     size_t kind = member ? 3 : 2;
     if (inst.size() <= kind) return {};
@@ -536,6 +571,22 @@ private:
       return {};
     case BuiltIn:
       if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+      if (!member) builtins_.insert(inst[1]);
+      return {};
+    case LinkageAttributes:
+      if (!member && target && target->opcode != OpFunction && !(target->opcode == OpVariable && body_of(target->at) < 0)) {
+        return wrong(at, inst, fmt::format("gives linkage to %{}, which is neither a function nor a module variable",
+                                           inst[1]));
+      }
+      if (!member && !linked_.insert(inst[1]).second) {
+        return wrong(at, inst, fmt::format("gives %{} a second linkage name", inst[1]));
+      }
+      // A kernel may be exported, under its own name only (the translator pairs them by name).
+      if (auto entry = entry_points_.find(inst[1]);
+          !member && entry != entry_points_.end() && inst.size() >= 5 &&
+          spirv_literal_string(inst.subspan(3, inst.size() - 4)) != entry->second) {
+        return wrong(at, inst, fmt::format("gives kernel %{} ('{}') another linkage name", inst[1], entry->second));
+      }
       return {};
     case FuncParamAttr:
       if (value > 6) return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
@@ -544,8 +595,57 @@ private:
     }
   }
 
+  // A composite constant is of a composite type, with one constituent of the right type per component.
+  Status check_composite_constant(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 3) return {};
+    uint32_t type = inst[1], kind = opcode_of(type), parts = uint32_t(inst.size() - 3);
+    bool ok = true;
+    if (kind == OpTypeVector) {
+      ok = parts == word_of(type, 3);
+      for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2);
+    } else if (kind == OpTypeStruct) {
+      ok = parts + 2 == (words_[find(type)->at] >> 16);
+      for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2 + i);
+    } else if (kind == OpTypeArray) {
+      ok = parts == word_of(word_of(type, 3), 3); // the length constant's value (arrays shorter than 2^32)
+      for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2);
+    } else {
+      ok = false;
+    }
+    if (!ok) return wrong(at, inst, fmt::format("builds a constant of %{} from constituents its type does not have", type));
+    return {};
+  }
+
+  // Built-in variables are read whole or through constant indices: the
+  // translator turns those reads into calls and has no other pattern for them.
+  Status check_builtin_uses() const {
+    std::unordered_set<uint32_t> derived = builtins_;
+    for (const Use &use : ids_.used) {
+      if (!derived.contains(use.id) || role_of(use) == Role::Any) continue;
+      const uint32_t *inst = words_.data() + use.at;
+      uint32_t count = inst[0] >> 16;
+      bool chain = use.opcode == OpAccessChain || use.opcode == OpInBoundsAccessChain;
+      bool cast = use.opcode == OpBitcast || use.opcode == OpPtrCastToGeneric || use.opcode == OpGenericCastToPtr;
+      if (use.opcode == OpLoad && use.word == 3) continue;
+      if ((chain || cast) && use.word == 3) {
+        bool constant = true;
+        for (uint32_t i = 4; chain && i < count; ++i) constant = constant && opcode_of(inst[i]) == OpConstant;
+        if (constant) {
+          derived.insert(inst[2]);
+          continue;
+        }
+      }
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses built-in variable %{} "
+                                        "other than by loading it (whole or at constant indices)",
+                                        use.at, use.opcode, use.id));
+    }
+    return {};
+  }
+
   std::span<const uint32_t> words_;
   const IdCheck &ids_;
+  std::unordered_map<uint32_t, std::string> entry_points_; // function -> entry point name
+  std::unordered_set<uint32_t> builtins_, linked_;
   std::vector<std::pair<uint32_t, uint32_t>> bodies_;
   std::unordered_set<uint32_t> forward_pointers_;
   uint32_t function_type_ = 0;

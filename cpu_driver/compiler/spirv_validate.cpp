@@ -5,6 +5,7 @@
 #include <spirv-tools/libspirv.h>
 
 #include <cstring>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -231,6 +232,27 @@ Status check_ids(std::span<const uint32_t> words) {
   return check_types(words, ids);
 }
 
+// LLVMSPIRVLib exits the process on an extension it does not know (and
+// knows only those it implements), so they are refused here with their name.
+Status check_extensions(std::span<const uint32_t> words) {
+  static const std::unordered_set<std::string_view> known = {
+#define EXT(X) #X,
+#include <LLVMSPIRVLib/LLVMSPIRVExtensions.inc>
+#undef EXT
+  };
+  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
+    uint32_t opcode = words[at] & 0xffff;
+    if (opcode == OpFunction) break;
+    if (opcode != OpExtension) continue;
+    std::string name = spirv_literal_string(words.subspan(at + 1, (words[at] >> 16) - 1));
+    if (!known.contains(name)) {
+      return build_failure(fmt::format("the module uses SPIR-V extension '{}', which this driver's SPIR-V reader "
+                                       "(LLVMSPIRVLib 15) does not implement", name));
+    }
+  }
+  return {};
+}
+
 } // namespace
 
 SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
@@ -287,6 +309,7 @@ Status validate_spirv(std::span<const uint8_t> spirv) {
   if (Status header = check_header(words); !header) return header;
   if (Status counts = check_word_counts(words); !counts) return counts;
   if (Status structure = StructureCheck(words).run(); !structure) return structure;
+  if (Status extensions = check_extensions(words); !extensions) return extensions;
   return check_ids(words);
 }
 

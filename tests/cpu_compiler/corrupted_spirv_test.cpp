@@ -79,6 +79,13 @@ void compile_mutated(const std::vector<uint32_t> &original, const std::string &s
   std::vector<uint32_t> words = original;
   Mutation m = mutate(words, seed);
   std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t *>(words.data()), words.size() * 4);
+  // ZEAL_FUZZ_DUMP=<folder> keeps each mutated module (<stem>.<seed>.spv), to disassemble a crash.
+  if (const char *dump = std::getenv("ZEAL_FUZZ_DUMP")) {
+    if (FILE *out = std::fopen(fmt::format("{}/{}.{}.spv", dump, stem, seed).c_str(), "wb")) {
+      std::fwrite(bytes.data(), 1, bytes.size(), out);
+      std::fclose(out);
+    }
+  }
   auto program = compile_spirv(bytes, {});
   if (!program.ok() && program.error().log.empty()) {
     std::fprintf(stderr, "%s: build error without a log\n", describe(stem, seed, m).c_str());
@@ -123,7 +130,8 @@ std::vector<std::string> failing_seeds(const std::string &stem, uint64_t first, 
 }
 
 // ZEAL_FUZZ_SEEDS widens the search when hunting for new crash classes and
-// ZEAL_FUZZ_FIRST starts it elsewhere (to replay one seed); CI runs the default.
+// ZEAL_FUZZ_FIRST starts it elsewhere (to replay one seed, with ZEAL_FUZZ_DUMP
+// to keep the module); CI runs the default.
 uint64_t from_environment(const char *name, uint64_t fallback) {
   const char *text = std::getenv(name);
   return text ? std::strtoull(text, nullptr, 10) : fallback;
@@ -136,6 +144,31 @@ TEST_P(CorruptedSpirv, EitherBuildsOrFailsWithALogAndNeverCrashes) {
   uint64_t last = first + from_environment("ZEAL_FUZZ_SEEDS", 60);
   std::vector<std::string> failures = failing_seeds(GetParam(), first, last);
   for (const std::string &failure : failures) ADD_FAILURE() << failure;
+}
+
+// Seeds that once crashed the translator, each a class of corruption validate_spirv now
+// refuses by name (found with ZEAL_FUZZ_SEEDS=30000..70000): replayed on every run.
+TEST(CorruptedSpirvRegressions, EarlierCrashesNowFailWithALog) {
+  const std::pair<const char *, uint64_t> seeds[] = {
+      {"vector_add", 8760},        // an execution mode on a non-entry point
+      {"struct_arg", 10857},       // OpAny of a scalar
+      {"struct_arg", 27676},       // an extension the translator does not know (it exits)
+      {"struct_arg", 28134},       // a built-in variable indexed into another storage class
+      {"struct_arg", 40651},       // a 64-bit struct index (the member check overflowed)
+      {"atomics", 13136},          // a built-in variable as an atomic's value
+      {"atomics", 20652},          // device-side enqueue
+      {"atomics", 29588},          // a lifetime size through a non-byte pointer
+      {"atomics", 37196},          // a composite constant of a scalar type
+      {"atomics", 53012},          // a kernel exported under another kernel's name
+      {"integer_builtins", 4817},  // two linkage names for one function
+      {"math", 24006},             // linkage on a loaded value
+      {"math", 24488},             // OpTypeNamedBarrier
+      {"math", 25176},             // a vector shuffle selecting too few components
+      {"math", 58450},             // OpExecutionModeId
+  };
+  for (const auto &[stem, seed] : seeds) {
+    for (const std::string &failure : failing_seeds(stem, seed, seed + 1)) ADD_FAILURE() << failure;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(RealModules, CorruptedSpirv,
