@@ -76,7 +76,7 @@ endfunction()
 # binary runs only on the build machine's CPU model with the driver version that built it.
 function(zeal_add_device_code)
   cmake_parse_arguments(ARG "AOT" "TARGET;SPLIT" "SOURCES;OPTIONS;FUNCTION_PROPERTIES;KERNEL_PROPERTIES" ${ARGN})
-  if(NOT ARG_SPLIT)
+  if("${ARG_SPLIT}" STREQUAL "") # not if(NOT ARG_SPLIT): "off" is false to CMake
     set(ARG_SPLIT auto)
   endif()
   if(NOT ARG_SPLIT MATCHES "^(per_kernel|per_source|off|auto)$")

@@ -194,7 +194,7 @@ Result<std::vector<uint32_t>> merge_modules(std::span<const std::vector<uint32_t
     return make_error(ZEAL_RESULT_ERROR_LINK_FAILURE,
                       fmt::format("static link of {} modules failed: {}", modules.size(),
                                   messages.empty() ? "no message" : messages));
-  return linked;
+  return detail::merge_builtin_variables(linked);
 }
 
 std::optional<SplitMode> parse_split_mode(std::string_view text) {

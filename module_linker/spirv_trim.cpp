@@ -1,9 +1,11 @@
-// trim_unused: after functions are removed, drop the globals nobody uses and the device capabilities no code needs.
+// trim_unused: after functions are removed, drop the globals nobody uses and the device capabilities no code
+// needs; merge_builtin_variables: after a static link, one variable per built-in.
 #include "module_linker/spirv_trim.hpp"
 
 #include <spirv-tools/libspirv.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -14,14 +16,15 @@ namespace {
 enum : uint32_t {
   OpUndef = 1, OpName = 5, OpMemberName = 6, OpCapability = 17, OpTypeVoid = 19, OpTypeFloat = 22,
   OpConstantTrue = 41, OpSpecConstantOp = 52, OpFunction = 54, OpVariable = 59, OpDecorate = 71,
-  OpMemberDecorate = 72, OpTypeForwardPointer = 39,
+  OpMemberDecorate = 72, OpTypeForwardPointer = 39, OpEntryPoint = 15,
 };
-enum : uint32_t { DecorationSpecId = 1, DecorationLinkageAttributes = 41, LinkageImport = 1 };
+enum : uint32_t { DecorationSpecId = 1, DecorationBuiltIn = 11, DecorationLinkageAttributes = 41, LinkageImport = 1 };
 
 struct Instruction {
   size_t offset = 0, count = 0;
   uint32_t opcode = 0, result = 0;
   std::vector<uint32_t> uses;   // ids it refers to, except its result
+  std::vector<uint32_t> use_at; // where each of `uses` is, in words from the instruction's start
 };
 
 struct Scan {
@@ -42,12 +45,15 @@ bool is_global_definition(const Instruction &i, bool in_function) {
 
 spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p) {
   auto &scan = *static_cast<Scan *>(user);
-  Instruction inst{0, p->num_words, p->opcode, p->result_id, {}};
+  Instruction inst{0, p->num_words, p->opcode, p->result_id, {}, {}};
   for (uint16_t i = 0; i < p->num_operands; ++i) {
     const spv_parsed_operand_t &op = p->operands[i];
     bool id = op.type == SPV_OPERAND_TYPE_ID || op.type == SPV_OPERAND_TYPE_TYPE_ID ||
               op.type == SPV_OPERAND_TYPE_SCOPE_ID || op.type == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID;
-    if (id) inst.uses.push_back(p->words[op.offset]);
+    if (id) {
+      inst.uses.push_back(p->words[op.offset]);
+      inst.use_at.push_back(op.offset);
+    }
   }
   scan.insts.push_back(std::move(inst));
   return SPV_SUCCESS;
@@ -91,23 +97,29 @@ std::unordered_set<uint32_t> dead_globals(std::span<const uint32_t> words, const
   return dead;
 }
 
+// The module's instructions, each with its offset; false when it does not parse.
+bool parse(std::span<const uint32_t> words, Scan &scan) {
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_result_t r = spvBinaryParse(context, &scan, words.data(), words.size(), nullptr, on_instruction, nullptr);
+  spvContextDestroy(context);
+  size_t offset = 5;
+  for (Instruction &i : scan.insts) {
+    i.offset = offset;
+    offset += i.count;
+  }
+  return r == SPV_SUCCESS;
+}
+
 } // namespace
 
 std::vector<uint32_t> trim_unused(std::span<const uint32_t> words, uint32_t features_in_use) {
   Scan scan;
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-  spv_result_t r = spvBinaryParse(context, &scan, words.data(), words.size(), nullptr, on_instruction, nullptr);
-  spvContextDestroy(context);
-  if (r != SPV_SUCCESS) return {words.begin(), words.end()};
-  size_t offset = 5;
+  if (!parse(words, scan)) return {words.begin(), words.end()};
   std::vector<bool> global(scan.insts.size());
   bool in_function = false;
   for (size_t n = 0; n < scan.insts.size(); ++n) {
-    Instruction &i = scan.insts[n];
-    i.offset = offset;
-    offset += i.count;
-    in_function = in_function || i.opcode == OpFunction;
-    global[n] = is_global_definition(i, in_function);
+    in_function = in_function || scan.insts[n].opcode == OpFunction;
+    global[n] = is_global_definition(scan.insts[n], in_function);
   }
   std::unordered_set<uint32_t> dead = dead_globals(words, scan, global);
   bool double_type_left = false;
@@ -127,6 +139,44 @@ std::vector<uint32_t> trim_unused(std::span<const uint32_t> words, uint32_t feat
                 ((is_annotation(i.opcode) || i.opcode == OpTypeForwardPointer) && dead.count(words[i.offset + 1]) != 0) ||
                 (i.opcode == OpCapability && capability_unneeded(words[i.offset + 1]));
     if (!drop) out.insert(out.end(), words.begin() + long(i.offset), words.begin() + long(i.offset + i.count));
+  }
+  return out;
+}
+
+std::vector<uint32_t> merge_builtin_variables(std::span<const uint32_t> words) {
+  Scan scan;
+  if (!parse(words, scan)) return {words.begin(), words.end()};
+  std::unordered_map<uint32_t, uint32_t> builtin_of; // variable -> built-in
+  for (const Instruction &i : scan.insts)
+    if (i.opcode == OpDecorate && i.count >= 4 && words[i.offset + 2] == DecorationBuiltIn)
+      builtin_of[words[i.offset + 1]] = words[i.offset + 3];
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> first; // (built-in, pointer type) -> variable kept
+  std::unordered_map<uint32_t, uint32_t> replaced;
+  for (const Instruction &i : scan.insts)
+    if (auto b = builtin_of.find(i.result); i.opcode == OpVariable && b != builtin_of.end())
+      if (auto [kept, fresh] = first.emplace(std::pair{b->second, words[i.offset + 1]}, i.result); !fresh)
+        replaced[i.result] = kept->second;
+  if (replaced.empty()) return {words.begin(), words.end()};
+  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  for (const Instruction &i : scan.insts) {
+    if ((i.opcode == OpVariable && replaced.count(i.result) != 0) ||
+        (is_annotation(i.opcode) && replaced.count(words[i.offset + 1]) != 0))
+      continue;
+    std::vector<uint32_t> inst(words.begin() + long(i.offset), words.begin() + long(i.offset + i.count));
+    for (uint32_t at : i.use_at)
+      if (auto r = replaced.find(inst[at]); r != replaced.end()) inst[at] = r->second;
+    if (i.opcode == OpEntryPoint && i.use_at.size() > 1) {
+      // The interface (every id after the entry function's) lists each variable once.
+      auto begin = inst.begin() + i.use_at[1];
+      std::vector<uint32_t> seen;
+      inst.erase(std::remove_if(begin, inst.end(), [&](uint32_t id) {
+                   if (std::find(seen.begin(), seen.end(), id) != seen.end()) return true;
+                   seen.push_back(id);
+                   return false;
+                 }), inst.end());
+      inst[0] = uint32_t(inst.size()) << 16 | OpEntryPoint;
+    }
+    out.insert(out.end(), inst.begin(), inst.end());
   }
   return out;
 }

@@ -119,6 +119,23 @@ TEST(Merge, GivenDuplicateDefinitions_ThenLinkFailureCarriesTheLinkersMessage) {
   EXPECT_NE(merged.error().message.find("f"), std::string::npos);
 }
 
+// The SPIR-V translator knows a built-in variable by its name, which a second copy cannot keep.
+TEST(Merge, GivenTwoModulesReadingOneBuiltIn_ThenTheMergeDeclaresItOnce_AndBothKernelsUseIt) {
+  std::vector<std::vector<uint32_t>> modules = {fixture_words("call_f.spv"), fixture_words("call_f_sg32.spv"),
+                                                fixture_words("def_f.spv")};
+  auto merged = ml::merge_modules(modules);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_TRUE(valid(merged.value()));
+  constexpr uint32_t op_decorate = 71, built_in = 11, global_invocation_id = 28;
+  int declared = 0;
+  for (size_t at = 5; at < merged->size(); at += (*merged)[at] >> 16) {
+    const uint32_t *inst = merged->data() + at;
+    if ((inst[0] & 0xffff) == op_decorate && inst[2] == built_in && inst[3] == global_invocation_id) ++declared;
+  }
+  EXPECT_EQ(declared, 1);
+  EXPECT_EQ(kernel_names(inspect_words(merged.value())), (std::vector<std::string>{"call_f", "call_f_sg32"}));
+}
+
 TEST(SplitModes, GivenTwoSources_ThenPerSourceKeepsThem_OffMergesThem_PerKernelSplitsTheMerge) {
   std::vector<ml::ModulePart> sources = {{"call_f", fixture_words("call_f.spv")}, {"def_f", fixture_words("def_f.spv")}};
   auto per_source = ml::apply_split_mode(sources, *ml::parse_split_mode("per_source"));
