@@ -38,7 +38,8 @@ enum Opcode : uint32_t {
   OpLifetimeStart = 256, OpLifetimeStop = 257,
   OpAtomicLoad = 227, OpAtomicStore = 228, OpAtomicIIncrement = 232, OpAtomicIDecrement = 233, OpAtomicXor = 242, OpAtomicFlagTestAndSet = 318, OpAtomicFlagClear = 319,
   OpTypePipeStorage = 322, OpTypeNamedBarrier = 327, OpAny = 154, OpAll = 155, OpGenericCastToPtr = 122,
-  OpEnqueueMarker = 291, OpBuildNDRange = 304, OpMemoryNamedBarrier = 329, OpExecutionModeId = 331, OpDecorateId = 332,
+  OpEnqueueMarker = 291, OpBuildNDRange = 304, OpMemoryNamedBarrier = 329, OpTypeOpaque = 31, OpTypePipe = 38,
+  OpReadPipe = 274, OpGroupCommitWritePipe = 290, OpSizeOf = 321, OpBitReverse = 204, OpBitCount = 205, OpExecutionModeId = 331, OpDecorateId = 332,
   OpTerminateInvocation = 4416, OpDecorateString = 5632, OpMemberDecorateString = 5633,
 };
 enum Decoration : uint32_t { BuiltIn = 11, FuncParamAttr = 38, LinkageAttributes = 41, Alignment = 44 };

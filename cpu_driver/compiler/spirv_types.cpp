@@ -30,12 +30,16 @@ bool is_kernel_builtin(uint32_t builtin) {
 // (mostly shader-only ones; it exits the process on them), and the matrix
 // ones but OpDot, whose types OpenCL kernels cannot declare.
 bool is_unimplemented(uint32_t opcode) {
-  return opcode == 2 || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
+  return opcode == 2 || opcode == 84 /* OpTranspose */ || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
          (opcode >= 400 && opcode <= 403) || opcode == 4416 || (opcode >= 207 && opcode <= 215) ||
          (opcode >= 218 && opcode <= 221) || (opcode >= 305 && opcode <= 316) || opcode == 320 || opcode == 323 ||
          opcode == 324 || opcode == 326 || (opcode >= OpTypeNamedBarrier && opcode <= OpMemoryNamedBarrier) ||
-         opcode == OpExecutionModeId;
+         opcode == OpExecutionModeId || opcode == OpSizeOf;
 }
+
+// Pipes (OpTypePipe, OpReadPipe to OpGroupCommitWritePipe): the translator
+// mistypes corrupt ones, and this driver implements no pipes.
+bool is_pipe(uint32_t opcode) { return opcode == OpTypePipe || (opcode >= OpReadPipe && opcode <= OpGroupCommitWritePipe); }
 
 // Device-side enqueue (OpEnqueueMarker to OpBuildNDRange): the translator
 // mistypes some of it, and this driver has no device queue to enqueue on.
@@ -135,7 +139,7 @@ private:
     switch (role) {
     case Role::Any: return true;
     case Role::Type: return is_type_opcode(d->opcode);
-    case Role::Value: return d->type != 0 && opcode_of(d->type) != OpTypeVoid;
+    case Role::Value: return d->type != 0 && opcode_of(d->type) != OpTypeVoid && opcode_of(d->type) != OpTypeOpaque;
     case Role::Label: return d->opcode == OpLabel;
     case Role::Function: return d->opcode == OpFunction;
     case Role::FunctionType: return d->opcode == OpTypeFunction;
@@ -213,6 +217,7 @@ private:
     uint32_t opcode = inst[0] & 0xffff;
     if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
     if (is_device_enqueue(opcode)) return wrong(at, inst, "enqueues work from the device, which this driver does not support");
+    if (is_pipe(opcode)) return wrong(at, inst, "uses a pipe, which this driver does not support");
     if (is_module_level(opcode) && body_of(at) >= 0) return wrong(at, inst, "declares a type or constant inside a function");
     switch (opcode) {
     case OpTypeInt:
@@ -231,7 +236,9 @@ private:
         return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
-    case OpVariable: return check_variable(at, inst);
+    case OpVariable:
+      if (Status ok = check_builtin_type(at, inst); !ok) return ok;
+      return check_variable(at, inst);
     case OpFunction: return check_function(at, inst);
     case OpFunctionParameter: return check_parameter(at, inst);
     case OpLabel:
@@ -295,9 +302,13 @@ private:
         return wrong(at, inst, fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
       }
       return {};
+    case OpMemoryModel:
+      if (inst.size() >= 2) address_bits_ = inst[1] == 1 ? 32 : 64; // Physical32, else Physical64
+      return {};
     case OpEntryPoint:
       if (inst.size() >= 4) entry_points_[inst[2]] = spirv_literal_string(inst.subspan(3));
       return {};
+    case OpExtInst: return check_ext_inst(at, inst);
     case OpConstantComposite: case OpSpecConstantComposite: return check_composite_constant(at, inst);
     case OpExecutionMode: case OpExecutionModeId:
       if (inst.size() >= 2 && !entry_points_.contains(inst[1])) {
@@ -344,8 +355,13 @@ private:
     if ((opcode >= OpAtomicLoad && opcode <= OpAtomicXor) || opcode == OpAtomicFlagTestAndSet || opcode == OpAtomicFlagClear) {
       return check_atomic(at, inst);
     }
-    if ((opcode == OpSNegate || opcode == OpFNegate || opcode == OpNot) && inst.size() >= 4 && type_of(inst[3]) != inst[1]) {
-      return wrong(at, inst, fmt::format("negates %{}, which is not of its result type", inst[3]));
+    if ((opcode == OpSNegate || opcode == OpFNegate || opcode == OpNot || opcode == OpBitReverse ||
+         opcode == OpBitCount) && inst.size() >= 4) {
+      uint32_t scalar = opcode_of(component(inst[1]));
+      bool numeric = scalar == OpTypeInt || (opcode == OpFNegate && scalar == OpTypeFloat);
+      if (type_of(inst[3]) != inst[1] || !numeric) {
+        return wrong(at, inst, fmt::format("negates or counts %{}, which is not a number of its result type", inst[3]));
+      }
     }
     if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
     if (opcode == OpDot && inst.size() >= 5 &&
@@ -445,7 +461,10 @@ private:
   Status check_binary(uint32_t at, std::span<const uint32_t> inst, bool bitwise) const {
     if (inst.size() < 5) return {};
     uint32_t scalar = opcode_of(component(inst[1]));
-    bool numeric = scalar == OpTypeInt || (!bitwise && scalar == OpTypeFloat);
+    // OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem and OpFMod take floating point; the rest of OpIAdd..OpFMod integers.
+    uint32_t opcode = inst[0] & 0xffff;
+    bool float_op = !bitwise && (opcode == 129 || opcode == 131 || opcode == 133 || opcode == 136 || opcode >= 140);
+    bool numeric = bitwise ? scalar == OpTypeInt : scalar == (float_op ? OpTypeFloat : OpTypeInt);
     bool shift = (inst[0] & 0xffff) <= OpShiftLeftLogical && bitwise;
     if (!numeric || type_of(inst[3]) != inst[1] || (!shift && type_of(inst[4]) != inst[1]) ||
         opcode_of(component(type_of(inst[4]))) != scalar) {
@@ -571,7 +590,7 @@ private:
       return {};
     case BuiltIn:
       if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
-      if (!member) builtins_.insert(inst[1]);
+      if (!member) builtins_[inst[1]] = value;
       return {};
     case LinkageAttributes:
       if (!member && target && target->opcode != OpFunction && !(target->opcode == OpVariable && body_of(target->at) < 0)) {
@@ -592,6 +611,69 @@ private:
       if (value > 6) return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
       return {};
     default: return {};
+    }
+  }
+
+  // The translator reads OpenCL's built-in variables as the types the SPIR-V
+  // environment gives them: size_t 3-vectors for the ids and sizes, size_t for
+  // the linear ids, 32-bit integers for the others (4-vectors for the masks).
+  Status check_builtin_type(uint32_t at, std::span<const uint32_t> inst) const {
+    auto builtin = inst.size() >= 3 ? builtins_.find(inst[2]) : builtins_.end();
+    if (builtin == builtins_.end()) return {};
+    uint32_t b = builtin->second, type = pointee(inst[1]);
+    bool vector3 = (b >= 24 && b <= 28) || (b >= 31 && b <= 33), size_t_scalar = b == 29 || b == 34;
+    bool masks = b >= 4416 && b <= 4420;
+    uint32_t lanes = vector3 ? 3 : masks ? 4 : 1, bits = vector3 || size_t_scalar ? address_bits_ : 32;
+    uint32_t scalar = lanes > 1 ? (opcode_of(type) == OpTypeVector && word_of(type, 3) == lanes ? word_of(type, 2) : 0)
+                                : type;
+    if (opcode_of(scalar) != OpTypeInt || word_of(scalar, 2) != bits) {
+      return wrong(at, inst, fmt::format("declares built-in {} with a type other than {} {}-bit integer{}", b,
+                                         lanes > 1 ? fmt::format("a vector of {}", lanes) : std::string("a"), bits,
+                                         lanes > 1 ? "s" : ""));
+    }
+    return {};
+  }
+
+  // OpenCL.std instructions whose operands the translator dereferences by
+  // type: printf's format is a byte pointer and its result an int.
+  Status check_ext_inst(uint32_t at, std::span<const uint32_t> inst) const {
+    constexpr uint32_t printf_instruction = 184;
+    if (inst.size() < 5) return {};
+    if (takes_numbers_only(inst[4]) && is_opencl_std(inst[3])) {
+      auto number = [&](uint32_t type) {
+        uint32_t kind = opcode_of(component(type));
+        return kind == OpTypeInt || kind == OpTypeFloat;
+      };
+      bool ok = number(inst[1]);
+      for (size_t i = 5; ok && i < inst.size(); ++i) ok = number(type_of(inst[i]));
+      // The math, common and geometric families (0 to 110; nan excepted) take floating point
+      // first, the integer ones (s_abs to u_mul24, u_abs to u_mad_hi) integers.
+      uint32_t n = inst[4], first = inst.size() > 5 ? opcode_of(component(type_of(inst[5]))) : 0;
+      if (ok && n <= 110 && n != 46) ok = first == OpTypeFloat;
+      if (ok && ((n >= 141 && n <= 170) || (n >= 201 && n <= 204))) ok = first == OpTypeInt;
+      if (!ok) return wrong(at, inst, fmt::format("calls OpenCL.std instruction {} on or for something that is not a "
+                                                  "number of the kind it takes", inst[4]));
+      return {};
+    }
+    if (inst[4] != printf_instruction) return {};
+    uint32_t format = inst.size() >= 6 ? pointee(type_of(inst[5])) : 0;
+    if (opcode_of(inst[1]) != OpTypeInt || opcode_of(format) != OpTypeInt || word_of(format, 2) != 8) {
+      return wrong(at, inst, "calls printf without a format string or with a non-integer result");
+    }
+    return {};
+  }
+
+  bool is_opencl_std(uint32_t set) const {
+    const Definition *d = find(set);
+    return d && d->opcode == OpExtInstImport &&
+           spirv_literal_string(words_.subspan(d->at + 2, (words_[d->at] >> 16) - 2)) == "OpenCL.std";
+  }
+  // The OpenCL.std instructions that take or return no pointers: all but fract, frexp,
+  // lgamma_r, modf, remquo, sincos, the vector loads and stores, printf and prefetch.
+  static bool takes_numbers_only(uint32_t instruction) {
+    switch (instruction) {
+    case 30: case 31: case 36: case 45: case 52: case 58: return false;
+    default: return instruction < 171 || instruction > 185 || instruction == 182 || instruction == 183;
     }
   }
 
@@ -619,7 +701,8 @@ private:
   // Built-in variables are read whole or through constant indices: the
   // translator turns those reads into calls and has no other pattern for them.
   Status check_builtin_uses() const {
-    std::unordered_set<uint32_t> derived = builtins_;
+    std::unordered_set<uint32_t> derived;
+    for (const auto &builtin : builtins_) derived.insert(builtin.first);
     for (const Use &use : ids_.used) {
       if (!derived.contains(use.id) || role_of(use) == Role::Any) continue;
       const uint32_t *inst = words_.data() + use.at;
@@ -645,7 +728,9 @@ private:
   std::span<const uint32_t> words_;
   const IdCheck &ids_;
   std::unordered_map<uint32_t, std::string> entry_points_; // function -> entry point name
-  std::unordered_set<uint32_t> builtins_, linked_;
+  std::unordered_map<uint32_t, uint32_t> builtins_; // variable -> BuiltIn
+  std::unordered_set<uint32_t> linked_;
+  uint32_t address_bits_ = 64;
   std::vector<std::pair<uint32_t, uint32_t>> bodies_;
   std::unordered_set<uint32_t> forward_pointers_;
   uint32_t function_type_ = 0;

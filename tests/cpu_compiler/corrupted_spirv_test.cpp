@@ -147,7 +147,7 @@ TEST_P(CorruptedSpirv, EitherBuildsOrFailsWithALogAndNeverCrashes) {
 }
 
 // Seeds that once crashed the translator, each a class of corruption validate_spirv now
-// refuses by name (found with ZEAL_FUZZ_SEEDS=30000..70000): replayed on every run.
+// refuses by name (found with seeds 0 to 150,000 on each module): replayed on every run.
 TEST(CorruptedSpirvRegressions, EarlierCrashesNowFailWithALog) {
   const std::pair<const char *, uint64_t> seeds[] = {
       {"vector_add", 8760},        // an execution mode on a non-entry point
@@ -165,6 +165,15 @@ TEST(CorruptedSpirvRegressions, EarlierCrashesNowFailWithALog) {
       {"math", 24488},             // OpTypeNamedBarrier
       {"math", 25176},             // a vector shuffle selecting too few components
       {"math", 58450},             // OpExecutionModeId
+      {"struct_arg", 89295},       // GlobalInvocationId declared as 32-bit on a 64-bit module
+      {"struct_arg", 95777},       // OpSizeOf
+      {"atomics", 70308},          // a pipe read
+      {"integer_builtins", 96330}, // printf of a non-pointer format (another OpenCL.std instruction's operands)
+      {"integer_builtins", 103786}, // OpBitCount of another type (the translator declared popcount twice)
+      {"math", 104036},            // a negation of an opaque value
+      {"struct_arg", 140617},      // OpTranspose
+      {"integer_builtins", 126391}, // distance() of printf's operands (OpenCL.std operands not numbers)
+      {"math", 131120},            // OpSMod of floats
   };
   for (const auto &[stem, seed] : seeds) {
     for (const std::string &failure : failing_seeds(stem, seed, seed + 1)) ADD_FAILURE() << failure;
