@@ -53,6 +53,10 @@ struct Reader {
   uint32_t primary;
 
   Status kernel_key(std::string_view key, std::string_view name, std::string_view property, std::string_view value) {
+    if (property == "calls") {
+      entry_for(meta.kernel_calls, name).imports = split_list(value);
+      return {};
+    }
     KernelRequirements &k = entry_for(meta.kernel_requirements, name);
     if (property == "reqd_sub_group_size") {
       if (value == "automatic") return {};
@@ -82,6 +86,10 @@ struct Reader {
 
   Status function_key(std::string_view key, std::string_view name, std::string_view property,
                       std::string_view value) {
+    if (property == "calls") {
+      entry_for(meta.function_calls, name).imports = split_list(value);
+      return {};
+    }
     FunctionProperties &f = entry_for(meta.functions, name);
     if (property == "sub_group_size") {
       auto n = value == "primary" ? std::optional<uint64_t>(primary) : parse_number(value);
@@ -168,6 +176,27 @@ std::optional<uint64_t> parse_range_type(std::string_view text) {
   for (const auto &t : kTypes)
     if (t.name == text) return t.max;
   return std::nullopt;
+}
+
+module_linker::ModuleInfo call_graph(const ImageMetadata &meta) {
+  namespace ml = module_linker;
+  ml::ModuleInfo graph;
+  for (const ReachedImports &k : meta.kernel_calls) {
+    ml::EntryPoint ep;
+    ep.name = k.name;
+    ep.execution_model = static_cast<uint32_t>(ml::spv::ExecutionModel::Kernel);
+    ep.reached_imports = k.imports;
+    graph.entry_points.push_back(std::move(ep));
+  }
+  for (const ReachedImports &f : meta.function_calls) {
+    ml::Symbol sym;
+    sym.name = f.name;
+    sym.reached_imports = f.imports;
+    graph.exported_symbols.push_back(std::move(sym));
+  }
+  std::sort(graph.exported_symbols.begin(), graph.exported_symbols.end(),
+            [](const ml::Symbol &a, const ml::Symbol &b) { return a.name < b.name; }); // find_export searches
+  return graph;
 }
 
 const KernelRequirements *ImageMetadata::kernel(std::string_view name) const {

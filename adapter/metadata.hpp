@@ -26,6 +26,14 @@ struct FunctionProperties {
   uint64_t range_limit = 0;                    // 0: not declared
 };
 
+// The imports a kernel or exported function calls, directly or not ("kernel.<name>.calls",
+// "function.<name>.calls"): zeal-pack writes them from the SPIR-V, so that a native binary made
+// from it keeps the call graph link checks follow.
+struct ReachedImports {
+  std::string name;
+  std::vector<std::string> imports;
+};
+
 struct ImageMetadata {
   std::string image_name;                      // metadata "name": what messages call the image, or empty
   std::vector<std::string> kernels;            // empty when neither SPIR-V nor metadata names any
@@ -33,6 +41,8 @@ struct ImageMetadata {
   std::vector<std::string> imports;
   std::vector<KernelRequirements> kernel_requirements;  // one per kernel that requires anything
   std::vector<FunctionProperties> functions;
+  std::vector<ReachedImports> kernel_calls;
+  std::vector<ReachedImports> function_calls;
 
   const KernelRequirements *kernel(std::string_view name) const;
   const FunctionProperties *function(std::string_view name) const;
@@ -43,6 +53,11 @@ struct ImageMetadata {
 // `primary_sub_group_size` resolves "primary". Errors are INVALID_ARGUMENT naming key and value.
 Result<ImageMetadata> read_metadata(std::span<const zeal_metadata_entry_t> entries,
                                     const module_linker::ModuleInfo *spirv, uint32_t primary_sub_group_size);
+
+// The call graph of a native binary, from its metadata: an entry point per kernel and an exported
+// function per function whose calls it gives. A kernel or function without is left out, since
+// what it calls is unknown.
+module_linker::ModuleInfo call_graph(const ImageMetadata &meta);
 
 // "2147483647" or a C++ integer type name -> its max(); nullopt when neither.
 std::optional<uint64_t> parse_range_type(std::string_view text);

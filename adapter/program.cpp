@@ -29,6 +29,7 @@ Result<Program *> Program::create(Context &context, Device &device, const zeal_p
     return e;
   }
   p->metadata_ = std::move(meta).value();
+  if (!p->spirv_) p->native_calls_ = call_graph(p->metadata_);
   // llvm-spirv gives each kernel's body Export linkage under the kernel's name;
   // that is not a function other images can import.
   auto &exports = p->metadata_.exports;

@@ -33,6 +33,9 @@ public:
   Context &context() const { return *context_; }
   Device &device() const { return device_; }
   const ImageMetadata &metadata() const { return metadata_; }
+  // Its kernels and exported functions with the imports each reaches: read from the SPIR-V, or
+  // for a native binary from its metadata (call_graph()).
+  const module_linker::ModuleInfo &calls() const { return spirv_ ? *spirv_ : native_calls_; }
   zeal_program_state_t state() const;
 
   Status set_spec_constant(uint32_t id, size_t size, const void *value);
@@ -84,6 +87,7 @@ private:
   zeal_program_format_t format_ = ZEAL_PROGRAM_FORMAT_SPIRV;
   std::vector<uint8_t> binary_;
   std::optional<module_linker::ModuleInfo> spirv_;
+  module_linker::ModuleInfo native_calls_;   // a native binary's call graph, from its metadata
   ImageMetadata metadata_;
 
   mutable std::mutex mutex_; // guards everything below

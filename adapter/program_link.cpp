@@ -1,4 +1,5 @@
-// Program link: symbol checks across objects, then zeModuleDynamicLink of their modules or one static module.
+// Program link: the link checks across objects, then zeModuleDynamicLink of their modules or one static module.
+#include "adapter/link_checks.hpp"
 #include "adapter/program.hpp"
 
 #include <fmt/ranges.h>
@@ -28,47 +29,6 @@ std::pair<std::string, bool> split_link_options(const char *options) {
     at = end;
   }
   return {rest, is_static};
-}
-
-Error link_error(std::string message) {
-  Error e = make_error(ZEAL_RESULT_ERROR_LINK_FAILURE, std::move(message));
-  e.log = "zeal: " + e.message;
-  return e;
-}
-
-// What the importer declares of a function must hold for the exporter: the same
-// sub-group size (SYCL_INTEL_sub_group) and a range that fits (sycl_ext_oneapi_range_type).
-Status check_function(const std::string &name, const Program &importer, const Program &exporter) {
-  const FunctionProperties *want = importer.metadata().function(name);
-  const FunctionProperties *have = exporter.metadata().function(name);
-  if (want == nullptr || have == nullptr) return {};
-  if (want->sub_group_size != 0 && have->sub_group_size != 0 && want->sub_group_size != have->sub_group_size)
-    return link_error(fmt::format("{} calls '{}' with sub-group size {}, but {} defines it with sub-group size {}",
-                                  importer.describe(), name, want->sub_group_size, exporter.describe(),
-                                  have->sub_group_size));
-  if (want->range_limit != 0 && have->range_limit != 0 && want->range_limit > have->range_limit)
-    return link_error(fmt::format("{} calls '{}' with up to {} work-items, but {} defines it for at most {} "
-                                  "(range_type)",
-                                  importer.describe(), name, want->range_limit, exporter.describe(),
-                                  have->range_limit));
-  return {};
-}
-
-Status check_symbols(std::span<Program *const> objects) {
-  for (const Program *importer : objects)
-    for (const std::string &name : importer->metadata().imports) {
-      std::vector<const Program *> exporters;
-      for (const Program *o : objects)
-        if (contains(o->metadata().exports, name)) exporters.push_back(o);
-      if (exporters.empty())
-        return link_error(fmt::format("{} imports '{}', which none of the {} programs being linked exports",
-                                      importer->describe(), name, objects.size()));
-      if (exporters.size() > 1)
-        return link_error(fmt::format("'{}' imported by {} is exported by both {} and {}", name, importer->describe(),
-                                      exporters[0]->describe(), exporters[1]->describe()));
-      if (Status s = check_function(name, *importer, *exporters[0]); !s.ok()) return s;
-    }
-  return {};
 }
 
 ImageMetadata merged_metadata(std::span<Program *const> objects) {
@@ -258,7 +218,7 @@ Result<Program *> Program::link(Context &context, Device &device, std::span<Prog
     *log_holder = exe.release();
     return e;
   };
-  if (Status s = check_symbols(objects); !s.ok()) return fail(std::move(s).error());
+  if (Status s = check_link(objects); !s.ok()) return fail(std::move(s).error());
   auto [rest, is_static] = split_link_options(options);
   if (is_static) {
     if (Status s = exe->static_link(objects, rest); !s.ok()) return fail(std::move(s).error());

@@ -1,4 +1,5 @@
 // Per-kernel link checks: device support, and sub-group size and range_type agreement across modules.
+#include "module_linker/kernel_calls.hpp"
 #include "module_linker/link_internal.hpp"
 
 #include <fmt/format.h>
@@ -115,22 +116,19 @@ using CheckedPairs = std::set<std::pair<const void *, const void *>>;
 // everything the kernel runs. Each (caller, callee) pair is checked once per plan.
 uint32_t walk_kernel(const PlanState &state, const RootKernel &k, LinkPlan &plan, CheckedPairs &checked) {
   uint32_t features = k.entry->features;
-  struct Step { Caller caller; std::string_view callee; };
-  std::vector<Step> work;
-  Caller root = kernel_side(state, k);
-  for (const std::string &name : k.entry->reached_imports) work.push_back({root, name});
-  std::set<std::string_view> seen(k.entry->reached_imports.begin(), k.entry->reached_imports.end());
-  while (!work.empty()) {
-    Step step = work.back();
-    work.pop_back();
-    auto def = state.chosen.find(step.callee);
-    if (def == state.chosen.end()) continue; // unresolved: already diagnosed
-    features |= def->second.symbol->features;
-    Caller callee = function_side(state, def->second);
-    if (checked.emplace(step.caller.key, callee.key).second) check_call(state, step.caller, callee, plan);
-    for (const std::string &next : def->second.symbol->reached_imports)
-      if (seen.insert(next).second) work.push_back({callee, next});
-  }
+  const Caller root = kernel_side(state, k);
+  auto resolve = [&](std::string_view name) -> std::optional<ImportTarget> {
+    auto def = state.chosen.find(name);
+    if (def == state.chosen.end()) return std::nullopt; // unresolved: already diagnosed
+    return ImportTarget{def->second.module, def->second.symbol};
+  };
+  auto visit = [&](const CallSite &site, std::string_view, const ImportTarget &target) {
+    features |= target.symbol->features;
+    Caller caller = site.kernel != nullptr ? root : function_side(state, {site.module, site.function});
+    Caller callee = function_side(state, {target.module, target.symbol});
+    if (checked.emplace(caller.key, callee.key).second) check_call(state, caller, callee, plan);
+  };
+  walk_kernel_calls(k.module, *k.entry, resolve, visit);
   return features;
 }
 

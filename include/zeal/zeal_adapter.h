@@ -138,10 +138,17 @@ typedef enum zeal_usm_kind_t {
  *   "function.<name>.sub_group_size"      the sub-group size an exported function was compiled for,
  *                                         or that an importer expects of an imported one
  *   "function.<name>.range_type"          as for kernels; an importer's range must fit the exporter's
+ *   "kernel.<name>.calls", "function.<name>.calls"   the imports the kernel or exported function
+ *                                         calls, directly or not: a native image's call graph (a
+ *                                         SPIR-V image's own takes precedence)
  * <name> is everything between the first and the last '.', so names may hold dots.
  * Other keys are kept and ignored (newer producers); a malformed value of a
  * known key is INVALID_ARGUMENT naming key and value. Link checks the function
- * entries of importer and exporter against each other (LINK_FAILURE). */
+ * entries of importer and exporter against each other (a function declaring no
+ * sub-group size has the device's primary size), and every kernel of a SPIR-V
+ * image against the functions of other images it reaches: their sub-group size
+ * must be the kernel's (reqd_sub_group_size, else primary), and a declared
+ * range_type of theirs must hold the kernel's (LINK_FAILURE). */
 typedef struct zeal_metadata_entry_t {
   const char *key;
   const void *value;

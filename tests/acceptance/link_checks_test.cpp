@@ -1,6 +1,7 @@
 // The dynamic-linking test plan's error cases through zeal's public C++ API: an application kernel
 // calling a device function of a shared library (link_checks_lib) compiled for another sub-group size,
-// or for a range_type that cannot hold the caller's, is errc::build naming both sides.
+// or for a range_type that cannot hold the caller's, is errc::build naming both sides, whether the
+// application declares what it expects of the function or only the kernel says it.
 // (An unresolved import is tests/runtime/bundle_test.cpp, GivenAnUnresolvedDeviceFunction_...)
 #include <zeal/zeal.hpp>
 
@@ -39,6 +40,10 @@ protected:
     for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(out_[i], -1) << "no work-item of '" << kernel << "' may run";
   }
 
+  // " for device '<name>'", as messages end a program's name.
+  std::string for_device() const { return " for device '" + q_.get_device().name() + "'"; }
+  uint32_t primary_size() const { return q_.get_device().info<uint32_t>(ZEAL_DEVICE_INFO_PRIMARY_SUB_GROUP_SIZE); }
+
   static constexpr size_t kItems = 64;
   zeal::queue q_;
   int *out_ = nullptr;
@@ -65,6 +70,49 @@ TEST_F(LinkChecksAcceptance, GivenACalleeOfRangeTypeInt16_WhenACallerOfRangeType
 TEST_F(LinkChecksAcceptance, GivenACalleeOfRangeTypeInt_WhenACallerOfRangeTypeInt16CallsIt_ThenItLinksAndRuns) {
   q_.parallel_for(zeal::range<1>{kItems}, zeal::get_kernel_id("calls_wide_helper"), out_).wait();
   for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(out_[i], static_cast<int>(i) + 3) << i;
+}
+
+TEST_F(LinkChecksAcceptance, GivenAnUndeclaredCallee_WhenAKernelOfSize32CallsIt_ThenBuildErrorNamesBothAndThePrimarySize) {
+  ASSERT_NE(primary_size(), 32u) << "the kernel's size must differ from the callee's";
+  expect_link_failure("calls_plain_helper_sg32",
+                      {"kernel 'calls_plain_helper_sg32' of program 'acceptance_link_checks_link_checks_sg32_app.spv' of ",
+                       "acceptance_link_checks" + for_device() + " runs with sub-group size 32 (required) and calls "
+                       "'plain_helper', but function 'plain_helper' of program "
+                       "'zeal_acceptance_link_checks_lib_link_checks_lib.spv' of ",
+                       "libzeal_acceptance_link_checks_lib.so" + for_device() + " was compiled for sub-group size " +
+                           std::to_string(primary_size()) + " (the device's primary size)"});
+}
+
+TEST_F(LinkChecksAcceptance, GivenAKernelOfSize32ReachingAnUndeclaredCalleeThroughItsOwnHelper_ThenBuildErrorNamesBoth) {
+  expect_link_failure("calls_plain_helper_through_app_helper",
+                      {"kernel 'calls_plain_helper_through_app_helper' of program "
+                       "'acceptance_link_checks_link_checks_transitive_app.spv' of ",
+                       "runs with sub-group size 32 (required) and calls 'plain_helper', but function 'plain_helper' "
+                       "of program 'zeal_acceptance_link_checks_lib_link_checks_lib.spv' of ",
+                       "was compiled for sub-group size " + std::to_string(primary_size()) +
+                           " (the device's primary size)"});
+}
+
+TEST_F(LinkChecksAcceptance, GivenACalleeDeclaredForSize32_WhenAKernelOfSize32CallsIt_ThenItRunsAtSize32) {
+  q_.parallel_for(zeal::range<1>{kItems}, zeal::get_kernel_id("calls_sg32_helper"), out_).wait();
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(out_[i], 100 * static_cast<int>(i) + 32) << i;
+}
+
+TEST_F(LinkChecksAcceptance, GivenAnUndeclaredCallee_WhenAKernelRequiringThePrimarySizeCallsIt_ThenItRuns) {
+  ASSERT_EQ(primary_size(), 16u) << "calls_plain_helper_sg16 requires 16 to mean the primary size";
+  q_.parallel_for(zeal::range<1>{kItems}, zeal::get_kernel_id("calls_plain_helper_sg16"), out_).wait();
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(out_[i], 100 * static_cast<int>(i) + 16) << i;
+}
+
+TEST_F(LinkChecksAcceptance, GivenACalleeOfRangeTypeInt8_WhenAKernelOfRangeTypeInt16CallsIt_ThenBuildErrorNamesBoth) {
+  expect_link_failure("calls_tiny_helper",
+                      {"kernel 'calls_tiny_helper' of program 'acceptance_link_checks_link_checks_range_kernel_app.spv' "
+                       "of ",
+                       "acceptance_link_checks" + for_device() + " runs with up to 32767 work-items (range_type) and "
+                       "calls 'tiny_helper', but function 'tiny_helper' of program "
+                       "'zeal_acceptance_link_checks_lib_link_checks_lib.spv' of ",
+                       "libzeal_acceptance_link_checks_lib.so" + for_device() + " is defined for at most 127 "
+                       "(range_type)"});
 }
 
 } // namespace

@@ -234,6 +234,50 @@ TEST_F(LinkTest, GivenMismatchedFunctionPropertiesOrTwoExporters_ThenLinkFailure
   EXPECT_NE(program_string(out, ZEAL_PROGRAM_INFO_BUILD_LOG).find("is exported by both"), std::string::npos);
 }
 
+TEST_F(LinkTest, GivenAKernelRequiringSize32_WhenItReachesACalleeOfThePrimarySize_ThenBothLinkKindsRefuseNamingBoth) {
+  const auto primary = device_value<uint32_t>(device, ZEAL_DEVICE_INFO_PRIMARY_SUB_GROUP_SIZE);
+  ASSERT_NE(primary, 32u);
+  auto app = object("link_app_sg32.spv");
+  auto lib = object("link_lib.spv");
+  const std::string expected = "kernel 'app_sg32_kernel' of program with kernel 'app_sg32_kernel' for device '" +
+                               device_name + "' runs with sub-group size 32 (required) and calls 'add_offset', but "
+                               "function 'add_offset' of program with kernel 'lib_kernel' for device '" + device_name +
+                               "' was compiled for sub-group size " + std::to_string(primary) +
+                               " (the device's primary size)";
+  for (const char *options : {static_cast<const char *>(nullptr), ZEAL_LINK_OPTION_STATIC}) {
+    zeal_program_handle_t out = nullptr;
+    EXPECT_EQ(link({app, lib}, options, out), ZEAL_RESULT_ERROR_LINK_FAILURE) << (options ? options : "dynamic");
+    EXPECT_EQ(last_error(), expected);
+    ASSERT_NE(out, nullptr);
+    EXPECT_EQ(program_string(out, ZEAL_PROGRAM_INFO_BUILD_LOG), "zeal: " + expected);
+  }
+}
+
+TEST_F(LinkTest, GivenACalleeDeclaredForTheKernelsSize_ThenItLinks_AndAnImporterDeclaringAnotherSizeIsRefused) {
+  auto object_with = [&](const char *file, const char *key, const char *value) {
+    const zeal_metadata_entry_t e{key, value, std::strlen(value)};
+    zeal_program_handle_t p = create(file, {e});
+    programs.push_back(p);
+    EXPECT_EQ(d.programCompile(p, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+    return p;
+  };
+  auto lib32 = object_with("link_lib.spv", "function.add_offset.sub_group_size", "32");
+  auto app = object("link_app_sg32.spv");
+  zeal_program_handle_t exe = nullptr;
+  ASSERT_EQ(link({app, lib32}, nullptr, exe), ZEAL_RESULT_SUCCESS) << last_error();
+  EXPECT_EQ(run(exe, "app_sg32_kernel")[4], 2 * 1004);
+  // What an importer declares holds against a definition that declares nothing: the primary size.
+  auto declaring_app = object_with("link_app.spv", "function.add_offset.sub_group_size", "32");
+  auto lib = object("link_lib.spv");
+  EXPECT_EQ(link({declaring_app, lib}, nullptr, exe), ZEAL_RESULT_ERROR_LINK_FAILURE);
+  EXPECT_NE(last_error().find("calls 'add_offset' with sub-group size 32, but program with kernel 'lib_kernel' for "
+                              "device '" + device_name + "' defines it with sub-group size " +
+                              std::to_string(device_value<uint32_t>(device, ZEAL_DEVICE_INFO_PRIMARY_SUB_GROUP_SIZE)) +
+                              " (the device's primary size)"),
+            std::string::npos)
+      << last_error();
+}
+
 TEST_F(LinkTest, GivenACompileFailure_ThenTheProgramStaysAnInputAndKeepsTheLog) {
   const std::vector<uint8_t> junk(256, 0xAB);
   zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, junk.data(), junk.size(), 0, nullptr};

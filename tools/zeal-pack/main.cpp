@@ -18,7 +18,8 @@ constexpr const char *kUsage =
     "usage: zeal-pack --output <file.cpp> --name <target> [--metadata KEY=VALUE]... [--native-dir <folder>]\n"
     "                 <image.spv|folder>...\n"
     "Writes a C++ source that holds the SPIR-V images, their metadata (kernels, exports,\n"
-    "imports, read from the SPIR-V, plus every --metadata entry, e.g.\n"
+    "imports, requirements and what each kernel and function calls, read from the SPIR-V,\n"
+    "plus every --metadata entry, e.g.\n"
     "function.f.sub_group_size=16 or kernel.k.range_type=int) and a registrar that registers\n"
     "them with libzeal when the executable or shared library it is linked into is loaded.\n"
     "A folder stands for the .spv files in it, in name order. With --native-dir, each image\n"
@@ -96,6 +97,9 @@ bool pack_image(const std::string &path, const Options &opts, PackedImage &out) 
                  info.error().message.c_str());
     return false;
   }
+  auto mentions = [](const std::vector<std::string> &names, const std::string &name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
   std::vector<std::string> kernels;
   for (const auto &ep : info->entry_points) kernels.push_back(ep.name);
   out.metadata = {{"kernels", join(kernels)}, {"exports", join(info->exports)}, {"imports", join(info->imports)}};
@@ -110,11 +114,15 @@ bool pack_image(const std::string &path, const Options &opts, PackedImage &out) 
       out.metadata.emplace_back(fmt::format("kernel.{}.reqd_work_group_size", ep.name),
                                 fmt::format("{},{},{}", wg[0], wg[1], wg[2]));
   }
+  // So does the call graph, which link checks follow from a kernel to the functions it reaches in
+  // other images: the imports each kernel and exported function calls, directly or not.
+  for (const auto &ep : info->entry_points)
+    out.metadata.emplace_back(fmt::format("kernel.{}.calls", ep.name), join(ep.reached_imports));
+  for (const auto &sym : info->exported_symbols)
+    if (sym.kind == zeal::module_linker::SymbolKind::Function && !mentions(kernels, sym.name))
+      out.metadata.emplace_back(fmt::format("function.{}.calls", sym.name), join(sym.reached_imports));
   // kernel.<k>.* goes to the image holding k, function.<f>.* to the images exporting or
   // importing f, anything else to every image.
-  auto mentions = [](const std::vector<std::string> &names, const std::string &name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  };
   for (const auto &[key, value] : opts.metadata) {
     size_t first = key.find('.'), last = key.rfind('.');
     std::string kind = key.substr(0, first);

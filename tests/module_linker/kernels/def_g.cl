@@ -1,0 +1,2 @@
+// Defines g: 2 * x.
+int g(int x) { return 2 * x; }
