@@ -1,4 +1,4 @@
-// Work-items of kernels with barriers or sub-group collectives run as fibers (Boost.Context), scheduled sub-group by sub-group.
+// Work-items of kernels whose barriers or sub-group collectives cannot become regions run as fibers (Boost.Context), scheduled sub-group by sub-group.
 #include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <boost/context/fiber.hpp>

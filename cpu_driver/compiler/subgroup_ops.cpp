@@ -233,6 +233,33 @@ void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, vo
   std::memcpy(out, &result, sizeof result);
 }
 
+namespace {
+
+// Copies `bytes` bytes; the common sizes as fixed-size copies, not memcpy calls.
+void copy_value(void *out, const unsigned char *from, uint32_t bytes) {
+  switch (bytes) {
+  case 4: std::memcpy(out, from, 4); return;
+  case 8: std::memcpy(out, from, 8); return;
+  case 16: std::memcpy(out, from, 16); return;
+  default: std::memcpy(out, from, bytes); return;
+  }
+}
+
+// Shuffles and broadcasts: one source lane each, the code decoded once.
+void shuffle_lanes(SgOp op, uint32_t code, const CollectiveView &view, const CollectiveRecord *lanes) {
+  const auto element = SgElement(code >> 16 & 0xff);
+  const uint32_t count = code >> 24, bytes = element_bytes(element) * count;
+  const uint32_t second = element_bytes(element) * (count == 3 ? 4 : count);
+  CollectiveView lane_view = view;
+  for (uint32_t j = 0; j < view.size; ++j) {
+    if ((view.active >> j & 1) == 0) continue;
+    lane_view.lane = j;
+    copy_value(lanes[j].out, shuffled(op, lane_view, lanes[j].arg, second), bytes);
+  }
+}
+
+} // namespace
+
 void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes) {
   const uint32_t first = uint32_t(std::countr_zero(view.active));
   const uint32_t code = lanes[first].code; // the lanes are at one call site: one code
@@ -247,7 +274,8 @@ void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes
     return;
   case SgOp::All: case SgOp::Any: shared_bytes = sizeof(int32_t); break;
   case SgOp::Ballot: shared_bytes = 4 * sizeof(uint32_t); break;
-  default: break;
+  case SgOp::Elect: case SgOp::AllEqual: case SgOp::ClusteredReduce: break;
+  default: return shuffle_lanes(op, code, view, lanes);
   }
   CollectiveView lane_view = view;
   for (uint32_t j = first; j < view.size; ++j) {
