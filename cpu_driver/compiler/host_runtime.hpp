@@ -56,9 +56,10 @@ void lower_local_variables(llvm::Module &module);
 
 // --- Sub-groups (subgroups.cpp builds the IR, subgroup_ops.cpp combines lanes) ---
 // True for built-ins whose lanes exchange values (or wait for each other):
-// kernels reaching one run as fibers.
+// kernels reaching one run as regions (or fibers), like barrier kernels.
 bool is_subgroup_collective(llvm::StringRef name);
-// A barrier or a sub-group collective: the work-item may have to wait for others.
+// A barrier or a sub-group collective: the work-item may have to wait for
+// others (as regions, or as fibers when regions cannot be formed).
 bool needs_fibers(llvm::StringRef name);
 // get_local_linear_id() of the work-item (builtins.cpp).
 llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item);
