@@ -39,7 +39,7 @@ struct KernelInfo {
   uint64_t static_local_bytes = 0;              // kernel-scope `local` variables
   uint64_t private_bytes = 0;                   // estimate of private memory per work-item
   bool uses_barriers = false;                   // barriers or sub-group collectives: work-items wait for others
-  bool barrier_regions = false;                 // those waits compiled into region loops, not fibers
+  bool barrier_regions = false;                 // those waits compiled into region loops, not fibers (both kinds)
 };
 
 // A specialization constant's new value; its size is the size of the constant's type in the module.
@@ -59,8 +59,9 @@ struct CompileOptions {
   // profile's primary size); 16 is every profile's, and the compiler tests'.
   uint32_t primary_subgroup_size = 16;
   std::string device_name;           // names the device in that failure
-  // -zeal-barriers=fibers: kernels with barriers run their work-items as fibers
-  // instead of as loops over barrier-free regions (to compare the two).
+  // -zeal-barriers=fibers: kernels with barriers or sub-group collectives run
+  // their work-items as fibers instead of as loops over the regions between
+  // them (to compare the two).
   bool fiber_barriers = false;
 };
 

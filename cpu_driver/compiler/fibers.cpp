@@ -1,4 +1,4 @@
-// Work-items of kernels with barriers or sub-group collectives run as fibers (Boost.Context), scheduled sub-group by sub-group.
+// Work-items of kernels whose barriers or sub-group collectives cannot become regions run as fibers (Boost.Context), scheduled sub-group by sub-group.
 #include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <boost/context/fiber.hpp>
@@ -272,12 +272,12 @@ extern "C" void zeal_cpu_subgroup(HostWorkItem *work_item, uint32_t code, const 
   // frames that used the same stack addresses before a fiber switch. Clear it:
   // ASan cannot judge uninstrumented frames. (Open question in issue 4: why the
   // stale poison survives there; stacks taken from the pool are unpoisoned.)
-  ASAN_UNPOISON_MEMORY_REGION(in, sg_max_post_bytes);
+  ASAN_UNPOISON_MEMORY_REGION(in, sg_post_bytes(code));
   ASAN_UNPOISON_MEMORY_REGION(out, sg_max_post_bytes);
 #endif
   unsigned char *post = item.posts[item.next_post];
   item.next_post ^= 1;
-  std::memcpy(post, in, sg_max_post_bytes);
+  std::memcpy(post, in, sg_post_bytes(code));
   item.posted = post;
   item.site = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
   yield(item, Wait::Collective);

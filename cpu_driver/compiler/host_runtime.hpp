@@ -30,15 +30,19 @@ std::span<const RuntimeSymbol> math_helper_symbols();
 // True for functions JIT'd code reaches on the host: they take no WorkItem.
 bool is_host_symbol(llvm::StringRef name);
 
-// --- Barriers as regions (regions.cpp) -------------------------------------
+// --- Barriers and collectives as regions (regions.cpp) ---------------------
 // From the work-item function `zeal.wi.<kernel>(args, work_item)`, a function
 // `zeal.regions.<kernel>(args, work_item)` that runs the whole work-group: each
-// stretch between barriers loops over the work-items, which find their ids in
-// `work_item`. Null when the kernel needs fibers (recursion or indirect calls
-// reaching barriers, run-time-sized private memory). `slot_bytes`: what each
-// work-item keeps across barriers in the thread's scratch buffer.
+// stretch between barriers and collectives loops over the work-items, which
+// find their ids in `work_item`. Null when the kernel needs fibers (recursion
+// or indirect calls reaching them, run-time-sized private memory).
+// `slot_bytes`: what each work-item keeps across them in the thread's scratch buffer.
 llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes);
 inline constexpr const char *region_scratch_symbol = "zeal_cpu_region_scratch"; // void *(uint64_t bytes)
+// (uint32_t *next, const CollectiveRecord *records, uint64_t total, uint64_t subgroup_size)
+inline constexpr const char *region_collectives_symbol = "zeal_cpu_region_collectives";
+// Set in a work-item's `next` region while it waits at that region's collective.
+inline constexpr uint32_t region_waits = 0x80000000u;
 std::span<const RuntimeSymbol> region_symbols();
 
 // --- Kernel-scope `local` variables (local_memory.cpp) ---------------------
@@ -52,9 +56,10 @@ void lower_local_variables(llvm::Module &module);
 
 // --- Sub-groups (subgroups.cpp builds the IR, subgroup_ops.cpp combines lanes) ---
 // True for built-ins whose lanes exchange values (or wait for each other):
-// kernels reaching one run as fibers.
+// kernels reaching one run as regions (or fibers), like barrier kernels.
 bool is_subgroup_collective(llvm::StringRef name);
-// A barrier or a sub-group collective: the work-item may have to wait for others.
+// A barrier or a sub-group collective: the work-item may have to wait for
+// others (as regions, or as fibers when regions cannot be formed).
 bool needs_fibers(llvm::StringRef name);
 // get_local_linear_id() of the work-item (builtins.cpp).
 llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item);
@@ -74,6 +79,8 @@ inline constexpr uint32_t sg_code(SgOp op, SgArith arith, SgElement element, uin
 }
 // Bytes one lane posts: two values for the Intel shuffles up and down.
 inline constexpr uint32_t sg_max_post_bytes = 128;
+// The bytes of a post that collective `code` reads (at most sg_max_post_bytes).
+uint32_t sg_post_bytes(uint32_t code);
 inline constexpr uint32_t sg_max_lanes = 64; // a sub-group's active lanes fit in one uint64_t mask
 
 // What a lane sees once every lane of its sub-group that takes part has posted.
@@ -84,6 +91,18 @@ struct CollectiveView {
 };
 // Writes the lane's result of collective `code` (its own argument `arg`) to `out`.
 void combine_collective(uint32_t code, const CollectiveView &view, uint32_t arg, void *out);
+// One work-item's call of a collective, as a region kernel leaves it for the
+// dispatcher (the arguments of zeal_cpu_subgroup).
+struct CollectiveRecord {
+  const void *in;
+  void *out; // null for a collective without a result
+  uint32_t code, arg;
+};
+static_assert(sizeof(CollectiveRecord) == 24, "regions.cpp lays records out as {ptr, ptr, i32, i32}");
+// The results of every lane taking part in one collective (view.lane is
+// unused), written to lanes[j].out: what combine_collective gives each lane,
+// with reductions and scans computed once for the sub-group.
+void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes);
 // The host functions of subgroup_ops.cpp (ballot queries); fiber_symbols() includes them.
 std::span<const RuntimeSymbol> subgroup_op_symbols();
 

@@ -1,11 +1,14 @@
-// Kernels with work-group barriers compiled into barrier-free regions that run as work-item loops.
+// Kernels with work-group barriers or sub-group collectives compiled into sync-free regions that run as work-item loops.
 //
-// Continuation-based synchronisation: every barrier starts a region, the code
-// reachable from it without crossing another barrier. Each region is cloned
-// into x/y/z work-item loops; a dispatcher runs the region the work-items
-// stopped at (they all stop at the same barrier) until they return. Values
-// live across a barrier move to per-work-item slots of a per-thread scratch
-// buffer, unless they can be recomputed from the work-item's ids.
+// Continuation-based synchronisation: every barrier and every collective
+// starts a region, the code reachable from it without crossing another. Each
+// region is cloned into x/y/z work-item loops; a dispatcher runs the region the
+// work-items stopped at (they usually all stop at the same place) until they
+// return. A collective ends a region like a barrier, but only its sub-group
+// waits for it: the dispatcher combines each sub-group's posts on the host,
+// then the lanes that took part resume. Values live across a sync point move
+// to per-work-item slots of a per-thread scratch buffer, unless they can be
+// recomputed from the work-item's ids.
 #include "cpu_driver/compiler/host_runtime.hpp"
 
 #include "common/log.hpp"
@@ -40,9 +43,21 @@ struct Unsupported {
   std::string reason;
 };
 
-// Functions from which a barrier is reachable through direct calls.
-llvm::SmallPtrSet<llvm::Function *, 16> functions_reaching(llvm::Module &module, llvm::Function &barrier) {
-  llvm::SmallPtrSet<llvm::Function *, 16> found{&barrier};
+// The host functions at which work-items wait for others: the work-group
+// barrier and the sub-group collective (either may be absent from the module).
+struct SyncFunctions {
+  llvm::Function *barrier, *collective;
+  bool contains(const llvm::Function *function) const {
+    return function != nullptr && (function == barrier || function == collective);
+  }
+};
+
+// Functions from which a sync function is reachable through direct calls.
+llvm::SmallPtrSet<llvm::Function *, 16> functions_reaching(llvm::Module &module, const SyncFunctions &sync) {
+  llvm::SmallPtrSet<llvm::Function *, 16> found;
+  for (llvm::Function *root : {sync.barrier, sync.collective}) {
+    if (root != nullptr) found.insert(root);
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (llvm::Function &function : module) {
@@ -60,10 +75,10 @@ llvm::SmallPtrSet<llvm::Function *, 16> functions_reaching(llvm::Module &module,
   return found;
 }
 
-// Inlines every call that may reach a barrier, so that all barriers of the
-// kernel are in one function. Recursion cannot be inlined away.
-std::optional<Unsupported> inline_barrier_calls(llvm::Function &function, llvm::Function &barrier) {
-  auto reaching = functions_reaching(*function.getParent(), barrier);
+// Inlines every call that may reach a barrier or collective, so that all sync
+// points of the kernel are in one function. Recursion cannot be inlined away.
+std::optional<Unsupported> inline_sync_calls(llvm::Function &function, const SyncFunctions &sync) {
+  auto reaching = functions_reaching(*function.getParent(), sync);
   for (unsigned round = 0;; ++round) {
     llvm::CallBase *target = nullptr;
     for (llvm::Instruction &inst : llvm::instructions(function)) {
@@ -71,7 +86,7 @@ std::optional<Unsupported> inline_barrier_calls(llvm::Function &function, llvm::
       if (call == nullptr || call->isInlineAsm()) continue;
       llvm::Function *callee = call->getCalledFunction();
       if (callee == nullptr) return Unsupported{"an indirect call may reach a barrier"};
-      if (callee != &barrier && reaching.contains(callee)) {
+      if (!sync.contains(callee) && reaching.contains(callee)) {
         target = call;
         break;
       }
@@ -101,20 +116,36 @@ std::optional<Unsupported> promote_allocas(llvm::Function &function, llvm::Basic
   return std::nullopt;
 }
 
-// Puts each barrier call alone at the start of a block, then removes the call:
-// the block itself marks the barrier.
-std::vector<llvm::BasicBlock *> isolate_barriers(llvm::Function &function, llvm::Function &barrier) {
+// The blocks that mark sync points; each starts the region that runs after it.
+struct SyncBlocks {
+  // In block order, which orders the collective sites as fibers order call
+  // sites by address: a loop's collectives come before those after it.
+  std::vector<llvm::BasicBlock *> collectives;
+  std::vector<llvm::BasicBlock *> barriers;
+};
+
+// Gives each sync call an empty block of its own that marks it. A barrier call
+// is removed; a collective call moves to the end of the block before, where
+// lower_collective_calls() turns it into the work-item's post.
+SyncBlocks isolate_sync_points(llvm::Function &function, const SyncFunctions &sync) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::Instruction &inst : llvm::instructions(function)) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
-    if (call != nullptr && call->getCalledFunction() == &barrier) calls.push_back(call);
+    if (call != nullptr && sync.contains(call->getCalledFunction())) calls.push_back(call);
   }
-  std::vector<llvm::BasicBlock *> blocks;
+  SyncBlocks blocks;
   for (llvm::CallInst *call : calls) {
-    llvm::BasicBlock *block = call->getParent()->splitBasicBlock(call, "barrier");
-    block->splitBasicBlock(call->getNextNode(), "after.barrier");
-    call->eraseFromParent();
-    blocks.push_back(block);
+    const bool collective = call->getCalledFunction() == sync.collective;
+    llvm::BasicBlock *before = call->getParent();
+    llvm::BasicBlock *block = before->splitBasicBlock(call, collective ? "collective" : "barrier");
+    block->splitBasicBlock(call->getNextNode(), collective ? "after.collective" : "after.barrier");
+    if (collective) {
+      call->moveBefore(before->getTerminator());
+      blocks.collectives.push_back(block);
+    } else {
+      call->eraseFromParent();
+      blocks.barriers.push_back(block);
+    }
   }
   return blocks;
 }
@@ -244,19 +275,31 @@ std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function,
 struct RegionFrame {
   llvm::Value *size[3]; // local sizes, loaded in the prologue
   llvm::Value *total;   // work-items in the group
-  // i32 per work-item: the region it runs next (a barrier's id, or exit_region).
+  // i32 per work-item: the region it runs next (a sync block's id, or
+  // exit_region); with region_waits set, the collective it waits at first.
   llvm::Value *next;
+  // A CollectiveRecord per work-item, when the kernel has collectives.
+  llvm::Value *records = nullptr;
   // i1 alloca, set by the dispatcher: every work-item waits at the same barrier
   // (the usual case), so no work-item needs its own test.
   llvm::Value *uniform = nullptr;
   uint64_t slot_bytes = 0; // bytes per work-item, `next` included
 };
 
-constexpr uint32_t exit_region = ~uint32_t{0};
+// Above every region id, below every waiting collective (region_waits | id).
+constexpr uint32_t exit_region = region_waits - 1;
+
+llvm::StructType *collective_record_type(llvm::LLVMContext &context) {
+  llvm::Type *byte_pointer = llvm::Type::getInt8PtrTy(context);
+  llvm::Type *word = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(context, {byte_pointer, byte_pointer, word, word});
+}
 
 // Lays out the scratch (arrays of `total` slots, each 64-byte aligned: first
-// `next`, then one per alloca) and replaces each alloca by its work-item's slot.
-RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, llvm::ArrayRef<llvm::AllocaInst *> allocas) {
+// `next`, then the collective records if any, then one per alloca) and
+// replaces each alloca by its work-item's slot.
+RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, llvm::ArrayRef<llvm::AllocaInst *> allocas,
+                          bool collectives) {
   llvm::Value *work_item = function.getArg(1);
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   llvm::IRBuilder<> b(prologue.getTerminator());
@@ -264,6 +307,8 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   for (unsigned d = 0; d < 3; ++d) frame.size[d] = load_work_item(b, work_item, LocalSize, d);
   frame.total = b.CreateMul(b.CreateMul(frame.size[0], frame.size[1]), frame.size[2], "group.items");
   std::vector<uint64_t> strides{4};
+  if (collectives) strides.push_back(sizeof(CollectiveRecord));
+  const size_t first_alloca = strides.size();
   for (llvm::AllocaInst *alloca : allocas) {
     uint64_t align = std::max<uint64_t>(alloca->getAlign().value(), 16);
     strides.push_back(llvm::alignTo(alloca->getAllocationSizeInBits(layout)->getFixedSize() / 8, align));
@@ -281,21 +326,53 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   llvm::Value *scratch = b.CreateCall(scratch_fn, {end}, "region.scratch");
   frame.next = b.CreatePointerCast(scratch, b.getInt32Ty()->getPointerTo(), "next.region");
   frame.uniform = b.CreateAlloca(b.getInt1Ty(), nullptr, "uniform.region");
+  if (collectives) {
+    frame.records = b.CreatePointerCast(b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[1]),
+                                        collective_record_type(function.getContext())->getPointerTo(),
+                                        "collective.records");
+  }
   for (size_t i = 0; i < allocas.size(); ++i) {
     llvm::AllocaInst *alloca = allocas[i];
+    const uint64_t stride = strides[first_alloca + i];
     b.SetInsertPoint(prologue.getTerminator());
-    llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[i + 1]);
+    llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[first_alloca + i]);
     std::vector<llvm::Instruction *> users;
     for (llvm::User *user : alloca->users()) users.push_back(llvm::cast<llvm::Instruction>(user));
     for (llvm::Instruction *user : users) {
       b.SetInsertPoint(user);
-      llvm::Value *offset = b.CreateMul(local_linear_id(b, work_item), b.getInt64(strides[i + 1]));
+      llvm::Value *offset = b.CreateMul(local_linear_id(b, work_item), b.getInt64(stride));
       llvm::Value *slot = b.CreatePointerCast(b.CreateInBoundsGEP(b.getInt8Ty(), base, offset), alloca->getType());
       user->replaceUsesOfWith(alloca, slot);
     }
     alloca->eraseFromParent();
   }
   return frame;
+}
+
+// Each collective call (whose post and result buffers are the work-item's
+// slots by now) becomes the work-item's CollectiveRecord; the dispatcher
+// reads the records of a sub-group once all its lanes have stopped.
+void lower_collective_calls(llvm::Function &function, const RegionFrame &frame, llvm::Function *collective) {
+  if (collective == nullptr) return;
+  llvm::StructType *record_type = collective_record_type(function.getContext());
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::User *user : collective->users()) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    if (call != nullptr && call->getFunction() == &function) calls.push_back(call);
+  }
+  for (llvm::CallInst *call : calls) {
+    // zeal_cpu_subgroup(work_item, code, in, arg, out)
+    llvm::IRBuilder<> b(call);
+    llvm::Value *record = b.CreateInBoundsGEP(record_type, frame.records, local_linear_id(b, call->getArgOperand(0)));
+    llvm::Value *fields[] = {call->getArgOperand(2), call->getArgOperand(4), call->getArgOperand(1),
+                             call->getArgOperand(3)};
+    for (unsigned i = 0; i < 4; ++i) {
+      llvm::Value *field = fields[i];
+      if (field->getType()->isPointerTy()) field = b.CreatePointerCast(field, b.getInt8PtrTy());
+      b.CreateStore(field, b.CreateStructGEP(record_type, record, i));
+    }
+    call->eraseFromParent();
+  }
 }
 
 // Lifetime markers and variable locations describe allocas that are about to
@@ -310,9 +387,10 @@ void drop_markers(llvm::Function &function) {
 
 // Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
 // loops; `latch` is where each work-item's run of the region ends. When
-// `checked`, only the work-items waiting at the region's barrier run it:
-// sub-group barriers reach this driver as work-group barriers, and sub-groups
-// may legally wait at different ones. Returns the nest's first block; after
+// `checked`, only the work-items waiting at the region's sync point run it:
+// sub-group barriers reach this driver as work-group barriers, sub-groups may
+// legally wait at different ones, and only some lanes may have passed a
+// collective. Returns the nest's first block; after
 // the last work-item the nest goes to `dispatch`; `from` branches to it.
 llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry,
                              llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id,
@@ -356,10 +434,19 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
   return headers[2];
 }
 
-// Clones the blocks of the region starting at `entry` (barrier blocks end it)
+// The ids of the sync blocks: collectives 1..C in block order, then barriers,
+// so that lanes resuming after a collective run before any barrier opens.
+struct SyncIds {
+  llvm::DenseMap<llvm::BasicBlock *, uint32_t> of;
+  uint32_t first_barrier = 1;
+  // What a work-item reaching sync block `id` records in `next`.
+  uint32_t waiting_at(uint32_t id) const { return id < first_barrier ? id | region_waits : id; }
+};
+
+// Clones the blocks of the region starting at `entry` (sync blocks end it)
 // into its work-item loops and returns the loop nest's first block.
 llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
-                               const llvm::DenseMap<llvm::BasicBlock *, uint32_t> &barrier_ids,
+                               const SyncIds &sync_ids,
                                llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *from,
                                llvm::BasicBlock *dispatch, bool checked) {
   llvm::LLVMContext &context = function.getContext();
@@ -369,7 +456,7 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     llvm::BasicBlock *block = work.back();
     work.pop_back();
     for (llvm::BasicBlock *next : llvm::successors(block)) {
-      if (!barrier_ids.count(next) && members.insert(next).second) work.push_back(next);
+      if (!sync_ids.of.count(next) && members.insert(next).second) work.push_back(next);
     }
   }
   llvm::ValueToValueMapTy map;
@@ -400,10 +487,10 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     }
     for (unsigned i = 0; i < terminator->getNumSuccessors(); ++i) {
       llvm::BasicBlock *next = terminator->getSuccessor(i);
-      auto barrier = barrier_ids.find(next);
-      if (barrier == barrier_ids.end()) continue;
+      auto sync = sync_ids.of.find(next);
+      if (sync == sync_ids.of.end()) continue;
       auto [exit, fresh] = exits.try_emplace(next);
-      if (fresh) exit->second = exit_to(barrier->second);
+      if (fresh) exit->second = exit_to(sync_ids.waiting_at(sync->second));
       terminator->setSuccessor(i, exit->second);
     }
   }
@@ -412,9 +499,12 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
 }
 
 // dispatch: the lowest region id any work-item waits for runs next; when all
-// have returned (exit_region is the highest id) the function returns.
+// have returned (exit_region is the highest id) the function returns. Lanes
+// resuming after a collective (the lowest ids) run first; when none is left
+// but some wait at collectives, the host combines each sub-group's earliest
+// one; only then may a barrier open.
 llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
-                                unsigned cases) {
+                                unsigned cases, uint32_t first_barrier) {
   llvm::LLVMContext &context = function.getContext();
   auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
   auto *pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
@@ -432,12 +522,27 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
   llvm::Value *next = b.CreateNUWAdd(index, b.getInt64(1));
   index->addIncoming(b.getInt64(0), dispatch);
   index->addIncoming(next, scan);
-  lowest->addIncoming(b.getInt32(exit_region), dispatch);
+  lowest->addIncoming(b.getInt32(~uint32_t{0}), dispatch);
   lowest->addIncoming(lower, scan);
   highest->addIncoming(b.getInt32(0), dispatch);
   highest->addIncoming(higher, scan);
   b.CreateCondBr(b.CreateICmpULT(next, frame.total), scan, pick);
   b.SetInsertPoint(pick);
+  if (frame.records != nullptr) {
+    auto *combine = llvm::BasicBlock::Create(context, "dispatch.collectives", &function);
+    auto *run = llvm::BasicBlock::Create(context, "dispatch.run", &function);
+    llvm::Value *waits = b.CreateICmpUGE(higher, b.getInt32(region_waits));
+    b.CreateCondBr(b.CreateAnd(waits, b.CreateICmpUGE(lower, b.getInt32(first_barrier))), combine, run);
+    b.SetInsertPoint(combine);
+    llvm::Value *work_item = function.getArg(1);
+    llvm::FunctionCallee host = function.getParent()->getOrInsertFunction(
+        region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), b.getInt64Ty(),
+        b.getInt64Ty());
+    b.CreateCall(host, {frame.next, b.CreatePointerCast(frame.records, b.getInt8PtrTy()), frame.total,
+                        load_work_item(b, work_item, SubgroupSize)});
+    b.CreateBr(dispatch);
+    b.SetInsertPoint(run);
+  }
   b.CreateStore(b.CreateICmpEQ(lower, higher), frame.uniform);
   return b.CreateSwitch(lower, exit, cases);
 }
@@ -445,26 +550,30 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
 // Replaces the body (everything after the prologue) by one cloned loop nest per
 // region and the dispatcher between them.
 std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::BasicBlock &prologue, const RegionFrame &frame,
-                                            llvm::BasicBlock *start, llvm::ArrayRef<llvm::BasicBlock *> barriers) {
+                                            llvm::BasicBlock *start, const SyncBlocks &blocks) {
   std::vector<llvm::BasicBlock *> originals;
   for (llvm::BasicBlock &block : function) {
     if (&block != &prologue) originals.push_back(&block);
   }
+  std::vector<llvm::BasicBlock *> syncs(blocks.collectives);
+  syncs.insert(syncs.end(), blocks.barriers.begin(), blocks.barriers.end());
+  SyncIds sync_ids;
+  sync_ids.first_barrier = uint32_t(blocks.collectives.size() + 1);
+  for (size_t i = 0; i < syncs.size(); ++i) sync_ids.of[syncs[i]] = uint32_t(i + 1);
   auto *dispatch = llvm::BasicBlock::Create(function.getContext(), "dispatch", &function);
-  llvm::SwitchInst *switch_inst = emit_dispatch(function, frame, dispatch, unsigned(barriers.size()));
-  llvm::DenseMap<llvm::BasicBlock *, uint32_t> barrier_ids;
-  for (size_t i = 0; i < barriers.size(); ++i) barrier_ids[barriers[i]] = uint32_t(i + 1);
+  llvm::SwitchInst *switch_inst =
+      emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier);
   // Every work-item starts in region 0, which nothing re-enters.
-  llvm::BasicBlock *first = clone_region(function, frame, start, 0, barrier_ids, originals, &prologue, dispatch, false);
+  llvm::BasicBlock *first = clone_region(function, frame, start, 0, sync_ids, originals, &prologue, dispatch, false);
   llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
-  // Each barrier's region twice: for all work-items when they all wait there
-  // (then the loops vectorise as without barriers), and for those that do.
-  for (size_t i = 0; i < barriers.size(); ++i) {
+  // Each sync point's region twice: for all work-items when they all wait
+  // there (then the loops vectorise as without barriers), and for those that do.
+  for (size_t i = 0; i < syncs.size(); ++i) {
     uint32_t id = uint32_t(i + 1);
     auto *pick = llvm::BasicBlock::Create(function.getContext(), "region." + std::to_string(id) + ".pick", &function);
     switch_inst->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
-    llvm::BasicBlock *all = clone_region(function, frame, barriers[i], id, barrier_ids, originals, pick, dispatch, false);
-    llvm::BasicBlock *some = clone_region(function, frame, barriers[i], id, barrier_ids, originals, pick, dispatch, true);
+    llvm::BasicBlock *all = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatch, false);
+    llvm::BasicBlock *some = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatch, true);
     llvm::IRBuilder<> b(pick);
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), all, some);
   }
@@ -476,7 +585,7 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
     for (llvm::Instruction &inst : *block) {
       for (llvm::User *user : inst.users()) {
         if (!old.contains(llvm::cast<llvm::Instruction>(user)->getParent())) {
-          return Unsupported{"internal error: a value crosses a barrier unnoticed"};
+          return Unsupported{"internal error: a value crosses a sync point unnoticed"};
         }
       }
     }
@@ -488,7 +597,7 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
 
 // The phases, on `function` = zeal.regions.<kernel>(args, work_item), a copy of
 // the work-item function whose entry loads the arguments and calls the kernel.
-std::optional<Unsupported> form_regions(llvm::Function &function, llvm::Function &barrier, uint64_t &slot_bytes) {
+std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunctions &sync, uint64_t &slot_bytes) {
   llvm::BasicBlock &prologue = function.getEntryBlock();
   llvm::CallInst *kernel_call = nullptr;
   for (llvm::Instruction &inst : prologue) {
@@ -500,7 +609,7 @@ std::optional<Unsupported> form_regions(llvm::Function &function, llvm::Function
   if (llvm::InlineResult result = llvm::InlineFunction(*kernel_call, info); !result.isSuccess()) {
     return Unsupported{std::string("the kernel cannot be inlined: ") + result.getFailureReason()};
   }
-  if (auto failed = inline_barrier_calls(function, barrier)) return failed;
+  if (auto failed = inline_sync_calls(function, sync)) return failed;
   if (auto failed = promote_allocas(function, prologue)) return failed;
   // What promote_allocas left, arrays and variables whose address is taken, may
   // hold values across a barrier.
@@ -509,39 +618,42 @@ std::optional<Unsupported> form_regions(llvm::Function &function, llvm::Function
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst)) widened.push_back(alloca);
   }
   drop_markers(function);
-  std::vector<llvm::BasicBlock *> barriers = isolate_barriers(function, barrier);
+  SyncBlocks blocks = isolate_sync_points(function, sync);
+  if (blocks.collectives.empty() && blocks.barriers.empty()) return Unsupported{"no barrier or collective is reached"};
   // PHIs become allocas stored on the incoming edge: within a region, since
-  // no barrier block has PHIs, so they need no per-work-item slot.
+  // no sync block has PHIs, so they need no per-work-item slot.
   std::vector<llvm::PHINode *> phis;
   for (llvm::BasicBlock &block : function) {
     for (llvm::PHINode &phi : block.phis()) phis.push_back(&phi);
   }
   for (llvm::PHINode *phi : phis) llvm::DemotePHIToStack(phi, &prologue.front());
-  BlockSet barrier_set(barriers.begin(), barriers.end());
-  for (llvm::AllocaInst *alloca : handle_crossing_values(function, prologue, barrier_set)) widened.push_back(alloca);
-  RegionFrame frame = widen_allocas(function, prologue, widened);
+  BlockSet sync_set(blocks.barriers.begin(), blocks.barriers.end());
+  sync_set.insert(blocks.collectives.begin(), blocks.collectives.end());
+  for (llvm::AllocaInst *alloca : handle_crossing_values(function, prologue, sync_set)) widened.push_back(alloca);
+  RegionFrame frame = widen_allocas(function, prologue, widened, !blocks.collectives.empty());
+  lower_collective_calls(function, frame, sync.collective);
   slot_bytes = frame.slot_bytes;
-  return build_dispatcher(function, prologue, frame, start, barriers);
+  return build_dispatcher(function, prologue, frame, start, blocks);
 }
 
 } // namespace
 
 llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes) {
   llvm::Module &module = *item.getParent();
-  llvm::Function *barrier = module.getFunction(barrier_symbol);
+  SyncFunctions sync{module.getFunction(barrier_symbol), module.getFunction(subgroup_symbol)};
   llvm::StringRef kernel = llvm::StringRef(item.getName()).drop_front(llvm::StringRef("zeal.wi.").size());
-  if (barrier == nullptr) return nullptr;
+  if (sync.barrier == nullptr && sync.collective == nullptr) return nullptr;
   llvm::ValueToValueMapTy map;
   llvm::Function *function = llvm::CloneFunction(&item, map);
   function->setName("zeal.regions." + kernel);
-  std::optional<Unsupported> failed = form_regions(*function, *barrier, slot_bytes);
+  std::optional<Unsupported> failed = form_regions(*function, sync, slot_bytes);
   if (!failed) {
     std::string problems;
     llvm::raw_string_ostream out(problems);
     if (llvm::verifyFunction(*function, &out)) failed = Unsupported{"internal error: " + out.str()};
   }
   if (failed) {
-    logger("zeal-cpu").debug("kernel '{}' runs its barriers on fibers: {}", kernel.str(), failed->reason);
+    logger("zeal-cpu").debug("kernel '{}' runs its barriers and collectives on fibers: {}", kernel.str(), failed->reason);
     function->dropAllReferences();
     function->eraseFromParent();
     return nullptr;
@@ -573,10 +685,38 @@ extern "C" void *zeal_cpu_region_scratch(uint64_t bytes) {
   return scratch.data;
 }
 
+// Called when no work-item is left to run but some wait at collectives:
+// in each sub-group, the lanes waiting at the earliest collective (the lowest
+// id) take part and get their results; they resume in the region after it.
+// Lanes at later collectives wait for a later call, as with fibers.
+extern "C" void zeal_cpu_region_collectives(uint32_t *next, const CollectiveRecord *records, uint64_t total,
+                                            uint64_t subgroup_size) {
+  const unsigned char *posts[sg_max_lanes];
+  for (uint64_t first = 0; first < total; first += subgroup_size) {
+    const uint32_t size = uint32_t(std::min(subgroup_size, total - first));
+    uint32_t site = exit_region;
+    for (uint32_t j = 0; j < size; ++j) {
+      if (next[first + j] & region_waits) site = std::min(site, next[first + j] & ~region_waits);
+    }
+    if (site == exit_region) continue;
+    uint64_t active = 0;
+    for (uint32_t j = 0; j < size; ++j) {
+      if (next[first + j] != (site | region_waits)) continue;
+      active |= uint64_t{1} << j;
+      posts[j] = static_cast<const unsigned char *>(records[first + j].in);
+      next[first + j] = site;
+    }
+    combine_sub_group(CollectiveView{posts, active, 0, size, uint32_t(subgroup_size)}, records + first);
+  }
+}
+
 } // namespace
 
 std::span<const RuntimeSymbol> region_symbols() {
-  static const RuntimeSymbol symbols[] = {{region_scratch_symbol, reinterpret_cast<void *>(&zeal_cpu_region_scratch)}};
+  static const RuntimeSymbol symbols[] = {
+      {region_scratch_symbol, reinterpret_cast<void *>(&zeal_cpu_region_scratch)},
+      {region_collectives_symbol, reinterpret_cast<void *>(&zeal_cpu_region_collectives)},
+  };
   return symbols;
 }
 

@@ -102,20 +102,46 @@ template <class T> void fold(SgOp kind, SgArith op, const CollectiveView &v, uin
   A::store(acc, out);
 }
 
-void fold_typed(SgOp kind, SgArith op, SgElement element, const CollectiveView &v, uint32_t arg, void *out) {
-  switch (element) {
-  case SgElement::I8: return fold<int8_t>(kind, op, v, arg, out);
-  case SgElement::U8: return fold<uint8_t>(kind, op, v, arg, out);
-  case SgElement::I16: return fold<int16_t>(kind, op, v, arg, out);
-  case SgElement::U16: return fold<uint16_t>(kind, op, v, arg, out);
-  case SgElement::I32: return fold<int32_t>(kind, op, v, arg, out);
-  case SgElement::U32: return fold<uint32_t>(kind, op, v, arg, out);
-  case SgElement::I64: return fold<int64_t>(kind, op, v, arg, out);
-  case SgElement::U64: return fold<uint64_t>(kind, op, v, arg, out);
-  case SgElement::F16: return fold<Half>(kind, op, v, arg, out);
-  case SgElement::F32: return fold<float>(kind, op, v, arg, out);
-  case SgElement::F64: return fold<double>(kind, op, v, arg, out);
+// The same results for every active lane at once, in one pass in lane order:
+// a scan writes each lane's result as the running value passes it, so every
+// lane gets exactly what fold() computes for it alone.
+template <class T> void fold_lanes(SgOp kind, SgArith op, const CollectiveView &v, const CollectiveRecord *lanes) {
+  using A = Arith<T>;
+  using W = typename A::Wide;
+  W acc = identity<W>(op, A::lowest(), A::highest());
+  bool logical = op == SgArith::LogicalAnd || op == SgArith::LogicalOr || op == SgArith::LogicalXor;
+  for (uint32_t j = 0; j < v.size; ++j) {
+    if ((v.active >> j & 1) == 0) continue;
+    if (kind == SgOp::ScanExclusive) A::store(acc, lanes[j].out);
+    W value = A::load(v.posts[j]);
+    acc = A::round(apply(op, acc, logical ? W(value != W(0)) : value));
+    if (kind == SgOp::ScanInclusive) A::store(acc, lanes[j].out);
   }
+  if (kind != SgOp::Reduce) return;
+  for (uint32_t j = 0; j < v.size; ++j) {
+    if (v.active >> j & 1) A::store(acc, lanes[j].out);
+  }
+}
+
+// Calls `f` with a value of the C++ type of `element`.
+template <class F> void with_type(SgElement element, F &&f) {
+  switch (element) {
+  case SgElement::I8: return f(int8_t{});
+  case SgElement::U8: return f(uint8_t{});
+  case SgElement::I16: return f(int16_t{});
+  case SgElement::U16: return f(uint16_t{});
+  case SgElement::I32: return f(int32_t{});
+  case SgElement::U32: return f(uint32_t{});
+  case SgElement::I64: return f(int64_t{});
+  case SgElement::U64: return f(uint64_t{});
+  case SgElement::F16: return f(Half{});
+  case SgElement::F32: return f(float{});
+  case SgElement::F64: return f(double{});
+  }
+}
+
+void fold_typed(SgOp kind, SgArith op, SgElement element, const CollectiveView &v, uint32_t arg, void *out) {
+  with_type(element, [&](auto type) { fold<decltype(type)>(kind, op, v, arg, out); });
 }
 
 uint32_t element_bytes(SgElement element) {
@@ -164,6 +190,12 @@ const unsigned char *shuffled(SgOp op, const CollectiveView &v, uint32_t arg, ui
 
 } // namespace
 
+uint32_t sg_post_bytes(uint32_t code) {
+  const auto op = SgOp(code & 0xff);
+  const uint32_t count = code >> 24, two = op == SgOp::ShuffleDown || op == SgOp::ShuffleUp ? 2 : 1;
+  return element_bytes(SgElement(code >> 16 & 0xff)) * (count == 3 ? 4 : count) * two;
+}
+
 void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, void *out) {
   auto op = SgOp(code & 0xff);
   auto arith = SgArith(code >> 8 & 0xff);
@@ -199,6 +231,62 @@ void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, vo
   default: std::memcpy(out, shuffled(op, v, arg, second), bytes); return;
   }
   std::memcpy(out, &result, sizeof result);
+}
+
+namespace {
+
+// Copies `bytes` bytes; the common sizes as fixed-size copies, not memcpy calls.
+void copy_value(void *out, const unsigned char *from, uint32_t bytes) {
+  switch (bytes) {
+  case 4: std::memcpy(out, from, 4); return;
+  case 8: std::memcpy(out, from, 8); return;
+  case 16: std::memcpy(out, from, 16); return;
+  default: std::memcpy(out, from, bytes); return;
+  }
+}
+
+// Shuffles and broadcasts: one source lane each, the code decoded once.
+void shuffle_lanes(SgOp op, uint32_t code, const CollectiveView &view, const CollectiveRecord *lanes) {
+  const auto element = SgElement(code >> 16 & 0xff);
+  const uint32_t count = code >> 24, bytes = element_bytes(element) * count;
+  const uint32_t second = element_bytes(element) * (count == 3 ? 4 : count);
+  CollectiveView lane_view = view;
+  for (uint32_t j = 0; j < view.size; ++j) {
+    if ((view.active >> j & 1) == 0) continue;
+    lane_view.lane = j;
+    copy_value(lanes[j].out, shuffled(op, lane_view, lanes[j].arg, second), bytes);
+  }
+}
+
+} // namespace
+
+void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes) {
+  const uint32_t first = uint32_t(std::countr_zero(view.active));
+  const uint32_t code = lanes[first].code; // the lanes are at one call site: one code
+  const auto op = SgOp(code & 0xff);
+  uint32_t shared_bytes = 0; // of a result every lane shares: computed once
+  switch (op) {
+  case SgOp::Barrier: return;
+  case SgOp::Reduce: case SgOp::ScanInclusive: case SgOp::ScanExclusive:
+    with_type(SgElement(code >> 16 & 0xff), [&](auto type) {
+      fold_lanes<decltype(type)>(op, SgArith(code >> 8 & 0xff), view, lanes);
+    });
+    return;
+  case SgOp::All: case SgOp::Any: shared_bytes = sizeof(int32_t); break;
+  case SgOp::Ballot: shared_bytes = 4 * sizeof(uint32_t); break;
+  case SgOp::Elect: case SgOp::AllEqual: case SgOp::ClusteredReduce: break;
+  default: return shuffle_lanes(op, code, view, lanes);
+  }
+  CollectiveView lane_view = view;
+  for (uint32_t j = first; j < view.size; ++j) {
+    if ((view.active >> j & 1) == 0) continue;
+    if (shared_bytes != 0 && j != first) {
+      std::memcpy(lanes[j].out, lanes[first].out, shared_bytes);
+      continue;
+    }
+    lane_view.lane = j;
+    combine_collective(code, lane_view, lanes[j].arg, lanes[j].out);
+  }
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace zeal::cpu::detail {
@@ -154,7 +155,12 @@ void define_collective(llvm::Function &f, Collective c, llvm::IRBuilder<> &b) {
   bool has_arg = values > (two_values ? 2u : 1u);
 
   llvm::Type *byte_pointer = llvm::PointerType::get(b.getInt8Ty(), 0);
-  auto *post = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), sg_max_post_bytes));
+  const uint32_t code = sg_code(c.op, c.arith, element, count);
+  // As many bytes as the values take and combine_collective reads; a region
+  // kernel keeps this buffer per work-item, so it is no larger.
+  uint64_t post_bytes = sg_post_bytes(code);
+  if (data) post_bytes = std::max<uint64_t>(post_bytes, layout.getTypeAllocSize(data) * (two_values ? 2 : 1));
+  auto *post = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), llvm::alignTo(post_bytes, 16)));
   post->setAlignment(llvm::Align(16));
   if (data) {
     uint64_t bytes = layout.getTypeAllocSize(data);
@@ -176,10 +182,10 @@ void define_collective(llvm::Function &f, Collective c, llvm::IRBuilder<> &b) {
   auto *callee = llvm::cast<llvm::Function>(host.getCallee());
   callee->addFnAttr(llvm::Attribute::Convergent);
   callee->addFnAttr(llvm::Attribute::NoMerge);
-  llvm::Value *code = b.getInt32(sg_code(c.op, c.arith, element, count));
   llvm::Value *out_bytes = out ? b.CreatePointerCast(out, byte_pointer) : llvm::ConstantPointerNull::get(
                                                                                llvm::cast<llvm::PointerType>(byte_pointer));
-  llvm::CallInst *call = b.CreateCall(host, {wi, code, b.CreatePointerCast(post, byte_pointer), arg, out_bytes});
+  llvm::CallInst *call =
+      b.CreateCall(host, {wi, b.getInt32(code), b.CreatePointerCast(post, byte_pointer), arg, out_bytes});
   call->addFnAttr(llvm::Attribute::Convergent);
   call->addFnAttr(llvm::Attribute::NoMerge);
   if (out) {

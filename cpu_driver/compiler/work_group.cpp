@@ -169,19 +169,12 @@ llvm::Function *build_work_item_function(llvm::Module &module, llvm::Function &k
   return function;
 }
 
-bool reaches_collectives(llvm::Function &kernel) {
-  for (llvm::Function *function : reachable_functions(kernel)) {
-    if (function->getName() == subgroup_symbol) return true;
-  }
-  return false;
-}
-
 // Without barriers: three nested work-item loops around the inlined kernel,
-// which LLVM can vectorise. With work-group barriers: the same loops around
-// each stretch between barriers (regions.cpp). Kernels with sub-group
-// collectives, or whose barriers cannot be brought into one function, run
-// their work-items as fibers, each with its own stack until the group ends.
-// Returns true when the kernel's barriers became regions.
+// which LLVM can vectorise. With work-group barriers or sub-group
+// collectives: the same loops around each stretch between them (regions.cpp).
+// Kernels whose barriers or collectives cannot be brought into one function
+// run their work-items as fibers, each with its own stack until the group
+// ends. Returns true when the kernel's barriers and collectives became regions.
 bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers,
                                uint32_t subgroup_size, bool fiber_barriers) {
   llvm::LLVMContext &context = module.getContext();
@@ -209,7 +202,7 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
     llvm::Function *item = build_work_item_function(module, kernel);
     uint64_t slot_bytes = 0;
     llvm::Function *regions =
-        fiber_barriers || reaches_collectives(kernel) ? nullptr : build_region_function(*item, slot_bytes);
+        fiber_barriers ? nullptr : build_region_function(*item, slot_bytes);
     if (regions != nullptr) {
       as_regions = true;
       item->eraseFromParent();

@@ -1,42 +1,85 @@
-// Sub-groups: ids and sizes for every size, and every collective against a host reference computed per sub-group.
+// Sub-groups: ids and sizes for every size, and every collective against a host reference computed per sub-group,
+// with collectives as sync points of barrier-free regions (the default) and as fibers (the fallback).
 #include "test_support.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <numeric>
 #include <set>
+#include <tuple>
 
 namespace zeal::cpu::test {
 namespace {
 
-class SubGroups : public ::testing::TestWithParam<uint32_t> {
+enum class Scheme { Regions, Fibers };
+
+CompileOptions options_for(Scheme scheme, CompileOptions options = {}) {
+  options.fiber_barriers = scheme == Scheme::Fibers;
+  return options;
+}
+
+std::string scheme_name(Scheme scheme) { return scheme == Scheme::Regions ? "regions" : "fibers"; }
+
+// A suite whose tests share subgroups.cl, built once per scheme for the suite.
+template <class Param>
+class SubGroupSuite : public ::testing::TestWithParam<Param> {
 protected:
-  static void SetUpTestSuite() { program = build("subgroups").release(); }
-  static void TearDownTestSuite() {
-    delete program;
-    program = nullptr;
+  static void SetUpTestSuite() {
+    for (Scheme scheme : {Scheme::Regions, Scheme::Fibers}) programs[int(scheme)] = build("subgroups", options_for(scheme));
   }
-  static const KernelInfo &kernel(const std::string &name) {
+  static void TearDownTestSuite() {
+    for (auto &program : programs) program.reset();
+  }
+  static const Program *program_for(Scheme scheme) { return programs[int(scheme)].get(); }
+  static const KernelInfo &find(Scheme scheme, const std::string &name) {
+    const Program *program = program_for(scheme);
     const KernelInfo *found = program ? program->find_kernel(name) : nullptr;
     EXPECT_NE(found, nullptr) << name;
     return *found;
   }
-  static Program *program;
+  static inline std::unique_ptr<Program> programs[2];
 };
-Program *SubGroups::program = nullptr;
+
+// Tests of one sub-group size under one scheme.
+class SubGroups : public SubGroupSuite<std::tuple<Scheme, uint32_t>> {
+protected:
+  Scheme scheme() const { return std::get<0>(GetParam()); }
+  uint32_t size() const { return std::get<1>(GetParam()); }
+  const Program *program() const { return program_for(scheme()); }
+  const KernelInfo &kernel(const std::string &name) const { return find(scheme(), name); }
+};
 
 // Sizes 4..64 are the profiles'; 1, 2, 3, 5 and 7 only the compiler's (no device list given).
-INSTANTIATE_TEST_SUITE_P(Sizes, SubGroups, ::testing::Values(1u, 2u, 3u, 4u, 5u, 7u, 8u, 16u, 32u, 64u));
+INSTANTIATE_TEST_SUITE_P(Sizes, SubGroups,
+                         ::testing::Combine(::testing::Values(Scheme::Regions, Scheme::Fibers),
+                                            ::testing::Values(1u, 2u, 3u, 4u, 5u, 7u, 8u, 16u, 32u, 64u)),
+                         [](const auto &tested) {
+                           return scheme_name(std::get<0>(tested.param)) + "_" + std::to_string(std::get<1>(tested.param));
+                         });
+
+// Tests under one scheme.
+class SubGroupSchemes : public SubGroupSuite<Scheme> {
+protected:
+  Scheme scheme() const { return GetParam(); }
+  const Program *program() const { return program_for(scheme()); }
+  const KernelInfo &kernel(const std::string &name) const { return find(scheme(), name); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Schemes, SubGroupSchemes, ::testing::Values(Scheme::Regions, Scheme::Fibers),
+                         [](const auto &tested) { return scheme_name(tested.param); });
 
 std::string suffix(uint32_t s) { return std::to_string(s); }
 
 TEST_P(SubGroups, OneGroupOf3SMinus1ItemsHasTwoFullSubGroupsAndAPartialOne) {
-  ASSERT_NE(program, nullptr);
-  const uint32_t s = GetParam(), n = 3 * s - 1;
+  ASSERT_NE(program(), nullptr);
+  const uint32_t s = size(), n = 3 * s - 1;
   const KernelInfo &k = kernel("ids_" + suffix(s));
   EXPECT_EQ(k.required_subgroup_size, s);
-  EXPECT_TRUE(k.uses_barriers) << "sub_group_elect is a collective: fibers";
+  EXPECT_TRUE(k.uses_barriers) << "sub_group_elect is a collective: work-items wait for their sub-group";
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
   std::vector<uint32_t> out(size_t(n) * 7, 0xdead);
   uint32_t *p = out.data();
   const void *args[] = {&p};
@@ -116,15 +159,16 @@ void check_ops(const KernelInfo &k, uint32_t s, uint32_t n) {
 }
 
 TEST_P(SubGroups, CollectivesMatchAHostReferencePerSubGroup) {
-  ASSERT_NE(program, nullptr);
-  const uint32_t s = GetParam();
+  ASSERT_NE(program(), nullptr);
+  const uint32_t s = size();
   const KernelInfo &k = kernel("ops_" + suffix(s));
-  EXPECT_TRUE(k.uses_barriers) << "collectives run as fibers";
+  EXPECT_TRUE(k.uses_barriers) << "collectives: work-items wait for their sub-group";
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
   for (uint32_t n : {3 * s - 1, s, 2 * s, 1u}) check_ops(k, s, n);
 }
 
-TEST(SubGroupsDefault, KernelsWithoutARequiredSizeRunWithThePrimarySize) {
-  CompileOptions options;
+TEST_P(SubGroupSchemes, KernelsWithoutARequiredSizeRunWithThePrimarySize) {
+  CompileOptions options = options_for(scheme());
   for (uint32_t primary : {16u, 8u}) {
     options.primary_subgroup_size = primary;
     auto program = build("subgroups", options);
@@ -135,10 +179,9 @@ TEST(SubGroupsDefault, KernelsWithoutARequiredSizeRunWithThePrimarySize) {
 }
 
 // The invariants of the SYCL sub-group test plan, on a 3-D launch of 2x2x2 groups.
-TEST(SubGroupsDefault, ThreeDimensionalLaunchKeepsTheSyclInvariants) {
-  auto program = build("subgroups");
-  ASSERT_NE(program, nullptr);
-  const KernelInfo &k = *program->find_kernel("ids_3d");
+TEST_P(SubGroupSchemes, ThreeDimensionalLaunchKeepsTheSyclInvariants) {
+  ASSERT_NE(program(), nullptr);
+  const KernelInfo &k = kernel("ids_3d");
   EXPECT_FALSE(k.uses_barriers) << "queries alone stay on the work-item loop";
   const std::array<uint32_t, 3> local = {7, 5, 3};
   const uint32_t per_group = 7 * 5 * 3, total = per_group * 8;
@@ -168,9 +211,8 @@ template <class T> std::vector<T> filled(size_t n, T first) {
   return v;
 }
 
-TEST(SubGroupsTyped, ShufflesOfEveryListedTypeRotateByOneLane) {
-  auto program = build("subgroups");
-  ASSERT_NE(program, nullptr);
+TEST_P(SubGroupSchemes, ShufflesOfEveryListedTypeRotateByOneLane) {
+  ASSERT_NE(program(), nullptr);
   const uint32_t n = 24; // three sub-groups of 8
   std::vector<float> f4 = filled<float>(n * 4, 0.5f), f3 = filled<float>(n * 4, 2.f);
   // int16 is 64-byte aligned (the JIT uses aligned 512-bit loads), as device allocations are.
@@ -190,7 +232,8 @@ TEST(SubGroupsTyped, ShufflesOfEveryListedTypeRotateByOneLane) {
   void *ptrs[] = {f4.data(), f3.data(), i16, l.data(), h.data(), d.data(), s8.data(), us.data(), u2.data()};
   const void *args[9];
   for (int a = 0; a < 9; ++a) args[a] = &ptrs[a];
-  run(*program->find_kernel("typed_shuffles"), args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  EXPECT_EQ(kernel("typed_shuffles").barrier_regions, scheme() == Scheme::Regions);
+  run(kernel("typed_shuffles"), args, Range{1, {1, 1, 1}, {n, 1, 1}});
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t src = i / 8 * 8 + (i % 8 + 1) % 8, x = i ^ 1u;
     for (int c = 0; c < 4; ++c) ASSERT_EQ(f4[i * 4 + c], f4c[src * 4 + c]) << i;
@@ -205,9 +248,8 @@ TEST(SubGroupsTyped, ShufflesOfEveryListedTypeRotateByOneLane) {
   }
 }
 
-TEST(SubGroupsTyped, ReductionsAndScansOfLongUlongFloatDoubleHalfUint) {
-  auto program = build("subgroups");
-  ASSERT_NE(program, nullptr);
+TEST_P(SubGroupSchemes, ReductionsAndScansOfLongUlongFloatDoubleHalfUint) {
+  ASSERT_NE(program(), nullptr);
   const uint32_t n = 40; // two sub-groups of 16 and a partial one of 8
   std::vector<int64_t> l(n), ol(n);
   std::vector<uint64_t> ul(n), oul(n);
@@ -227,7 +269,7 @@ TEST(SubGroupsTyped, ReductionsAndScansOfLongUlongFloatDoubleHalfUint) {
                   ol.data(), oul.data(), of.data(), od.data(), oh.data(), ou.data()};
   const void *args[12];
   for (int a = 0; a < 12; ++a) args[a] = &ptrs[a];
-  run(*program->find_kernel("typed_reductions"), args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  run(kernel("typed_reductions"), args, Range{1, {1, 1, 1}, {n, 1, 1}});
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t first = i / 16 * 16, last = std::min(n, first + 16);
     int64_t sl = 0; for (uint32_t j = first; j <= i; ++j) sl += l[j];
@@ -246,9 +288,8 @@ TEST(SubGroupsTyped, ReductionsAndScansOfLongUlongFloatDoubleHalfUint) {
   }
 }
 
-TEST(SubGroupsTyped, BlockReadsAndWritesMoveSTimesNConsecutiveElements) {
-  auto program = build("subgroups");
-  ASSERT_NE(program, nullptr);
+TEST_P(SubGroupSchemes, BlockReadsAndWritesMoveSTimesNConsecutiveElements) {
+  ASSERT_NE(program(), nullptr);
   const uint32_t n = 32, groups = 2, total = n * groups;
   std::vector<uint32_t> src(total * 4), dst(total * 5, 0);
   std::vector<uint16_t> src16(total * 2), dst16(total * 2, 0);
@@ -256,7 +297,7 @@ TEST(SubGroupsTyped, BlockReadsAndWritesMoveSTimesNConsecutiveElements) {
   for (uint32_t i = 0; i < total * 2; ++i) src16[i] = uint16_t(i * 5 + 2);
   void *ptrs[] = {src.data(), dst.data(), src16.data(), dst16.data()};
   const void *args[] = {&ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3]};
-  run(*program->find_kernel("block_io"), args, Range{1, {groups, 1, 1}, {n, 1, 1}});
+  run(kernel("block_io"), args, Range{1, {groups, 1, 1}, {n, 1, 1}});
   for (uint32_t i = 0; i < total * 4; ++i) {
     // Element i belongs to lane (i % 8) of its block of 8 lanes x 4 components.
     ASSERT_EQ(dst[i], src[i] + (i % 8)) << i;
@@ -265,6 +306,101 @@ TEST(SubGroupsTyped, BlockReadsAndWritesMoveSTimesNConsecutiveElements) {
   for (uint32_t g = 0; g < total; ++g) {
     uint32_t base = g / 8 * 32; // sub-group g/8 reads its first 8 elements
     ASSERT_EQ(dst[total * 4 + g], src[base + g % 8]) << g;
+  }
+}
+
+// Which lanes take part where control flow diverges: the lanes of a sub-group
+// at the same collective, whatever the others do (sub-group size 8).
+TEST_P(SubGroupSchemes, CollectivesInDivergentBranchesAndLoopsTakeTheLanesThatReachThem) {
+  ASSERT_NE(program(), nullptr);
+  const KernelInfo &k = kernel("divergent_collectives");
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
+  for (uint32_t local : {1u, 3u, 8u, 29u, 64u, 100u}) {
+    SCOPED_TRACE(::testing::Message() << "group size " << local);
+    const uint32_t groups = 2, n = local * groups;
+    std::vector<int> in(n), out(size_t(n) * 4, -12345);
+    for (uint32_t i = 0; i < n; ++i) in[i] = int((i * 53 + 7) % 89) - 30;
+    const int *pin = in.data();
+    int *pout = out.data();
+    const void *args[] = {&pin, &pout};
+    run(k, args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t l = i % local, sg = l / 8, lane = l % 8, first = i - lane;
+      const uint32_t size = std::min(8u, local - sg * 8);
+      const int *x = &in[first];
+      const int sum = std::accumulate(x, x + size, 0);
+      const int *o = &out[size_t(i) * 4];
+      SCOPED_TRACE(::testing::Message() << "work-item " << i);
+      EXPECT_EQ(o[0], sg % 2 == 1 ? sum : -1) << "only odd sub-groups reduce";
+      EXPECT_EQ(o[1], lane < 3 ? std::accumulate(x, x + lane + 1, 0) : *std::max_element(x + 3, x + size))
+          << "lanes 0-2 scan in the if, the others reduce in the else";
+      int loop = 0;
+      for (uint32_t t = 0; t < sg % 3; ++t) loop += int(t + 1) * sum;
+      EXPECT_EQ(o[2], loop) << "a trip count per sub-group";
+      // Round t holds the lanes above t; the first of them is lane t + 1.
+      EXPECT_EQ(o[3], lane == 0 ? 0 : x[lane] + int(lane) - 1) << "a trip count per lane";
+    }
+  }
+}
+
+// Sub-group reductions and scans between work-group barriers, a kernel-scope
+// local array and a local argument, with a partial last sub-group.
+TEST_P(SubGroupSchemes, CollectivesWorkGroupBarriersAndLocalMemoryInOneKernel) {
+  ASSERT_NE(program(), nullptr);
+  const KernelInfo &k = kernel("collectives_and_barriers");
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
+  for (uint32_t local : {1u, 5u, 8u, 13u, 64u, 100u, 256u, 1021u}) {
+    SCOPED_TRACE(::testing::Message() << "group size " << local);
+    const uint32_t groups = 3, n = local * groups;
+    std::vector<int> in(n), prefix(n, -1), mixed(n, -1), ring(local);
+    for (uint32_t i = 0; i < n; ++i) in[i] = int((i * 31 + 5) % 41) - 20;
+    const int *pin = in.data();
+    int *pprefix = prefix.data(), *pmixed = mixed.data(), *pring = ring.data();
+    const void *args[] = {&pin, &pprefix, &pmixed, &pring};
+    run(k, args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t g = 0; g < groups; ++g) {
+      const int *x = &in[g * local];
+      std::vector<int> y(x, x + local);
+      for (int r = 0; r < 3; ++r) {
+        std::vector<int> next(local);
+        for (uint32_t l = 0; l < local; ++l) {
+          const uint32_t first = l / 8 * 8, size = std::min(8u, local - first);
+          next[l] = y[(l + 1) % local] * 2 + y[first + (l - first + 1) % size];
+        }
+        y = next;
+      }
+      for (uint32_t l = 0; l < local; ++l) {
+        ASSERT_EQ(prefix[g * local + l], std::accumulate(x, x + l, 0)) << "group " << g << " work-item " << l;
+        ASSERT_EQ(mixed[g * local + l], y[l]) << "group " << g << " work-item " << l;
+      }
+    }
+  }
+}
+
+// Sub-groups of 8 cut a 5x3x2 work-group by local linear id: 8, 8, 8 and 6 lanes.
+TEST_P(SubGroupSchemes, CollectivesInAThreeDimensionalWorkGroupFollowTheLinearId) {
+  ASSERT_NE(program(), nullptr);
+  const KernelInfo &k = kernel("collectives_3d");
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
+  const std::array<uint32_t, 3> local = {5, 3, 2}, groups = {2, 1, 2};
+  const uint32_t per_group = 30, total = per_group * 4;
+  std::vector<int> out(size_t(total) * 3, -1);
+  int *p = out.data();
+  const void *args[] = {&p};
+  run(k, args, Range{3, groups, local});
+  auto encoded = [](uint32_t linear) { return int(linear / 15 * 10000 + linear / 5 % 3 * 100 + linear % 5); };
+  for (uint32_t gz = 0; gz < 2; ++gz) {
+    for (uint32_t gx = 0; gx < 2; ++gx) {
+      for (uint32_t l = 0; l < per_group; ++l) {
+        const uint32_t x = gx * 5 + l % 5, y = l / 5 % 3, z = gz * 2 + l / 15;
+        const uint32_t global = (z * 3 + y) * 10 + x, first = l / 8 * 8, size = std::min(8u, per_group - first);
+        const int *o = &out[size_t(global) * 3];
+        SCOPED_TRACE(::testing::Message() << "group " << gx << "," << gz << " local linear id " << l);
+        EXPECT_EQ(o[0], int(size * first + size * (size - 1) / 2));
+        EXPECT_EQ(o[1], int(l - first + 1));
+        EXPECT_EQ(o[2], encoded(first + (l - first + 1) % size));
+      }
+    }
   }
 }
 
@@ -278,8 +414,8 @@ TEST(SubGroupsBuild, ARequiredSizeTheDeviceLacksFailsTheBuildNamingTheKernel) {
 
 // An ahead-of-time binary keeps the primary size it was compiled with: loaded where the
 // primary size differs, its kernels report and run with the baked-in size.
-TEST(SubGroupsNative, ABinaryKeepsThePrimarySizeItWasCompiledWith) {
-  CompileOptions built_with;
+TEST_P(SubGroupSchemes, ABinaryKeepsThePrimarySizeItWasCompiledWith) {
+  CompileOptions built_with = options_for(scheme());
   built_with.primary_subgroup_size = 8;
   auto program = build("subgroups", built_with);
   ASSERT_NE(program, nullptr);
@@ -294,6 +430,7 @@ TEST(SubGroupsNative, ABinaryKeepsThePrimarySizeItWasCompiledWith) {
   BuiltKernels::get().add(**loaded);
   const KernelInfo &k = *loaded.value()->find_kernel("ops_default");
   EXPECT_EQ(k.subgroup_size, 8u);
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions) << "the binary keeps how the kernel runs";
   EXPECT_EQ(k.required_subgroup_size, 0u);
   check_ops(k, 8, 3 * 8 - 1);
 }

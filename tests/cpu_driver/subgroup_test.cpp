@@ -1,4 +1,5 @@
-// Sub-groups through the loader: for every size the device reports, ids and sizes of a 3·S−1 work-group, kernel properties and two collectives.
+// Sub-groups through the loader: for every size the device reports, ids and sizes of a 3·S−1 work-group, kernel properties and
+// two collectives, with collectives as region sync points (the default) and as fibers (-zeal-barriers=fibers).
 #include "test_support.hpp"
 
 #include <fmt/format.h>
@@ -10,7 +11,7 @@
 namespace zeal::cpu::test {
 namespace {
 
-class Subgroups : public CpuDriver {
+class Subgroups : public CpuDriver, public ::testing::WithParamInterface<const char *> {
 protected:
   void SetUp() override {
     CpuDriver::SetUp();
@@ -27,7 +28,7 @@ protected:
     std::string name = size == 0 ? "subgroups_default.spv" : fmt::format("subgroups_{}.spv", size);
     ze_module_handle_t module = nullptr;
     std::string log;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, build(read_kernel(name), module, &log)) << name << ": " << log;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, build(read_kernel(name), module, &log, GetParam())) << name << ": " << log;
     return module;
   }
 
@@ -66,7 +67,7 @@ protected:
   std::vector<uint32_t> sizes;
 };
 
-TEST_F(Subgroups, EveryReportedSizeRunsThreeSubGroupsTheLastPartialWithOneLeaderEach) {
+TEST_P(Subgroups, EveryReportedSizeRunsThreeSubGroupsTheLastPartialWithOneLeaderEach) {
   for (uint32_t s : sizes) {
     SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({}), 3*{}-1 work-items", s, s));
     ze_module_handle_t module = module_for(s);
@@ -75,7 +76,7 @@ TEST_F(Subgroups, EveryReportedSizeRunsThreeSubGroupsTheLastPartialWithOneLeader
   }
 }
 
-TEST_F(Subgroups, KernelPropertiesReportTheRequiredSizeAsRequiredAndMaximum) {
+TEST_P(Subgroups, KernelPropertiesReportTheRequiredSizeAsRequiredAndMaximum) {
   for (uint32_t s : sizes) {
     SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({})", s));
     ze_module_handle_t module = module_for(s);
@@ -90,7 +91,7 @@ TEST_F(Subgroups, KernelPropertiesReportTheRequiredSizeAsRequiredAndMaximum) {
   }
 }
 
-TEST_F(Subgroups, AKernelWithoutARequiredSizeRunsWithThePrimarySize16) {
+TEST_P(Subgroups, AKernelWithoutARequiredSizeRunsWithThePrimarySize16) {
   ze_module_handle_t module = module_for(0);
   ASSERT_NE(nullptr, module);
   ze_kernel_properties_t props{};
@@ -109,7 +110,7 @@ std::vector<int> inputs(uint32_t n) {
   return in;
 }
 
-TEST_F(Subgroups, SubGroupReduceAddMatchesTheHostSumOfEachSubGroup) {
+TEST_P(Subgroups, SubGroupReduceAddMatchesTheHostSumOfEachSubGroup) {
   for (uint32_t s : sizes) {
     SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({})", s));
     ze_module_handle_t module = module_for(s);
@@ -134,7 +135,7 @@ TEST_F(Subgroups, SubGroupReduceAddMatchesTheHostSumOfEachSubGroup) {
   }
 }
 
-TEST_F(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) {
+TEST_P(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) {
   constexpr uint32_t delta = 3;
   for (uint32_t s : sizes) {
     SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({}), delta {}", s, delta));
@@ -167,6 +168,9 @@ TEST_F(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) 
     EXPECT_EQ(n - 2, checked);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Schemes, Subgroups, ::testing::Values("", "-zeal-barriers=fibers"),
+                         [](const auto &tested) { return std::string(*tested.param ? "fibers" : "regions"); });
 
 } // namespace
 } // namespace zeal::cpu::test

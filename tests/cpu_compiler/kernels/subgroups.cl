@@ -102,3 +102,76 @@ kernel void block_io(global uint *src, global uint *dst, global ushort *src16, g
   uint s = intel_sub_group_block_read(src + base);
   dst[get_global_size(0) * 4 + get_global_id(0)] = s;
 }
+
+// Collectives in divergent control flow, four results per work-item: only odd
+// sub-groups reach a reduction; the lanes of one sub-group split between two
+// collectives in an if and its else; a reduction in a loop whose trip count
+// depends on the sub-group (zero for every third); a broadcast in a loop whose
+// trip count depends on the lane, so that lanes leave the loop one by one.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void divergent_collectives(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  int x = in[i];
+  uint sg = get_sub_group_id(), lane = get_sub_group_local_id();
+  global int *o = out + i * 4;
+  o[0] = -1;
+  if (sg % 2 == 1) o[0] = sub_group_reduce_add(x);
+  if (lane < 3) {
+    o[1] = sub_group_non_uniform_scan_inclusive_add(x);
+  } else {
+    o[1] = sub_group_non_uniform_reduce_max(x);
+  }
+  int acc = 0;
+  for (uint k = 0; k < sg % 3; ++k) acc += sub_group_reduce_add(x * (int)(k + 1));
+  o[2] = acc;
+  int last = 0;
+  for (uint k = 0; k < lane; ++k) last = sub_group_broadcast_first(x + (int)k);
+  o[3] = last;
+}
+
+// Collectives, work-group barriers and local memory in one kernel: the
+// work-group's exclusive prefix sum through per-sub-group sums in a
+// kernel-scope array, then rounds that each rotate a value through `ring`
+// between barriers and mix it with a sub-group shuffle.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void collectives_and_barriers(global const int *in, global int *prefix, global int *mixed, local int *ring) {
+  local int sums[128];
+  size_t i = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  uint sg = get_sub_group_id(), lane = get_sub_group_local_id(), groups = get_num_sub_groups();
+  int x = in[i];
+  int s = sub_group_reduce_add(x);
+  if (lane == 0) sums[sg] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (sg == 0) {
+    int carry = 0;
+    for (uint base = 0; base < groups; base += get_sub_group_size()) {
+      uint k = base + lane;
+      int v = k < groups ? sums[k] : 0;
+      int before = sub_group_scan_exclusive_add(v) + carry;
+      carry += sub_group_reduce_add(v);
+      if (k < groups) sums[k] = before;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  prefix[i] = sums[sg] + sub_group_scan_exclusive_add(x);
+  int y = x;
+  for (int r = 0; r < 3; ++r) {
+    ring[l] = y;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    y = ring[(l + 1) % n] * 2 + sub_group_shuffle(y, (lane + 1) % get_sub_group_size());
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  mixed[i] = y;
+}
+
+// A 3-D work-group: sub-groups follow the local linear id across rows and planes.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void collectives_3d(global int *out) {
+  int l = (int)get_local_linear_id();
+  uint lane = get_sub_group_local_id();
+  size_t g = get_global_linear_id() * 3;
+  out[g + 0] = sub_group_reduce_add(l);
+  out[g + 1] = sub_group_scan_inclusive_add(1);
+  out[g + 2] = sub_group_shuffle((int)(get_local_id(2) * 10000 + get_local_id(1) * 100 + get_local_id(0)),
+                                 (lane + 1) % get_sub_group_size());
+}
