@@ -20,6 +20,14 @@ protected:
     EXPECT_EQ(program_state(p), ZEAL_PROGRAM_STATE_OBJECT);
     return p;
   }
+  // An object compiled from `file` with one metadata entry key=value.
+  zeal_program_handle_t object_with(const char *file, const char *key, const char *value) {
+    const zeal_metadata_entry_t e{key, value, std::strlen(value)};
+    zeal_program_handle_t p = create(file, {e});
+    programs.push_back(p);
+    EXPECT_EQ(d.programCompile(p, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+    return p;
+  }
   zeal_result_t link(std::vector<zeal_program_handle_t> objects, const char *options, zeal_program_handle_t &out) {
     out = nullptr;
     zeal_result_t r = d.programLink(context, device, static_cast<uint32_t>(objects.size()), objects.data(), options, &out);
@@ -205,13 +213,6 @@ TEST_F(LinkTest, SpecConstantsReachTheModuleAndTheLastValueSetWins) {
 }
 
 TEST_F(LinkTest, GivenMismatchedFunctionPropertiesOrTwoExporters_ThenLinkFailureSaysWhich) {
-  auto object_with = [&](const char *file, const char *key, const char *value) {
-    const zeal_metadata_entry_t e{key, value, std::strlen(value)};
-    zeal_program_handle_t p = create(file, {e});
-    programs.push_back(p);
-    EXPECT_EQ(d.programCompile(p, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
-    return p;
-  };
   auto app = object_with("link_app.spv", "function.add_offset.sub_group_size", "16");
   auto lib = object_with("link_lib.spv", "function.add_offset.sub_group_size", "8");
   zeal_program_handle_t out = nullptr;
@@ -254,13 +255,6 @@ TEST_F(LinkTest, GivenAKernelRequiringSize32_WhenItReachesACalleeOfThePrimarySiz
 }
 
 TEST_F(LinkTest, GivenACalleeDeclaredForTheKernelsSize_ThenItLinks_AndAnImporterDeclaringAnotherSizeIsRefused) {
-  auto object_with = [&](const char *file, const char *key, const char *value) {
-    const zeal_metadata_entry_t e{key, value, std::strlen(value)};
-    zeal_program_handle_t p = create(file, {e});
-    programs.push_back(p);
-    EXPECT_EQ(d.programCompile(p, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
-    return p;
-  };
   auto lib32 = object_with("link_lib.spv", "function.add_offset.sub_group_size", "32");
   auto app = object("link_app_sg32.spv");
   zeal_program_handle_t exe = nullptr;
