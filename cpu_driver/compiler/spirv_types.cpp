@@ -302,6 +302,9 @@ private:
         return wrong(at, inst, fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
       }
       return {};
+    case OpExtInstImport: // before any OpExtInst
+      if (inst.size() >= 3 && spirv_literal_string(inst.subspan(2)) == "OpenCL.std") opencl_std_ = inst[1];
+      return {};
     case OpMemoryModel:
       if (inst.size() >= 2) address_bits_ = inst[1] == 1 ? 32 : 64; // Physical32, else Physical64
       return {};
@@ -639,7 +642,7 @@ private:
   Status check_ext_inst(uint32_t at, std::span<const uint32_t> inst) const {
     constexpr uint32_t printf_instruction = 184;
     if (inst.size() < 5) return {};
-    if (takes_numbers_only(inst[4]) && is_opencl_std(inst[3])) {
+    if (takes_numbers_only(inst[4]) && inst[3] == opencl_std_) {
       auto number = [&](uint32_t type) {
         uint32_t kind = opcode_of(component(type));
         return kind == OpTypeInt || kind == OpTypeFloat;
@@ -663,11 +666,6 @@ private:
     return {};
   }
 
-  bool is_opencl_std(uint32_t set) const {
-    const Definition *d = find(set);
-    return d && d->opcode == OpExtInstImport &&
-           spirv_literal_string(words_.subspan(d->at + 2, (words_[d->at] >> 16) - 2)) == "OpenCL.std";
-  }
   // The OpenCL.std instructions that take or return no pointers: all but fract, frexp,
   // lgamma_r, modf, remquo, sincos, the vector loads and stores, printf and prefetch.
   static bool takes_numbers_only(uint32_t instruction) {
@@ -731,6 +729,7 @@ private:
   std::unordered_map<uint32_t, uint32_t> builtins_; // variable -> BuiltIn
   std::unordered_set<uint32_t> linked_;
   uint32_t address_bits_ = 64;
+  uint32_t opencl_std_ = 0; // the OpenCL.std instruction set's id, 0 when not imported
   std::vector<std::pair<uint32_t, uint32_t>> bodies_;
   std::unordered_set<uint32_t> forward_pointers_;
   uint32_t function_type_ = 0;
