@@ -23,43 +23,6 @@ bool exports(const Program &p, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-// What the importer declares of a function must hold for the exporter: the same sub-group size
-// (SYCL_INTEL_sub_group; a definition declaring none has the device's primary size) and a range
-// that fits (sycl_ext_oneapi_range_type).
-Status check_function(const std::string &name, const Program &importer, const Program &exporter) {
-  const FunctionProperties *want = importer.metadata().function(name);
-  if (want == nullptr) return {};
-  const FunctionProperties *have = exporter.metadata().function(name);
-  const bool declared = have != nullptr && have->sub_group_size != 0;
-  const uint32_t size = declared ? have->sub_group_size : exporter.device().primary_sub_group_size();
-  if (want->sub_group_size != 0 && want->sub_group_size != size)
-    return link_error(fmt::format("{} calls '{}' with sub-group size {}, but {} defines it with sub-group size {}{}",
-                                  importer.describe(), name, want->sub_group_size, exporter.describe(), size,
-                                  declared ? "" : " (the device's primary size)"));
-  if (have != nullptr && want->range_limit != 0 && have->range_limit != 0 && want->range_limit > have->range_limit)
-    return link_error(fmt::format("{} calls '{}' with up to {} work-items, but {} defines it for at most {} "
-                                  "(range_type)",
-                                  importer.describe(), name, want->range_limit, exporter.describe(),
-                                  have->range_limit));
-  return {};
-}
-
-Status check_symbols(std::span<Program *const> objects) {
-  for (const Program *importer : objects)
-    for (const std::string &name : importer->metadata().imports) {
-      std::vector<const Program *> exporters;
-      for (const Program *o : objects)
-        if (exports(*o, name)) exporters.push_back(o);
-      if (exporters.empty())
-        return link_error(fmt::format("{} imports '{}', which none of the {} programs being linked exports",
-                                      importer->describe(), name, objects.size()));
-      if (exporters.size() > 1)
-        return link_error(fmt::format("'{}' imported by {} is exported by both {} and {}", name, importer->describe(),
-                                      exporters[0]->describe(), exporters[1]->describe()));
-      if (Status s = check_function(name, *importer, *exporters[0]); !s.ok()) return s;
-    }
-  return {};
-}
 
 // One side of a call between objects: what it was compiled for, and what messages call it.
 struct Side {
@@ -91,6 +54,26 @@ Side function_side(const Program &p, std::string_view name) {
           declared ? "declared" : "the device's primary size", f != nullptr ? f->range_limit : 0};
 }
 
+// What the importer declares of a function must hold for the exporter: the same sub-group size
+// (SYCL_INTEL_sub_group; a definition declaring none has the device's primary size) and a range
+// that fits (sycl_ext_oneapi_range_type).
+Status check_function(const std::string &name, const Program &importer, const Program &exporter) {
+  const FunctionProperties *want = importer.metadata().function(name);
+  if (want == nullptr) return {};
+  const Side have = function_side(exporter, name);
+  const bool primary = have.source != std::string_view("declared");
+  if (want->sub_group_size != 0 && want->sub_group_size != have.sub_group_size)
+    return link_error(fmt::format("{} calls '{}' with sub-group size {}, but {} defines it with sub-group size {}{}",
+                                  importer.describe(), name, want->sub_group_size, exporter.describe(),
+                                  have.sub_group_size, primary ? " (the device's primary size)" : ""));
+  if (want->range_limit != 0 && have.range_limit != 0 && want->range_limit > have.range_limit)
+    return link_error(fmt::format("{} calls '{}' with up to {} work-items, but {} defines it for at most {} "
+                                  "(range_type)",
+                                  importer.describe(), name, want->range_limit, exporter.describe(),
+                                  have.range_limit));
+  return {};
+}
+
 Status check_call(const Side &caller, const Side &callee) {
   if (caller.sub_group_size != callee.sub_group_size)
     return link_error(fmt::format("{} runs with sub-group size {} ({}) and calls '{}', but {} was compiled for "
@@ -105,6 +88,23 @@ Status check_call(const Side &caller, const Side &callee) {
                                   "defined for at most {} (range_type)",
                                   describe(caller), caller.range_limit, callee.name, describe(callee),
                                   callee.range_limit));
+  return {};
+}
+
+Status check_symbols(std::span<Program *const> objects) {
+  for (const Program *importer : objects)
+    for (const std::string &name : importer->metadata().imports) {
+      std::vector<const Program *> exporters;
+      for (const Program *o : objects)
+        if (exports(*o, name)) exporters.push_back(o);
+      if (exporters.empty())
+        return link_error(fmt::format("{} imports '{}', which none of the {} programs being linked exports",
+                                      importer->describe(), name, objects.size()));
+      if (exporters.size() > 1)
+        return link_error(fmt::format("'{}' imported by {} is exported by both {} and {}", name, importer->describe(),
+                                      exporters[0]->describe(), exporters[1]->describe()));
+      if (Status s = check_function(name, *importer, *exporters[0]); !s.ok()) return s;
+    }
   return {};
 }
 
