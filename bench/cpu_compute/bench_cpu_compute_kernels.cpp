@@ -221,18 +221,25 @@ void check(bool ok, const char *what) {
   if (!ok) fail(fmt::format("wrong result: {}", what));
 }
 
-void verify(ZealSide &zeal, PoclSide &pocl) {
-  for (size_t i : {size_t(0), size_t(12345), triad_n - 1}) {
-    check(zeal.a[i] == zeal.b[i] + triad_scalar * zeal.c[i], "zeal triad");
+// Checks the results of the benchmarks that ran.
+void verify(ZealSide &zeal, PoclSide &pocl, const std::function<bool(const char *)> &ran) {
+  if (ran("triad")) {
+    for (size_t i : {size_t(0), size_t(12345), triad_n - 1}) {
+      check(zeal.a[i] == zeal.b[i] + triad_scalar * zeal.c[i], "zeal triad");
+    }
   }
-  long long want = std::accumulate(zeal.ints, zeal.ints + reduce_n, 0LL);
-  check(std::accumulate(zeal.partial, zeal.partial + reduce_n / reduce_group, 0LL) == want, "zeal reduction");
-  std::vector<int> pocl_partial = pocl.read_ints(pocl.partial, reduce_n / reduce_group);
-  check(std::accumulate(pocl_partial.begin(), pocl_partial.end(), 0LL) == want, "PoCL reduction");
-  std::vector<int> reference = barrier_reference();
-  check(std::equal(reference.begin(), reference.end(), zeal.barrier_out), "zeal barriers");
-  std::vector<int> pocl_barriers = pocl.read_ints(pocl.barrier_out, barrier_group);
-  check(pocl_barriers == reference, "PoCL barriers");
+  if (ran("reduce")) {
+    long long want = std::accumulate(zeal.ints, zeal.ints + reduce_n, 0LL);
+    check(std::accumulate(zeal.partial, zeal.partial + reduce_n / reduce_group, 0LL) == want, "zeal reduction");
+    std::vector<int> pocl_partial = pocl.read_ints(pocl.partial, reduce_n / reduce_group);
+    check(std::accumulate(pocl_partial.begin(), pocl_partial.end(), 0LL) == want, "PoCL reduction");
+  }
+  if (ran("barriers")) {
+    std::vector<int> reference = barrier_reference();
+    check(std::equal(reference.begin(), reference.end(), zeal.barrier_out), "zeal barriers");
+    std::vector<int> pocl_barriers = pocl.read_ints(pocl.barrier_out, barrier_group);
+    check(pocl_barriers == reference, "PoCL barriers");
+  }
 }
 
 void row(const char *what, const char *unit, double zeal, double pocl, double ratio, const std::string &note = "") {
@@ -241,16 +248,27 @@ void row(const char *what, const char *unit, double zeal, double pocl, double ra
 
 } // namespace
 
-int main() try {
+int main(int argc, char **argv) try {
+  // Optional arguments name the benchmarks to run (triad, reduce, barriers, empty); none runs all four.
+  const std::vector<std::string> chosen(argv + 1, argv + argc);
+  auto wanted = [&](const char *name) { return chosen.empty() || std::count(chosen.begin(), chosen.end(), name) > 0; };
+  for (const std::string &name : chosen) {
+    if (name != "triad" && name != "reduce" && name != "barriers" && name != "empty") {
+      fail(fmt::format("unknown benchmark '{}': choose among triad, reduce, barriers and empty", name));
+    }
+  }
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   ZealSide zeal;
   PoclSide pocl;
-  auto triad = alternate(15, {[&] { return zeal.triad(); }, [&] { return pocl.triad(); },
-                              [&] { return cpp_triad(zeal.a, zeal.b, zeal.c); }});
-  auto reduce = alternate(7, {[&] { return zeal.reduce(); }, [&] { return pocl.reduce(); }});
-  auto barriers = alternate(7, {[&] { return zeal.barriers(); }, [&] { return pocl.barriers(); }});
-  auto empty = alternate(21, {[&] { return zeal.empty(); }, [&] { return pocl.empty(); }});
-  verify(zeal, pocl);
+  std::vector<std::vector<double>> triad, reduce, barriers, empty;
+  if (wanted("triad")) {
+    triad = alternate(15, {[&] { return zeal.triad(); }, [&] { return pocl.triad(); },
+                           [&] { return cpp_triad(zeal.a, zeal.b, zeal.c); }});
+  }
+  if (wanted("reduce")) reduce = alternate(7, {[&] { return zeal.reduce(); }, [&] { return pocl.reduce(); }});
+  if (wanted("barriers")) barriers = alternate(7, {[&] { return zeal.barriers(); }, [&] { return pocl.barriers(); }});
+  if (wanted("empty")) empty = alternate(21, {[&] { return zeal.empty(); }, [&] { return pocl.empty(); }});
+  verify(zeal, pocl, wanted);
 
   auto gbps = [](double bytes, double t) { return bytes / t / 1e9; };
   double triad_bytes = 3.0 * 4 * triad_n, reduce_bytes = 4.0 * reduce_n;
@@ -258,21 +276,29 @@ int main() try {
   std::printf("zeal CPU driver vs PoCL, %u hardware threads; medians of alternating rounds; ratio = median of per-round\n"
               "(other time / zeal time), so above 1 means zeal is faster\n\n", threads);
   std::printf("%-34s %10s %10s  %-6s %9s\n", "benchmark", "zeal", "PoCL", "unit", "ratio");
-  row("STREAM triad, 64 Mi floats", "GB/s", gbps(triad_bytes, median(triad[0])), gbps(triad_bytes, median(triad[1])),
-      paired_ratio(triad[0], triad[1]));
-  row("  vs plain C++ threads (as PoCL col)", "GB/s", gbps(triad_bytes, median(triad[0])),
-      gbps(triad_bytes, median(triad[2])), paired_ratio(triad[0], triad[2]));
-  row("tree reduction, local mem, wg 256", "GB/s", gbps(reduce_bytes, median(reduce[0])),
-      gbps(reduce_bytes, median(reduce[1])), paired_ratio(reduce[0], reduce[1]),
-      fmt::format("{:.2f} vs {:.2f} us per work-group", median(reduce[0]) * 1e6 * threads / (reduce_n / reduce_group),
-                  median(reduce[1]) * 1e6 * threads / (reduce_n / reduce_group)));
-  row("barrier, per work-item per barrier", "ns CPU", median(barriers[0]) * 1e9 * threads / crossings,
-      median(barriers[1]) * 1e9 * threads / crossings, paired_ratio(barriers[0], barriers[1]),
-      "wall time x threads / (work-items x barriers), wg 256");
-  row("empty kernel, back-to-back launches", "us", median(empty[0]) * 1e6 / empty_launches,
-      median(empty[1]) * 1e6 / empty_launches, paired_ratio(empty[0], empty[1]),
-      fmt::format("per launch: {} appends on an immediate list (clEnqueueNDRangeKernel), one synchronize",
-                  empty_launches));
+  if (!triad.empty()) {
+    row("STREAM triad, 64 Mi floats", "GB/s", gbps(triad_bytes, median(triad[0])), gbps(triad_bytes, median(triad[1])),
+        paired_ratio(triad[0], triad[1]));
+    row("  vs plain C++ threads (as PoCL col)", "GB/s", gbps(triad_bytes, median(triad[0])),
+        gbps(triad_bytes, median(triad[2])), paired_ratio(triad[0], triad[2]));
+  }
+  if (!reduce.empty()) {
+    row("tree reduction, local mem, wg 256", "GB/s", gbps(reduce_bytes, median(reduce[0])),
+        gbps(reduce_bytes, median(reduce[1])), paired_ratio(reduce[0], reduce[1]),
+        fmt::format("{:.2f} vs {:.2f} us per work-group", median(reduce[0]) * 1e6 * threads / (reduce_n / reduce_group),
+                    median(reduce[1]) * 1e6 * threads / (reduce_n / reduce_group)));
+  }
+  if (!barriers.empty()) {
+    row("barrier, per work-item per barrier", "ns CPU", median(barriers[0]) * 1e9 * threads / crossings,
+        median(barriers[1]) * 1e9 * threads / crossings, paired_ratio(barriers[0], barriers[1]),
+        "wall time x threads / (work-items x barriers), wg 256");
+  }
+  if (!empty.empty()) {
+    row("empty kernel, back-to-back launches", "us", median(empty[0]) * 1e6 / empty_launches,
+        median(empty[1]) * 1e6 / empty_launches, paired_ratio(empty[0], empty[1]),
+        fmt::format("per launch: {} appends on an immediate list (clEnqueueNDRangeKernel), one synchronize",
+                    empty_launches));
+  }
   return 0;
 } catch (const std::exception &error) {
   std::fprintf(stderr, "bench_cpu_compute_kernels: %s\n", error.what());

@@ -76,8 +76,11 @@ llvm::Value *local_base(llvm::Function &function) {
   llvm::Value *group = b.CreateLoad(
       byte_pointer, b.CreateStructGEP(work_item_type(function.getContext()), work_item, Group), "group");
   llvm::Value *field = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), group, offsetof(GroupContext, local_memory));
+  // Loaded as a local pointer: an address space cast between a variable's
+  // address and its loads would hide their stride from the vectoriser.
+  auto *local_pointer = llvm::PointerType::get(b.getInt8Ty(), local_address_space);
   llvm::LoadInst *base =
-      b.CreateLoad(byte_pointer, b.CreatePointerCast(field, llvm::PointerType::get(byte_pointer, 0)), "local_memory");
+      b.CreateLoad(local_pointer, b.CreatePointerCast(field, llvm::PointerType::get(local_pointer, 0)), "local_memory");
   // Fixed for the whole work-group: a store to local or global memory cannot
   // change it, so the optimiser may keep it in a register across the
   // work-item loops (regions.cpp puts this load inside them).

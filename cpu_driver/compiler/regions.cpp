@@ -15,6 +15,7 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -235,8 +236,31 @@ llvm::Value *recompute(llvm::Value *value, llvm::Instruction *before, const llvm
   return copy;
 }
 
+// True when recomputable() `value` may be computed once, in the prologue, for
+// the whole work-group: it reads no local id (the first field of the
+// WorkItem; everything else there and in the GroupContext is fixed for the
+// group) and nothing in it can trap where the original did not run (a
+// division, say, under a test of its divisor).
+bool hoistable(llvm::Value *value, llvm::Value *work_item, const llvm::BasicBlock &prologue) {
+  auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
+  if (inst == nullptr || inst->getParent() == &prologue) return true;
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
+    const llvm::DataLayout &layout = load->getModule()->getDataLayout();
+    llvm::APInt offset(64, 0);
+    const llvm::Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
+    if (base == work_item && offset.getZExtValue() < sizeof(HostWorkItem::local_id)) return false;
+  } else if (!llvm::isSafeToSpeculativelyExecute(inst)) {
+    return false;
+  }
+  for (llvm::Value *operand : inst->operands()) {
+    if (!hoistable(operand, work_item, prologue)) return false;
+  }
+  return true;
+}
+
 // Values used after a barrier that may separate them from their definition are
-// recomputed there, or demoted to allocas that widen_allocas() gives one slot
+// recomputed there (once, in the prologue, when the whole work-group shares
+// them: local memory's base, group ids, sizes), or demoted to allocas that widen_allocas() gives one slot
 // per work-item. Returns the new allocas.
 std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function, llvm::BasicBlock &prologue,
                                                        const BlockSet &barriers) {
@@ -263,6 +287,11 @@ std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function,
     }
     if (uses.empty()) continue;
     if (recomputable(inst, prologue, work_item)) {
+      if (hoistable(inst, work_item, prologue)) {
+        llvm::Value *shared = recompute(inst, prologue.getTerminator(), prologue);
+        for (llvm::Use *use : uses) use->set(shared);
+        continue;
+      }
       for (llvm::Use *use : uses) use->set(recompute(inst, llvm::cast<llvm::Instruction>(use->getUser()), prologue));
     } else {
       demoted.push_back(llvm::DemoteRegToStack(*inst, false, alloca_point));
@@ -310,7 +339,7 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   if (collectives) strides.push_back(sizeof(CollectiveRecord));
   const size_t first_alloca = strides.size();
   for (llvm::AllocaInst *alloca : allocas) {
-    uint64_t align = std::max<uint64_t>(alloca->getAlign().value(), 16);
+    const uint64_t align = alloca->getAlign().value();
     strides.push_back(llvm::alignTo(alloca->getAllocationSizeInBits(layout)->getFixedSize() / 8, align));
   }
   std::vector<llvm::Value *> offsets;
@@ -385,6 +414,34 @@ void drop_markers(llvm::Function &function) {
   }
 }
 
+// Work-items between two sync points do not depend on each other: OpenCL
+// makes unsynchronised conflicting accesses by different work-items a data
+// race. So a region's x loop may be marked parallel (its accesses in one
+// access group), which lets the loop vectoriser widen it without proving that
+// local, global and slot accesses do not alias. Private variables the
+// work-items share one at a time (the prologue's unwidened allocas, which
+// SROA turns into registers) are left out of the group.
+void mark_parallel_accesses(llvm::ArrayRef<llvm::BasicBlock *> blocks, const llvm::BasicBlock &prologue,
+                            llvm::MDNode *accesses) {
+  for (llvm::BasicBlock *block : blocks) {
+    for (llvm::Instruction &inst : *block) {
+      if (!inst.mayReadOrWriteMemory()) continue;
+      llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+      if (auto *alloca = llvm::dyn_cast_or_null<llvm::AllocaInst>(pointer); alloca && alloca->getParent() == &prologue) continue;
+      inst.setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+    }
+  }
+}
+
+// Loop metadata that declares the accesses in `accesses` free of loop-carried dependences.
+llvm::MDNode *parallel_loop(llvm::LLVMContext &context, llvm::MDNode *accesses) {
+  llvm::Metadata *parallel[] = {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), accesses};
+  llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel)};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
 // Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
 // loops; `latch` is where each work-item's run of the region ends. When
 // `checked`, only the work-items waiting at the region's sync point run it:
@@ -394,7 +451,7 @@ void drop_markers(llvm::Function &function) {
 // the last work-item the nest goes to `dispatch`; `from` branches to it.
 llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry,
                              llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id,
-                             bool checked) {
+                             bool checked, llvm::MDNode *accesses) {
   llvm::LLVMContext &context = function.getContext();
   llvm::Value *work_item = function.getArg(1);
   llvm::StructType *type = work_item_type(context);
@@ -420,7 +477,8 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
   } else {
     llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
                                       ids[0]);
-    llvm::Value *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
+    llvm::LoadInst *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
+    waiting->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
     b.CreateCondBr(b.CreateICmpEQ(waiting, b.getInt32(id)), entry, latch);
   }
   // latch -> lid0.done -> lid1.done: each increments its id.
@@ -429,7 +487,8 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
     b.SetInsertPoint(step);
     llvm::Value *next = b.CreateNUWAdd(ids[d], b.getInt64(1));
     ids[d]->addIncoming(next, step);
-    b.CreateCondBr(b.CreateICmpULT(next, frame.size[d]), headers[d], d == 2 ? dispatch : dones[d]);
+    llvm::BranchInst *back = b.CreateCondBr(b.CreateICmpULT(next, frame.size[d]), headers[d], d == 2 ? dispatch : dones[d]);
+    if (d == 0) back->setMetadata(llvm::LLVMContext::MD_loop, parallel_loop(function.getContext(), accesses));
   }
   return headers[2];
 }
@@ -468,13 +527,15 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     clones.push_back(clone);
   }
   auto *latch = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".latch", &function);
+  llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> exits;
   auto exit_to = [&](uint32_t next) {
     auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".to." + std::to_string(next),
                                            &function);
     llvm::IRBuilder<> b(block);
     llvm::Value *linear = local_linear_id(b, function.getArg(1));
-    b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
+    b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
+        ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
     b.CreateBr(latch);
     return block;
   };
@@ -495,7 +556,9 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     }
   }
   llvm::remapInstructionsInBlocks(clones, map);
-  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id, checked);
+  mark_parallel_accesses(clones, function.getEntryBlock(), accesses);
+  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id, checked,
+                    accesses);
 }
 
 // dispatch: the lowest region id any work-item waits for runs next; when all

@@ -98,11 +98,9 @@ llvm::SmallVector<llvm::Value *, 8> load_arguments(llvm::IRBuilder<> &b, llvm::F
     if (arg.hasByValAttr()) {
       // The call's byval attribute makes the callee's private copy.
       values.push_back(b.CreatePointerCast(slot, type));
-    } else if (type->isPointerTy()) {
-      llvm::Value *pointer = b.CreateAlignedLoad(
-          byte_pointer, b.CreatePointerCast(slot, llvm::PointerType::get(byte_pointer, 0)), llvm::Align(1));
-      values.push_back(b.CreatePointerBitCastOrAddrSpaceCast(pointer, type));
     } else {
+      // Pointers are loaded in their own address space: a cast between an
+      // element's address and its loads would hide their stride from the vectoriser.
       values.push_back(
           b.CreateAlignedLoad(type, b.CreatePointerCast(slot, llvm::PointerType::get(type, 0)), llvm::Align(1)));
     }

@@ -314,6 +314,46 @@ TYPED_TEST(Barriers, OnlyOneSubGroupReachesASubGroupBarrier) {
   }
 }
 
+// A division guarded by a test of its divisor, its quotient used after a
+// barrier: computing it once for the group must not move it out of the test.
+TYPED_TEST(Barriers, AGuardedDivisionIsNotComputedWhereItsGuardFailed) {
+  ASSERT_NE(this->program, nullptr);
+  const uint32_t local = 13, groups = 2;
+  for (int divisor : {0, 7, -3}) {
+    SCOPED_TRACE(::testing::Message() << "divisor " << divisor);
+    std::vector<int> in = iota_values(local * groups, -4), data = in, tmp(local);
+    int *pdata = data.data(), *ptmp = tmp.data();
+    const void *args[] = {&pdata, &divisor, &ptmp};
+    run(this->kernel("guarded_division"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t i = 0; i < local * groups; ++i) {
+      uint32_t l = i % local;
+      ASSERT_EQ(data[i], divisor == 0 ? -1 : in[i - l + (l + 1) % local] + 1000 / divisor) << "item " << i;
+    }
+  }
+}
+
+// Private values of 1 to 16 bytes and of several alignments kept across
+// barriers, for group sizes that are and are not multiples of a vector.
+TYPED_TEST(Barriers, PrivateValuesOfEverySizeLiveAcrossBarriers) {
+  ASSERT_NE(this->program, nullptr);
+  for (uint32_t local : {1u, 3u, 8u, 13u, 64u, 257u}) {
+    SCOPED_TRACE(::testing::Message() << "group size " << local);
+    const uint32_t groups = 3, total = local * groups;
+    std::vector<int> in = iota_values(total, -20), data = in, tmp(local);
+    int *pdata = data.data(), *ptmp = tmp.data();
+    const void *args[] = {&pdata, &ptmp};
+    run(this->kernel("mixed_private_across"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t i = 0; i < total; ++i) {
+      const int x = in[i];
+      const int own = int(char(x)) + int(char(x >> 1)) + int(char(x >> 2)) + int(short(x * 3)) +
+                      int(float(x) + float(x) * 0.5f + float(x) * 0.25f) + int(double(x) * 1.5) + int(char(x & 0x7f)) +
+                      x * 5;
+      // Shifted left, then read one to the right: each item ends with its own value.
+      ASSERT_EQ(data[i], own + x * 1000) << "item " << i;
+    }
+  }
+}
+
 // The kernels the compiler used to refuse now run.
 TEST(BarrierKernelsOnceRefused, ReverseInGroupThroughALocalArgument) {
   auto program = build("barrier");

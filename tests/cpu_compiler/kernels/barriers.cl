@@ -160,3 +160,42 @@ kernel void divergent_sub_group_barrier(global int *data, local int *tmp) {
   }
   data[get_global_id(0)] = v;
 }
+
+// A quotient computed where the divisor was tested, then used after a barrier:
+// it must not be computed anywhere the test did not pass (divisor 0 traps).
+kernel void guarded_division(global int *data, int divisor, local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  if (divisor != 0) {
+    int q = 1000 / divisor;
+    tmp[l] = data[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    data[get_global_id(0)] = tmp[(l + 1) % n] + q;
+  } else {
+    data[get_global_id(0)] = -1;
+  }
+}
+
+typedef struct {
+  char tag;
+  int value;
+} Tagged;
+
+// Private values of several sizes and alignments, each kept per work-item across
+// two barriers (their slots are packed at their own alignment).
+kernel void mixed_private_across(global int *data, local int *tmp) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  int x = data[get_global_id(0)];
+  volatile char bytes[3] = {(char)x, (char)(x >> 1), (char)(x >> 2)};
+  short s = (short)(x * 3);
+  float3 f = (float3)((float)x, (float)x * 0.5f, (float)x * 0.25f);
+  double d = (double)x * 1.5;
+  volatile Tagged t = {(char)(x & 0x7f), x * 5};
+  tmp[l] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int neighbour = tmp[(l + 1) % n];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tmp[l] = neighbour;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = bytes[0] + bytes[1] + bytes[2] + s + (int)(f.x + f.y + f.z) + (int)d + t.tag + t.value +
+                           tmp[(l + n - 1) % n] * 1000;
+}
