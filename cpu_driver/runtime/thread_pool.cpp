@@ -67,8 +67,10 @@ void ThreadPool::worker_loop() {
 
 void ThreadPool::parallel_for(uint64_t count, const std::function<void(uint64_t, uint64_t)> &body) {
   if (count == 0) return;
-  // Four chunks per thread balance uneven work-groups without much counter traffic.
-  uint64_t chunk = std::max<uint64_t>(1, count / (uint64_t{threads()} * 4));
+  // Sixteen chunks per thread: when another process takes a core for a while
+  // (or work-groups are uneven), the others are left at most a sixteenth of
+  // their share to wait for, and the counter is still touched rarely.
+  uint64_t chunk = std::max<uint64_t>(1, count / (uint64_t{threads()} * 16));
   if (workers_.empty() || count <= chunk) {
     body(0, count);
     return;
