@@ -41,14 +41,8 @@ zeal_result_t ZEAL_APICALL kernel_set_arg(zeal_kernel_handle_t kernel, const zea
 
 zeal_result_t ZEAL_APICALL kernel_get_info(zeal_kernel_handle_t kernel, zeal_kernel_info_t key, size_t size,
                                            void *value, size_t *size_ret) {
-  return run_entry(
-      "kernelGetInfo",
-      [&] { return fmt::format("kernel={}, key={}, size={}", fmt::ptr(kernel), abi_value(key), size); },
-      [&]() -> Status {
-        auto k = from_handle<Kernel>(kernel, "kernel");
-        if (!k.ok()) return std::move(k).error();
-        return write_answer(k.value()->info(abi_value(key)), size, value, size_ret, "kernel '" + k.value()->name() + "'");
-      });
+  return get_info<Kernel>("kernelGetInfo", "kernel", kernel, key, size, value, size_ret,
+                          [](const Kernel &k) { return "kernel '" + k.name() + "'"; });
 }
 
 zeal_result_t ZEAL_APICALL kernel_get_sub_group_info(zeal_kernel_handle_t kernel, zeal_device_handle_t device,

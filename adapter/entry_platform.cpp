@@ -54,14 +54,8 @@ zeal_result_t ZEAL_APICALL platform_get(zeal_adapter_handle_t adapter, uint32_t 
 
 zeal_result_t ZEAL_APICALL platform_get_info(zeal_platform_handle_t platform, zeal_platform_info_t key, size_t size,
                                              void *value, size_t *size_ret) {
-  return run_entry(
-      "platformGetInfo",
-      [&] { return fmt::format("platform={}, key={}, size={}", fmt::ptr(platform), abi_value(key), size); },
-      [&]() -> Status {
-        auto p = from_handle<Platform>(platform, "platform");
-        if (!p.ok()) return std::move(p).error();
-        return write_answer(p.value()->info(abi_value(key)), size, value, size_ret, "platform info");
-      });
+  return get_info<Platform>("platformGetInfo", "platform", platform, key, size, value, size_ret,
+                            [](const Platform &) { return "platform info"; });
 }
 
 bool type_matches(const Device &device, int32_t type) {
@@ -102,14 +96,8 @@ zeal_result_t ZEAL_APICALL device_get(zeal_platform_handle_t platform, zeal_devi
 
 zeal_result_t ZEAL_APICALL device_get_info(zeal_device_handle_t device, zeal_device_info_t key, size_t size,
                                            void *value, size_t *size_ret) {
-  return run_entry(
-      "deviceGetInfo",
-      [&] { return fmt::format("device={}, key={}, size={}", fmt::ptr(device), abi_value(key), size); },
-      [&]() -> Status {
-        auto d = from_handle<Device>(device, "device");
-        if (!d.ok()) return std::move(d).error();
-        return write_answer(d.value()->info(abi_value(key)), size, value, size_ret, "device '" + d.value()->name() + "'");
-      });
+  return get_info<Device>("deviceGetInfo", "device", device, key, size, value, size_ret,
+                          [](const Device &d) { return "device '" + d.name() + "'"; });
 }
 
 zeal_result_t ZEAL_APICALL context_create(uint32_t num_devices, const zeal_device_handle_t *devices,

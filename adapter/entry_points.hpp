@@ -48,6 +48,20 @@ Status write_answer(Answer &&answer, size_t size, void *value, size_t *size_ret,
   return write_info(answer.value(), size, value, size_ret, what);
 }
 
+// getInfo entry points of every handle type with a plain info(key): the handle checked, then
+// the answer copied out; `what(object)` names the object in size errors.
+template <class T, class Handle, class Key, class What>
+zeal_result_t get_info(const char *name, const char *role, Handle handle, Key key, size_t size, void *value,
+                       size_t *size_ret, What &&what) {
+  return run_entry(
+      name, [&] { return fmt::format("{}={}, key={}, size={}", role, fmt::ptr(handle), abi_value(key), size); },
+      [&]() -> Status {
+        auto object = from_handle<T>(handle, role);
+        if (!object.ok()) return std::move(object).error();
+        return write_answer(object.value()->info(abi_value(key)), size, value, size_ret, what(*object.value()));
+      });
+}
+
 // retain / release entry points of every ref-counted handle type.
 template <class T, class Handle>
 zeal_result_t retain_or_release(const char *name, const char *role, Handle handle, bool retain) {

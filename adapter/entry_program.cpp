@@ -67,14 +67,8 @@ zeal_result_t ZEAL_APICALL program_build(zeal_program_handle_t program, const ch
 
 zeal_result_t ZEAL_APICALL program_get_info(zeal_program_handle_t program, zeal_program_info_t key, size_t size,
                                             void *value, size_t *size_ret) {
-  return run_entry(
-      "programGetInfo",
-      [&] { return fmt::format("program={}, key={}, size={}", fmt::ptr(program), abi_value(key), size); },
-      [&]() -> Status {
-        auto p = from_handle<Program>(program, "program");
-        if (!p.ok()) return std::move(p).error();
-        return write_answer(p.value()->info(abi_value(key)), size, value, size_ret, p.value()->describe());
-      });
+  return get_info<Program>("programGetInfo", "program", program, key, size, value, size_ret,
+                           [](const Program &p) { return p.describe(); });
 }
 
 zeal_result_t ZEAL_APICALL program_compile(zeal_program_handle_t program, const char *options) {

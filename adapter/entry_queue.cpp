@@ -231,14 +231,8 @@ zeal_result_t ZEAL_APICALL event_wait(uint32_t num_events, const zeal_event_hand
 
 zeal_result_t ZEAL_APICALL event_get_info(zeal_event_handle_t event, zeal_event_info_t key, size_t size,
                                           void *value, size_t *size_ret) {
-  return run_entry(
-      "eventGetInfo",
-      [&] { return fmt::format("event={}, key={}, size={}", fmt::ptr(event), abi_value(key), size); },
-      [&]() -> Status {
-        auto e = from_handle<Event>(event, "event");
-        if (!e.ok()) return std::move(e).error();
-        return write_answer(e.value()->info(abi_value(key)), size, value, size_ret, "event info");
-      });
+  return get_info<Event>("eventGetInfo", "event", event, key, size, value, size_ret,
+                         [](const Event &) { return "event info"; });
 }
 
 } // namespace

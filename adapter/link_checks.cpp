@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace zeal::adapter {
 namespace ml = module_linker;
 
@@ -17,12 +15,6 @@ Error link_error(std::string message) {
 }
 
 namespace {
-
-bool exports(const Program &p, std::string_view name) {
-  const auto &list = p.metadata().exports;
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
-
 
 // One side of a call between objects: what it was compiled for, and what messages call it.
 struct Side {
@@ -96,7 +88,7 @@ Status check_symbols(std::span<Program *const> objects) {
     for (const std::string &name : importer->metadata().imports) {
       std::vector<const Program *> exporters;
       for (const Program *o : objects)
-        if (exports(*o, name)) exporters.push_back(o);
+        if (contains(o->metadata().exports, name)) exporters.push_back(o);
       if (exporters.empty())
         return link_error(fmt::format("{} imports '{}', which none of the {} programs being linked exports",
                                       importer->describe(), name, objects.size()));
@@ -117,7 +109,8 @@ Status check_symbols(std::span<Program *const> objects) {
 Status check_kernel_calls(std::span<Program *const> objects) {
   auto resolve = [&](std::string_view name) -> std::optional<ml::ImportTarget> {
     for (size_t i = 0; i < objects.size(); ++i)
-      if (exports(*objects[i], name)) return ml::ImportTarget{i, objects[i]->calls().find_export(name)};
+      if (contains(objects[i]->metadata().exports, name))
+        return ml::ImportTarget{i, objects[i]->calls().find_export(name)};
     return std::nullopt;
   };
   Status failure;

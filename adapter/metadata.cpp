@@ -24,7 +24,7 @@ std::vector<std::string> split_list(std::string_view text) {
 
 void add_unique(std::vector<std::string> &to, const std::vector<std::string> &from) {
   for (const auto &s : from)
-    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+    if (!contains(to, s)) to.push_back(s);
 }
 
 std::optional<uint64_t> parse_number(std::string_view text) {
@@ -128,7 +128,7 @@ Status merge_spirv(ImageMetadata &meta, const module_linker::ModuleInfo &spirv) 
     if (ep.execution_model == static_cast<uint32_t>(module_linker::spv::ExecutionModel::Kernel))
       entry_points.push_back(ep.name);
   for (const auto &k : meta.kernels)
-    if (std::find(entry_points.begin(), entry_points.end(), k) == entry_points.end())
+    if (!contains(entry_points, k))
       return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                         fmt::format("metadata names kernel '{}' but the SPIR-V module has no such entry point", k));
   meta.kernels = entry_points;
@@ -158,6 +158,10 @@ Status merge_spirv(ImageMetadata &meta, const module_linker::ModuleInfo &spirv) 
 }
 
 } // namespace
+
+bool contains(std::span<const std::string> names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 std::optional<uint64_t> parse_range_type(std::string_view text) {
   if (auto n = parse_number(text)) return n;
@@ -223,7 +227,7 @@ Result<ImageMetadata> read_metadata(std::span<const zeal_metadata_entry_t> entri
     if (Status s = merge_spirv(meta, *spirv); !s.ok()) return std::move(s).error();
   }
   for (const auto &k : meta.kernel_requirements)
-    if (!meta.kernels.empty() && std::find(meta.kernels.begin(), meta.kernels.end(), k.name) == meta.kernels.end())
+    if (!meta.kernels.empty() && !contains(meta.kernels, k.name))
       return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                         fmt::format("metadata gives requirements of kernel '{}', which the image does not have",
                                     k.name));

@@ -59,6 +59,9 @@ Result<ImageMetadata> read_metadata(std::span<const zeal_metadata_entry_t> entri
 // what it calls is unknown.
 module_linker::ModuleInfo call_graph(const ImageMetadata &meta);
 
+// Whether `names` (kernels, exports, imports) holds `name`.
+bool contains(std::span<const std::string> names, std::string_view name);
+
 // "2147483647" or a C++ integer type name -> its max(); nullopt when neither.
 std::optional<uint64_t> parse_range_type(std::string_view text);
 

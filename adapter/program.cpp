@@ -33,9 +33,7 @@ Result<Program *> Program::create(Context &context, Device &device, const zeal_p
   // llvm-spirv gives each kernel's body Export linkage under the kernel's name;
   // that is not a function other images can import.
   auto &exports = p->metadata_.exports;
-  std::erase_if(exports, [&](const std::string &s) {
-    return std::find(p->metadata_.kernels.begin(), p->metadata_.kernels.end(), s) != p->metadata_.kernels.end();
-  });
+  std::erase_if(exports, [&](const std::string &s) { return contains(p->metadata_.kernels, s); });
   return p.release();
 }
 

@@ -9,10 +9,6 @@
 namespace zeal::adapter {
 namespace {
 
-bool contains(const std::vector<std::string> &list, std::string_view s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
-}
-
 // The options without ZEAL_LINK_OPTION_STATIC, and whether it was there.
 std::pair<std::string, bool> split_link_options(const char *options) {
   std::string rest;

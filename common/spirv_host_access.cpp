@@ -42,6 +42,26 @@ std::vector<Instruction> module_section(std::span<const uint32_t> words) {
   return out;
 }
 
+// Whether the module declares the extension's capability or decorates a variable
+// HostAccessINTEL. Most modules do not, so it reads the bytes where they lie
+// (they need not be aligned to a word) rather than copy the module to scan it.
+bool uses_host_access(std::span<const uint8_t> spirv) {
+  auto word = [&](size_t index) {
+    uint32_t w;
+    std::memcpy(&w, spirv.data() + 4 * index, sizeof w);
+    return w;
+  };
+  const size_t size = spirv.size() / 4;
+  for (size_t at = header_words; at < size;) {
+    const uint32_t count = word(at) >> 16, opcode = word(at) & 0xffff;
+    if (count == 0 || count > size - at || opcode == OpFunction) return false;
+    if (opcode == OpCapability && count == 2 && word(at + 1) == CapabilityHostAccess) return true;
+    if (opcode == OpDecorate && count >= 5 && word(at + 2) == HostAccessINTEL) return true;
+    at += count;
+  }
+  return false;
+}
+
 } // namespace
 
 std::string spirv_literal_string(std::span<const uint32_t> words) {
@@ -58,7 +78,7 @@ std::string spirv_literal_string(std::span<const uint32_t> words) {
 
 HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   HostAccessRewrite result;
-  if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4) return result;
+  if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4 || !uses_host_access(spirv)) return result;
   std::vector<uint32_t> words(spirv.size() / 4);
   std::memcpy(words.data(), spirv.data(), spirv.size());
   std::vector<Instruction> section = module_section(words);

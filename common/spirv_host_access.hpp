@@ -18,10 +18,16 @@ std::string spirv_literal_string(std::span<const uint32_t> words);
 // host name (so a driver's zeModuleGetGlobalPointer finds it by that name, as
 // Intel's does), and one exported under another name is listed in `aliases`.
 // `spirv` stays empty when the module does not use the extension, or is too
-// malformed to rewrite (the reader that follows then says how).
+// malformed to rewrite (the reader that follows then says how): such a module
+// is scanned where it lies, not copied.
 struct HostAccessRewrite {
   std::vector<uint8_t> spirv;
   std::vector<std::pair<std::string, std::string>> aliases; // host name, exported name
+
+  // The module to read: the rewritten one, else `input` itself.
+  std::span<const uint8_t> module_or(std::span<const uint8_t> input) const {
+    return spirv.empty() ? input : std::span<const uint8_t>(spirv);
+  }
 };
 HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv);
 

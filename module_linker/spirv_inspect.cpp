@@ -278,7 +278,7 @@ Result<ModuleInfo> inspect_spirv(std::span<const uint8_t> bytes, const InspectOp
   // SPIRV-Tools 2023.1 cannot parse device_global's HostAccessINTEL: the module is
   // read as the CPU driver reads it, host names as exports (common/spirv_host_access.hpp).
   HostAccessRewrite host_access = rewrite_host_access(bytes);
-  if (!host_access.spirv.empty()) bytes = host_access.spirv;
+  bytes = host_access.module_or(bytes);
   std::optional<std::vector<uint32_t>> words = to_words(bytes);
   if (!words)
     return make_error(ZEAL_RESULT_ERROR_INVALID_BINARY,

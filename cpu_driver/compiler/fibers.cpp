@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -69,7 +70,8 @@ public:
     if (!free_.empty()) {
       bctx::stack_context stack = free_.back();
       free_.pop_back();
-      return unpoisoned(stack);
+      assert(clean(stack));
+      return stack;
     }
     void *base = ::mmap(nullptr, stack_bytes + guard_bytes, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -85,20 +87,33 @@ public:
     bctx::stack_context stack;
     stack.size = stack_bytes - colour;
     stack.sp = static_cast<char *>(base) + guard_bytes + stack_bytes - colour;
-    return unpoisoned(stack);
-  }
-
-  // A fiber that ended by switching away never returned from its frames, so their
-  // redzones stay poisoned in ASan's shadow; a fresh mapping may also land where
-  // an unmapped stack left poison. Either way the next user starts clean.
-  static bctx::stack_context unpoisoned(const bctx::stack_context &stack) {
-#ifdef ZEAL_FIBERS_ASAN
-    ASAN_UNPOISON_MEMORY_REGION(static_cast<char *>(stack.sp) - stack.size, stack.size);
-#endif
+    assert(clean(stack));
     return stack;
   }
 
-  void give(const bctx::stack_context &stack) { free_.push_back(stack); }
+  // The fiber has ended, so nothing on its stack is live any more; but its
+  // last frame, Boost's fiber_entry, left by switching to the scheduler and
+  // never returned, so ASan still holds that frame's redzones poisoned.
+  // Cleared here, no stack in the pool, nor one unmapped when its thread
+  // ends, carries stale poison to its next user.
+  void give(const bctx::stack_context &stack) {
+#ifdef ZEAL_FIBERS_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char *>(stack.sp) - stack.size, stack.size);
+#endif
+    free_.push_back(stack);
+  }
+
+  // Whether ASan holds none of the stack poisoned. The JIT'd frames that will
+  // use it are not instrumented, so they could not clear stale poison
+  // themselves, and the runtime functions they call (zeal_cpu_subgroup's
+  // copies of their operands) would report it.
+  static bool clean([[maybe_unused]] const bctx::stack_context &stack) {
+#ifdef ZEAL_FIBERS_ASAN
+    return __asan_region_is_poisoned(static_cast<char *>(stack.sp) - stack.size, stack.size) == nullptr;
+#else
+    return true;
+#endif
+  }
 
   static void *lowest(const bctx::stack_context &stack) {
     return static_cast<char *>(stack.sp) - stack.size - guard_bytes; // the colour is outside `size`
@@ -266,15 +281,6 @@ extern "C" void zeal_cpu_barrier(HostWorkItem *work_item) {
 // sub-group taking part have posted theirs, then compute this lane's result.
 extern "C" void zeal_cpu_subgroup(HostWorkItem *work_item, uint32_t code, const void *in, uint32_t arg, void *out) {
   FiberItem &item = *reinterpret_cast<FiberItem *>(work_item);
-#ifdef ZEAL_FIBERS_ASAN
-  // `in` and `out` live in the JIT'd caller's frame, which ASan does not
-  // instrument, so their shadow may still hold the redzones of instrumented
-  // frames that used the same stack addresses before a fiber switch. Clear it:
-  // ASan cannot judge uninstrumented frames. (Open question in issue 4: why the
-  // stale poison survives there; stacks taken from the pool are unpoisoned.)
-  ASAN_UNPOISON_MEMORY_REGION(in, sg_post_bytes(code));
-  ASAN_UNPOISON_MEMORY_REGION(out, sg_max_post_bytes);
-#endif
   unsigned char *post = item.posts[item.next_post];
   item.next_post ^= 1;
   std::memcpy(post, in, sg_post_bytes(code));

@@ -129,7 +129,7 @@ Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMC
   ReadInputs read;
   for (const CompileInput &input : inputs) {
     HostAccessRewrite host_access = rewrite_host_access(input.spirv);
-    std::span<const uint8_t> spirv = host_access.spirv.empty() ? input.spirv : host_access.spirv;
+    std::span<const uint8_t> spirv = host_access.module_or(input.spirv);
     auto module = read_spirv(spirv, context, input.options.spec_constants, log);
     if (!module) return std::move(module).error();
     SpirvLinkage linkage = scan_linkage(spirv);
