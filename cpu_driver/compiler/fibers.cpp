@@ -87,7 +87,11 @@ public:
     bctx::stack_context stack;
     stack.size = stack_bytes - colour;
     stack.sp = static_cast<char *>(base) + guard_bytes + stack_bytes - colour;
-    assert(clean(stack));
+#ifdef ZEAL_FIBERS_ASAN
+    // Nothing is live in a fresh mapping, whatever shadow an earlier mapping
+    // at these addresses (a stack of this pool's, or anyone's) left behind.
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char *>(stack.sp) - stack.size, stack.size);
+#endif
     return stack;
   }
 
