@@ -64,6 +64,17 @@ struct RuntimeSymbol {
 };
 std::span<const RuntimeSymbol> runtime_symbols();
 
+// A vector form of a math function the loop vectoriser may call instead of
+// `lanes` scalar calls: glibc's libmvec, under the names LLVM's LIBMVEC_X86
+// library uses. Only the forms this host can run (the 8-float and 4-double
+// ones need AVX2) and libmvec provides; their addresses are in runtime_symbols().
+struct VectorMathFunction {
+  const char *scalar; // a C library name or an LLVM intrinsic's
+  const char *vector;
+  unsigned lanes;
+};
+std::span<const VectorMathFunction> vector_math_functions();
+
 // Adds the hidden WorkItem parameter to every device function and call, then
 // replaces the work-item built-ins with loads from it.
 void add_work_item_parameter(llvm::Module &module);

@@ -7,10 +7,15 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/Support/Host.h>
+
+#include <dlfcn.h>
 
 #include <cstring>
 #include <math.h>
+#include <deque>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace zeal::cpu::detail {
@@ -291,12 +296,61 @@ std::span<const RuntimeSymbol> c_library_symbols() {
   return symbols;
 }
 
+struct VectorMath {
+  std::vector<VectorMathFunction> functions;
+  std::vector<RuntimeSymbol> symbols;
+};
+
+// libmvec's functions are within OpenCL's limits for these five (glibc lists
+// at most 1 to 3 ulp; OpenCL allows 3 for exp and log, 4 for sin and cos, 16
+// for pow), so a vectorised loop computes what its scalar loop would within
+// the same bounds. The library is opened once and never closed.
+const VectorMath &vector_math() {
+  static const VectorMath math = [] {
+    VectorMath found;
+    void *library = ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) return found;
+    llvm::StringMap<bool> features;
+    const bool avx2 = llvm::sys::getHostCPUFeatures(features) && features.lookup("avx2");
+    // (function, arity): the SSE forms take 4 floats or 2 doubles, the AVX2 forms 8 or 4.
+    const std::pair<const char *, const char *> functions[] = {
+        {"sin", "v"}, {"cos", "v"}, {"exp", "v"}, {"log", "v"}, {"pow", "vv"}};
+    static std::deque<std::string> names; // the descriptions point into it (a deque never moves its strings)
+    for (auto [function, parameters] : functions) {
+      for (bool single : {true, false}) {
+        const std::string scalar = std::string(function) + (single ? "f" : "");
+        const std::string intrinsic = "llvm." + std::string(function) + (single ? ".f32" : ".f64");
+        for (bool wide : {false, true}) {
+          if (wide && !avx2) continue;
+          const unsigned lanes = (single ? 4u : 2u) * (wide ? 2u : 1u);
+          const std::string vector =
+              "_ZGV" + std::string(wide ? "d" : "b") + "N" + std::to_string(lanes) + parameters + "_" + scalar;
+          void *address = ::dlsym(library, vector.c_str());
+          if (address == nullptr) continue;
+          names.push_back(vector);
+          const char *vector_name = names.back().c_str();
+          found.symbols.push_back({vector_name, address});
+          names.push_back(scalar);
+          found.functions.push_back({names.back().c_str(), vector_name, lanes});
+          names.push_back(intrinsic);
+          found.functions.push_back({names.back().c_str(), vector_name, lanes});
+        }
+      }
+    }
+    return found;
+  }();
+  return math;
+}
+
 } // namespace
+
+std::span<const VectorMathFunction> vector_math_functions() { return vector_math().functions; }
 
 std::span<const RuntimeSymbol> runtime_symbols() {
   static const std::vector<RuntimeSymbol> symbols = [] {
     std::vector<RuntimeSymbol> all;
-    for (auto part : {c_library_symbols(), math_helper_symbols(), fiber_symbols(), region_symbols(), printf_symbols()}) {
+    for (auto part : {c_library_symbols(), math_helper_symbols(), fiber_symbols(), region_symbols(), printf_symbols(),
+                      std::span<const RuntimeSymbol>(vector_math().symbols)}) {
       all.insert(all.end(), part.begin(), part.end());
     }
     return all;

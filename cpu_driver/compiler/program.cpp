@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
@@ -50,6 +51,14 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   tuning.LoopVectorization = level >= 2;
   tuning.SLPVectorization = level >= 2;
   llvm::PassBuilder builder(&machine, tuning);
+  // The loop vectoriser may call libmvec's vector forms of sin, cos, exp, log and pow.
+  llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());
+  std::vector<llvm::VecDesc> vector_forms;
+  for (const VectorMathFunction &f : vector_math_functions()) {
+    vector_forms.push_back({f.scalar, f.vector, llvm::ElementCount::getFixed(f.lanes)});
+  }
+  library.addVectorizableFunctions(vector_forms);
+  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);

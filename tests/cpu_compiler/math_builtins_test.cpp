@@ -190,6 +190,44 @@ TEST(MathBuiltins, FloatWithinOpenCLLimits) { run_math<float>("math_float", 1); 
 TEST(MathBuiltins, DoubleWithinOpenCLLimits) { run_math<double>("math_double", 1); }
 TEST(MathBuiltins, Float4LaneByLane) { run_math<float>("math_float4", 4); }
 
+// sin, cos, exp, log and pow in loops the vectoriser widens (work-groups of
+// 64), where it calls libmvec's vector forms: still within OpenCL's limits,
+// over large arguments (range reduction), negative ones (NaN from log and pow)
+// and ones that overflow exp.
+template <class T>
+void run_vector_math(const char *kernel_name) {
+  SCOPED_TRACE(kernel_name);
+  auto program = build("math_builtins");
+  ASSERT_NE(program, nullptr);
+  constexpr size_t n = 1024;
+  std::vector<double> xs = inputs(n, 5), ys = inputs(n, 9);
+  for (size_t i = 0; i < n; i += 7) xs[i] *= 400; // up to ±4,000
+  for (size_t i = 3; i < n; i += 11) xs[i] = 80 + double(i % 700); // exp overflows float, then double
+  std::vector<T> x(xs.begin(), xs.end()), y(ys.begin(), ys.end()), out(5 * n);
+  T *px = x.data(), *py = y.data(), *pout = out.data();
+  const void *args[] = {&px, &py, &pout};
+  run(*program->find_kernel(kernel_name), args, Range{1, {n / 64, 1, 1}, {64, 1, 1}});
+  const struct {
+    const char *name;
+    double limit;
+    Real (*reference)(Real, Real);
+  } functions[] = {{"sin", 4, [](Real v, Real) { return std::sin(v); }},
+                   {"cos", 4, [](Real v, Real) { return std::cos(v); }},
+                   {"exp", 3, [](Real v, Real) { return std::exp(v); }},
+                   {"log", 3, [](Real v, Real) { return std::log(v); }},
+                   {"pow", 16, [](Real v, Real w) { return std::pow(v, w); }}};
+  for (size_t f = 0; f < std::size(functions); ++f) {
+    for (size_t i = 0; i < n; ++i) {
+      const Real want = functions[f].reference(Real(x[i]), Real(y[i]));
+      ASSERT_LE(ulps(out[f * n + i], want), functions[f].limit + 0.5)
+          << functions[f].name << "(" << x[i] << ", " << y[i] << ") = " << out[f * n + i] << ", want " << double(want);
+    }
+  }
+}
+
+TEST(MathBuiltins, VectorisedFloatWithinOpenCLLimits) { run_vector_math<float>("vector_math_float"); }
+TEST(MathBuiltins, VectorisedDoubleWithinOpenCLLimits) { run_vector_math<double>("vector_math_double"); }
+
 TEST(MathBuiltins, FunctionsWithIntegerAndPointerOperands) {
   auto program = build("math_builtins");
   ASSERT_NE(program, nullptr);

@@ -75,3 +75,16 @@ kernel void powr_special(global const float *x, global const float *y, global fl
   size_t i = get_global_id(0);
   out[i] = powr(x[i], y[i]);
 }
+
+// The functions libmvec has vector forms of, one output array each: the x loop vectorises and calls them.
+kernel void vector_math_float(global const float *a, global const float *b, global float *out) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  float x = a[i], y = b[i];
+  out[i] = sin(x); out[n + i] = cos(x); out[2 * n + i] = exp(x); out[3 * n + i] = log(x); out[4 * n + i] = pow(x, y);
+}
+
+kernel void vector_math_double(global const double *a, global const double *b, global double *out) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  double x = a[i], y = b[i];
+  out[i] = sin(x); out[n + i] = cos(x); out[2 * n + i] = exp(x); out[3 * n + i] = log(x); out[4 * n + i] = pow(x, y);
+}
