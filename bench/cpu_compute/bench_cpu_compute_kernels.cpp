@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -30,6 +31,7 @@ constexpr size_t barrier_group = 256, barrier_groups = 64;
 constexpr int barrier_iterations = 200; // two barriers each
 constexpr float triad_scalar = 3.0f;
 constexpr int empty_launches = 1000; // back-to-back, then one synchronize
+constexpr size_t math_n = size_t{16} << 20; // floats through sin + cos + exp + log
 
 using bench::fail;
 using bench::read_file;
@@ -53,25 +55,28 @@ public:
     a = session_.alloc<float>(triad_n), b = session_.alloc<float>(triad_n), c = session_.alloc<float>(triad_n);
     ints = session_.alloc<int>(reduce_n), partial = session_.alloc<int>(reduce_n / reduce_group);
     barrier_out = session_.alloc<int>(barrier_group * barrier_groups);
+    math_out = session_.alloc<float>(math_n);
     fill_inputs(b, c, ints);
     triad_ = session_.kernel("triad", 256, {{sizeof(a), &a}, {sizeof(b), &b}, {sizeof(c), &c}, {sizeof(float), &triad_scalar}});
     reduce_ = session_.kernel("reduce", reduce_group, {{sizeof(ints), &ints}, {sizeof(partial), &partial},
                                                {reduce_group * sizeof(int), nullptr}});
     barriers_ = session_.kernel("barriers", barrier_group, {{sizeof(barrier_out), &barrier_out}, {sizeof(int), &barrier_iterations}});
     empty_ = session_.kernel("empty", 1, {});
+    math_ = session_.kernel("math", 256, {{sizeof(b), &b}, {sizeof(math_out), &math_out}});
   }
 
   double triad() { return session_.launch(triad_, triad_n / 256); }
   double reduce() { return session_.launch(reduce_, reduce_n / reduce_group); }
   double barriers() { return session_.launch(barriers_, barrier_groups); }
   double empty() { return session_.launch_many(empty_, empty_launches); }
+  double math() { return session_.launch(math_, math_n / 256); }
 
-  float *a, *b, *c;
+  float *a, *b, *c, *math_out;
   int *ints, *partial, *barrier_out;
 
 private:
   bench::ZeSession session_;
-  ze_kernel_handle_t triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr, empty_ = nullptr;
+  ze_kernel_handle_t triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr, empty_ = nullptr, math_ = nullptr;
 };
 
 // --- PoCL, through the OpenCL ICD loader ------------------------------------
@@ -103,6 +108,7 @@ public:
     a = buffer(triad_n * 4), b = buffer(triad_n * 4), c = buffer(triad_n * 4);
     ints = buffer(reduce_n * 4), partial = buffer(reduce_n / reduce_group * 4);
     barrier_out = buffer(barrier_group * barrier_groups * 4);
+    math_out = buffer(math_n * 4);
     std::vector<float> hb(triad_n), hc(triad_n);
     std::vector<int> hi(reduce_n);
     fill_inputs(hb.data(), hc.data(), hi.data());
@@ -111,11 +117,13 @@ public:
     reduce_ = kernel("reduce", {{sizeof(cl_mem), &ints}, {sizeof(cl_mem), &partial}, {reduce_group * 4, nullptr}});
     barriers_ = kernel("barriers", {{sizeof(cl_mem), &barrier_out}, {sizeof(int), &barrier_iterations}});
     empty_ = kernel("empty", {});
+    math_ = kernel("math", {{sizeof(cl_mem), &b}, {sizeof(cl_mem), &math_out}});
   }
 
   double triad() { return launch(triad_, triad_n, 256); }
   double reduce() { return launch(reduce_, reduce_n, reduce_group); }
   double barriers() { return launch(barriers_, barrier_group * barrier_groups, barrier_group); }
+  double math() { return launch(math_, math_n, 256); }
   double empty() {
     size_t one = 1;
     auto start = Clock::now();
@@ -126,13 +134,19 @@ public:
     return seconds(start);
   }
 
+  std::vector<float> read_floats(cl_mem from, size_t n) {
+    std::vector<float> out(n);
+    cl(clEnqueueReadBuffer(queue_, from, CL_TRUE, 0, n * 4, out.data(), 0, nullptr, nullptr), "clEnqueueReadBuffer");
+    return out;
+  }
+
   std::vector<int> read_ints(cl_mem from, size_t n) {
     std::vector<int> out(n);
     cl(clEnqueueReadBuffer(queue_, from, CL_TRUE, 0, n * 4, out.data(), 0, nullptr, nullptr), "clEnqueueReadBuffer");
     return out;
   }
 
-  cl_mem a, b, c, ints, partial, barrier_out;
+  cl_mem a, b, c, ints, partial, barrier_out, math_out;
 
 private:
   cl_mem buffer(size_t bytes) {
@@ -163,7 +177,7 @@ private:
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   cl_program program_ = nullptr;
-  cl_kernel triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr, empty_ = nullptr;
+  cl_kernel triad_ = nullptr, reduce_ = nullptr, barriers_ = nullptr, empty_ = nullptr, math_ = nullptr;
 };
 
 // The bandwidth anchor: the triad on std::threads over the same arrays.
@@ -240,6 +254,16 @@ void verify(ZealSide &zeal, PoclSide &pocl, const std::function<bool(const char 
     std::vector<int> pocl_barriers = pocl.read_ints(pocl.barrier_out, barrier_group);
     check(pocl_barriers == reference, "PoCL barriers");
   }
+  if (ran("math")) {
+    // Four functions of a few ulp each: a relative bound well above their sum.
+    std::vector<float> pocl_math = pocl.read_floats(pocl.math_out, math_n);
+    for (size_t i = 0; i < math_n; i += 4093) {
+      const double x = zeal.b[i], want = std::sin(x) + std::cos(x) + std::exp(x * 0.01) + std::log(x + 2.0);
+      const double bound = 1e-5 * std::max(1.0, std::fabs(want));
+      check(std::fabs(zeal.math_out[i] - want) <= bound, "zeal math");
+      check(std::fabs(pocl_math[i] - want) <= bound, "PoCL math");
+    }
+  }
 }
 
 void row(const char *what, const char *unit, double zeal, double pocl, double ratio, const std::string &note = "") {
@@ -249,18 +273,18 @@ void row(const char *what, const char *unit, double zeal, double pocl, double ra
 } // namespace
 
 int main(int argc, char **argv) try {
-  // Optional arguments name the benchmarks to run (triad, reduce, barriers, empty); none runs all four.
+  // Optional arguments name the benchmarks to run (triad, reduce, barriers, empty, math); none runs them all.
   const std::vector<std::string> chosen(argv + 1, argv + argc);
   auto wanted = [&](const char *name) { return chosen.empty() || std::count(chosen.begin(), chosen.end(), name) > 0; };
   for (const std::string &name : chosen) {
-    if (name != "triad" && name != "reduce" && name != "barriers" && name != "empty") {
-      fail(fmt::format("unknown benchmark '{}': choose among triad, reduce, barriers and empty", name));
+    if (name != "triad" && name != "reduce" && name != "barriers" && name != "empty" && name != "math") {
+      fail(fmt::format("unknown benchmark '{}': choose among triad, reduce, barriers, empty and math", name));
     }
   }
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   ZealSide zeal;
   PoclSide pocl;
-  std::vector<std::vector<double>> triad, reduce, barriers, empty;
+  std::vector<std::vector<double>> triad, reduce, barriers, empty, math;
   if (wanted("triad")) {
     triad = alternate(15, {[&] { return zeal.triad(); }, [&] { return pocl.triad(); },
                            [&] { return cpp_triad(zeal.a, zeal.b, zeal.c); }});
@@ -268,6 +292,7 @@ int main(int argc, char **argv) try {
   if (wanted("reduce")) reduce = alternate(7, {[&] { return zeal.reduce(); }, [&] { return pocl.reduce(); }});
   if (wanted("barriers")) barriers = alternate(7, {[&] { return zeal.barriers(); }, [&] { return pocl.barriers(); }});
   if (wanted("empty")) empty = alternate(21, {[&] { return zeal.empty(); }, [&] { return pocl.empty(); }});
+  if (wanted("math")) math = alternate(7, {[&] { return zeal.math(); }, [&] { return pocl.math(); }});
   verify(zeal, pocl, wanted);
 
   auto gbps = [](double bytes, double t) { return bytes / t / 1e9; };
@@ -298,6 +323,11 @@ int main(int argc, char **argv) try {
         median(empty[1]) * 1e6 / empty_launches, paired_ratio(empty[0], empty[1]),
         fmt::format("per launch: {} appends on an immediate list (clEnqueueNDRangeKernel), one synchronize",
                     empty_launches));
+  }
+  if (!math.empty()) {
+    row("math: sin + cos + exp + log, 16 Mi", "ns CPU", median(math[0]) * 1e9 * threads / math_n,
+        median(math[1]) * 1e9 * threads / math_n, paired_ratio(math[0], math[1]),
+        "per float: wall time x threads / floats");
   }
   return 0;
 } catch (const std::exception &error) {

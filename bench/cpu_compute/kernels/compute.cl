@@ -34,3 +34,10 @@ kernel void barriers(global int *out, int count) {
 
 // Does nothing: what a launch costs on its own.
 kernel void empty(void) {}
+
+// Math throughput: the functions a vectorised loop calls in their vector forms.
+kernel void math(global const float *in, global float *out) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  out[i] = sin(x) + cos(x) + exp(x * 0.01f) + log(x + 2.0f);
+}
