@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <numeric>
+#include <random>
 #include <vector>
 
 namespace zeal::cpu::test {
@@ -131,6 +132,67 @@ TEST_F(CopyRegion, RegionsSharingAByteAreOverlappingRegions) {
   ze_event_handle_t done = event();
   ZE_EXPECT_OK(copy(list, a, d_next, a, s3, done));
   ZE_EXPECT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+}
+
+TEST_F(CopyRegion, RandomRegionsOfOneArrayAreRefusedExactlyWhenTheyShareAByte) {
+  // Against a byte-by-byte reference: the verdict, and every byte of the array after each copy made.
+  constexpr size_t size = 2048;
+  auto *bytes = shared_array<uint8_t>(size);
+  ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                               ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+  ze_command_list_handle_t list = nullptr;
+  ZE_ASSERT_OK(zeCommandListCreateImmediate(context, device, &desc, &list));
+  lists.push_back(list);
+  std::mt19937 random(2026);
+  auto below = [&](uint32_t n) { return uint32_t(random() % n); };
+  int refused = 0, copied = 0;
+  for (int round = 0; round < 600; ++round) {
+    const uint32_t width = 1 + below(12), height = 1 + below(6), depth = below(4), slices = std::max(depth, 1u);
+    struct Side {
+      size_t base;
+      uint32_t row_pitch, slice_pitch;
+      ze_copy_region_t region;
+      size_t at(uint32_t x, uint32_t y, uint32_t z) const {
+        return base + size_t{region.originZ + z} * slice_pitch + size_t{region.originY + y} * row_pitch +
+               region.originX + x;
+      }
+    } sides[2];
+    for (Side &side : sides) {
+      side.base = below(300);
+      side.row_pitch = width + below(10);
+      side.slice_pitch = height * side.row_pitch + below(20);
+      side.region = {below(4), below(3), below(2), width, height, depth};
+    }
+    const Side &dst = sides[0], &src = sides[1];
+    if (dst.at(width - 1, height - 1, slices - 1) >= size || src.at(width - 1, height - 1, slices - 1) >= size)
+      continue;
+    std::vector<bool> in_dst(size);
+    bool overlap = false;
+    for (uint32_t z = 0; z < slices; ++z)
+      for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) in_dst[dst.at(x, y, z)] = true;
+    for (uint32_t z = 0; z < slices; ++z)
+      for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) overlap = overlap || in_dst[src.at(x, y, z)];
+    for (size_t i = 0; i < size; ++i) bytes[i] = uint8_t(i * 13 + round);
+    std::vector<uint8_t> expected(bytes, bytes + size);
+    for (uint32_t z = 0; z < slices; ++z)
+      for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) expected[dst.at(x, y, z)] = bytes[src.at(x, y, z)];
+    ze_result_t result = zeCommandListAppendMemoryCopyRegion(
+        list, bytes + dst.base, &dst.region, dst.row_pitch, dst.slice_pitch, bytes + src.base, &src.region,
+        src.row_pitch, src.slice_pitch, nullptr, 0, nullptr);
+    if (overlap) {
+      ASSERT_EQ(ZE_RESULT_ERROR_OVERLAPPING_REGIONS, result) << "round " << round;
+      ++refused;
+    } else {
+      ASSERT_EQ(ZE_RESULT_SUCCESS, result) << "round " << round;
+      expect_bytes(expected, bytes);
+      ++copied;
+    }
+  }
+  EXPECT_GT(refused, 50) << "both verdicts are exercised";
+  EXPECT_GT(copied, 50);
 }
 
 TEST_F(CopyRegion, RegionsOfDifferentExtentsOrRowsWiderThanTheirPitchAreInvalidSize) {
