@@ -41,8 +41,9 @@ ze_result_t context_system_barrier(ze_context_handle_t context, ze_device_handle
 }
 
 // Host memory is always resident, so making a range resident or evictable only checks
-// that it lies in one allocation of the context: INVALID_ARGUMENT when ptr is in none
-// (as Intel's driver answers), INVALID_SIZE when the range runs past its allocation's end.
+// that it lies in one allocation of the context. The spec names no error for a range
+// that does not: INVALID_ARGUMENT (its generic one) when ptr is in no allocation,
+// INVALID_SIZE when the range runs past the end of its allocation.
 ze_result_t check_resident_range(const char *entry_point, ze_context_handle_t context, ze_device_handle_t device,
                                  const void *ptr, size_t size) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

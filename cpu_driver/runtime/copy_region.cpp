@@ -65,7 +65,8 @@ bool first_byte(const RegionSide &side, uint64_t &out) {
 
 template <class... Args>
 ze_result_t refuse(ze_result_t result, fmt::format_string<Args...> why, Args &&...args) {
-  zeal::logger("zeal-cpu").warn("zeCommandListAppendMemoryCopyRegion: {}", fmt::format(why, std::forward<Args>(args)...));
+  zeal::logger("zeal-cpu").warn("zeCommandListAppendMemoryCopyRegion: {}",
+                                fmt::format(why, std::forward<Args>(args)...));
   return result;
 }
 

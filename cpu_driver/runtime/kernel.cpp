@@ -243,8 +243,9 @@ ze_result_t kernel_get_name(ze_kernel_handle_t kernel, size_t *size, char *name)
 
 ze_result_t kernel_set_indirect_access(ze_kernel_handle_t kernel, ze_kernel_indirect_access_flags_t flags) {
   if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  constexpr ze_kernel_indirect_access_flags_t known =
-      ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE | ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED;
+  constexpr ze_kernel_indirect_access_flags_t known = ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
+                                                      ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                                                      ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED;
   if ((flags & ~known) != 0) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   Kernel::from(kernel)->set_indirect_access(flags);
   return ZE_RESULT_SUCCESS;

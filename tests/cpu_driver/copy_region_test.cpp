@@ -221,12 +221,14 @@ TEST_F(CopyRegion, NullPointersAndWaitListsAreRefused) {
   ze_copy_region_t r{0, 0, 0, 8, 8, 0};
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
             zeCommandListAppendMemoryCopyRegion(list, nullptr, &r, 32, 0, b.bytes, &r, 32, 0, nullptr, 0, nullptr));
-  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-            zeCommandListAppendMemoryCopyRegion(list, a.bytes, nullptr, 32, 0, b.bytes, &r, 32, 0, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandListAppendMemoryCopyRegion(list, a.bytes, nullptr, 32, 0,
+                                                                                     b.bytes, &r, 32, 0, nullptr, 0,
+                                                                                     nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
             zeCommandListAppendMemoryCopyRegion(list, a.bytes, &r, 32, 0, nullptr, &r, 32, 0, nullptr, 0, nullptr));
-  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-            zeCommandListAppendMemoryCopyRegion(list, a.bytes, &r, 32, 0, b.bytes, nullptr, 32, 0, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandListAppendMemoryCopyRegion(list, a.bytes, &r, 32, 0,
+                                                                                     b.bytes, nullptr, 32, 0, nullptr,
+                                                                                     0, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
             zeCommandListAppendMemoryCopyRegion(list, a.bytes, &r, 32, 0, b.bytes, &r, 32, 0, nullptr, 1, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
@@ -246,13 +248,14 @@ TEST_F(CopyRegion, MemoryOfAnotherContextOfTheDriverIsCopiedFrom) {
   ours[n] = -5;
   ze_command_list_handle_t list = immediate_list();
   ze_event_handle_t done = event();
+  const size_t bytes = n * sizeof(int);
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-            zeCommandListAppendMemoryCopyFromContext(list, ours, nullptr, theirs, n * sizeof(int), nullptr, 0, nullptr));
+            zeCommandListAppendMemoryCopyFromContext(list, ours, nullptr, theirs, bytes, nullptr, 0, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-            zeCommandListAppendMemoryCopyFromContext(list, ours, other, nullptr, n * sizeof(int), nullptr, 0, nullptr));
+            zeCommandListAppendMemoryCopyFromContext(list, ours, other, nullptr, bytes, nullptr, 0, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-            zeCommandListAppendMemoryCopyFromContext(list, nullptr, other, theirs, n * sizeof(int), nullptr, 0, nullptr));
-  ZE_ASSERT_OK(zeCommandListAppendMemoryCopyFromContext(list, ours, other, theirs, n * sizeof(int), done, 0, nullptr));
+            zeCommandListAppendMemoryCopyFromContext(list, nullptr, other, theirs, bytes, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeCommandListAppendMemoryCopyFromContext(list, ours, other, theirs, bytes, done, 0, nullptr));
   ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(int(17 + i), ours[i]) << "at " << i;
   EXPECT_EQ(-5, ours[n]) << "nothing past the size";

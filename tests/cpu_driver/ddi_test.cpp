@@ -73,7 +73,8 @@ TEST_F(TableGetters, EveryEntryIsFilledAndUnimplementedOnesAnswerUnsupported) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnCanAccessPeer(nullptr, nullptr, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnGetCacheProperties(nullptr, nullptr, nullptr));
 
-  auto get_list = reinterpret_cast<ze_pfnGetCommandListProcAddrTable_t>(dlsym(library, "zeGetCommandListProcAddrTable"));
+  auto get_list =
+      reinterpret_cast<ze_pfnGetCommandListProcAddrTable_t>(dlsym(library, "zeGetCommandListProcAddrTable"));
   ASSERT_NE(nullptr, get_list);
   ze_command_list_dditable_t list{};
   ZE_ASSERT_OK(get_list(ZE_API_VERSION_1_4, &list));
@@ -82,7 +83,8 @@ TEST_F(TableGetters, EveryEntryIsFilledAndUnimplementedOnesAnswerUnsupported) {
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
             list.pfnAppendLaunchKernelIndirect(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-            list.pfnAppendMemoryCopyRegion(nullptr, nullptr, nullptr, 0, 0, nullptr, nullptr, 0, 0, nullptr, 0, nullptr));
+            list.pfnAppendMemoryCopyRegion(nullptr, nullptr, nullptr, 0, 0, nullptr, nullptr, 0, 0, nullptr, 0,
+                                           nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
             list.pfnAppendWriteGlobalTimestamp(nullptr, nullptr, nullptr, 0, nullptr));
 

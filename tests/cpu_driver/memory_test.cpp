@@ -1,4 +1,4 @@
-// USM allocations: kinds, alignment, properties of base and interior pointers, freeing what is not ours, advice and residency.
+// USM allocations: kinds, alignment, base and interior pointers, freeing what is not ours, advice, residency.
 #include "test_support.hpp"
 
 namespace zeal::cpu::test {

@@ -1,4 +1,4 @@
-// Timestamps written by command lists: the device timer (zeCommandListAppendWriteGlobalTimestamp) and events' kernel timestamps.
+// Timestamps written by command lists: the device timer at execution, and copies of events' kernel timestamps.
 #include "test_support.hpp"
 
 #include <cstring>
