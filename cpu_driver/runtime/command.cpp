@@ -1,6 +1,7 @@
-// Executing commands: copies, fills, event resets and kernel launches split over the worker pool.
+// Executing commands: copies, fills, timestamps, event resets and kernel launches split over the worker pool.
 #include "cpu_driver/runtime/command.hpp"
 
+#include "cpu_driver/runtime/copy_region.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 #include "cpu_driver/runtime/event.hpp"
 #include "cpu_driver/runtime/thread_pool.hpp"
@@ -101,6 +102,15 @@ void fill(const MemoryFill &f) {
   std::memcpy(dst + i, f.pattern.data(), f.size - i); // a partial pattern at the end
 }
 
+// Each event's timestamps as zeEventQueryKernelTimestamp reports them, where the query says.
+void copy_timestamps(const KernelTimestampQuery &q) {
+  for (size_t i = 0; i < q.events.size(); ++i) {
+    ze_kernel_timestamp_result_t result = q.events[i]->timestamps();
+    size_t offset = q.offsets.empty() ? i * sizeof(result) : q.offsets[i];
+    std::memcpy(q.dst + offset, &result, sizeof(result));
+  }
+}
+
 // Splits the launch's work-groups over the pool; each chunk of groups gets its own context and local memory.
 void run_kernel(const KernelLaunch &launch, ThreadPool &pool) {
   assert(launch.kernel != nullptr && launch.run != nullptr);
@@ -119,7 +129,10 @@ void execute(const Command &command, ThreadPool &pool) {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, KernelLaunch>) run_kernel(op, pool);
         else if constexpr (std::is_same_v<Op, MemoryCopy>) std::memmove(op.dst, op.src, op.size);
+        else if constexpr (std::is_same_v<Op, MemoryCopyRegion>) copy_region(op);
         else if constexpr (std::is_same_v<Op, MemoryFill>) fill(op);
+        else if constexpr (std::is_same_v<Op, TimestampWrite>) *op.dst = device_timestamp();
+        else if constexpr (std::is_same_v<Op, KernelTimestampQuery>) copy_timestamps(op);
         else if constexpr (std::is_same_v<Op, EventReset>) op.event->reset();
       },
       command.op);

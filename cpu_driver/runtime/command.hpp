@@ -32,10 +32,36 @@ struct MemoryCopy {
   size_t size;
 };
 
+// A 2-D or 3-D region copy: `depth` slices of `height` rows of `width` bytes,
+// each side with its own pitches; checked (rows fit their pitch, slices theirs,
+// no overlap) when appended.
+struct MemoryCopyRegion {
+  struct Side {
+    std::byte *first;   // the region's first byte (origins applied)
+    size_t row_pitch;
+    size_t slice_pitch; // unused when depth is 1
+  };
+  Side dst, src; // src.first is only read
+  uint32_t width = 0, height = 0, depth = 1;
+};
+
 struct MemoryFill {
   void *dst;
   std::vector<std::byte> pattern;
   size_t size;
+};
+
+// Writes the device timestamp (device_timestamp()) when the command runs.
+struct TimestampWrite {
+  uint64_t *dst;
+};
+
+// Copies each event's kernel timestamps, as they are when the command runs, to
+// dst + offsets[i] (offsets read at append time).
+struct KernelTimestampQuery {
+  std::vector<Event *> events;
+  std::byte *dst;
+  std::vector<size_t> offsets;
 };
 
 // Resets an event when the command list reaches it.
@@ -47,7 +73,8 @@ struct EventReset {
 // order, and every command carries its waits and its signal.
 struct NoOp {};
 
-using Operation = std::variant<NoOp, KernelLaunch, MemoryCopy, MemoryFill, EventReset>;
+using Operation = std::variant<NoOp, KernelLaunch, MemoryCopy, MemoryCopyRegion, MemoryFill, TimestampWrite,
+                               KernelTimestampQuery, EventReset>;
 
 struct Command {
   Operation op;

@@ -4,6 +4,7 @@
 #include "common/log.hpp"
 #include "cpu_driver/runtime/command_queue.hpp"
 #include "cpu_driver/runtime/context.hpp"
+#include "cpu_driver/runtime/copy_region.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 #include "cpu_driver/runtime/event.hpp"
@@ -132,6 +133,30 @@ ze_result_t append_memory_copy(ze_command_list_handle_t list, void *dst, const v
   return append(list, MemoryCopy{dst, src, size}, signal, wait_count, waits);
 }
 
+ze_result_t append_memory_copy_region(ze_command_list_handle_t list, void *dst, const ze_copy_region_t *dst_region,
+                                      uint32_t dst_pitch, uint32_t dst_slice_pitch, const void *src,
+                                      const ze_copy_region_t *src_region, uint32_t src_pitch, uint32_t src_slice_pitch,
+                                      ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr || dst_region == nullptr || src == nullptr || src_region == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (wait_count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_SIZE;
+  MemoryCopyRegion copy;
+  if (ze_result_t r = plan_region_copy({dst, *dst_region, dst_pitch, dst_slice_pitch},
+                                       {src, *src_region, src_pitch, src_slice_pitch}, copy);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  return append(list, copy, signal, wait_count, waits);
+}
+
+// Every context's allocations are host memory of this process: a copy from another context is a copy.
+ze_result_t append_memory_copy_from_context(ze_command_list_handle_t list, void *dst, ze_context_handle_t src_context,
+                                            const void *src, size_t size, ze_event_handle_t signal,
+                                            uint32_t wait_count, ze_event_handle_t *waits) {
+  if (src_context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append_memory_copy(list, dst, src, size, signal, wait_count, waits);
+}
+
 ze_result_t append_memory_fill(ze_command_list_handle_t list, void *dst, const void *pattern, size_t pattern_size,
                                size_t size, ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -147,6 +172,37 @@ ze_result_t append_memory_fill(ze_command_list_handle_t list, void *dst, const v
 ze_result_t append_memory_prefetch(ze_command_list_handle_t list, const void *ptr, size_t) {
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return ptr == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS; // already in host memory
+}
+
+// A hint only; host memory has no placement or caching to change, so a valid advice changes nothing.
+ze_result_t append_mem_advise(ze_command_list_handle_t list, ze_device_handle_t device, const void *ptr, size_t,
+                              ze_memory_advice_t advice) {
+  if (list == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (ptr == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t append_write_global_timestamp(ze_command_list_handle_t list, uint64_t *dst, ze_event_handle_t signal,
+                                          uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return append(list, TimestampWrite{dst}, signal, wait_count, waits);
+}
+
+ze_result_t append_query_kernel_timestamps(ze_command_list_handle_t list, uint32_t count, ze_event_handle_t *events,
+                                           void *dst, const size_t *offsets, ze_event_handle_t signal,
+                                           uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (events == nullptr || dst == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  KernelTimestampQuery query{{}, static_cast<std::byte *>(dst), {}};
+  query.events.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (events[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    query.events.push_back(Event::from(events[i]));
+  }
+  if (offsets != nullptr) query.offsets.assign(offsets, offsets + count);
+  return append(list, std::move(query), signal, wait_count, waits);
 }
 
 ze_result_t append_signal_event(ze_command_list_handle_t list, ze_event_handle_t event) {
@@ -186,7 +242,12 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendBarrier = guarded<append_barrier>;
   t.pfnAppendMemoryRangesBarrier = guarded<append_memory_ranges_barrier>;
   t.pfnAppendMemoryCopy = guarded<append_memory_copy>;
+  t.pfnAppendMemoryCopyRegion = guarded<append_memory_copy_region>;
+  t.pfnAppendMemoryCopyFromContext = guarded<append_memory_copy_from_context>;
   t.pfnAppendMemoryFill = guarded<append_memory_fill>;
+  t.pfnAppendMemAdvise = guarded<append_mem_advise>;
+  t.pfnAppendWriteGlobalTimestamp = guarded<append_write_global_timestamp>;
+  t.pfnAppendQueryKernelTimestamps = guarded<append_query_kernel_timestamps>;
   t.pfnAppendMemoryPrefetch = guarded<append_memory_prefetch>;
   t.pfnAppendSignalEvent = guarded<append_signal_event>;
   t.pfnAppendWaitOnEvents = guarded<append_wait_on_events>;

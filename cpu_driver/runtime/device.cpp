@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace zeal::cpu {
 namespace {
@@ -188,6 +189,42 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
+// One entry per level of data cache the host reports, L1 first; none can be partitioned by the user.
+ze_result_t device_get_cache_properties(ze_device_handle_t device, uint32_t *count,
+                                        ze_device_cache_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::vector<uint64_t> &caches = Device::from(device)->cpu().data_cache_bytes;
+  const auto available = static_cast<uint32_t>(caches.size());
+  if (*count == 0 || out == nullptr) {
+    *count = available;
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = std::min(*count, available);
+  for (uint32_t i = 0; i < *count; ++i) {
+    ze_device_cache_properties_t cache{};
+    cache.cacheSize = caches[i];
+    copy_keeping_header(&out[i], cache);
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+// The driver has one device, so the peer is the device itself: same memory, atomics included.
+ze_result_t device_get_p2p_properties(ze_device_handle_t device, ze_device_handle_t peer,
+                                      ze_device_p2p_properties_t *out) {
+  if (device == nullptr || peer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  out->flags = ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t device_can_access_peer(ze_device_handle_t device, ze_device_handle_t peer, ze_bool_t *value) {
+  if (device == nullptr || peer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (value == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *value = true; // "if both device and peer device are the same then return true"
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t device_get_global_timestamps(ze_device_handle_t device, uint64_t *host, uint64_t *device_ts) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (host == nullptr || device_ts == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -210,6 +247,9 @@ void implement(ze_device_dditable_t &t) {
   t.pfnGetCommandQueueGroupProperties = guarded<device_get_command_queue_group_properties>;
   t.pfnGetMemoryProperties = guarded<device_get_memory_properties>;
   t.pfnGetMemoryAccessProperties = guarded<device_get_memory_access_properties>;
+  t.pfnGetCacheProperties = guarded<device_get_cache_properties>;
+  t.pfnGetP2PProperties = guarded<device_get_p2p_properties>;
+  t.pfnCanAccessPeer = guarded<device_can_access_peer>;
   t.pfnGetGlobalTimestamps = guarded<device_get_global_timestamps>;
   t.pfnGetStatus = guarded<device_get_status>;
 }

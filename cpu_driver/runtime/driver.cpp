@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <thread>
 #include <utility>
 #include <unistd.h>
@@ -23,6 +24,42 @@ std::string cpuinfo_value(const std::string &line) {
   if (colon == std::string::npos) return {};
   auto begin = line.find_first_not_of(" \t", colon + 1);
   return begin == std::string::npos ? std::string() : line.substr(begin);
+}
+
+// "48K", "2048K", "32M" as sysfs writes cache sizes; 0 if unreadable.
+uint64_t parse_cache_size(const std::string &text) {
+  char *end = nullptr;
+  uint64_t n = std::strtoull(text.c_str(), &end, 10);
+  if (end == text.c_str()) return 0;
+  if (*end == 'K') return n << 10;
+  if (*end == 'M') return n << 20;
+  if (*end == 'G') return n << 30;
+  return n;
+}
+
+// Sizes of the data and unified caches, one per level, L1 first: sysconf (glibc asks
+// cpuid), else the kernel's view of cpu0 in sysfs.
+std::vector<uint64_t> read_data_caches() {
+  std::vector<uint64_t> sizes;
+  for (int name : {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL4_CACHE_SIZE}) {
+    long bytes = sysconf(name);
+    if (bytes > 0) sizes.push_back(uint64_t(bytes));
+  }
+  if (!sizes.empty()) return sizes;
+  std::map<int, uint64_t> by_level;
+  for (int index = 0;; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_in(dir + "level"), type_in(dir + "type"), size_in(dir + "size");
+    if (!level_in) break;
+    int level = 0;
+    std::string type, size;
+    level_in >> level;
+    type_in >> type;
+    size_in >> size;
+    if ((type == "Data" || type == "Unified") && parse_cache_size(size) > 0) by_level[level] = parse_cache_size(size);
+  }
+  for (auto &[level, bytes] : by_level) sizes.push_back(bytes);
+  return sizes;
 }
 
 } // namespace
@@ -40,6 +77,7 @@ HostCpu read_host_cpu() {
   cpu.threads = std::max(1u, std::thread::hardware_concurrency());
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   cpu.memory_bytes = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (uint64_t{4} << 30);
+  cpu.data_cache_bytes = read_data_caches();
   return cpu;
 }
 
@@ -61,10 +99,14 @@ Driver::Driver() : device_(read_host_cpu(), *find_profile(zeal::settings().cpu_p
   std::memcpy(uuid_.id, id, sizeof(id));
 }
 
+unsigned Driver::threads() const {
+  unsigned n = zeal::settings().cpu_threads;
+  return n != 0 ? n : device_.cpu().threads;
+}
+
 ThreadPool &Driver::pool() {
   std::call_once(pool_once_, [this] {
-    unsigned n = zeal::settings().cpu_threads;
-    pool_ = std::make_unique<ThreadPool>(n != 0 ? n : device_.cpu().threads);
+    pool_ = std::make_unique<ThreadPool>(threads());
     zeal::logger("zeal-cpu").debug("work-groups run on {} threads", pool_->threads());
   });
   return *pool_;

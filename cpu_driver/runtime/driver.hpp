@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace zeal::cpu {
 
@@ -19,6 +20,7 @@ struct HostCpu {
   unsigned threads = 1;    // hardware threads
   uint32_t mhz = 0;        // current clock, as /proc/cpuinfo says
   uint64_t memory_bytes = 0; // physical memory
+  std::vector<uint64_t> data_cache_bytes; // each level's data (or unified) cache, L1 first; empty if unknown
 };
 
 class Device : public _ze_device_handle_t {
@@ -52,6 +54,8 @@ public:
   const ze_driver_uuid_t &uuid() const { return uuid_; }
   // The work-group workers, started at the first launch.
   ThreadPool &pool();
+  // How many threads pool() runs work-groups on (ZEAL_CPU_THREADS, else one per hardware thread), without starting it.
+  unsigned threads() const;
 
 private:
   Driver();
@@ -61,7 +65,7 @@ private:
   std::unique_ptr<ThreadPool> pool_;
 };
 
-// Reads /proc/cpuinfo and sysconf.
+// Reads /proc/cpuinfo, sysconf and, for caches sysconf does not know, /sys/devices/system/cpu/cpu0/cache.
 HostCpu read_host_cpu();
 
 // Nanoseconds of the clock behind every device timestamp (timerResolution is 1 ns).

@@ -65,9 +65,7 @@ ze_result_t event_query_kernel_timestamp(ze_event_handle_t event, ze_kernel_time
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Event *e = Event::from(event);
   if (!e->is_signaled()) return ZE_RESULT_NOT_READY;
-  // One clock for everything: global and context timestamps are the same numbers.
-  out->global.kernelStart = out->context.kernelStart = e->start();
-  out->global.kernelEnd = out->context.kernelEnd = e->end();
+  *out = e->timestamps();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -41,8 +41,13 @@ public:
   void reset() { signal_.reset(); }
   bool is_signaled() const { return signal_.is_set(); }
   bool wait(uint64_t timeout_ns) const { return signal_.wait(timeout_ns); }
-  uint64_t start() const { return start_.load(std::memory_order_relaxed); }
-  uint64_t end() const { return end_.load(std::memory_order_relaxed); }
+  // What the signalling command recorded; one clock for everything, so global and context timestamps are the same.
+  ze_kernel_timestamp_result_t timestamps() const {
+    ze_kernel_timestamp_result_t out{};
+    out.global.kernelStart = out.context.kernelStart = start_.load(std::memory_order_relaxed);
+    out.global.kernelEnd = out.context.kernelEnd = end_.load(std::memory_order_relaxed);
+    return out;
+  }
 
 private:
   EventPool &pool_;

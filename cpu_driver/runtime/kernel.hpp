@@ -4,8 +4,10 @@
 #include "cpu_driver/runtime/command.hpp"
 #include "cpu_driver/runtime/handles.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace zeal::cpu {
@@ -22,6 +24,12 @@ public:
   ze_result_t set_group_size(uint32_t x, uint32_t y, uint32_t z);
   void suggest_group_size(const uint32_t global[3], uint32_t out[3]) const;
   void properties(ze_kernel_properties_t &out) const;
+  // The attributes of the kernel's source as Intel's driver lists them, space-separated:
+  // "reqd_work_group_size(8,1,1) intel_reqd_sub_group_size(16)"; empty without any.
+  const std::string &source_attributes() const { return source_attributes_; }
+  // Recorded for zeKernelGetIndirectAccess: every allocation is host memory, reachable anyway.
+  void set_indirect_access(ze_kernel_indirect_access_flags_t flags) { indirect_access_.store(flags); }
+  ze_kernel_indirect_access_flags_t indirect_access() const { return indirect_access_.load(); }
   // A copy of the arguments and group size as they are now; INVALID_ARGUMENT if an argument was never set.
   ze_result_t capture_launch(const ze_group_count_t &groups, KernelLaunch &out) const;
 
@@ -38,6 +46,8 @@ private:
   mutable std::mutex mutex_; // appends from other threads may capture while arguments change
   std::vector<Argument> arguments_;
   uint32_t group_size_[3] = {1, 1, 1};
+  std::string source_attributes_;
+  std::atomic<ze_kernel_indirect_access_flags_t> indirect_access_{0};
 };
 
 } // namespace zeal::cpu

@@ -67,7 +67,33 @@ TEST_F(TableGetters, EveryEntryIsFilledAndUnimplementedOnesAnswerUnsupported) {
   ZE_ASSERT_OK(get(ZE_API_VERSION_1_4, &table));
   auto *entries = reinterpret_cast<void **>(&table);
   for (size_t i = 0; i < sizeof(table) / sizeof(void *); ++i) EXPECT_NE(nullptr, entries[i]) << "entry " << i;
-  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, table.pfnCanAccessPeer(nullptr, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, table.pfnGetImageProperties(nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, table.pfnGetExternalMemoryProperties(nullptr, nullptr));
+  // Implemented entries check their arguments instead.
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnCanAccessPeer(nullptr, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnGetCacheProperties(nullptr, nullptr, nullptr));
+
+  auto get_list =
+      reinterpret_cast<ze_pfnGetCommandListProcAddrTable_t>(dlsym(library, "zeGetCommandListProcAddrTable"));
+  ASSERT_NE(nullptr, get_list);
+  ze_command_list_dditable_t list{};
+  ZE_ASSERT_OK(get_list(ZE_API_VERSION_1_4, &list));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+            list.pfnAppendImageCopy(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+            list.pfnAppendLaunchKernelIndirect(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+            list.pfnAppendMemoryCopyRegion(nullptr, nullptr, nullptr, 0, 0, nullptr, nullptr, 0, 0, nullptr, 0,
+                                           nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+            list.pfnAppendWriteGlobalTimestamp(nullptr, nullptr, nullptr, 0, nullptr));
+
+  auto get_kernel = reinterpret_cast<ze_pfnGetKernelProcAddrTable_t>(dlsym(library, "zeGetKernelProcAddrTable"));
+  ASSERT_NE(nullptr, get_kernel);
+  ze_kernel_dditable_t kernel{};
+  ZE_ASSERT_OK(get_kernel(ZE_API_VERSION_1_4, &kernel));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, kernel.pfnSetIndirectAccess(nullptr, 0));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, kernel.pfnGetSourceAttributes(nullptr, nullptr, nullptr));
 
   auto get_tracer = reinterpret_cast<zet_pfnGetTracerExpProcAddrTable_t>(dlsym(library, "zetGetTracerExpProcAddrTable"));
   ASSERT_NE(nullptr, get_tracer);

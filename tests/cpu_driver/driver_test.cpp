@@ -3,9 +3,12 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 namespace zeal::cpu::test {
 namespace {
@@ -104,6 +107,67 @@ TEST_F(DriverAndDevice, OneComputeQueueGroupThatCanCopy) {
   EXPECT_TRUE(g.flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
   EXPECT_TRUE(g.flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
   EXPECT_GE(g.numQueues, 1u);
+}
+
+// The host's data caches, L1 first: sysconf's levels, else the data and unified caches sysfs lists for cpu0.
+std::vector<uint64_t> host_data_caches() {
+  std::vector<uint64_t> sizes;
+  for (int name : {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL4_CACHE_SIZE}) {
+    long bytes = sysconf(name);
+    if (bytes > 0) sizes.push_back(uint64_t(bytes));
+  }
+  std::map<int, uint64_t> by_level;
+  for (int i = 0; sizes.empty(); ++i) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level_in(dir + "level"), type_in(dir + "type"), size_in(dir + "size");
+    if (!level_in) break;
+    int level = 0;
+    std::string type;
+    uint64_t kib = 0;
+    level_in >> level;
+    type_in >> type;
+    size_in >> kib; // sysfs writes "48K"
+    if (type != "Instruction" && kib > 0) by_level[level] = kib * 1024;
+  }
+  for (auto &[level, bytes] : by_level) sizes.push_back(bytes);
+  return sizes;
+}
+
+TEST_F(DriverAndDevice, CachePropertiesAreTheHostsDataCachesL1First) {
+  std::vector<uint64_t> host = host_data_caches();
+  uint32_t count = 0;
+  ZE_ASSERT_OK(zeDeviceGetCacheProperties(device, &count, nullptr));
+  ASSERT_EQ(host.size(), size_t{count});
+  std::vector<ze_device_cache_properties_t> caches(count + 1);
+  for (auto &c : caches) c = {ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES, nullptr, 0xff, 0};
+  uint32_t more = count + 1; // asking for more than there are gets what there is
+  ZE_ASSERT_OK(zeDeviceGetCacheProperties(device, &more, caches.data()));
+  EXPECT_EQ(count, more);
+  for (uint32_t i = 0; i < count; ++i) {
+    EXPECT_EQ(host[i], caches[i].cacheSize) << "level " << i + 1;
+    EXPECT_EQ(0u, caches[i].flags) << "no user-controlled partition";
+    EXPECT_EQ(ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES, caches[i].stype);
+  }
+  EXPECT_EQ(0u, caches[count].cacheSize) << "nothing past the count";
+  uint32_t one = 1;
+  if (count > 0) {
+    ZE_ASSERT_OK(zeDeviceGetCacheProperties(device, &one, caches.data()));
+    EXPECT_EQ(1u, one) << "asking for fewer gets that many";
+  }
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceGetCacheProperties(device, nullptr, nullptr));
+}
+
+TEST_F(DriverAndDevice, TheOneDeviceIsItsOwnPeerWithAccessAndAtomics) {
+  ze_bool_t can = false;
+  ZE_ASSERT_OK(zeDeviceCanAccessPeer(device, device, &can));
+  EXPECT_TRUE(can);
+  ze_device_p2p_properties_t p2p{ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES, nullptr, 0};
+  ZE_ASSERT_OK(zeDeviceGetP2PProperties(device, device, &p2p));
+  EXPECT_EQ(ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS, p2p.flags);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceCanAccessPeer(device, device, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceGetP2PProperties(device, device, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceCanAccessPeer(device, nullptr, &can));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceGetP2PProperties(device, nullptr, &p2p));
 }
 
 TEST_F(DriverAndDevice, UnimplementedEntryPointAnswersUnsupportedFeature) {

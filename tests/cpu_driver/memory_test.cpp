@@ -1,4 +1,4 @@
-// USM allocations: kinds, alignment, properties of base and interior pointers, freeing what is not ours.
+// USM allocations: kinds, alignment, base and interior pointers, freeing what is not ours, advice, residency.
 #include "test_support.hpp"
 
 namespace zeal::cpu::test {
@@ -75,6 +75,51 @@ TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
   void *p = nullptr;
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, zeMemAllocHost(context, &desc, 0, 0, &p));
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, zeMemAllocHost(context, &desc, 16, 3, &p));
+}
+
+TEST_F(Memory, EveryAdviceOnASharedAllocationIsAcceptedAndUnknownAdviceRefused) {
+  void *p = shared(4096);
+  ze_command_list_handle_t list = immediate_list();
+  for (int advice = ZE_MEMORY_ADVICE_SET_READ_MOSTLY; advice <= ZE_MEMORY_ADVICE_BIAS_UNCACHED; ++advice)
+    ZE_EXPECT_OK(zeCommandListAppendMemAdvise(list, device, p, 4096, static_cast<ze_memory_advice_t>(advice)))
+        << advice;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+            zeCommandListAppendMemAdvise(list, device, p, 4096,
+                                         static_cast<ze_memory_advice_t>(ZE_MEMORY_ADVICE_BIAS_UNCACHED + 1)));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+            zeCommandListAppendMemAdvise(list, device, nullptr, 4096, ZE_MEMORY_ADVICE_SET_READ_MOSTLY));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+            zeCommandListAppendMemAdvise(list, nullptr, p, 4096, ZE_MEMORY_ADVICE_SET_READ_MOSTLY));
+}
+
+TEST_F(Memory, RangesOfTheContextsAllocationsAreResidentAndEvictable) {
+  auto *base = static_cast<char *>(shared(1000));
+  for (auto *call : {zeContextMakeMemoryResident, zeContextEvictMemory}) {
+    ZE_EXPECT_OK(call(context, device, base, 1000));
+    ZE_EXPECT_OK(call(context, device, base + 100, 900)) << "an interior range up to the end";
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, call(context, device, base + 100, 901)) << "one byte past the end";
+    int on_stack = 0;
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, call(context, device, &on_stack, sizeof(on_stack)));
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, call(context, device, nullptr, 1));
+  }
+}
+
+TEST_F(Memory, AnAllocationOfAnotherContextIsNotResidentThroughThisOne) {
+  ze_context_desc_t desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+  ze_context_handle_t other = nullptr;
+  ZE_ASSERT_OK(zeContextCreate(driver, &desc, &other));
+  ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  void *theirs = nullptr;
+  ZE_ASSERT_OK(zeMemAllocHost(other, &host_desc, 64, 0, &theirs));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeContextMakeMemoryResident(context, device, theirs, 64));
+  ZE_EXPECT_OK(zeContextMakeMemoryResident(other, device, theirs, 64));
+  ZE_EXPECT_OK(zeMemFree(other, theirs));
+  ZE_EXPECT_OK(zeContextDestroy(other));
+}
+
+TEST_F(Memory, ASystemBarrierSucceedsAndNeedsBothHandles) {
+  ZE_EXPECT_OK(zeContextSystemBarrier(context, device));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeContextSystemBarrier(context, nullptr));
 }
 
 } // namespace
