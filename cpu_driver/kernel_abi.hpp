@@ -10,14 +10,16 @@ namespace zeal::cpu {
 // compiled work-group function only reads it.
 struct GroupContext {
   uint32_t work_dim = 1;        // 1, 2 or 3
-  uint32_t group_id[3] = {};    // this work-group's id in each dimension
+  uint32_t group_id[3] = {};    // the first work-group's id in each dimension
+  uint32_t group_count = 1;     // work-groups this call runs: that one, then the next ones (x fastest)
   uint32_t num_groups[3] = {1, 1, 1};
   uint32_t local_size[3] = {1, 1, 1};
   uint64_t global_offset[3] = {};
   void *local_memory = nullptr; // kernel-scope `local` variables, KernelInfo::static_local_bytes bytes
 };
 
-// Runs every work-item of one work-group.
+// Runs every work-item of ctx->group_count work-groups, one after another
+// (local memory is reused: a group's kernel-scope variables start undefined).
 // args[i] points to the bytes of kernel argument i: for a value argument its
 // value; for a pointer argument, global or local alike, a variable holding the
 // pointer (so args[i] is a T**). For a local-memory argument that pointer is

@@ -19,8 +19,9 @@ namespace {
 // FNV-1a 64 checksum of everything before it.
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // 2: the work-item record gained the sub-group size; 3: kernels record the size they run with;
-// 4: and whether barriers became regions.
-constexpr uint32_t format_version = 5;
+// 4: and whether barriers became regions; 5: host-access names kept; 6: a work-group
+// function runs GroupContext::group_count groups per call.
+constexpr uint32_t format_version = 6;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 uint64_t fnv1a(std::span<const uint8_t> bytes) {

@@ -194,6 +194,23 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   auto *exit = llvm::BasicBlock::Create(context, "exit", function);
   b.CreateCondBr(empty, exit, run);
   b.SetInsertPoint(run);
+  // The call runs ctx->group_count groups: the kernel's arguments are loaded
+  // once, and LLVM may hoist what the groups share out of their loop.
+  llvm::SmallVector<llvm::Value *, 8> values;
+  if (!uses_barriers) {
+    values = load_arguments(b, kernel, args);
+    values.push_back(work_item);
+  }
+  llvm::Value *groups = b.CreateLoad(
+      b.getInt32Ty(), b.CreatePointerCast(b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), context_arg,
+                                                                       offsetof(GroupContext, group_count)),
+                                          b.getInt32Ty()->getPointerTo()),
+      "group_count");
+  auto *group_loop = llvm::BasicBlock::Create(context, "group", function);
+  b.CreateBr(group_loop);
+  b.SetInsertPoint(group_loop);
+  llvm::PHINode *done_groups = b.CreatePHI(b.getInt32Ty(), 2, "groups_done");
+  done_groups->addIncoming(b.getInt32(0), run);
   bool as_regions = false;
   if (uses_barriers) {
     // The work-item function is the body of a fiber, or what regions are cut from.
@@ -213,13 +230,26 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
       b.CreateCall(run_fibers, {item, args, work_item});
     }
   } else {
-    llvm::SmallVector<llvm::Value *, 8> values = load_arguments(b, kernel, args);
-    values.push_back(work_item);
     emit_work_item_loop(b, work_item, 2, [&] {
       emit_work_item_loop(b, work_item, 1, [&] { emit_work_item_loop(b, work_item, 0, [&] { call_kernel(b, kernel, values); }); });
     });
   }
-  b.CreateBr(exit);
+  // The next group: x, carried into y, carried into z.
+  llvm::Value *next_done = b.CreateNUWAdd(done_groups, b.getInt32(1));
+  auto *advance = llvm::BasicBlock::Create(context, "next_group", function);
+  done_groups->addIncoming(next_done, advance);
+  b.CreateCondBr(b.CreateICmpULT(next_done, groups), advance, exit);
+  b.SetInsertPoint(advance);
+  llvm::StructType *type = work_item_type(context);
+  llvm::Value *carry = b.getTrue();
+  for (unsigned d = 0; d < 3; ++d) {
+    llvm::Value *address = b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(GroupId), b.getInt32(d)});
+    llvm::Value *id = b.CreateAdd(b.CreateLoad(b.getInt64Ty(), address), b.CreateZExt(carry, b.getInt64Ty()));
+    llvm::Value *wraps = d < 2 ? b.CreateICmpEQ(id, load_work_item(b, work_item, NumGroups, d)) : b.getFalse();
+    b.CreateStore(b.CreateSelect(wraps, b.getInt64(0), id), address);
+    carry = wraps;
+  }
+  b.CreateBr(group_loop);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
   exit->moveAfter(&function->back());

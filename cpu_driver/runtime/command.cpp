@@ -73,20 +73,16 @@ void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin
       args[i] = l.values.get() + l.offsets[i];
     }
   }
-  // The first group's ids by division, then each next one by counting (x fastest).
+  // One call runs many groups (the compiled code counts their ids, x fastest),
+  // so what they share is loaded once, not per group.
   const uint64_t nx = l.group_count[0], ny = l.group_count[1];
-  ctx.group_id[0] = uint32_t(begin % nx);
-  ctx.group_id[1] = uint32_t(begin / nx % ny);
-  ctx.group_id[2] = uint32_t(begin / (nx * ny));
-  for (uint64_t g = begin; g < end; ++g) {
+  for (uint64_t g = begin; g < end;) {
+    ctx.group_id[0] = uint32_t(g % nx);
+    ctx.group_id[1] = uint32_t(g / nx % ny);
+    ctx.group_id[2] = uint32_t(g / (nx * ny));
+    ctx.group_count = uint32_t(std::min<uint64_t>(end - g, UINT32_MAX));
     l.run(args.data(), &ctx);
-    if (++ctx.group_id[0] == nx) {
-      ctx.group_id[0] = 0;
-      if (++ctx.group_id[1] == ny) {
-        ctx.group_id[1] = 0;
-        ++ctx.group_id[2];
-      }
-    }
+    g += ctx.group_count;
   }
 }
 

@@ -85,6 +85,27 @@ TEST(CpuCompilerRuns, IdsAndSizesIn2DWithAGlobalOffset) { run_ids(Range{2, {2, 3
 
 TEST(CpuCompilerRuns, IdsAndSizesIn3DWithAGlobalOffset) { run_ids(Range{3, {2, 2, 3}, {3, 2, 2}, {1, 2, 3}}); }
 
+// One call runs a chunk of groups that starts anywhere (mid-row, mid-slice)
+// and counts their ids itself, carrying x into y into z; the groups before
+// the chunk run a call each.
+TEST(CpuCompilerRuns, AChunkOfGroupsInOneCallCountsItsGroupIds) {
+  auto program = build("work_item_ids");
+  ASSERT_NE(program, nullptr);
+  const Range range{3, {3, 2, 3}, {2, 2, 1}, {0, 0, 0}};
+  const uint32_t groups = 3 * 2 * 3;
+  for (uint32_t first : {1u, 4u, 7u, 17u}) {
+    SCOPED_TRACE(::testing::Message() << "chunk from group " << first);
+    std::vector<uint64_t> out(uint64_t(groups) * 4 * id_fields, ~0ull);
+    uint64_t *pout = out.data();
+    uint32_t runtime_dim = 5;
+    const void *args[] = {&pout, &runtime_dim};
+    const KernelInfo &kernel = *program->find_kernel("work_item_ids");
+    for (uint32_t g = 0; g < first; ++g) run_groups(kernel, args, range, g, groups);
+    run_groups(kernel, args, range, first, 1);
+    check_ids(out, range);
+  }
+}
+
 TEST(CpuCompilerRuns, IdsFlowThroughANonInlinedDeviceFunction) {
   auto program = build("work_item_ids");
   ASSERT_NE(program, nullptr);

@@ -113,7 +113,8 @@ inline GroupContext group_context(const Range &range) {
   return context;
 }
 
-// Runs the work-groups whose linear id is `first`, `first + stride`, ... as one runtime worker would.
+// Runs the work-groups whose linear id is `first`, `first + stride`, ... as one runtime worker would:
+// with stride 1, in one call that counts the groups itself (as the runtime's chunks do), else a call each.
 inline void run_groups(const KernelInfo &kernel, const void *const *args, const Range &range, uint32_t first,
                        uint32_t stride) {
   GroupContext context = group_context(range);
@@ -121,12 +122,14 @@ inline void run_groups(const KernelInfo &kernel, const void *const *args, const 
   context.local_memory = local.get();
   uint32_t total = range.groups[0] * range.groups[1] * range.groups[2];
   WorkGroupFn run = BuiltKernels::get().entry(kernel);
-  if (run == nullptr) return;
+  if (run == nullptr || first >= total) return;
   for (uint32_t g = first; g < total; g += stride) {
     context.group_id[0] = g % range.groups[0];
     context.group_id[1] = g / range.groups[0] % range.groups[1];
     context.group_id[2] = g / (range.groups[0] * range.groups[1]);
+    context.group_count = stride == 1 ? total - first : 1;
     run(args, &context);
+    if (stride == 1) return;
   }
 }
 
