@@ -333,7 +333,13 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   llvm::IRBuilder<> b(prologue.getTerminator());
   RegionFrame frame;
-  for (unsigned d = 0; d < 3; ++d) frame.size[d] = load_work_item(b, work_item, LocalSize, d);
+  for (unsigned d = 0; d < 3; ++d) {
+    frame.size[d] = load_work_item(b, work_item, LocalSize, d);
+    // The work-group function calls this one only for groups of work-items;
+    // knowing it, LLVM keeps the local sizes as the trip counts of the loops
+    // (no umax(size, 1)), which turns `(id + 1) % size` into a compare.
+    b.CreateAssumption(b.CreateICmpNE(frame.size[d], b.getInt64(0)));
+  }
   frame.total = b.CreateMul(b.CreateMul(frame.size[0], frame.size[1]), frame.size[2], "group.items");
   std::vector<uint64_t> strides{4};
   if (collectives) strides.push_back(sizeof(CollectiveRecord));
