@@ -260,8 +260,8 @@ bool hoistable(llvm::Value *value, llvm::Value *work_item, const llvm::BasicBloc
 
 // Values used after a barrier that may separate them from their definition are
 // recomputed there (once, in the prologue, when the whole work-group shares
-// them: local memory's base, group ids, sizes), or demoted to allocas that widen_allocas() gives one slot
-// per work-item. Returns the new allocas.
+// them: local memory's base, group ids, sizes), or demoted to allocas that
+// widen_allocas() gives one slot per work-item. Returns the new allocas.
 std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function, llvm::BasicBlock &prologue,
                                                        const BlockSet &barriers) {
   llvm::Value *work_item = function.getArg(1);
@@ -433,7 +433,8 @@ void mark_parallel_accesses(llvm::ArrayRef<llvm::BasicBlock *> blocks, const llv
     for (llvm::Instruction &inst : *block) {
       if (!inst.mayReadOrWriteMemory()) continue;
       llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
-      if (auto *alloca = llvm::dyn_cast_or_null<llvm::AllocaInst>(pointer); alloca && alloca->getParent() == &prologue) continue;
+      auto *alloca = llvm::dyn_cast_or_null<llvm::AllocaInst>(pointer);
+      if (alloca != nullptr && alloca->getParent() == &prologue) continue;
       inst.setMetadata(llvm::LLVMContext::MD_access_group, accesses);
     }
   }
@@ -493,7 +494,8 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
     b.SetInsertPoint(step);
     llvm::Value *next = b.CreateNUWAdd(ids[d], b.getInt64(1));
     ids[d]->addIncoming(next, step);
-    llvm::BranchInst *back = b.CreateCondBr(b.CreateICmpULT(next, frame.size[d]), headers[d], d == 2 ? dispatch : dones[d]);
+    llvm::BranchInst *back =
+        b.CreateCondBr(b.CreateICmpULT(next, frame.size[d]), headers[d], d == 2 ? dispatch : dones[d]);
     if (d == 0) back->setMetadata(llvm::LLVMContext::MD_loop, parallel_loop(function.getContext(), accesses));
   }
   return headers[2];
