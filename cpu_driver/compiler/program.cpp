@@ -52,11 +52,14 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   tuning.SLPVectorization = level >= 2;
   llvm::PassBuilder builder(&machine, tuning);
   // The loop vectoriser may call libmvec's vector forms of sin, cos, exp, log and pow.
+  static const std::vector<llvm::VecDesc> vector_forms = [] {
+    std::vector<llvm::VecDesc> forms;
+    for (const VectorMathFunction &f : vector_math_functions()) {
+      forms.push_back({f.scalar, f.vector, llvm::ElementCount::getFixed(f.lanes)});
+    }
+    return forms;
+  }();
   llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());
-  std::vector<llvm::VecDesc> vector_forms;
-  for (const VectorMathFunction &f : vector_math_functions()) {
-    vector_forms.push_back({f.scalar, f.vector, llvm::ElementCount::getFixed(f.lanes)});
-  }
   library.addVectorizableFunctions(vector_forms);
   functions.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   builder.registerModuleAnalyses(modules);

@@ -140,7 +140,6 @@ ze_result_t append_memory_copy_region(ze_command_list_handle_t list, void *dst, 
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (dst == nullptr || dst_region == nullptr || src == nullptr || src_region == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (wait_count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_SIZE;
   MemoryCopyRegion copy;
   if (ze_result_t r = plan_region_copy({dst, *dst_region, dst_pitch, dst_slice_pitch},
                                        {src, *src_region, src_pitch, src_slice_pitch}, copy);

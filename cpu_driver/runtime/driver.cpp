@@ -56,7 +56,8 @@ std::vector<uint64_t> read_data_caches() {
     level_in >> level;
     type_in >> type;
     size_in >> size;
-    if ((type == "Data" || type == "Unified") && parse_cache_size(size) > 0) by_level[level] = parse_cache_size(size);
+    const uint64_t bytes = parse_cache_size(size);
+    if ((type == "Data" || type == "Unified") && bytes > 0) by_level[level] = bytes;
   }
   for (auto &[level, bytes] : by_level) sizes.push_back(bytes);
   return sizes;
