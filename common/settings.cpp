@@ -102,6 +102,24 @@ const std::vector<Row> &rows() {
          s.cpu_threads = n;
          return true;
        }},
+      {{"ZEAL_CPU_STREAMING_STORES", "auto",
+        "When the CPU driver's kernels store past the caches (non-temporal stores): auto (launches storing more than "
+        "a quarter of the last-level cache), off, or a size such as 64M (launches storing at least that much)."},
+       "auto, off or a size such as 64M",
+       [](Settings &s, std::string_view v) {
+         if (v == "auto") {
+           s.cpu_streaming_threshold.reset();
+           return true;
+         }
+         if (v == "off") {
+           s.cpu_streaming_threshold = UINT64_MAX;
+           return true;
+         }
+         uint64_t bytes = 0;
+         if (!parse_size(v, bytes)) return false;
+         s.cpu_streaming_threshold = bytes;
+         return true;
+       }},
   };
   return table;
 }

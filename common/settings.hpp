@@ -4,6 +4,7 @@
 #include <spdlog/common.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct Settings {
   std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: every hardware thread
+  // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass
+  // the caches; unset ("auto"): a quarter of the last-level cache. "off": UINT64_MAX.
+  std::optional<uint64_t> cpu_streaming_threshold;
 
   // Variables that were set to a value zeal could not use, each as a sentence.
   std::vector<std::string> problems;

@@ -139,6 +139,13 @@ Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileIn
 // must be one the device supports, else the build fails.
 Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blob, const CompileOptions &options);
 
+// Streaming stores: a launch storing at least this many bytes through vector
+// stores that fill contiguous global memory writes them non-temporally, past
+// the caches (streaming_stores.cpp). Read by compiled code at each loop entry,
+// so it applies to kernels already compiled. UINT64_MAX, the default: never.
+void set_streaming_store_threshold(uint64_t bytes);
+uint64_t streaming_store_threshold();
+
 // The version written into native binaries; a blob of another version is refused.
 std::string driver_build_id();
 

@@ -350,6 +350,7 @@ std::span<const RuntimeSymbol> runtime_symbols() {
   static const std::vector<RuntimeSymbol> symbols = [] {
     std::vector<RuntimeSymbol> all;
     for (auto part : {c_library_symbols(), math_helper_symbols(), fiber_symbols(), region_symbols(), printf_symbols(),
+                      streaming_store_symbols(),
                       std::span<const RuntimeSymbol>(vector_math().symbols)}) {
       all.insert(all.end(), part.begin(), part.end());
     }

@@ -70,6 +70,7 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   llvm::ModulePassManager passes = level == 0 ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                               : builder.buildPerModuleDefaultPipeline(optimization_level(level));
   passes.run(module, modules);
+  if (level >= 2) add_streaming_stores(module); // the loops it versions are the vectorised ones
 }
 
 Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level) {

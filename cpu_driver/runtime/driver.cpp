@@ -3,6 +3,7 @@
 
 #include "common/log.hpp"
 #include "common/settings.hpp"
+#include "cpu_driver/compiler/compiler.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 
 #include <algorithm>
@@ -63,6 +64,14 @@ std::vector<uint64_t> read_data_caches() {
   return sizes;
 }
 
+uint64_t streaming_threshold(const HostCpu &cpu) {
+  if (std::optional<uint64_t> chosen = zeal::settings().cpu_streaming_threshold) return *chosen;
+  // As glibc's memcpy decides when to bypass the caches: past a quarter of the
+  // last-level cache, the output would evict what the next kernel reads anyway.
+  const uint64_t last_level = cpu.data_cache_bytes.empty() ? uint64_t{32} << 20 : cpu.data_cache_bytes.back();
+  return last_level / 4;
+}
+
 } // namespace
 
 HostCpu read_host_cpu() {
@@ -98,6 +107,7 @@ Driver::Driver() : device_(read_host_cpu(), *find_profile(zeal::settings().cpu_p
   static constexpr char id[] = "zeal-cpu-driver";
   static_assert(sizeof(id) <= ZE_MAX_DRIVER_UUID_SIZE);
   std::memcpy(uuid_.id, id, sizeof(id));
+  set_streaming_store_threshold(streaming_threshold(device_.cpu()));
 }
 
 unsigned Driver::threads() const {

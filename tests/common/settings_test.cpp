@@ -80,4 +80,18 @@ TEST(Settings, EverySettingIsDocumented) {
   EXPECT_GE(zeal::setting_docs().size(), 10u);
 }
 
+TEST(Settings, StreamingStoresAreAutoOffOrASize) {
+  EXPECT_FALSE(read({}).cpu_streaming_threshold.has_value());
+  EXPECT_FALSE(read({{"ZEAL_CPU_STREAMING_STORES", "auto"}}).cpu_streaming_threshold.has_value());
+  EXPECT_EQ(read({{"ZEAL_CPU_STREAMING_STORES", "off"}}).cpu_streaming_threshold, UINT64_MAX);
+  EXPECT_EQ(read({{"ZEAL_CPU_STREAMING_STORES", "0"}}).cpu_streaming_threshold, 0u);
+  EXPECT_EQ(read({{"ZEAL_CPU_STREAMING_STORES", "64M"}}).cpu_streaming_threshold, uint64_t{64} << 20);
+  zeal::Settings bad = read({{"ZEAL_CPU_STREAMING_STORES", "sometimes"}});
+  EXPECT_FALSE(bad.cpu_streaming_threshold.has_value());
+  ASSERT_EQ(bad.problems.size(), 1u);
+  EXPECT_NE(bad.problems[0].find("ZEAL_CPU_STREAMING_STORES='sometimes' is not valid (expected auto, off or a size"),
+            std::string::npos)
+      << bad.problems[0];
+}
+
 } // namespace
