@@ -22,6 +22,7 @@
 #include "common/log.hpp"
 
 #include <llvm/ADT/DepthFirstIterator.h>
+#include <llvm/ADT/Triple.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -31,7 +32,6 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsX86.h>
-#include <llvm/ADT/Triple.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -105,11 +105,11 @@ bool free_of_ordering(const llvm::Function &function) {
   return true;
 }
 
-// Vector stores of one loop that, together, write `step` contiguous bytes
-// from `start` on each iteration, each `width` bytes at a multiple of `width`.
+// Vector stores of one loop that, together, write a contiguous stretch from
+// `start` on each iteration (as many bytes as the addresses step by), each
+// `width` bytes at a multiple of `width`.
 struct Tile {
   const llvm::SCEV *start = nullptr; // the lowest store's address on the first iteration
-  uint64_t step = 0;
   uint64_t width = 0;
   uint64_t element_bytes = 0;
   std::vector<llvm::StoreInst *> stores;
@@ -176,7 +176,6 @@ std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const 
     llvm::StoreInst *first = g.stores.front().second.store;
     Tile tile;
     tile.start = g.stores.front().second.address->getStart();
-    tile.step = g.step;
     tile.width = g.width;
     tile.element_bytes = layout.getTypeStoreSize(first->getValueOperand()->getType()->getScalarType()).getFixedSize();
     for (auto &[offset, c] : g.stores) tile.stores.push_back(c.store);
