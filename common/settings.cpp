@@ -30,22 +30,6 @@ bool parse_level(std::string_view text, spdlog::level::level_enum &out) {
   return true;
 }
 
-// "123", "64K", "500M", "2G" (powers of 1024).
-bool parse_size(std::string_view text, uint64_t &out) {
-  uint64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc{} || end == text.data()) return false;
-  std::string_view suffix(end, text.data() + text.size() - end);
-  unsigned shift = 0;
-  if (suffix == "K" || suffix == "k") shift = 10;
-  else if (suffix == "M" || suffix == "m") shift = 20;
-  else if (suffix == "G" || suffix == "g") shift = 30;
-  else if (!suffix.empty()) return false;
-  if (shift != 0 && n > (UINT64_MAX >> shift)) return false;
-  out = n << shift;
-  return true;
-}
-
 struct Row {
   SettingDoc doc;
   const char *expected; // what a valid value looks like, for the problem sentence
@@ -125,6 +109,21 @@ const std::vector<Row> &rows() {
 }
 
 } // namespace
+
+bool parse_size(std::string_view text, uint64_t &out) {
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc{} || end == text.data()) return false;
+  std::string_view suffix(end, text.data() + text.size() - end);
+  unsigned shift = 0;
+  if (suffix == "K" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "m") shift = 20;
+  else if (suffix == "G" || suffix == "g") shift = 30;
+  else if (!suffix.empty()) return false;
+  if (shift != 0 && n > (UINT64_MAX >> shift)) return false;
+  out = n << shift;
+  return true;
+}
 
 Settings read_settings(const char *(*getenv_fn)(const char *)) {
   Settings s;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zeal {
@@ -46,5 +47,9 @@ const Settings &settings();
 Settings read_settings(const char *(*getenv_fn)(const char *));
 
 std::span<const SettingDoc> setting_docs();
+
+// "123", "64K", "500M", "2G" (powers of 1024) into bytes; false for anything
+// else. The size settings are written this way, and so are sysfs cache sizes.
+bool parse_size(std::string_view text, uint64_t &out);
 
 } // namespace zeal

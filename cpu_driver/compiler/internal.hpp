@@ -78,8 +78,8 @@ std::span<const VectorMathFunction> vector_math_functions();
 // Streaming stores (streaming_stores.cpp): after optimisation, versions the
 // loops of work-group functions whose vector stores write contiguous global
 // memory, so that launches storing at least streaming_store_threshold() bytes
-// write with non-temporal stores. Returns how many loops were versioned.
-unsigned add_streaming_stores(llvm::Module &module);
+// write with non-temporal stores (logged at debug level, per function).
+void add_streaming_stores(llvm::Module &module);
 // An i64 variable holding the threshold, which compiled code reads at each loop entry.
 inline constexpr const char *streaming_threshold_symbol = "zeal_cpu_streaming_threshold";
 std::span<const RuntimeSymbol> streaming_store_symbols();

@@ -96,9 +96,7 @@ bool harmless_call(const llvm::CallBase &call) {
 bool free_of_ordering(const llvm::Function &function) {
   for (const llvm::BasicBlock &block : function) {
     for (const llvm::Instruction &i : block) {
-      if (llvm::isa<llvm::FenceInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(i)) return false;
-      if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&i); load != nullptr && load->isAtomic()) return false;
-      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&i); store != nullptr && store->isAtomic()) return false;
+      if (i.isAtomic()) return false; // fences, read-modify-writes, atomic loads and stores
       if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call != nullptr && !harmless_call(*call)) return false;
     }
   }
@@ -306,8 +304,7 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
 
 } // namespace
 
-unsigned add_streaming_stores(llvm::Module &module) {
-  unsigned total = 0;
+void add_streaming_stores(llvm::Module &module) {
   const std::string prefix = work_group_function_name("");
   for (llvm::Function &function : module) {
     if (function.isDeclaration() || !function.getName().startswith(prefix) || function.arg_size() != 2) continue;
@@ -333,9 +330,7 @@ unsigned add_streaming_stores(llvm::Module &module) {
       }
     }
     logger("zeal-cpu").debug("{}: {} loop(s) can write with streaming stores", function.getName().str(), versioned);
-    total += versioned;
   }
-  return total;
 }
 
 } // namespace detail

@@ -27,17 +27,6 @@ std::string cpuinfo_value(const std::string &line) {
   return begin == std::string::npos ? std::string() : line.substr(begin);
 }
 
-// "48K", "2048K", "32M" as sysfs writes cache sizes; 0 if unreadable.
-uint64_t parse_cache_size(const std::string &text) {
-  char *end = nullptr;
-  uint64_t n = std::strtoull(text.c_str(), &end, 10);
-  if (end == text.c_str()) return 0;
-  if (*end == 'K') return n << 10;
-  if (*end == 'M') return n << 20;
-  if (*end == 'G') return n << 30;
-  return n;
-}
-
 // Sizes of the data and unified caches, one per level, L1 first: sysconf (glibc asks
 // cpuid), else the kernel's view of cpu0 in sysfs.
 std::vector<uint64_t> read_data_caches() {
@@ -57,8 +46,8 @@ std::vector<uint64_t> read_data_caches() {
     level_in >> level;
     type_in >> type;
     size_in >> size;
-    const uint64_t bytes = parse_cache_size(size);
-    if ((type == "Data" || type == "Unified") && bytes > 0) by_level[level] = bytes;
+    uint64_t bytes = 0;
+    if ((type == "Data" || type == "Unified") && zeal::parse_size(size, bytes) && bytes > 0) by_level[level] = bytes;
   }
   for (auto &[level, bytes] : by_level) sizes.push_back(bytes);
   return sizes;
