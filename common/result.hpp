@@ -40,7 +40,9 @@ public:
   const T &value() const & { assert(ok()); return std::get<0>(state_); }
   T &&value() && { assert(ok()); return std::get<0>(std::move(state_)); }
   T *operator->() { return &value(); }
+  const T *operator->() const { return &value(); }
   T &operator*() & { return value(); }
+  const T &operator*() const & { return value(); }
 
   const Error &error() const & { assert(!ok()); return std::get<1>(state_); }
   Error &&error() && { assert(!ok()); return std::get<1>(std::move(state_)); }

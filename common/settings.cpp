@@ -86,6 +86,12 @@ const std::vector<Row> &rows() {
          s.cpu_threads = n;
          return true;
        }},
+      {{"ZEAL_CPU_TARGET", "native",
+        "The CPU the CPU driver generates code for: native (this CPU, every feature it has) or an x86-64 CPU LLVM 15 "
+        "knows, such as x86-64-v2, x86-64-v3, x86-64-v4, znver3 or skylake-avx512. A target needing instructions "
+        "this CPU lacks fails zeInit."},
+       "native or a CPU name",
+       [](Settings &s, std::string_view v) { s.cpu_target = v; return !v.empty(); }},
       {{"ZEAL_CPU_STREAMING_STORES", "auto",
         "When the CPU driver's kernels store past the caches (non-temporal stores): auto (launches storing more than "
         "a quarter of the last-level cache), off, or a size such as 64M (launches storing at least that much)."},

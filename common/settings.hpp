@@ -25,6 +25,7 @@ struct Settings {
   std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: every hardware thread
+  std::string cpu_target = "native";                         // ZEAL_CPU_TARGET: the CPU the driver compiles for
   // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass
   // the caches; unset ("auto"): a quarter of the last-level cache. "off": UINT64_MAX.
   std::optional<uint64_t> cpu_streaming_threshold;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zeal::cpu {
@@ -84,6 +85,27 @@ struct CompileInput {
   CompileOptions options;
 };
 
+// The x86-64 CPU code is generated for. ZEAL_CPU_TARGET chooses the process's
+// (target.cpp); zeal-aot may compile for any, to load where that target runs.
+struct CpuTarget {
+  std::string name;     // as chosen: native, x86-64-v3, znver3, ...
+  std::string triple;   // the process's
+  std::string cpu;      // LLVM's CPU name; for native the host's (LLVM 15 calls a Zen 4 znver3)
+  std::string features; // native: every host feature, "+avx2,-avx512fp16,..."; a named CPU: empty (implied)
+  std::vector<std::string> missing; // instruction sets the target's code may use that this host lacks
+  // Written into native binaries, which load only where the process's target has the same id.
+  std::string id() const;
+};
+
+// A ZEAL_CPU_TARGET value: native, or a 64-bit x86 CPU LLVM 15 knows (x86-64,
+// x86-64-v2, x86-64-v3, x86-64-v4, znver3, skylake-avx512, ...). Any other name
+// fails with ZEAL_RESULT_ERROR_INVALID_ARGUMENT and a sentence listing the valid ones.
+Result<CpuTarget> find_cpu_target(std::string_view name);
+// Fails (INVALID_ARGUMENT) when the host lacks an instruction set the target's code may use.
+Status check_runnable(const CpuTarget &target);
+// The process's target: ZEAL_CPU_TARGET (default native), found and checked runnable once.
+const Result<CpuTarget> &process_cpu_target();
+
 // Parses Level Zero build flags; flags it does not know are reported in `log`.
 CompileOptions parse_build_flags(const char *flags, std::string &log);
 
@@ -131,6 +153,11 @@ Result<std::unique_ptr<Program>> compile_spirv(std::span<const uint8_t> spirv, c
 // (llvm::Linker) and compiled as one; the first input's flags decide for the
 // whole (see program.cpp). Imports left unresolved stay imports.
 Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileInput> inputs);
+
+// Compiles SPIR-V ahead of time into the native binary of `target`, which need
+// not be runnable here (nothing is loaded): zeal-aot --target, and tests of
+// other CPUs' code generation. The binary loads in a process whose target is the same.
+Result<std::vector<uint8_t>> compile_native_binary(std::span<const CompileInput> inputs, const CpuTarget &target);
 
 // Loads what Program::native_binary() produced, without compiling. Anything
 // else (another driver version or CPU, truncated, corrupted) fails with

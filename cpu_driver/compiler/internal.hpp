@@ -13,6 +13,10 @@
 #include <span>
 #include <string>
 
+namespace llvm {
+class TargetMachine;
+}
+
 namespace zeal::cpu::detail {
 
 // --- The hidden work-item state -------------------------------------------
@@ -72,6 +76,7 @@ struct VectorMathFunction {
   const char *scalar; // a C library name or an LLVM intrinsic's
   const char *vector;
   unsigned lanes;
+  bool avx2; // takes ymm registers: only code for a target with AVX2 may call it
 };
 std::span<const VectorMathFunction> vector_math_functions();
 
@@ -79,7 +84,7 @@ std::span<const VectorMathFunction> vector_math_functions();
 // loops of work-group functions whose vector stores write contiguous global
 // memory, so that launches storing at least streaming_store_threshold() bytes
 // write with non-temporal stores (logged at debug level, per function).
-void add_streaming_stores(llvm::Module &module);
+void add_streaming_stores(llvm::Module &module, llvm::TargetMachine &machine);
 // An i64 variable holding the threshold, which compiled code reads at each loop entry.
 inline constexpr const char *streaming_threshold_symbol = "zeal_cpu_streaming_threshold";
 std::span<const RuntimeSymbol> streaming_store_symbols();

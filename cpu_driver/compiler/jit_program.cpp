@@ -67,8 +67,6 @@ public:
     static JitEngine *engine = nullptr;
     static std::optional<Error> failure;
     std::call_once(once, [] {
-      llvm::InitializeNativeTarget();
-      llvm::InitializeNativeTargetAsmPrinter();
       auto created = create();
       if (created) engine = created.value().release();
       else failure = std::move(created).error();
@@ -95,14 +93,12 @@ public:
 
 private:
   static Result<std::unique_ptr<JitEngine>> create() {
-    auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!machine) return jit_failure("the host CPU could not be detected", machine.takeError());
-    machine->setRelocationModel(llvm::Reloc::PIC_); // as host_machine(): imported variables through the GOT
-    machine->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+    const Result<CpuTarget> &target = process_cpu_target();
+    if (!target) return build_failure(target.error().message);
     // Kernels compile on the threads that first launch them, several at once:
     // a target machine per compilation, as one is not thread-safe.
     auto jit = llvm::orc::LLJITBuilder()
-                   .setJITTargetMachineBuilder(std::move(*machine))
+                   .setJITTargetMachineBuilder(target_machine_builder(*target, 2))
                    .setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder builder)
                                                   -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
                      return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
@@ -241,19 +237,6 @@ private:
 };
 
 } // namespace
-
-const std::string &host_target_id() {
-  static const std::string id = [] {
-    auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!machine) {
-      llvm::consumeError(machine.takeError());
-      return std::string("unknown host");
-    }
-    return fmt::format("{} {} {}", machine->getTargetTriple().str(), machine->getCPU(),
-                       machine->getFeatures().getString());
-  }();
-  return id;
-}
 
 Status prepare_jit() {
   auto engine = JitEngine::instance();

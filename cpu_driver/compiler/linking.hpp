@@ -3,6 +3,7 @@
 
 #include "cpu_driver/compiler/internal.hpp"
 
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <memory>
@@ -63,17 +64,22 @@ struct SplitModule {
 // kernel modules declare them), then extracts the parts.
 SplitModule split_by_kernel(llvm::Module &module, std::span<const KernelInfo> kernels);
 
-// The optimisation pipeline of -ze-opt-level `level` for the host.
+// The optimisation pipeline of -ze-opt-level `level` for the machine's CPU.
 void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level);
-// A target machine for the host; position-independent code, so that imported
-// variables are reached through the GOT wherever the JIT put their module.
+// Target machines for `target` (target.cpp); position-independent code, so that
+// imported variables are reached through the GOT wherever the JIT put their module.
+llvm::orc::JITTargetMachineBuilder target_machine_builder(const CpuTarget &target, unsigned opt_level);
+Result<std::unique_ptr<llvm::TargetMachine>> target_machine(const CpuTarget &target, unsigned opt_level);
+// The same for the process's target (ZEAL_CPU_TARGET).
 Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level);
+// Whether code for the machine may use `feature` (LLVM's name: "avx2").
+bool has_feature(const llvm::TargetMachine &machine, const char *feature);
 
-// The host the JIT compiles for: triple, CPU and features; a native binary
-// carries it and is refused on another host (its code could use missing instructions).
+// process_cpu_target().id(); a native binary carries its target's id and is
+// refused by a process with another (its code could use missing instructions).
 const std::string &host_target_id();
 
-std::vector<uint8_t> write_native_binary(const NativeContents &contents);
+std::vector<uint8_t> write_native_binary(const NativeContents &contents, const std::string &target_id = host_target_id());
 // Checks magic, format, size, checksum, driver version and target before parsing.
 Result<NativeContents> read_native_binary(std::span<const uint8_t> blob);
 

@@ -310,8 +310,6 @@ const VectorMath &vector_math() {
     VectorMath found;
     void *library = ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) return found;
-    llvm::StringMap<bool> features;
-    const bool avx2 = llvm::sys::getHostCPUFeatures(features) && features.lookup("avx2");
     // (function, arity): the SSE forms take 4 floats or 2 doubles, the AVX2 forms 8 or 4.
     const std::pair<const char *, const char *> functions[] = {
         {"sin", "v"}, {"cos", "v"}, {"exp", "v"}, {"log", "v"}, {"pow", "vv"}};
@@ -321,7 +319,6 @@ const VectorMath &vector_math() {
         const std::string scalar = std::string(function) + (single ? "f" : "");
         const std::string intrinsic = "llvm." + std::string(function) + (single ? ".f32" : ".f64");
         for (bool wide : {false, true}) {
-          if (wide && !avx2) continue;
           const unsigned lanes = (single ? 4u : 2u) * (wide ? 2u : 1u);
           const std::string vector =
               "_ZGV" + std::string(wide ? "d" : "b") + "N" + std::to_string(lanes) + parameters + "_" + scalar;
@@ -331,9 +328,9 @@ const VectorMath &vector_math() {
           const char *vector_name = names.back().c_str();
           found.symbols.push_back({vector_name, address});
           names.push_back(scalar);
-          found.functions.push_back({names.back().c_str(), vector_name, lanes});
+          found.functions.push_back({names.back().c_str(), vector_name, lanes, wide});
           names.push_back(intrinsic);
-          found.functions.push_back({names.back().c_str(), vector_name, lanes});
+          found.functions.push_back({names.back().c_str(), vector_name, lanes, wide});
         }
       }
     }

@@ -166,14 +166,14 @@ Status check_envelope(std::span<const uint8_t> blob) {
 
 } // namespace
 
-std::vector<uint8_t> write_native_binary(const NativeContents &contents) {
+std::vector<uint8_t> write_native_binary(const NativeContents &contents, const std::string &target_id) {
   Writer w;
   w.bytes.assign(magic, magic + sizeof(magic));
   w.put(format_version);
   w.put(uint32_t(0));
   w.put(uint64_t(0)); // total size, patched below
   w.put(driver_build_id());
-  w.put(host_target_id());
+  w.put(target_id);
   w.put(uint32_t(contents.kernels.size()));
   for (const KernelInfo &kernel : contents.kernels) write_kernel(w, kernel);
   write_names(w, contents.linkage.imports);

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
-#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -51,16 +50,19 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   tuning.LoopVectorization = level >= 2;
   tuning.SLPVectorization = level >= 2;
   llvm::PassBuilder builder(&machine, tuning);
-  // The loop vectoriser may call libmvec's vector forms of sin, cos, exp, log and pow.
-  static const std::vector<llvm::VecDesc> vector_forms = [] {
+  // The loop vectoriser may call libmvec's vector forms of sin, cos, exp, log
+  // and pow; the AVX2 ones only where the target has AVX2 (their arguments are
+  // in ymm registers).
+  auto vector_forms = [](bool avx2) {
     std::vector<llvm::VecDesc> forms;
     for (const VectorMathFunction &f : vector_math_functions()) {
-      forms.push_back({f.scalar, f.vector, llvm::ElementCount::getFixed(f.lanes)});
+      if (!f.avx2 || avx2) forms.push_back({f.scalar, f.vector, llvm::ElementCount::getFixed(f.lanes)});
     }
     return forms;
-  }();
+  };
+  static const std::vector<llvm::VecDesc> sse_forms = vector_forms(false), avx2_forms = vector_forms(true);
   llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());
-  library.addVectorizableFunctions(vector_forms);
+  library.addVectorizableFunctions(has_feature(machine, "avx2") ? avx2_forms : sse_forms);
   functions.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
@@ -70,17 +72,7 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   llvm::ModulePassManager passes = level == 0 ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                               : builder.buildPerModuleDefaultPipeline(optimization_level(level));
   passes.run(module, modules);
-  if (level >= 2) add_streaming_stores(module); // the loops it versions are the vectorised ones
-}
-
-Result<std::unique_ptr<llvm::TargetMachine>> host_machine(unsigned opt_level) {
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) return llvm_failure("the host CPU could not be detected", builder.takeError());
-  builder->setCodeGenOptLevel(opt_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  auto machine = builder->createTargetMachine();
-  if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
-  return std::move(*machine);
+  if (level >= 2) add_streaming_stores(module, machine); // the loops it versions are the vectorised ones
 }
 
 namespace {
@@ -189,8 +181,14 @@ private:
   std::string text_;
 };
 
-Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
-  PhaseClock clock;
+// A module read, lowered for the host's work-group ABI and described, not yet optimised.
+struct Lowered {
+  NativeContents contents; // without object code
+  LoweredModule module;
+  std::string log;
+};
+
+Result<Lowered> lower(std::span<const CompileInput> inputs, PhaseClock &clock) {
   if (Status jit = prepare_jit(); !jit) return std::move(jit).error();
   clock.mark("jit");
   auto context = std::make_unique<llvm::LLVMContext>();
@@ -222,13 +220,37 @@ Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
   trace_module(ir);
   for (KernelInfo &kernel : *kernels) kernel.private_bytes = private_bytes(ir, kernel.name);
 
-  NativeContents contents;
-  contents.kernels = std::move(*kernels);
-  contents.linkage = final_linkage(ir, read->spirv, std::move(imports));
-  LoweredModule lowered{std::move(context), std::move(read->module), options.opt_level};
-  auto program = make_lazy_program(std::move(contents), std::move(lowered), std::move(log));
+  Lowered lowered;
+  lowered.contents.kernels = std::move(*kernels);
+  lowered.contents.linkage = final_linkage(ir, read->spirv, std::move(imports));
+  lowered.module = LoweredModule{std::move(context), std::move(read->module), options.opt_level};
+  lowered.log = std::move(log);
+  return lowered;
+}
+
+Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
+  PhaseClock clock;
+  auto lowered = lower(inputs, clock);
+  if (!lowered) return std::move(lowered).error();
+  auto program = make_lazy_program(std::move(lowered->contents), std::move(lowered->module), std::move(lowered->log));
   clock.mark("load");
   return program;
+}
+
+Result<std::vector<uint8_t>> compile_for(std::span<const CompileInput> inputs, const CpuTarget &target) {
+  PhaseClock clock;
+  auto lowered = lower(inputs, clock);
+  if (!lowered) return std::move(lowered).error();
+  const unsigned level = lowered->module.opt_level;
+  auto machine = target_machine(target, level);
+  if (!machine) return std::move(machine).error();
+  llvm::Module &ir = *lowered->module.module;
+  optimise(ir, **machine, level);
+  auto object = llvm::orc::SimpleCompiler(**machine)(ir);
+  if (!object) return llvm_failure("code generation failed", object.takeError());
+  clock.mark("codegen");
+  lowered->contents.object = (*object)->getBuffer().str();
+  return write_native_binary(lowered->contents, target.id());
 }
 
 } // namespace
@@ -244,6 +266,13 @@ Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileIn
   auto program = detail::compile(inputs);
   if (!program) logger("zeal-cpu").info("SPIR-V build failed: {}", program.error().log);
   return program;
+}
+
+Result<std::vector<uint8_t>> compile_native_binary(std::span<const CompileInput> inputs, const CpuTarget &target) {
+  assert(!inputs.empty());
+  auto blob = detail::compile_for(inputs, target);
+  if (!blob) logger("zeal-cpu").info("SPIR-V build for {} failed: {}", target.name, blob.error().log);
+  return blob;
 }
 
 Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blob, const CompileOptions &options) {

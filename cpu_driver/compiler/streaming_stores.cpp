@@ -28,11 +28,13 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
@@ -105,10 +107,13 @@ bool free_of_ordering(const llvm::Function &function) {
 
 // Vector stores of one loop that, together, write a contiguous stretch from
 // `start` on each iteration (as many bytes as the addresses step by), each
-// `width` bytes at a multiple of `width`.
+// `width` bytes at a multiple of `width`. Code generation splits a store wider
+// than a vector register into `piece`-byte ones, each of which must be aligned
+// to stream.
 struct Tile {
   const llvm::SCEV *start = nullptr; // the lowest store's address on the first iteration
   uint64_t width = 0;
+  uint64_t piece = 0;
   uint64_t element_bytes = 0;
   std::vector<llvm::StoreInst *> stores;
 };
@@ -119,13 +124,23 @@ struct Candidate {
   uint64_t step, width;
 };
 
+// The bytes one store instruction writes of a store `width` bytes wide: the
+// vector registers the target prefers (LLVM's register width for the target
+// CPU: 16 for SSE, 32 for AVX2 and for AVX-512 CPUs tuned for 256-bit vectors,
+// 64 otherwise). 0 when such a store is not made of whole registers.
+uint64_t store_piece(uint64_t width, uint64_t register_bytes) {
+  const uint64_t piece = std::min(width, register_bytes);
+  if (piece != 16 && piece != 32 && piece != 64) return 0;
+  return width % piece == 0 ? piece : 0;
+}
+
 std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm::Loop &loop, llvm::ScalarEvolution &se,
-                                             const llvm::DataLayout &layout) {
+                                             const llvm::DataLayout &layout, uint64_t register_bytes) {
   if (store.isVolatile() || store.getPointerAddressSpace() != global_address_space) return std::nullopt;
   auto *type = llvm::dyn_cast<llvm::FixedVectorType>(store.getValueOperand()->getType());
   if (type == nullptr) return std::nullopt;
   const uint64_t width = layout.getTypeStoreSize(type).getFixedSize();
-  if (width != 16 && width != 32 && width != 64) return std::nullopt; // an SSE, AVX or AVX-512 register
+  if (store_piece(width, register_bytes) == 0) return std::nullopt;
   if (layout.getTypeAllocSize(type).getFixedSize() != width) return std::nullopt;
   const auto *address = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(store.getPointerOperand()));
   if (address == nullptr || address->getLoop() != &loop || !address->isAffine()) return std::nullopt;
@@ -137,7 +152,8 @@ std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm:
 }
 
 // Groups the loop's candidate stores by stretch; keeps the stretches its stores cover exactly.
-std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const llvm::DataLayout &layout) {
+std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const llvm::DataLayout &layout,
+                             uint64_t register_bytes) {
   struct Group {
     const llvm::SCEV *first_start;
     uint64_t step, width;
@@ -148,7 +164,7 @@ std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const 
     for (llvm::Instruction &i : *block) {
       auto *store = llvm::dyn_cast<llvm::StoreInst>(&i);
       if (store == nullptr) continue;
-      std::optional<Candidate> c = streaming_candidate(*store, loop, se, layout);
+      std::optional<Candidate> c = streaming_candidate(*store, loop, se, layout, register_bytes);
       if (!c) continue;
       const llvm::SCEV *start = c->address->getStart();
       Group *home = nullptr;
@@ -175,6 +191,7 @@ std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const 
     Tile tile;
     tile.start = g.stores.front().second.address->getStart();
     tile.width = g.width;
+    tile.piece = store_piece(g.width, register_bytes);
     tile.element_bytes = layout.getTypeStoreSize(first->getValueOperand()->getType()->getScalarType()).getFixedSize();
     for (auto &[offset, c] : g.stores) tile.stores.push_back(c.store);
     tiles.push_back(std::move(tile));
@@ -233,7 +250,7 @@ llvm::Value *streaming_condition(llvm::Instruction *before, const std::vector<Ti
     llvm::Value *streams = launch.streams(tile.element_bytes);
     llvm::Value *start = expander.expandCodeFor(tile.start, tile.start->getType(), before);
     b.SetInsertPoint(before);
-    llvm::Value *misalignment = b.CreateAnd(b.CreatePtrToInt(start, b.getInt64Ty()), tile.width - 1);
+    llvm::Value *misalignment = b.CreateAnd(b.CreatePtrToInt(start, b.getInt64Ty()), tile.piece - 1);
     all = b.CreateAnd(all, b.CreateAnd(streams, b.CreateICmpEQ(misalignment, b.getInt64(0))));
   }
   return all;
@@ -247,27 +264,31 @@ llvm::MDNode *nontemporal_marker(llvm::LLVMContext &context) {
 // Versions the loop whose header is `header`: the copy with non-temporal stores
 // runs when streaming_condition() holds. False when the loop has no tile or
 // not the shape versioning needs (one exiting block, dedicated exits).
-bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize &launch) {
+bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize &launch, uint64_t register_bytes) {
   llvm::DominatorTree dt(function);
   llvm::LoopInfo loops(dt);
   llvm::Loop *loop = loops.getLoopFor(header);
   if (loop == nullptr || loop->getHeader() != header || !loop->isInnermost()) return false;
   llvm::BasicBlock *exiting = loop->getExitingBlock();
-  llvm::BasicBlock *exit = loop->getExitBlock();
-  if (exiting == nullptr || exit == nullptr || !loop->hasDedicatedExits()) return false;
-  // One edge out, so the copy's exit adds one incoming value to each phi.
-  if (!llvm::isa<llvm::BranchInst>(exiting->getTerminator()) || llvm::count(llvm::successors(exiting), exit) != 1) {
-    return false;
-  }
+  if (exiting == nullptr || loop->getExitBlock() == nullptr) return false;
 
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   llvm::TargetLibraryInfoImpl library_info(llvm::Triple(function.getParent()->getTargetTriple()));
   llvm::TargetLibraryInfo library(library_info);
   llvm::AssumptionCache assumptions(function);
   llvm::ScalarEvolution se(function, library, assumptions, dt, loops);
-  std::vector<Tile> tiles = find_tiles(*loop, se, layout);
+  std::vector<Tile> tiles = find_tiles(*loop, se, layout, register_bytes);
   if (tiles.empty()) return false;
 
+  // The exit is shared with a path around the loop whenever the loop may run
+  // no iteration and no pass gave it a block of its own (unrolled loops with a
+  // remainder, on some targets, are left so): the copy needs one to join at.
+  llvm::formDedicatedExitBlocks(loop, &dt, &loops, nullptr, false);
+  llvm::BasicBlock *exit = loop->getExitBlock();
+  // One edge out, so the copy's exit adds one incoming value to each phi.
+  if (!llvm::isa<llvm::BranchInst>(exiting->getTerminator()) || llvm::count(llvm::successors(exiting), exit) != 1) {
+    return false;
+  }
   llvm::formLCSSA(*loop, dt, &loops, &se);
   llvm::BasicBlock *preheader = loop->getLoopPreheader();
   if (preheader == nullptr) preheader = llvm::InsertPreheaderForLoop(loop, &dt, &loops, nullptr, true);
@@ -295,7 +316,7 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
   for (const Tile &tile : tiles) {
     for (llvm::StoreInst *store : tile.stores) {
       auto *stream = llvm::cast<llvm::StoreInst>(map[store]);
-      stream->setAlignment(llvm::Align(tile.width));
+      stream->setAlignment(llvm::Align(tile.piece));
       stream->setMetadata(llvm::LLVMContext::MD_nontemporal, marker);
     }
   }
@@ -304,7 +325,7 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
 
 } // namespace
 
-void add_streaming_stores(llvm::Module &module) {
+void add_streaming_stores(llvm::Module &module, llvm::TargetMachine &machine) {
   const std::string prefix = work_group_function_name("");
   for (llvm::Function &function : module) {
     if (function.isDeclaration() || !function.getName().startswith(prefix) || function.arg_size() != 2) continue;
@@ -319,9 +340,13 @@ void add_streaming_stores(llvm::Module &module) {
         }
       }
     }
+    const uint64_t register_bytes =
+        machine.getTargetTransformInfo(function)
+            .getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+            .getFixedSize() / 8;
     LaunchSize launch(function);
     unsigned versioned = 0;
-    for (llvm::BasicBlock *header : headers) versioned += version_loop(function, header, launch);
+    for (llvm::BasicBlock *header : headers) versioned += version_loop(function, header, launch, register_bytes);
     if (versioned == 0) continue;
     for (llvm::BasicBlock &block : function) {
       if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator())) {

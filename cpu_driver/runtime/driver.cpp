@@ -9,76 +9,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <map>
-#include <thread>
-#include <utility>
-#include <unistd.h>
 
 namespace zeal::cpu {
 namespace {
 
-std::string cpuinfo_value(const std::string &line) {
-  auto colon = line.find(':');
-  if (colon == std::string::npos) return {};
-  auto begin = line.find_first_not_of(" \t", colon + 1);
-  return begin == std::string::npos ? std::string() : line.substr(begin);
-}
-
-// Sizes of the data and unified caches, one per level, L1 first: sysconf (glibc asks
-// cpuid), else the kernel's view of cpu0 in sysfs.
-std::vector<uint64_t> read_data_caches() {
-  std::vector<uint64_t> sizes;
-  for (int name : {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL4_CACHE_SIZE}) {
-    long bytes = sysconf(name);
-    if (bytes > 0) sizes.push_back(uint64_t(bytes));
-  }
-  if (!sizes.empty()) return sizes;
-  std::map<int, uint64_t> by_level;
-  for (int index = 0;; ++index) {
-    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-    std::ifstream level_in(dir + "level"), type_in(dir + "type"), size_in(dir + "size");
-    if (!level_in) break;
-    int level = 0;
-    std::string type, size;
-    level_in >> level;
-    type_in >> type;
-    size_in >> size;
-    uint64_t bytes = 0;
-    if ((type == "Data" || type == "Unified") && zeal::parse_size(size, bytes) && bytes > 0) by_level[level] = bytes;
-  }
-  for (auto &[level, bytes] : by_level) sizes.push_back(bytes);
-  return sizes;
-}
-
 uint64_t streaming_threshold(const HostCpu &cpu) {
   if (std::optional<uint64_t> chosen = zeal::settings().cpu_streaming_threshold) return *chosen;
-  // As glibc's memcpy decides when to bypass the caches: past a quarter of the
-  // last-level cache, the output would evict what the next kernel reads anyway.
-  const uint64_t last_level = cpu.data_cache_bytes.empty() ? uint64_t{32} << 20 : cpu.data_cache_bytes.back();
-  return last_level / 4;
+  return default_streaming_threshold(cpu);
 }
 
 } // namespace
-
-HostCpu read_host_cpu() {
-  HostCpu cpu;
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);) {
-    if (cpu.vendor.empty() && line.rfind("vendor_id", 0) == 0) cpu.vendor = cpuinfo_value(line);
-    else if (cpu.model.empty() && line.rfind("model name", 0) == 0) cpu.model = cpuinfo_value(line);
-    else if (cpu.mhz == 0 && line.rfind("cpu MHz", 0) == 0)
-      cpu.mhz = static_cast<uint32_t>(std::atof(cpuinfo_value(line).c_str()));
-  }
-  if (cpu.model.empty()) cpu.model = "unknown CPU";
-  cpu.threads = std::max(1u, std::thread::hardware_concurrency());
-  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  cpu.memory_bytes = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (uint64_t{4} << 30);
-  cpu.data_cache_bytes = read_data_caches();
-  return cpu;
-}
 
 uint64_t device_timestamp() {
   using namespace std::chrono;
@@ -121,6 +62,11 @@ ze_result_t init(ze_init_flags_t flags) {
   if (find_profile(profile) == nullptr) {
     zeal::logger("zeal-cpu").error("ZEAL_CPU_PROFILE='{}' is not a device profile; valid profiles: {}", profile,
                                    profile_names());
+    return ZE_RESULT_ERROR_UNINITIALIZED;
+  }
+  // Code for a target this CPU cannot run would stop the process on an illegal instruction.
+  if (const Result<CpuTarget> &target = process_cpu_target(); !target) {
+    zeal::logger("zeal-cpu").error("{}", target.error().message);
     return ZE_RESULT_ERROR_UNINITIALIZED;
   }
   (void)Driver::instance(); // idempotent; the loader calls zeInit twice

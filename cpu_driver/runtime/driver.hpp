@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cpu_driver/runtime/handles.hpp"
+#include "cpu_driver/runtime/host_cpu.hpp"
 #include "cpu_driver/runtime/profile.hpp"
 #include "cpu_driver/runtime/thread_pool.hpp"
 
@@ -12,16 +13,6 @@
 #include <vector>
 
 namespace zeal::cpu {
-
-// Facts about the host CPU the device describes, read once.
-struct HostCpu {
-  std::string vendor;      // "GenuineIntel", "AuthenticAMD", ...
-  std::string model;       // "Intel(R) Xeon(R) ..." from /proc/cpuinfo
-  unsigned threads = 1;    // hardware threads
-  uint32_t mhz = 0;        // current clock, as /proc/cpuinfo says
-  uint64_t memory_bytes = 0; // physical memory
-  std::vector<uint64_t> data_cache_bytes; // each level's data (or unified) cache, L1 first; empty if unknown
-};
 
 class Device : public _ze_device_handle_t {
 public:
@@ -64,9 +55,6 @@ private:
   std::once_flag pool_once_;
   std::unique_ptr<ThreadPool> pool_;
 };
-
-// Reads /proc/cpuinfo, sysconf and, for caches sysconf does not know, /sys/devices/system/cpu/cpu0/cache.
-HostCpu read_host_cpu();
 
 // Nanoseconds of the clock behind every device timestamp (timerResolution is 1 ns).
 uint64_t device_timestamp();

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include <sched.h>
 #include <unistd.h>
 
 namespace zeal::cpu::test {
@@ -58,7 +58,10 @@ TEST_F(DriverAndDevice, DeviceIsTheHostCpuNamedAfterItsModel) {
   EXPECT_EQ(ZE_DEVICE_TYPE_CPU, p.type);
   EXPECT_EQ(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, p.stype) << "the caller's header must survive";
   EXPECT_EQ("zeal CPU (host profile, " + cpu_model() + ")", std::string(p.name));
-  unsigned threads = std::thread::hardware_concurrency();
+  cpu_set_t usable;
+  CPU_ZERO(&usable);
+  ASSERT_EQ(0, sched_getaffinity(0, sizeof(usable), &usable));
+  const unsigned threads = unsigned(CPU_COUNT(&usable)); // the CPUs this process may run on
   EXPECT_EQ(threads, p.numThreadsPerEU * p.numEUsPerSubslice * p.numSubslicesPerSlice * p.numSlices);
   EXPECT_GT(p.maxMemAllocSize, uint64_t{1} << 30);
   EXPECT_EQ(1u, p.timerResolution);

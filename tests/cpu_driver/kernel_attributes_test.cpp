@@ -4,7 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
+
+#include <sched.h>
 
 namespace zeal::cpu::test {
 namespace {
@@ -123,7 +124,12 @@ TEST_F(KernelAttributes, TheMaxCooperativeGroupCountIsTheNumberOfWorkerThreads) 
   // ZEAL_CPU_THREADS when set, else one worker per hardware thread (the device's EU count on the host profile).
   const char *threads = std::getenv("ZEAL_CPU_THREADS");
   uint32_t expected = threads != nullptr ? uint32_t(std::atoi(threads)) : 0;
-  if (expected == 0) expected = std::thread::hardware_concurrency();
+  if (expected == 0) {
+    cpu_set_t usable; // one worker per CPU this process may run on
+    CPU_ZERO(&usable);
+    ASSERT_EQ(0, sched_getaffinity(0, sizeof(usable), &usable));
+    expected = uint32_t(CPU_COUNT(&usable));
+  }
   EXPECT_EQ(expected, count);
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
             zeKernelSuggestMaxCooperativeGroupCount(kernel(module, "no_attributes"), nullptr));

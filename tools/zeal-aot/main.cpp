@@ -13,16 +13,21 @@
 namespace {
 
 constexpr const char *kUsage =
-    "usage: zeal-aot [--profile host|pvc|dg2] --output-dir <folder> <image.spv|folder>...\n"
+    "usage: zeal-aot [--profile host|pvc|dg2] [--target CPU] --output-dir <folder> <image.spv|folder>...\n"
+    "       zeal-aot --check-target CPU\n"
     "Compiles each SPIR-V image, as a library (imports allowed, exports kept), into the native\n"
     "binary zeal's CPU driver loads (ZE_MODULE_FORMAT_NATIVE), written as <folder>/<stem>.native.\n"
-    "A folder stands for the .spv files in it. The binary holds code for this machine's CPU and\n"
-    "this driver version only; kernels without a required sub-group size get the profile's\n"
-    "primary size (default profile: host).\n";
+    "A folder stands for the .spv files in it. The binary holds code for one CPU target (default:\n"
+    "ZEAL_CPU_TARGET, else native: this machine's CPU) and this driver version only, and loads where\n"
+    "the driver's ZEAL_CPU_TARGET is that target; --target names another (x86-64-v3, znver3, ...),\n"
+    "which this machine need not run. Kernels without a required sub-group size get the profile's\n"
+    "primary size (default profile: host). --check-target exits 0 when this CPU runs code for CPU.\n";
 
 struct Options {
   std::string output_dir;
   std::string profile = "host";
+  std::string target;       // empty: the process's (ZEAL_CPU_TARGET)
+  std::string check_target; // --check-target: only say whether this CPU runs it
   std::vector<std::filesystem::path> images;
 };
 
@@ -31,6 +36,8 @@ bool parse_args(int argc, char **argv, Options &opts) {
     std::string arg = argv[i];
     if ((arg == "--output-dir" || arg == "-o") && i + 1 < argc) opts.output_dir = argv[++i];
     else if (arg == "--profile" && i + 1 < argc) opts.profile = argv[++i];
+    else if (arg == "--target" && i + 1 < argc) opts.target = argv[++i];
+    else if (arg == "--check-target" && i + 1 < argc) opts.check_target = argv[++i];
     else if (arg == "--help" || arg == "-h") return false;
     else if (arg.starts_with("-")) {
       std::fprintf(stderr, "zeal-aot: unknown option '%s'\n", arg.c_str());
@@ -43,7 +50,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
       opts.images.insert(opts.images.end(), found.begin(), found.end());
     } else opts.images.emplace_back(arg);
   }
-  return !opts.output_dir.empty() && !opts.images.empty();
+  return !opts.check_target.empty() || (!opts.output_dir.empty() && !opts.images.empty());
 }
 
 // The checks and sub-group size the CPU driver applies under `profile`, so a
@@ -57,24 +64,20 @@ zeal::cpu::CompileOptions aot_options(const zeal::cpu::Profile &profile) {
   return options;
 }
 
-bool compile_image(const std::filesystem::path &path, const Options &opts, const zeal::cpu::CompileOptions &options) {
+bool compile_image(const std::filesystem::path &path, const Options &opts, const zeal::cpu::CompileOptions &options,
+                   const zeal::cpu::CpuTarget &target) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "zeal-aot: cannot read device image '%s'\n", path.c_str());
     return false;
   }
   std::vector<uint8_t> spirv(std::istreambuf_iterator<char>(in), {});
-  auto program = zeal::cpu::compile_spirv(spirv, options);
-  if (!program) {
-    const zeal::Error &e = program.error();
+  const zeal::cpu::CompileInput input{spirv, options};
+  auto compiled = zeal::cpu::compile_native_binary({&input, 1}, target);
+  if (!compiled) {
+    const zeal::Error &e = compiled.error();
     std::fprintf(stderr, "zeal-aot: compiling '%s' failed:\n%s\n", path.c_str(),
                  (e.log.empty() ? e.message : e.log).c_str());
-    return false;
-  }
-  auto compiled = program.value()->native_binary();
-  if (!compiled) {
-    std::fprintf(stderr, "zeal-aot: generating code for '%s' failed: %s\n", path.c_str(),
-                 compiled.error().message.c_str());
     return false;
   }
   const std::vector<uint8_t> &blob = *compiled;
@@ -96,6 +99,19 @@ int main(int argc, char **argv) {
     std::fputs(kUsage, stderr);
     return 2;
   }
+  if (!opts.check_target.empty()) {
+    auto target = zeal::cpu::find_cpu_target(opts.check_target);
+    if (!target) {
+      std::fprintf(stderr, "zeal-aot: %s\n", target.error().message.c_str());
+      return 2;
+    }
+    if (zeal::Status runnable = zeal::cpu::check_runnable(*target); !runnable) {
+      std::printf("zeal-aot: %s\n", runnable.error().message.c_str());
+      return 1;
+    }
+    std::printf("zeal-aot: this CPU runs code for %s\n", opts.check_target.c_str());
+    return 0;
+  }
   const zeal::cpu::Profile *profile = zeal::cpu::find_profile(opts.profile);
   if (profile == nullptr) {
     std::fprintf(stderr, "zeal-aot: unknown profile '%s' (profiles: %s)\n", opts.profile.c_str(),
@@ -104,8 +120,13 @@ int main(int argc, char **argv) {
   }
   std::error_code ec;
   std::filesystem::create_directories(opts.output_dir, ec);
+  auto target = opts.target.empty() ? zeal::cpu::process_cpu_target() : zeal::cpu::find_cpu_target(opts.target);
+  if (!target) {
+    std::fprintf(stderr, "zeal-aot: %s\n", target.error().message.c_str());
+    return 2;
+  }
   const zeal::cpu::CompileOptions options = aot_options(*profile);
   for (const auto &image : opts.images)
-    if (!compile_image(image, opts, options)) return 1;
+    if (!compile_image(image, opts, options, *target)) return 1;
   return 0;
 }
