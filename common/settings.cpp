@@ -77,7 +77,7 @@ const std::vector<Row> &rows() {
       {{"ZEAL_CPU_PROFILE", "host", "CPU driver device profile: host (sub-groups 4-64), pvc (16/32), dg2 (8/16/32)."},
        "a profile name",
        [](Settings &s, std::string_view v) { s.cpu_profile = v; return !v.empty(); }},
-      {{"ZEAL_CPU_THREADS", "0 (every hardware thread)", "How many worker threads the CPU driver runs."},
+      {{"ZEAL_CPU_THREADS", "0 (one per CPU this process may run on)", "How many worker threads the CPU driver runs."},
        "a number from 0 to 1024",
        [](Settings &s, std::string_view v) {
          unsigned n = 0;
@@ -91,7 +91,11 @@ const std::vector<Row> &rows() {
         "knows, such as x86-64-v2, x86-64-v3, x86-64-v4, znver3 or skylake-avx512. A target needing instructions "
         "this CPU lacks fails zeInit."},
        "native or a CPU name",
-       [](Settings &s, std::string_view v) { s.cpu_target = v; return !v.empty(); }},
+       [](Settings &s, std::string_view v) {
+         if (v.empty()) return false;
+         s.cpu_target = v;
+         return true;
+       }},
       {{"ZEAL_CPU_STREAMING_STORES", "auto",
         "When the CPU driver's kernels store past the caches (non-temporal stores): auto (launches storing more than "
         "a quarter of the last-level cache), off, or a size such as 64M (launches storing at least that much)."},

@@ -24,7 +24,7 @@ struct Settings {
   uint64_t cache_max_size = uint64_t{1} << 30;               // ZEAL_CACHE_MAX_SIZE, bytes
   std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
-  unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: every hardware thread
+  unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: one per CPU the process may use
   std::string cpu_target = "native";                         // ZEAL_CPU_TARGET: the CPU the driver compiles for
   // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass
   // the caches; unset ("auto"): a quarter of the last-level cache. "off": UINT64_MAX.

@@ -80,6 +80,19 @@ TEST(Settings, EverySettingIsDocumented) {
   EXPECT_GE(zeal::setting_docs().size(), 10u);
 }
 
+TEST(Settings, TheCpuTargetIsNativeUnlessNamed) {
+  EXPECT_EQ("native", read({}).cpu_target);
+  EXPECT_EQ("x86-64-v3", read({{"ZEAL_CPU_TARGET", "x86-64-v3"}}).cpu_target);
+  // Whether LLVM knows the name is the CPU driver's to say (zeInit fails, naming the valid ones).
+  EXPECT_EQ("pentium-9000", read({{"ZEAL_CPU_TARGET", "pentium-9000"}}).cpu_target);
+  zeal::Settings empty = read({{"ZEAL_CPU_TARGET", ""}});
+  EXPECT_EQ("native", empty.cpu_target);
+  ASSERT_EQ(1u, empty.problems.size());
+  EXPECT_NE(empty.problems[0].find("ZEAL_CPU_TARGET='' is not valid (expected native or a CPU name)"),
+            std::string::npos)
+      << empty.problems[0];
+}
+
 TEST(Settings, StreamingStoresAreAutoOffOrASize) {
   EXPECT_FALSE(read({}).cpu_streaming_threshold.has_value());
   EXPECT_FALSE(read({{"ZEAL_CPU_STREAMING_STORES", "auto"}}).cpu_streaming_threshold.has_value());
