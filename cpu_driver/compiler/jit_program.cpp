@@ -199,10 +199,9 @@ public:
       auto lock = context_.getLock(); // the JIT may be compiling a kernel cut from the same context
       auto machine = host_machine(opt_level_);
       if (!machine) return std::move(machine).error();
-      optimise(*whole_, **machine, opt_level_);
-      auto object = llvm::orc::SimpleCompiler(**machine)(*whole_);
-      if (!object) return jit_failure("code generation for the native binary failed", object.takeError());
-      contents_.object = (*object)->getBuffer().str();
+      auto object = compile_object(*whole_, **machine, opt_level_);
+      if (!object) return std::move(object).error();
+      contents_.object = std::move(*object);
       whole_.reset(); // the kernels the JIT compiles were cut from it before
     }
     return write_native_binary(contents_);

@@ -75,10 +75,19 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   if (level >= 2) add_streaming_stores(module, machine); // the loops it versions are the vectorised ones
 }
 
+Result<std::string> compile_object(llvm::Module &module, llvm::TargetMachine &machine, unsigned level) {
+  optimise(module, machine, level);
+  auto object = llvm::orc::SimpleCompiler(machine)(module);
+  if (!object) return llvm_failure("code generation for the native binary failed", object.takeError());
+  return (*object)->getBuffer().str();
+}
+
 namespace {
 
 struct HostLayout {
   std::string triple, data_layout;
+  explicit HostLayout(const llvm::TargetMachine &machine)
+      : triple(machine.getTargetTriple().str()), data_layout(machine.createDataLayout().getStringRepresentation()) {}
 };
 
 // What the lowering needs of the host, from one target machine made on first
@@ -87,7 +96,7 @@ const Result<HostLayout> &host_layout() {
   static const Result<HostLayout> layout = []() -> Result<HostLayout> {
     auto machine = host_machine(2);
     if (!machine) return std::move(machine).error();
-    return HostLayout{(*machine)->getTargetTriple().str(), (*machine)->createDataLayout().getStringRepresentation()};
+    return HostLayout(**machine);
   }();
   return layout;
 }
@@ -188,9 +197,8 @@ struct Lowered {
   std::string log;
 };
 
-Result<Lowered> lower(std::span<const CompileInput> inputs, PhaseClock &clock) {
-  if (Status jit = prepare_jit(); !jit) return std::move(jit).error();
-  clock.mark("jit");
+// Lowered for the triple and data layout of `layout` (every x86-64 CPU has the same).
+Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &layout, PhaseClock &clock) {
   auto context = std::make_unique<llvm::LLVMContext>();
   // LLVMSPIRVLib 15 still reads element types of pointers (atomics, vstore_half_rt*):
   // with LLVM 15's default opaque pointers it asserts and aborts the process.
@@ -200,11 +208,9 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, PhaseClock &clock) {
   if (!read) return std::move(read).error();
   clock.mark("read");
   const CompileOptions options = merged_options(inputs);
-  const auto &host = host_layout();
-  if (!host) return host.error();
   llvm::Module &ir = *read->module;
-  ir.setTargetTriple(host.value().triple);
-  ir.setDataLayout(host.value().data_layout);
+  ir.setTargetTriple(layout.triple);
+  ir.setDataLayout(layout.data_layout);
 
   auto kernels = describe_kernels(ir);
   if (!kernels) return std::move(kernels).error();
@@ -230,7 +236,11 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, PhaseClock &clock) {
 
 Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
   PhaseClock clock;
-  auto lowered = lower(inputs, clock);
+  if (Status jit = prepare_jit(); !jit) return std::move(jit).error();
+  clock.mark("jit");
+  const Result<HostLayout> &host = host_layout();
+  if (!host) return host.error();
+  auto lowered = lower(inputs, *host, clock);
   if (!lowered) return std::move(lowered).error();
   auto program = make_lazy_program(std::move(lowered->contents), std::move(lowered->module), std::move(lowered->log));
   clock.mark("load");
@@ -238,18 +248,16 @@ Result<std::unique_ptr<Program>> compile(std::span<const CompileInput> inputs) {
 }
 
 Result<std::vector<uint8_t>> compile_for(std::span<const CompileInput> inputs, const CpuTarget &target) {
+  // No JIT: nothing is loaded, and the process's own target need not be valid.
   PhaseClock clock;
-  auto lowered = lower(inputs, clock);
-  if (!lowered) return std::move(lowered).error();
-  const unsigned level = lowered->module.opt_level;
-  auto machine = target_machine(target, level);
+  auto machine = target_machine(target, merged_options(inputs).opt_level);
   if (!machine) return std::move(machine).error();
-  llvm::Module &ir = *lowered->module.module;
-  optimise(ir, **machine, level);
-  auto object = llvm::orc::SimpleCompiler(**machine)(ir);
-  if (!object) return llvm_failure("code generation failed", object.takeError());
+  auto lowered = lower(inputs, HostLayout(**machine), clock);
+  if (!lowered) return std::move(lowered).error();
+  auto object = compile_object(*lowered->module.module, **machine, lowered->module.opt_level);
+  if (!object) return std::move(object).error();
   clock.mark("codegen");
-  lowered->contents.object = (*object)->getBuffer().str();
+  lowered->contents.object = std::move(*object);
   return write_native_binary(lowered->contents, target.id());
 }
 

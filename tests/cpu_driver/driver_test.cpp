@@ -1,5 +1,6 @@
 // The driver and its device as the loader sees them: properties, limits, unimplemented entry points.
 #include "test_support.hpp"
+#include "tests/support/usable_cpus.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -7,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <sched.h>
 #include <unistd.h>
 
 namespace zeal::cpu::test {
@@ -58,10 +58,7 @@ TEST_F(DriverAndDevice, DeviceIsTheHostCpuNamedAfterItsModel) {
   EXPECT_EQ(ZE_DEVICE_TYPE_CPU, p.type);
   EXPECT_EQ(ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, p.stype) << "the caller's header must survive";
   EXPECT_EQ("zeal CPU (host profile, " + cpu_model() + ")", std::string(p.name));
-  cpu_set_t usable;
-  CPU_ZERO(&usable);
-  ASSERT_EQ(0, sched_getaffinity(0, sizeof(usable), &usable));
-  const unsigned threads = unsigned(CPU_COUNT(&usable)); // the CPUs this process may run on
+  const unsigned threads = zeal::test::usable_cpus();
   EXPECT_EQ(threads, p.numThreadsPerEU * p.numEUsPerSubslice * p.numSubslicesPerSlice * p.numSlices);
   EXPECT_GT(p.maxMemAllocSize, uint64_t{1} << 30);
   EXPECT_EQ(1u, p.timerResolution);

@@ -1,11 +1,10 @@
 // Kernel hints and attributes: indirect access, source attributes, cache configuration, cooperative group count.
 #include "test_support.hpp"
+#include "tests/support/usable_cpus.hpp"
 
 #include <cstdlib>
 #include <cstring>
 #include <string>
-
-#include <sched.h>
 
 namespace zeal::cpu::test {
 namespace {
@@ -121,15 +120,10 @@ TEST_F(KernelAttributes, CacheConfigAcceptsEveryValidCombinationAndRefusesUnknow
 TEST_F(KernelAttributes, TheMaxCooperativeGroupCountIsTheNumberOfWorkerThreads) {
   uint32_t count = 0;
   ZE_ASSERT_OK(zeKernelSuggestMaxCooperativeGroupCount(kernel(module, "both_attributes"), &count));
-  // ZEAL_CPU_THREADS when set, else one worker per hardware thread (the device's EU count on the host profile).
+  // ZEAL_CPU_THREADS when set, else one worker per CPU the process may run on (the device's EU count on the host profile).
   const char *threads = std::getenv("ZEAL_CPU_THREADS");
   uint32_t expected = threads != nullptr ? uint32_t(std::atoi(threads)) : 0;
-  if (expected == 0) {
-    cpu_set_t usable; // one worker per CPU this process may run on
-    CPU_ZERO(&usable);
-    ASSERT_EQ(0, sched_getaffinity(0, sizeof(usable), &usable));
-    expected = uint32_t(CPU_COUNT(&usable));
-  }
+  if (expected == 0) expected = zeal::test::usable_cpus();
   EXPECT_EQ(expected, count);
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
             zeKernelSuggestMaxCooperativeGroupCount(kernel(module, "no_attributes"), nullptr));
