@@ -1,9 +1,24 @@
 // Kernels: creation (also of kernels the program left out), requirements, arguments, info and sub-group info.
 #include "adapter/kernel.hpp"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 namespace zeal::adapter {
+namespace {
+
+// What a kernel of an unlinked module waits for: the imports it reaches, else every import.
+std::string unresolved_imports(const Program &program, const std::string &kernel) {
+  const ImageMetadata &meta = program.metadata();
+  std::span<const std::string> names = meta.imports;
+  for (const ReachedImports &reached : meta.kernel_calls)
+    if (reached.name == kernel && !reached.imports.empty()) names = reached.imports;
+  if (names.empty()) return "symbols its metadata does not name";
+  return fmt::format("'{}'", fmt::join(names, "', '"));
+}
+
+} // namespace
 
 Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
   const Program::RefusedKernel *refused =
@@ -19,9 +34,12 @@ Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
   auto desc = ze_desc<ze_kernel_desc_t>();
   desc.pKernelName = name.c_str();
   ze_kernel_handle_t kernel = nullptr;
-  if (Status s = ze_check(zeKernelCreate(module.value(), &desc, &kernel), "zeKernelCreate", "kernel '" + name + "'");
-      !s.ok())
-    return std::move(s).error();
+  ze_result_t r = zeKernelCreate(module.value(), &desc, &kernel);
+  if (r == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)
+    return make_error(to_zeal_result(r), fmt::format("kernel '{}' of {} cannot be created: its module imports {}, "
+                                                     "which no link has resolved",
+                                                     name, program.describe(), unresolved_imports(program, name)));
+  if (Status s = ze_check(r, "zeKernelCreate", "kernel '" + name + "'"); !s.ok()) return std::move(s).error();
   std::unique_ptr<Kernel> k(new Kernel(program, name, ZeKernel(kernel)));
   if (Status s = k->query(); !s.ok()) return std::move(s).error();
   return k.release();
@@ -69,10 +87,10 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
   const int32_t kind = abi_value(arg.kind);
   switch (kind) {
   case ZEAL_KERNEL_ARG_VALUE:
-    if (arg.value == nullptr || arg.size == 0)
+    // A null value is `size` zero bytes, as Level Zero reads a null pArgValue.
+    if (arg.size == 0)
       return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
-                        fmt::format("value argument {} of kernel '{}' needs a value and a non-zero size", arg.index,
-                                    name_));
+                        fmt::format("value argument {} of kernel '{}' has size 0", arg.index, name_));
     return {};
   case ZEAL_KERNEL_ARG_USM_POINTER: return {};
   case ZEAL_KERNEL_ARG_LOCAL:
@@ -95,12 +113,15 @@ void Kernel::Arg::assign(const zeal_kernel_arg_t &arg) {
   const void *from = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? static_cast<const void *>(&arg.value) : arg.value;
   size = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size;
   if (local) return;
-  if (size <= small.size()) {
-    std::memcpy(small.data(), from, size);
-  } else {
+  uint8_t *to = small.data();
+  if (size > small.size()) {
     large.resize(size);
-    std::memcpy(large.data(), from, size);
+    to = large.data();
   }
+  if (from != nullptr)
+    std::memcpy(to, from, size);
+  else
+    std::memset(to, 0, size); // a null value: zero bytes
 }
 
 Status Kernel::set_arg(const zeal_kernel_arg_t &arg) {

@@ -59,6 +59,7 @@ private:
   Status set_arguments(const zeal_launch_desc_t &desc);
   Status set_group_state(const NdRange &range);
   Status ze_failed(ze_result_t r, const char *call) const;
+  Status argument_failed(ze_result_t r, uint32_t index, size_t size) const;
 
   Ref<Program> program_;
   std::string name_;

@@ -13,6 +13,10 @@ Status Kernel::ze_failed(ze_result_t r, const char *call) const {
   return ze_check(r, call, "kernel '" + name_ + "'");
 }
 
+Status Kernel::argument_failed(ze_result_t r, uint32_t index, size_t size) const {
+  return ze_check(r, "zeKernelSetArgumentValue", fmt::format("argument {} ({} bytes) of kernel '{}'", index, size, name_));
+}
+
 // The local size when the launch gives none: the kernel's required size, else
 // the driver's suggestion (which honours a required sub-group size, the
 // suggestion being a multiple of it), trimmed to a divisor of the global size
@@ -78,7 +82,7 @@ Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
                         fmt::format("argument {} of kernel '{}' was not set", i, name_));
     if (a.ze_holds) continue;
     ze_result_t r = zeKernelSetArgumentValue(kernel_.get(), i, a.size, a.data());
-    if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetArgumentValue");
+    if (r != ZE_RESULT_SUCCESS) return argument_failed(r, i, a.size);
     a.ze_holds = true;
   }
   for (uint32_t i = 0; i < desc.num_args; ++i) {
@@ -91,7 +95,8 @@ Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
       break;
     case ZEAL_KERNEL_ARG_LOCAL: r = zeKernelSetArgumentValue(kernel_.get(), arg.index, arg.size, nullptr); break;
     }
-    if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetArgumentValue");
+    if (r != ZE_RESULT_SUCCESS)
+      return argument_failed(r, arg.index, arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size);
   }
   return {};
 }

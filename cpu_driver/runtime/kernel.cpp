@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace zeal::cpu {
 namespace {
@@ -44,21 +45,20 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
   next.set = true;
   switch (arg.kind) {
   case ArgKind::LocalPointer:
-    // The size is the buffer to provide; the value must be null and is ignored.
+    // The size is the buffer to provide; the value is ignored (the spec asks for null).
     if (size == 0) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
     next.local_size = size;
     break;
   case ArgKind::GlobalPointer:
-    if (size != sizeof(void *)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
-    next.value.resize(sizeof(void *)); // a null value means a null pointer: zeros
-    if (value != nullptr) std::memcpy(next.value.data(), value, sizeof(void *));
+  case ArgKind::Value: {
+    const size_t expected = arg.kind == ArgKind::GlobalPointer ? sizeof(void *) : arg.size;
+    if (size != expected) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    // "If null then argument value is considered null": a null pointer, or a value of size zero bytes
+    // (AdaptiveCpp passes a struct wrapping a null pointer so).
+    next.value.assign(size, std::byte{0});
+    if (value != nullptr) std::memcpy(next.value.data(), value, size);
     break;
-  case ArgKind::Value:
-    if (size != arg.size) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
-    if (value == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    next.value.resize(size);
-    std::memcpy(next.value.data(), value, size);
-    break;
+  }
   }
   std::lock_guard lock(mutex_);
   arguments_[index] = std::move(next);
@@ -190,8 +190,9 @@ ze_result_t kernel_create(ze_module_handle_t module, const ze_kernel_desc_t *des
     return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   }
   if (!program->linked()) {
-    zeal::logger("zeal-cpu").warn("zeKernelCreate: kernel '{}': the module has imports that zeModuleDynamicLink "
-                                  "has not resolved yet", desc->pKernelName);
+    zeal::logger("zeal-cpu").warn("zeKernelCreate: kernel '{}': the module imports '{}', which no "
+                                  "zeModuleDynamicLink has resolved yet",
+                                  desc->pKernelName, fmt::join(program->linkage().imports, "', '"));
     return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
   }
   *out = new Kernel(std::move(program), *info, m->device());

@@ -90,17 +90,34 @@ ze_result_t build(const ze_module_desc_t &desc, const Device &device, std::share
   return finish(compile_spirv_program(inputs), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, program, log);
 }
 
+// Optional constants must still be whole: numConstants ids and as many value pointers.
+ze_result_t check_constants(const ze_module_constants_t *constants) {
+  if (constants == nullptr || constants->numConstants == 0) return ZE_RESULT_SUCCESS;
+  if (constants->pConstantIds == nullptr || constants->pConstantValues == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (uint32_t i = 0; i < constants->numConstants; ++i)
+    if (constants->pConstantValues[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t check_desc(const ze_module_desc_t &desc) {
   if (desc.format != ZE_MODULE_FORMAT_IL_SPIRV && desc.format != ZE_MODULE_FORMAT_NATIVE) {
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   }
   const ze_module_program_exp_desc_t *program = program_desc(desc);
-  if (program == nullptr) return desc.pInputModule == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS;
+  if (program == nullptr) {
+    if (desc.pInputModule == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (desc.inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+    return desc.format == ZE_MODULE_FORMAT_IL_SPIRV ? check_constants(desc.pConstants) : ZE_RESULT_SUCCESS;
+  }
   if (desc.format != ZE_MODULE_FORMAT_IL_SPIRV) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (program->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
   if (program->inputSizes == nullptr || program->pInputModules == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   for (uint32_t i = 0; i < program->count; ++i) {
     if (program->pInputModules[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (program->inputSizes[i] == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+    if (program->pConstants == nullptr) continue;
+    if (ze_result_t r = check_constants(program->pConstants[i]); r != ZE_RESULT_SUCCESS) return r;
   }
   return ZE_RESULT_SUCCESS;
 }
@@ -109,9 +126,10 @@ ze_result_t module_create(ze_context_handle_t context, ze_device_handle_t device
                           ze_module_handle_t *out, ze_module_build_log_handle_t *build_log) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (ze_result_t valid = check_desc(*desc); valid != ZE_RESULT_SUCCESS) return valid;
+  // A refused call leaves no stale handle behind for a caller that destroys whatever it got.
   if (build_log != nullptr) *build_log = nullptr;
   *out = nullptr;
+  if (ze_result_t valid = check_desc(*desc); valid != ZE_RESULT_SUCCESS) return valid;
   std::shared_ptr<Program> program;
   std::string log;
   ze_result_t result = build(*desc, *Device::from(device), program, log);

@@ -212,9 +212,9 @@ typedef enum zeal_kernel_sub_group_info_t {
 } zeal_kernel_sub_group_info_t;
 
 typedef enum zeal_kernel_arg_kind_t {
-  ZEAL_KERNEL_ARG_VALUE = 1,      /* value points to size bytes, copied at the call */
-  ZEAL_KERNEL_ARG_USM_POINTER = 2,/* value is the USM pointer itself; size is ignored */
-  ZEAL_KERNEL_ARG_LOCAL = 3       /* size bytes of local memory per work-group; value is NULL */
+  ZEAL_KERNEL_ARG_VALUE = 1,      /* value points to size bytes, copied at the call; NULL: size zero bytes */
+  ZEAL_KERNEL_ARG_USM_POINTER = 2,/* value is the USM pointer itself (NULL: a null pointer); size is ignored */
+  ZEAL_KERNEL_ARG_LOCAL = 3       /* size bytes of local memory per work-group; value is ignored */
 } zeal_kernel_arg_kind_t;
 
 typedef struct zeal_kernel_arg_t {

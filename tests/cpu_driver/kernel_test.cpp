@@ -222,6 +222,18 @@ TEST_F(Modules, MalformedSpirvIsABuildFailureWithALog) {
   EXPECT_FALSE(log.empty());
 }
 
+TEST_F(Modules, GivenAnInputOfZeroBytes_ThenInvalidSizeAndNoModuleNorLog) {
+  std::vector<uint8_t> spirv = read_kernel("vector_add.spv");
+  for (ze_module_format_t format : {ZE_MODULE_FORMAT_IL_SPIRV, ZE_MODULE_FORMAT_NATIVE}) {
+    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, 0, spirv.data(), nullptr, nullptr};
+    ze_module_handle_t m = nullptr;
+    ze_module_build_log_handle_t log = nullptr;
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, zeModuleCreate(context, device, &desc, &m, &log));
+    EXPECT_EQ(nullptr, m);
+    EXPECT_EQ(nullptr, log);
+  }
+}
+
 TEST_F(Modules, ANativeBinaryOfZerosIsRefusedWithALog) {
   std::vector<uint8_t> bytes(64, 0);
   ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_NATIVE, bytes.size(), bytes.data(),

@@ -26,7 +26,7 @@ protected:
                           spirv.data(), nullptr, constants};
     ze_module_build_log_handle_t log = nullptr;
     ze_result_t r = zeModuleCreate(context, device, &desc, &module, &log);
-    text = log_text(log);
+    text = log != nullptr ? log_text(log) : std::string(); // a refused descriptor makes no log
     if (module != nullptr) modules.push_back(module);
     return r;
   }
@@ -85,6 +85,26 @@ TEST_F(SpecConstants, AnIdTheModuleLacksIsNotedAndIgnored) {
   ASSERT_EQ(ZE_RESULT_SUCCESS, build_with(&constants, module, log)) << log;
   EXPECT_EQ("specialization constant 99 is not in the module; its value is ignored\n", log);
   EXPECT_EQ(5, run_spec(module).ints[0]);
+}
+
+// Constants are optional, but given ones must be whole: a null array or value is refused, never read.
+TEST_F(SpecConstants, GivenConstantsWithANullArrayOrValue_ThenInvalidNullPointerAndNoModule) {
+  uint32_t value = 5;
+  uint32_t ids[] = {7, 8};
+  const void *values[] = {&value, nullptr};
+  const ze_module_constants_t broken[] = {{2, nullptr, values}, {2, ids, nullptr}, {2, ids, values}};
+  for (const ze_module_constants_t &constants : broken) {
+    ze_module_handle_t module = nullptr;
+    std::string log;
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, build_with(&constants, module, log));
+    EXPECT_EQ(nullptr, module);
+  }
+  // No constants at all: the arrays are not read.
+  const ze_module_constants_t none{0, nullptr, nullptr};
+  ze_module_handle_t module = nullptr;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build_with(&none, module, log)) << log;
+  EXPECT_EQ(42, run_spec(module).ints[0]);
 }
 
 } // namespace

@@ -1,0 +1,139 @@
+// Kernel arguments through the zeal C ABI with null values, for each kind: a null VALUE is `size` zero bytes
+// (a by-value struct holding a pointer reads as a null pointer), a null USM pointer is a null pointer, and a
+// LOCAL argument takes its size alone. Set with kernelSetArg and given with the launch.
+#include "adapter_fixture.hpp"
+
+#include <algorithm>
+
+namespace zeal_test {
+namespace {
+
+struct WrappedPtr {
+  int *ptr;
+  int count;
+};
+
+class KernelArgs : public AdapterTest {
+protected:
+  static constexpr size_t kGroup = 8, kItems = 4 * kGroup;
+
+  void SetUp() override {
+    AdapterTest::SetUp();
+    if (HasFatalFailure()) return;
+    program = build("null_args.spv");
+    ASSERT_NE(program, nullptr);
+    k = kernel_of(program, "null_args");
+    ASSERT_NE(k, nullptr);
+    out = alloc<int>(5 * kItems);
+    in = alloc<int>(kItems);
+    other = alloc<int>(kItems);
+    for (size_t i = 0; i < kItems; ++i) {
+      in[i] = 100 + int(i);
+      other[i] = 200 + int(i);
+    }
+  }
+  void TearDown() override {
+    for (void *p : {static_cast<void *>(out), static_cast<void *>(in), static_cast<void *>(other)}) {
+      if (p != nullptr) {
+        EXPECT_EQ(d.usmFree(context, p), ZEAL_RESULT_SUCCESS);
+      }
+    }
+    if (k != nullptr) {
+      EXPECT_EQ(d.kernelRelease(k), ZEAL_RESULT_SUCCESS);
+    }
+    if (program != nullptr) {
+      EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+    }
+    AdapterTest::TearDown();
+  }
+
+  void run(const std::vector<zeal_kernel_arg_t> &args) {
+    std::fill(out, out + 5 * kItems, -99);
+    auto launch = launch_1d(kItems, kGroup, static_cast<uint32_t>(args.size()), args.data());
+    zeal_event_handle_t done = nullptr;
+    ASSERT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, &done), ZEAL_RESULT_SUCCESS) << last_error();
+    ASSERT_EQ(d.eventWait(1, &done), ZEAL_RESULT_SUCCESS) << last_error();
+    EXPECT_EQ(d.eventRelease(done), ZEAL_RESULT_SUCCESS);
+  }
+
+  // As tests/cpu_driver/kernels/null_args.cl writes them: -1 for a null pointer.
+  void expect(bool wrapped_null, int count, int value, bool maybe_null) {
+    for (size_t i = 0; i < kItems; ++i) {
+      const int *o = out + 5 * i;
+      ASSERT_EQ(wrapped_null ? -1 : in[i], o[0]) << "work-item " << i;
+      ASSERT_EQ(count, o[1]) << "work-item " << i;
+      ASSERT_EQ(value, o[2]) << "work-item " << i;
+      ASSERT_EQ(maybe_null ? -1 : other[i], o[3]) << "work-item " << i;
+      ASSERT_EQ(int(i / kGroup * kGroup + kGroup - 1 - i % kGroup), o[4]) << "work-item " << i;
+    }
+  }
+
+  zeal_program_handle_t program = nullptr;
+  zeal_kernel_handle_t k = nullptr;
+  int *out = nullptr, *in = nullptr, *other = nullptr;
+  WrappedPtr wrapped{};
+  int scalar = 5;
+};
+
+TEST_F(KernelArgs, GivenNullValuesWithTheLaunch_ThenEachKindReadsAsNull) {
+  wrapped = {in, 7};
+  const std::vector<zeal_kernel_arg_t> values = {usm_arg(0, out),
+                                                 {1, ZEAL_KERNEL_ARG_VALUE, sizeof(wrapped), &wrapped},
+                                                 {2, ZEAL_KERNEL_ARG_VALUE, sizeof(scalar), &scalar},
+                                                 usm_arg(3, other),
+                                                 {4, ZEAL_KERNEL_ARG_LOCAL, kGroup * sizeof(int), nullptr}};
+  run(values);
+  expect(false, 7, 5, false);
+  const std::vector<zeal_kernel_arg_t> nulls = {usm_arg(0, out),
+                                                {1, ZEAL_KERNEL_ARG_VALUE, sizeof(WrappedPtr), nullptr},
+                                                {2, ZEAL_KERNEL_ARG_VALUE, sizeof(int), nullptr},
+                                                usm_arg(3, nullptr),
+                                                {4, ZEAL_KERNEL_ARG_LOCAL, kGroup * sizeof(int), nullptr}};
+  run(nulls);
+  expect(true, 0, 0, true);
+}
+
+TEST_F(KernelArgs, GivenNullValuesSetOnTheKernel_ThenLaterLaunchesReadThemAsNull) {
+  wrapped = {in, 7};
+  const zeal_kernel_arg_t set[] = {usm_arg(0, out),
+                                   {1, ZEAL_KERNEL_ARG_VALUE, sizeof(wrapped), &wrapped},
+                                   {2, ZEAL_KERNEL_ARG_VALUE, sizeof(scalar), &scalar},
+                                   usm_arg(3, other),
+                                   {4, ZEAL_KERNEL_ARG_LOCAL, kGroup * sizeof(int), nullptr}};
+  for (const auto &arg : set) ASSERT_EQ(d.kernelSetArg(k, &arg), ZEAL_RESULT_SUCCESS) << last_error();
+  run({});
+  expect(false, 7, 5, false);
+  const zeal_kernel_arg_t nulls[] = {{1, ZEAL_KERNEL_ARG_VALUE, sizeof(WrappedPtr), nullptr},
+                                     {2, ZEAL_KERNEL_ARG_VALUE, sizeof(int), nullptr},
+                                     usm_arg(3, nullptr)};
+  for (const auto &arg : nulls) ASSERT_EQ(d.kernelSetArg(k, &arg), ZEAL_RESULT_SUCCESS) << last_error();
+  run({});
+  expect(true, 0, 0, true);
+  // A larger value than the inline buffer holds, set null, still reads as zeros: the launch's own value
+  // of argument 1 replaces the stored one for that launch only.
+  wrapped = {in, 9};
+  const std::vector<zeal_kernel_arg_t> one = {{1, ZEAL_KERNEL_ARG_VALUE, sizeof(wrapped), &wrapped}};
+  run(one);
+  expect(false, 9, 0, true);
+  run({});
+  expect(true, 0, 0, true);
+}
+
+TEST_F(KernelArgs, GivenANullValueOfSizeZero_ThenInvalidKernelArgumentNamesIt) {
+  const zeal_kernel_arg_t empty{2, ZEAL_KERNEL_ARG_VALUE, 0, nullptr};
+  EXPECT_EQ(d.kernelSetArg(k, &empty), ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT);
+  EXPECT_EQ(last_error(), "value argument 2 of kernel 'null_args' has size 0");
+  // The driver checks the size when the launch hands it over.
+  const std::vector<zeal_kernel_arg_t> wrong = {usm_arg(0, out),
+                                                {1, ZEAL_KERNEL_ARG_VALUE, sizeof(WrappedPtr), nullptr},
+                                                {2, ZEAL_KERNEL_ARG_VALUE, 8, nullptr},
+                                                usm_arg(3, nullptr),
+                                                {4, ZEAL_KERNEL_ARG_LOCAL, kGroup * sizeof(int), nullptr}};
+  auto launch = launch_1d(kItems, kGroup, static_cast<uint32_t>(wrong.size()), wrong.data());
+  EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT);
+  EXPECT_EQ(last_error(), "zeKernelSetArgumentValue on argument 2 (8 bytes) of kernel 'null_args' failed with "
+                          "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE");
+}
+
+} // namespace
+} // namespace zeal_test
