@@ -1,24 +1,5 @@
-// zealGetAdapterDispatch, the adapter's one exported symbol, and the kind names used in handle errors.
+// zealGetAdapterDispatch, the adapter's one exported symbol.
 #include "adapter/entry_points.hpp"
-
-namespace zeal::adapter {
-
-const char *kind_name(Kind kind) {
-  switch (kind) {
-  case Kind::Adapter: return "adapter";
-  case Kind::Platform: return "platform";
-  case Kind::Device: return "device";
-  case Kind::Context: return "context";
-  case Kind::Queue: return "queue";
-  case Kind::Program: return "program";
-  case Kind::Kernel: return "kernel";
-  case Kind::Event: return "event";
-  case Kind::Dead: break;
-  }
-  return "object";
-}
-
-} // namespace zeal::adapter
 
 extern "C" ZEAL_EXPORT zeal_result_t ZEAL_APICALL zealGetAdapterDispatch(uint32_t abi_version,
                                                                          zeal_adapter_dispatch_t *dispatch) {

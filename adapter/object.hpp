@@ -17,11 +17,27 @@ enum class Kind : uint32_t {
 
 const char *kind_name(Kind kind);
 
+class Object;
+
+// What a Unified Runtime handle points at. UR's loader dispatches through the
+// table pointer in a handle's first word (shared/notes/ur-abi.md), and an
+// Object's first word is its vtable, so the UR face hands out the address of
+// this header, kept inside the object, instead of the object's own.
+struct UrHandle {
+  const void *dispatch; // the UR face's ur_dditable_t; null in the zeal plugin
+  Object *object;
+};
+
 // Handles are pointers to Object; the kind tag lets the C ABI boundary refuse a
 // handle of the wrong type (and, best effort, one already destroyed).
 class Object {
 public:
-  explicit Object(Kind kind) noexcept : kind_(kind) {}
+  explicit Object(Kind kind) noexcept : kind_(kind), ur_{ur_dispatch_table, this} {}
+
+  // The UR face's dispatch table, set once when the UR plugin loads (before any
+  // object exists); each shared object that links the adapter has its own.
+  static inline const void *ur_dispatch_table = nullptr;
+  UrHandle &ur_handle() noexcept { return ur_; }
   virtual ~Object() { kind_ = Kind::Dead; }
   Object(const Object &) = delete;
   Object &operator=(const Object &) = delete;
@@ -36,6 +52,7 @@ public:
 
 private:
   Kind kind_;
+  UrHandle ur_;
   std::atomic<uint32_t> refs_{1};
 };
 

@@ -1,0 +1,22 @@
+// The kind names handle errors use, on either face.
+#include "adapter/object.hpp"
+
+namespace zeal::adapter {
+
+const char *kind_name(Kind kind) {
+  switch (kind) {
+  case Kind::Adapter: return "adapter";
+  case Kind::Platform: return "platform";
+  case Kind::Device: return "device";
+  case Kind::Context: return "context";
+  case Kind::Queue: return "queue";
+  case Kind::Program: return "program";
+  case Kind::Kernel: return "kernel";
+  case Kind::Event: return "event";
+  case Kind::Dead: break;
+  }
+  return "object";
+}
+
+} // namespace zeal::adapter
+

@@ -1,0 +1,74 @@
+// UR entry points of contexts, over the same Context the zeal ABI creates.
+#include "adapter/context.hpp"
+#include "adapter/platform.hpp"
+#include "adapter/ur/entry.hpp"
+
+namespace zeal::adapter::ur {
+namespace {
+
+ur_result_t context_create(uint32_t count, const ur_device_handle_t *handles, const ur_context_properties_t *,
+                           ur_context_handle_t *out) {
+  return run([&]() -> Outcome {
+    if (handles == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urContextCreate: phDevices or phContext is null");
+    if (count == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urContextCreate: DeviceCount is 0");
+    std::vector<Device *> devices;
+    for (uint32_t i = 0; i < count; ++i) {
+      Device *device = nullptr;
+      if (Outcome o = check_handle(handles[i], "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+      if (!devices.empty() && &device->platform() != &devices.front()->platform())
+        return fail(UR_RESULT_ERROR_INVALID_DEVICE,
+                    fmt::format("urContextCreate: devices '{}' and '{}' belong to different platforms",
+                                devices.front()->name(), device->name()));
+      devices.push_back(device);
+    }
+    auto context = Context::create(std::move(devices));
+    if (!context.ok()) return std::move(context).error();
+    *out = to_ur<ur_context_handle_t>(context.value());
+    return {};
+  });
+}
+
+using R = Result<InfoValue>;
+const UrInfoRow<Context, ur_context_info_t> kContextInfo[] = {
+    {UR_CONTEXT_INFO_NUM_DEVICES, "NUM_DEVICES",
+     [](const Context &c) -> R { return info_of<uint32_t>(static_cast<uint32_t>(c.devices().size())); }},
+    {UR_CONTEXT_INFO_DEVICES, "DEVICES",
+     [](const Context &c) -> R {
+       std::vector<ur_device_handle_t> handles;
+       for (Device *d : c.devices()) handles.push_back(to_ur<ur_device_handle_t>(d));
+       return info_array<ur_device_handle_t>(handles);
+     }},
+    {UR_CONTEXT_INFO_REFERENCE_COUNT, "REFERENCE_COUNT",
+     [](const Context &c) -> R { return info_of<uint32_t>(c.ref_count()); }},
+    {UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT, "USM_MEMCPY2D_SUPPORT", [](const Context &) -> R { return info_of<ur_bool_t>(false); }},
+    {UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, "USM_FILL2D_SUPPORT", [](const Context &) -> R { return info_of<ur_bool_t>(false); }},
+};
+
+ur_result_t context_get_info(ur_context_handle_t handle, ur_context_info_t key, size_t size, void *value,
+                             size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(handle, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    return answer_ur_info<Context, ur_context_info_t>(kContextInfo, *context, key, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT,
+                                                      size, value, size_ret, "context");
+  });
+}
+
+} // namespace
+
+void implement(ur_context_dditable_t &t) {
+  t.pfnCreate = context_create;
+  t.pfnRetain = [](ur_context_handle_t c) {
+    return retain_or_release<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, true);
+  };
+  t.pfnRelease = [](ur_context_handle_t c) {
+    return retain_or_release<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, false);
+  };
+  t.pfnGetInfo = context_get_info;
+  t.pfnGetNativeHandle = [](ur_context_handle_t c, ur_native_handle_t *native) {
+    return native_handle<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, native, "urContextGetNativeHandle");
+  };
+}
+
+} // namespace zeal::adapter::ur

@@ -1,0 +1,302 @@
+// UR entry points of devices: listing, info (table-driven, from the facts the zeal ABI answers), binaries.
+#include "adapter/platform.hpp"
+#include "adapter/ur/entry.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace zeal::adapter::ur {
+namespace {
+
+// The zeal ABI's answer to one of its device keys, decoded as T: one home for each fact both faces report.
+template <class T>
+Result<T> zeal_fact(const Device &d, zeal_device_info_t key) {
+  auto answer = d.info(key);
+  if (!answer.ok()) return std::move(answer).error();
+  T value{};
+  std::memcpy(&value, answer.value().bytes.data(), std::min(sizeof(T), answer.value().bytes.size()));
+  return value;
+}
+
+// A zeal answer passed on as it is (the same bytes: strings, arrays, integers of the same width).
+Result<InfoValue> same_as_zeal(const Device &d, zeal_device_info_t key) { return d.info(key); }
+
+// A zeal boolean (uint32_t) as UR's ur_bool_t (uint8_t).
+Result<InfoValue> bool_from_zeal(const Device &d, zeal_device_info_t key) {
+  auto b = zeal_fact<uint32_t>(d, key);
+  if (!b.ok()) return std::move(b).error();
+  return info_of<ur_bool_t>(b.value() != 0);
+}
+
+InfoValue ur_bool(bool b) { return info_of<ur_bool_t>(b); }
+
+ur_device_type_t device_type(const Device &d) {
+  switch (d.properties().type) {
+  case ZE_DEVICE_TYPE_GPU: return UR_DEVICE_TYPE_GPU;
+  case ZE_DEVICE_TYPE_CPU: return UR_DEVICE_TYPE_CPU;
+  case ZE_DEVICE_TYPE_FPGA: return UR_DEVICE_TYPE_FPGA;
+  case ZE_DEVICE_TYPE_MCA: return UR_DEVICE_TYPE_MCA;
+  case ZE_DEVICE_TYPE_VPU: return UR_DEVICE_TYPE_VPU;
+  default: return UR_DEVICE_TYPE_CUSTOM;
+  }
+}
+
+// Level Zero's floating-point capabilities in UR's bits.
+ur_device_fp_capability_flags_t fp_capabilities(ze_device_fp_flags_t ze) {
+  struct Pair {
+    ze_device_fp_flags_t ze;
+    ur_device_fp_capability_flags_t ur;
+  };
+  constexpr Pair pairs[] = {
+      {ZE_DEVICE_FP_FLAG_DENORM, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM},
+      {ZE_DEVICE_FP_FLAG_INF_NAN, UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN},
+      {ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST},
+      {ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO},
+      {ZE_DEVICE_FP_FLAG_ROUND_TO_INF, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF},
+      {ZE_DEVICE_FP_FLAG_FMA, UR_DEVICE_FP_CAPABILITY_FLAG_FMA},
+      {ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT, UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT},
+      {ZE_DEVICE_FP_FLAG_SOFT_FLOAT, UR_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT},
+  };
+  ur_device_fp_capability_flags_t ur = 0;
+  for (const Pair &p : pairs)
+    if (ze & p.ze) ur |= p.ur;
+  return ur;
+}
+
+// Level Zero's memory access capability bits are UR's USM access capability bits, one for one.
+constexpr bool same_bit(int ze, int ur) { return ze == ur; }
+static_assert(same_bit(ZE_MEMORY_ACCESS_CAP_FLAG_RW, UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS) &&
+              same_bit(ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC, UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS) &&
+              same_bit(ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT, UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS) &&
+              same_bit(ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC,
+                       UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS));
+InfoValue usm_access(ze_memory_access_cap_flags_t caps) {
+  return info_of<ur_device_usm_access_capability_flags_t>(caps & 0xfu);
+}
+
+// The OpenCL extension names SYCL reads aspects from, for what the device reports.
+std::string extensions(const Device &d) {
+  const ze_device_module_flags_t flags = d.module().flags;
+  std::string list = "cl_khr_subgroups cl_intel_subgroups cl_intel_required_subgroup_size cl_khr_il_program";
+  if (flags & ZE_DEVICE_MODULE_FLAG_FP16) list += " cl_khr_fp16";
+  if (flags & ZE_DEVICE_MODULE_FLAG_FP64) list += " cl_khr_fp64";
+  if (flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) list += " cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+  return list;
+}
+
+constexpr ur_memory_order_capability_flags_t kOrders =
+    UR_MEMORY_ORDER_CAPABILITY_FLAG_RELAXED | UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQUIRE |
+    UR_MEMORY_ORDER_CAPABILITY_FLAG_RELEASE | UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQ_REL |
+    UR_MEMORY_ORDER_CAPABILITY_FLAG_SEQ_CST;
+constexpr ur_memory_scope_capability_flags_t kScopes =
+    UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM | UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
+    UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP | UR_MEMORY_SCOPE_CAPABILITY_FLAG_DEVICE |
+    UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM;
+constexpr ur_queue_flags_t kQueueFlags = UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE;
+
+using Row = UrInfoRow<Device, ur_device_info_t>;
+using R = Result<InfoValue>;
+
+// Every key the device can answer truthfully; the others are UNSUPPORTED_ENUMERATION (answer_ur_info).
+const Row kDeviceInfo[] = {
+    {UR_DEVICE_INFO_TYPE, "TYPE", [](const Device &d) -> R { return info_of(device_type(d)); }},
+    {UR_DEVICE_INFO_VENDOR_ID, "VENDOR_ID", [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_VENDOR_ID); }},
+    {UR_DEVICE_INFO_DEVICE_ID, "DEVICE_ID", [](const Device &d) -> R { return info_of<uint32_t>(d.properties().deviceId); }},
+    {UR_DEVICE_INFO_MAX_COMPUTE_UNITS, "MAX_COMPUTE_UNITS",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_COMPUTE_UNITS); }},
+    {UR_DEVICE_INFO_NUM_COMPUTE_UNITS, "NUM_COMPUTE_UNITS",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_COMPUTE_UNITS); }},
+    {UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS, "MAX_WORK_ITEM_DIMENSIONS",
+     [](const Device &) -> R { return info_of<uint32_t>(3); }},
+    {UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES, "MAX_WORK_ITEM_SIZES",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_WORK_ITEM_SIZES); }},
+    {UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE, "MAX_WORK_GROUP_SIZE",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_WORK_GROUP_SIZE); }},
+    {UR_DEVICE_INFO_MAX_WORK_GROUPS_3D, "MAX_WORK_GROUPS_3D",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_GROUP_COUNT); }},
+    {UR_DEVICE_INFO_SINGLE_FP_CONFIG, "SINGLE_FP_CONFIG",
+     [](const Device &d) -> R { return info_of(fp_capabilities(d.module().fp32flags)); }},
+    {UR_DEVICE_INFO_HALF_FP_CONFIG, "HALF_FP_CONFIG",
+     [](const Device &d) -> R { return info_of(fp_capabilities(d.module().fp16flags)); }},
+    {UR_DEVICE_INFO_DOUBLE_FP_CONFIG, "DOUBLE_FP_CONFIG",
+     [](const Device &d) -> R { return info_of(fp_capabilities(d.module().fp64flags)); }},
+    {UR_DEVICE_INFO_QUEUE_PROPERTIES, "QUEUE_PROPERTIES", [](const Device &) -> R { return info_of(kQueueFlags); }},
+    {UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES, "QUEUE_ON_HOST_PROPERTIES",
+     [](const Device &) -> R { return info_of(kQueueFlags); }},
+    {UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES, "QUEUE_ON_DEVICE_PROPERTIES",
+     [](const Device &) -> R { return info_of<ur_queue_flags_t>(0); }},
+    {UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY, "MAX_CLOCK_FREQUENCY",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.properties().coreClockRate); }},
+    {UR_DEVICE_INFO_ADDRESS_BITS, "ADDRESS_BITS", [](const Device &) -> R { return info_of<uint32_t>(64); }},
+    {UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, "MAX_MEM_ALLOC_SIZE",
+     [](const Device &d) -> R { return info_of<uint64_t>(d.properties().maxMemAllocSize); }},
+    {UR_DEVICE_INFO_GLOBAL_MEM_SIZE, "GLOBAL_MEM_SIZE",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_GLOBAL_MEM_SIZE); }},
+    {UR_DEVICE_INFO_LOCAL_MEM_SIZE, "LOCAL_MEM_SIZE",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_LOCAL_MEM_SIZE); }},
+    // A CPU's local memory is ordinary memory; a GPU's is its own.
+    {UR_DEVICE_INFO_LOCAL_MEM_TYPE, "LOCAL_MEM_TYPE",
+     [](const Device &d) -> R {
+       return info_of(d.properties().type == ZE_DEVICE_TYPE_CPU ? UR_DEVICE_LOCAL_MEM_TYPE_GLOBAL
+                                                                : UR_DEVICE_LOCAL_MEM_TYPE_LOCAL);
+     }},
+    {UR_DEVICE_INFO_MAX_PARAMETER_SIZE, "MAX_PARAMETER_SIZE",
+     [](const Device &d) -> R { return info_of<size_t>(d.module().maxArgumentsSize); }},
+    {UR_DEVICE_INFO_PRINTF_BUFFER_SIZE, "PRINTF_BUFFER_SIZE",
+     [](const Device &d) -> R { return info_of<size_t>(d.module().printfBufferSize); }},
+    {UR_DEVICE_INFO_IMAGE_SUPPORT, "IMAGE_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT, "ERROR_CORRECTION_SUPPORT",
+     [](const Device &d) -> R { return ur_bool(d.properties().flags & ZE_DEVICE_PROPERTY_FLAG_ECC); }},
+    {UR_DEVICE_INFO_HOST_UNIFIED_MEMORY, "HOST_UNIFIED_MEMORY",
+     [](const Device &d) -> R { return ur_bool(d.properties().flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED); }},
+    {UR_DEVICE_INFO_ENDIAN_LITTLE, "ENDIAN_LITTLE", [](const Device &) -> R { return ur_bool(true); }},
+    {UR_DEVICE_INFO_AVAILABLE, "AVAILABLE", [](const Device &) -> R { return ur_bool(true); }},
+    {UR_DEVICE_INFO_COMPILER_AVAILABLE, "COMPILER_AVAILABLE", [](const Device &) -> R { return ur_bool(true); }},
+    {UR_DEVICE_INFO_LINKER_AVAILABLE, "LINKER_AVAILABLE", [](const Device &) -> R { return ur_bool(true); }},
+    {UR_DEVICE_INFO_EXECUTION_CAPABILITIES, "EXECUTION_CAPABILITIES",
+     [](const Device &) -> R { return info_of<ur_device_exec_capability_flags_t>(UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL); }},
+    {UR_DEVICE_INFO_BUILT_IN_KERNELS, "BUILT_IN_KERNELS", [](const Device &) -> R { return info_string(""); }},
+    {UR_DEVICE_INFO_PLATFORM, "PLATFORM",
+     [](const Device &d) -> R { return info_of(to_ur<ur_platform_handle_t>(&d.platform())); }},
+    {UR_DEVICE_INFO_REFERENCE_COUNT, "REFERENCE_COUNT",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.ref_count()); }},
+    {UR_DEVICE_INFO_IL_VERSION, "IL_VERSION", [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_IL_VERSIONS); }},
+    {UR_DEVICE_INFO_NAME, "NAME", [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_NAME); }},
+    {UR_DEVICE_INFO_VENDOR, "VENDOR", [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_VENDOR); }},
+    {UR_DEVICE_INFO_DRIVER_VERSION, "DRIVER_VERSION",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_DRIVER_VERSION); }},
+    {UR_DEVICE_INFO_PROFILE, "PROFILE", [](const Device &) -> R { return info_string("FULL_PROFILE"); }},
+    // The Level Zero API version the device's driver implements: what a Level Zero device "is a version of".
+    {UR_DEVICE_INFO_VERSION, "VERSION", [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_BACKEND_VERSION); }},
+    {UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION, "BACKEND_RUNTIME_VERSION",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_BACKEND_VERSION); }},
+    {UR_DEVICE_INFO_EXTENSIONS, "EXTENSIONS", [](const Device &d) -> R { return info_string(extensions(d)); }},
+    {UR_DEVICE_INFO_PARENT_DEVICE, "PARENT_DEVICE",
+     [](const Device &) -> R { return info_of<ur_device_handle_t>(nullptr); }},
+    {UR_DEVICE_INFO_SUPPORTED_PARTITIONS, "SUPPORTED_PARTITIONS", [](const Device &) -> R { return InfoValue{}; }},
+    {UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES, "PARTITION_MAX_SUB_DEVICES",
+     [](const Device &) -> R { return info_of<uint32_t>(0); }},
+    {UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN, "PARTITION_AFFINITY_DOMAIN",
+     [](const Device &) -> R { return info_of<ur_device_affinity_domain_flags_t>(0); }},
+    {UR_DEVICE_INFO_PARTITION_TYPE, "PARTITION_TYPE", [](const Device &) -> R { return InfoValue{}; }},
+    {UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS, "MAX_NUM_SUB_GROUPS",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_NUM_SUB_GROUPS); }},
+    {UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, "SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS",
+     [](const Device &d) -> R { return bool_from_zeal(d, ZEAL_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS); }},
+    {UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL, "SUB_GROUP_SIZES_INTEL",
+     [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_SUB_GROUP_SIZES); }},
+    {UR_DEVICE_INFO_USM_HOST_SUPPORT, "USM_HOST_SUPPORT",
+     [](const Device &d) -> R { return usm_access(d.memory_access().hostAllocCapabilities); }},
+    {UR_DEVICE_INFO_USM_DEVICE_SUPPORT, "USM_DEVICE_SUPPORT",
+     [](const Device &d) -> R { return usm_access(d.memory_access().deviceAllocCapabilities); }},
+    {UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT, "USM_SINGLE_SHARED_SUPPORT",
+     [](const Device &d) -> R { return usm_access(d.memory_access().sharedSingleDeviceAllocCapabilities); }},
+    {UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT, "USM_CROSS_SHARED_SUPPORT",
+     [](const Device &d) -> R { return usm_access(d.memory_access().sharedCrossDeviceAllocCapabilities); }},
+    {UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT, "USM_SYSTEM_SHARED_SUPPORT",
+     [](const Device &d) -> R { return usm_access(d.memory_access().sharedSystemAllocCapabilities); }},
+    {UR_DEVICE_INFO_UUID, "UUID", [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_UUID); }},
+    {UR_DEVICE_INFO_ATOMIC_64, "ATOMIC_64", [](const Device &d) -> R { return bool_from_zeal(d, ZEAL_DEVICE_INFO_HAS_ATOMIC64); }},
+    {UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES, "ATOMIC_MEMORY_ORDER_CAPABILITIES",
+     [](const Device &) -> R { return info_of(kOrders); }},
+    {UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES, "ATOMIC_MEMORY_SCOPE_CAPABILITIES",
+     [](const Device &) -> R { return info_of(kScopes); }},
+    {UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES, "ATOMIC_FENCE_ORDER_CAPABILITIES",
+     [](const Device &) -> R { return info_of(kOrders); }},
+    {UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES, "ATOMIC_FENCE_SCOPE_CAPABILITIES",
+     [](const Device &) -> R { return info_of(kScopes); }},
+    {UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES, "MAX_COMPUTE_QUEUE_INDICES",
+     [](const Device &) -> R { return info_of<uint32_t>(1); }},
+    {UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS, "KERNEL_SET_SPECIALIZATION_CONSTANTS",
+     [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS, "PROGRAM_SET_SPECIALIZATION_CONSTANTS",
+     [](const Device &) -> R { return ur_bool(true); }},
+    {UR_DEVICE_INFO_BUILD_ON_SUBDEVICE, "BUILD_ON_SUBDEVICE", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_IMAGE_SRGB, "IMAGE_SRGB", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_ASYNC_BARRIER, "ASYNC_BARRIER", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT, "MEM_CHANNEL_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT, "HOST_PIPE_READ_WRITE_SUPPORT",
+     [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, "VIRTUAL_MEMORY_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_ESIMD_SUPPORT, "ESIMD_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_USM_POOL_SUPPORT, "USM_POOL_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_USE_NATIVE_ASSERT, "USE_NATIVE_ASSERT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE, "BFLOAT16_CONVERSIONS_NATIVE",
+     [](const Device &) -> R { return ur_bool(false); }},
+};
+
+// The largest key of UR's enumeration this face was built with (what UR's validation layer checks too).
+constexpr int32_t kLastDeviceKey = UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP;
+
+ur_result_t device_get(ur_platform_handle_t handle, ur_device_type_t type, uint32_t entries,
+                       ur_device_handle_t *devices, uint32_t *total) {
+  return run([&]() -> Outcome {
+    Platform *platform = nullptr;
+    if (Outcome o = check_handle(handle, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, platform); !o.ok()) return o;
+    const int32_t t = abi_value(type);
+    if (t < UR_DEVICE_TYPE_DEFAULT || t > UR_DEVICE_TYPE_CUSTOM)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urDeviceGet: device type {} is not a ur_device_type_t", t));
+    std::vector<Object *> matching;
+    for (const auto &d : platform->devices())
+      if (t == UR_DEVICE_TYPE_ALL || t == UR_DEVICE_TYPE_DEFAULT || device_type(*d) == t) matching.push_back(d.get());
+    return list_handles(matching, entries, devices, total, "urDeviceGet");
+  });
+}
+
+ur_result_t device_get_info(ur_device_handle_t handle, ur_device_info_t key, size_t size, void *value,
+                            size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Device *device = nullptr;
+    if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    return answer_ur_info<Device, ur_device_info_t>(kDeviceInfo, *device, key, kLastDeviceKey, size, value, size_ret,
+                                                    "device '" + device->name() + "'");
+  });
+}
+
+// Root devices live as long as the adapter: retain and release only check the handle, as Intel's adapter does.
+ur_result_t device_retain_or_release(ur_device_handle_t handle) {
+  return run([&]() -> Outcome {
+    Device *device = nullptr;
+    return check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device);
+  });
+}
+
+// The first SPIR-V image (spir64, then spir): every Level Zero device takes SPIR-V; native binaries are
+// for one device only and the runtime chooses them itself.
+ur_result_t device_select_binary(ur_device_handle_t handle, const ur_device_binary_t *binaries, uint32_t count,
+                                 uint32_t *selected) {
+  return run([&]() -> Outcome {
+    Device *device = nullptr;
+    if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    if (binaries == nullptr || selected == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDeviceSelectBinary: pBinaries or pSelectedBinary is null");
+    if (count == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urDeviceSelectBinary: NumBinaries is 0");
+    for (const char *target : {UR_DEVICE_BINARY_TARGET_SPIRV64, UR_DEVICE_BINARY_TARGET_SPIRV32}) {
+      for (uint32_t i = 0; i < count; ++i) {
+        if (binaries[i].pDeviceTargetSpec != nullptr && std::strcmp(binaries[i].pDeviceTargetSpec, target) == 0) {
+          *selected = i;
+          return {};
+        }
+      }
+    }
+    return fail(UR_RESULT_ERROR_INVALID_BINARY,
+                fmt::format("none of the {} binaries is SPIR-V (spir64 or spir), which device '{}' needs", count,
+                            device->name()));
+  });
+}
+
+} // namespace
+
+void implement(ur_device_dditable_t &t) {
+  t.pfnGet = device_get;
+  t.pfnGetInfo = device_get_info;
+  t.pfnRetain = device_retain_or_release;
+  t.pfnRelease = device_retain_or_release;
+  t.pfnGetNativeHandle = [](ur_device_handle_t d, ur_native_handle_t *native) {
+    return native_handle<Device>(d, "device", UR_RESULT_ERROR_INVALID_DEVICE, native, "urDeviceGetNativeHandle");
+  };
+  t.pfnSelectBinary = device_select_binary;
+}
+
+} // namespace zeal::adapter::ur

@@ -1,0 +1,169 @@
+// What every UR entry point shares: handles to objects and back, zeal errors as UR results, the info protocol.
+#pragma once
+
+#include "adapter/error.hpp"
+#include "adapter/info.hpp"
+#include "adapter/object.hpp"
+#include "adapter/ur/ddi.hpp"
+
+#include <unified-runtime/ur_api.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+namespace zeal::adapter::ur {
+
+// A failure of the UR face: the code UR's spec gives for it, and the sentence urAdapterGetLastError returns.
+struct Failure {
+  ur_result_t code;
+  std::string message;
+};
+
+// The UR result for a zeal error (a zeal code that UR has no exact match for becomes UR's nearest).
+ur_result_t to_ur_result(zeal_result_t code) noexcept;
+
+// What an entry point's body returns: nothing, or a Failure.
+class [[nodiscard]] Outcome {
+public:
+  Outcome() = default;
+  Outcome(Failure failure) : failure_(std::make_unique<Failure>(std::move(failure))) {}
+  // A zeal error keeps its sentence and takes the UR code of its zeal code.
+  Outcome(Error error)
+      : failure_(std::make_unique<Failure>(Failure{to_ur_result(error.code), std::move(error.message)})) {}
+  Outcome(Status status) {
+    if (!status.ok()) *this = Outcome(std::move(status).error());
+  }
+  bool ok() const noexcept { return failure_ == nullptr; }
+  Failure &&error() && { return std::move(*failure_); }
+
+private:
+  std::unique_ptr<Failure> failure_;
+};
+
+ur_result_t record(Failure failure) noexcept;
+// Keeps `code` as this thread's last failure code and returns it.
+ur_result_t remember(ur_result_t code) noexcept;
+// The UR code of this thread's last failure, for urAdapterGetLastError.
+int32_t last_error_code() noexcept;
+
+inline Failure fail(ur_result_t code, std::string message) { return Failure{code, std::move(message)}; }
+
+// Runs an entry point's body: its failure is recorded as the thread's last error (the same one the zeal ABI
+// keeps, so both faces give one sentence), logged at debug level, and returned as its UR code; exceptions
+// never cross the ABI.
+template <class Body>
+ur_result_t run(Body &&body) noexcept {
+  try {
+    auto outcome = body();
+    if (outcome.ok()) return UR_RESULT_SUCCESS;
+    return record(std::move(outcome).error());
+  } catch (...) {
+    return remember(to_ur_result(report_exception())); // report_exception() kept the sentence
+  }
+}
+
+// The handle UR sees for an object: the address of its UrHandle header.
+template <class Handle>
+Handle to_ur(Object *object) noexcept {
+  return reinterpret_cast<Handle>(&object->ur_handle());
+}
+
+// The object behind a UR handle of kind T: UR's INVALID_NULL_HANDLE for null, `wrong` (UR's specific code,
+// e.g. INVALID_DEVICE) for a handle of another kind or one already destroyed (best effort).
+template <class T, class Handle>
+Result<T *> from_ur(Handle handle, const char *role) {
+  if (handle == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, fmt::format("the {} handle is null", role));
+  auto *header = reinterpret_cast<UrHandle *>(handle);
+  Object *object = header->object;
+  if (object == nullptr || &object->ur_handle() != header || object->kind() != T::kKind)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE,
+                      fmt::format("the {} handle {} is not a live zeal {}", role, static_cast<void *>(handle),
+                                  kind_name(T::kKind)));
+  return static_cast<T *>(object);
+}
+
+// A handle check as an Outcome: null handles are UR's INVALID_NULL_HANDLE, others `wrong`.
+template <class T, class Handle>
+Outcome check_handle(Handle handle, const char *role, ur_result_t wrong, T *&out) {
+  auto object = from_ur<T>(handle, role);
+  if (!object.ok()) {
+    Error e = std::move(object).error();
+    return fail(handle == nullptr ? UR_RESULT_ERROR_INVALID_NULL_HANDLE : wrong, std::move(e.message));
+  }
+  out = object.value();
+  return {};
+}
+
+// UR's count protocol: NumEntries handles written when the array is given, the total when asked.
+template <class Handle, class Source>
+Outcome list_handles(const Source &objects, uint32_t entries, Handle *out, uint32_t *total, const char *what) {
+  if (out == nullptr && total == nullptr)
+    return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: both the array and the count are null", what));
+  if (out != nullptr && entries == 0)
+    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: NumEntries is 0 but an array is given", what));
+  if (out != nullptr)
+    for (uint32_t i = 0; i < std::min<size_t>(entries, objects.size()); ++i) out[i] = to_ur<Handle>(objects[i]);
+  if (total != nullptr) *total = static_cast<uint32_t>(objects.size());
+  return {};
+}
+
+// urXRetain and urXRelease of a reference-counted object (`wrong`: the code for a handle of another kind).
+template <class T, class Handle>
+ur_result_t retain_or_release(Handle handle, const char *role, ur_result_t wrong, bool retain) noexcept {
+  return run([&]() -> Outcome {
+    T *object = nullptr;
+    if (Outcome o = check_handle(handle, role, wrong, object); !o.ok()) return o;
+    if (retain) object->retain();
+    else object->release();
+    return {};
+  });
+}
+
+// urXGetNativeHandle: the Level Zero handle behind the object (ze()).
+template <class T, class Handle>
+ur_result_t native_handle(Handle handle, const char *role, ur_result_t wrong, ur_native_handle_t *out,
+                          const char *entry_point) noexcept {
+  return run([&]() -> Outcome {
+    T *object = nullptr;
+    if (Outcome o = check_handle(handle, role, wrong, object); !o.ok()) return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: the native handle pointer is null", entry_point));
+    *out = reinterpret_cast<ur_native_handle_t>(object->ze());
+    return {};
+  });
+}
+
+// UR's info protocol: pPropSizeRet gets the size; pPropValue, when given, must hold propSize >= that size.
+Outcome write_ur_info(const InfoValue &answer, size_t size, void *value, size_t *size_ret, std::string_view what);
+
+// One row of a UR info table: the key, its name for messages, and how to answer it.
+template <class T, class Key>
+struct UrInfoRow {
+  Key key;
+  const char *name;
+  Result<InfoValue> (*answer)(const T &);
+};
+
+// Looks a key up: a key outside UR's enumeration is INVALID_ENUMERATION, a key UR knows that the table does not
+// answer is UNSUPPORTED_ENUMERATION (the device cannot truthfully answer it).
+template <class T, class Key>
+Outcome answer_ur_info(std::span<const UrInfoRow<T, Key>> table, const T &object, Key key, int32_t last_key,
+                       size_t size, void *value, size_t *size_ret, std::string_view what) {
+  const int32_t k = abi_value(key);
+  for (const auto &row : table) {
+    if (row.key != key) continue;
+    auto answer = row.answer(object);
+    if (!answer.ok()) return std::move(answer).error();
+    return write_ur_info(answer.value(), size, value, size_ret, fmt::format("{} {}", what, row.name));
+  }
+  if (k < 0 || k > last_key)
+    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION, fmt::format("{} info key {} is not a UR info key", what, k));
+  return fail(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+              fmt::format("{} info key {} is not answered by zeal's UR adapter", what, k));
+}
+
+} // namespace zeal::adapter::ur

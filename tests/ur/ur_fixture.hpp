@@ -1,0 +1,93 @@
+// The UR face through UR's own loader: initialised once per process, zeal's adapter, platform and CPU device.
+#pragma once
+
+#include <unified-runtime/ur_api.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace zeal_ur_test {
+
+#define UR_ASSERT_OK(call) ASSERT_EQ(UR_RESULT_SUCCESS, (call))
+#define UR_EXPECT_OK(call) EXPECT_EQ(UR_RESULT_SUCCESS, (call))
+
+// A string answer of any UR getInfo.
+template <class Fn>
+std::string info_string(Fn &&get) {
+  size_t size = 0;
+  EXPECT_EQ(UR_RESULT_SUCCESS, get(0, nullptr, &size));
+  std::string text(size, '\0');
+  EXPECT_EQ(UR_RESULT_SUCCESS, get(size, text.data(), nullptr));
+  if (!text.empty()) text.pop_back(); // the terminator
+  return text;
+}
+
+template <class T, class Fn>
+T info_value(Fn &&get) {
+  T value{};
+  EXPECT_EQ(UR_RESULT_SUCCESS, get(sizeof(T), &value, nullptr));
+  return value;
+}
+
+// The sentence of this thread's last failure, as a SYCL runtime reads it.
+inline std::string last_error(ur_adapter_handle_t adapter) {
+  const char *message = nullptr;
+  int32_t code = 0;
+  if (urAdapterGetLastError(adapter, &message, &code) != UR_RESULT_SUCCESS || message == nullptr) return {};
+  return message;
+}
+
+class UrFace : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { ASSERT_EQ(UR_RESULT_SUCCESS, urLoaderInit(0, nullptr)); }
+  static void TearDownTestSuite() { urLoaderTearDown(); }
+
+  void SetUp() override {
+    uint32_t count = 0;
+    UR_ASSERT_OK(urAdapterGet(0, nullptr, &count));
+    ASSERT_EQ(1u, count) << "UR_ADAPTERS_FORCE_LOAD should name zeal's UR adapter only";
+    UR_ASSERT_OK(urAdapterGet(1, &adapter, nullptr));
+    UR_ASSERT_OK(urPlatformGet(adapter, 0, nullptr, &count));
+    ASSERT_GE(count, 1u);
+    std::vector<ur_platform_handle_t> platforms(count);
+    UR_ASSERT_OK(urPlatformGet(adapter, count, platforms.data(), nullptr));
+    // zeal's CPU device: the test machines have no other Level Zero device, but pick it by name anyway.
+    for (ur_platform_handle_t p : platforms) {
+      uint32_t n = 0;
+      UR_ASSERT_OK(urDeviceGet(p, UR_DEVICE_TYPE_CPU, 0, nullptr, &n));
+      std::vector<ur_device_handle_t> devices(n);
+      if (n > 0) {
+        UR_ASSERT_OK(urDeviceGet(p, UR_DEVICE_TYPE_CPU, n, devices.data(), nullptr));
+      }
+      for (ur_device_handle_t d : devices) {
+        if (device_name(d).rfind("zeal CPU", 0) == 0) {
+          platform = p;
+          device = d;
+        }
+      }
+    }
+    ASSERT_NE(nullptr, device) << "no zeal CPU device through the UR loader";
+  }
+
+  void TearDown() override {
+    if (adapter != nullptr) {
+      UR_EXPECT_OK(urAdapterRelease(adapter));
+    }
+  }
+
+  static std::string device_name(ur_device_handle_t d) {
+    return info_string([&](size_t size, void *value, size_t *ret) {
+      return urDeviceGetInfo(d, UR_DEVICE_INFO_NAME, size, value, ret);
+    });
+  }
+  std::string error() const { return last_error(adapter); }
+
+  ur_adapter_handle_t adapter = nullptr;
+  ur_platform_handle_t platform = nullptr;
+  ur_device_handle_t device = nullptr;
+};
+
+} // namespace zeal_ur_test
