@@ -12,7 +12,7 @@ namespace {
 std::string unresolved_imports(const Program &program, const std::string &kernel) {
   const ImageMetadata &meta = program.metadata();
   std::span<const std::string> names = meta.imports;
-  for (const ReachedImports &reached : meta.kernel_calls)
+  for (const module_linker::ReachedImports &reached : meta.kernel_calls)
     if (reached.name == kernel && !reached.imports.empty()) names = reached.imports;
   if (names.empty()) return "symbols its metadata does not name";
   return fmt::format("'{}'", fmt::join(names, "', '"));

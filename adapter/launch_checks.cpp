@@ -26,6 +26,17 @@ Status check_sub_group_size(const KernelLimits &kernel, const DeviceLimits &devi
                                 kernel.required_sub_group_size, kernel.name, device.name, fmt::join(sizes, ", ")));
 }
 
+std::vector<KernelRefusal> refused_kernels(std::span<const KernelRequirements> kernels, const DeviceLimits &device) {
+  std::vector<KernelRefusal> refused;
+  for (const KernelRequirements &k : kernels) {
+    KernelLimits limits;
+    limits.name = k.name;
+    limits.required_sub_group_size = k.sub_group_size;
+    if (Status s = check_sub_group_size(limits, device); !s.ok()) refused.push_back({k.name, std::move(s).error()});
+  }
+  return refused;
+}
+
 Result<NdRange> normalise_nd_range(uint32_t work_dim, const size_t global[3], const size_t local[3],
                                    const size_t offset[3]) {
   if (work_dim < 1 || work_dim > 3)

@@ -1,10 +1,12 @@
 // Pure checks of a launch against kernel and device limits (no Level Zero; unit-tested on their own).
 #pragma once
 
+#include "adapter/metadata.hpp"
 #include "common/result.hpp"
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,17 @@ struct NdRange {
 
 // "sub-group size 64 required by kernel 'k' is not supported by device 'D' (supported: 8, 16, 32)".
 Status check_sub_group_size(const KernelLimits &kernel, const DeviceLimits &device);
+
+// A kernel left out of its module because the device cannot honour it, and what its launches answer.
+struct KernelRefusal {
+  std::string name;
+  Error reason;
+};
+
+// The kernels the device cannot honour, decided from the image's metadata (which holds the SPIR-V's own
+// SubgroupSize execution modes) before any driver sees the module: a driver refuses the whole module for
+// one such kernel, so the others build only if it is left out first.
+std::vector<KernelRefusal> refused_kernels(std::span<const KernelRequirements> kernels, const DeviceLimits &device);
 
 // Dimensions, global sizes and offsets; unused dimensions are normalised to size 1, offset 0.
 Result<NdRange> normalise_nd_range(uint32_t work_dim, const size_t global[3], const size_t local[3],

@@ -3,6 +3,7 @@
 
 #include "adapter/context.hpp"
 #include "adapter/info.hpp"
+#include "adapter/launch_checks.hpp"
 #include "adapter/metadata.hpp"
 
 #include <mutex>
@@ -18,10 +19,7 @@ public:
 
   // A kernel left out of the module because the device cannot honour it; kernels
   // of that name still exist (for sub-group info) but refuse to launch with `reason`.
-  struct RefusedKernel {
-    std::string name;
-    Error reason;
-  };
+  using RefusedKernel = KernelRefusal;
 
   // SPIR-V is inspected first: a binary that is not SPIR-V is INVALID_BINARY.
   static Result<Program *> create(Context &context, Device &device, const zeal_program_desc_t &desc);
@@ -69,11 +67,8 @@ private:
     std::string log;
   };
 
-  // zeModuleCreate of this image with `flags`, leaving out the kernels the device
-  // cannot honour (known ones first, then any the driver's log names).
+  // zeModuleCreate of this image with `flags`, leaving out the kernels refused_ names.
   Result<Built> create_module(const std::string &flags);
-  void refuse_unsupported_kernels();
-  bool refuse_kernel_named_in_log(const std::string &driver_log);
   const std::vector<uint8_t> &driver_input() const { return stripped_.empty() ? binary_ : stripped_; }
   // The module a dynamic link uses: the object module unless its imports were linked already.
   Result<std::pair<ze_module_handle_t, std::optional<ZeModule>>> module_for_link(std::string &log);

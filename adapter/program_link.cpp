@@ -1,6 +1,7 @@
-// Program link: the link checks across objects, then zeModuleDynamicLink of their modules or one static module.
-#include "adapter/link_checks.hpp"
+// Program link: module_linker's link rules across objects, then zeModuleDynamicLink of their modules or one static module.
 #include "adapter/program.hpp"
+
+#include "module_linker/link_rules.hpp"
 
 #include <fmt/ranges.h>
 
@@ -8,6 +9,27 @@
 
 namespace zeal::adapter {
 namespace {
+
+// ZEAL_RESULT_ERROR_LINK_FAILURE whose log is its message.
+Error link_error(std::string message) {
+  Error e = make_error(ZEAL_RESULT_ERROR_LINK_FAILURE, std::move(message));
+  e.log = "zeal: " + e.message;
+  return e;
+}
+
+// The link rules (module_linker/link_rules.hpp) over the objects as given; the first broken one is the error.
+Status check_link(std::span<Program *const> objects, const Device &device) {
+  std::vector<module_linker::LinkObject> views;
+  for (const Program *o : objects) {
+    module_linker::LinkObject v{{o->describe(), &o->metadata()}, &o->calls(), {}};
+    for (const std::string &k : o->metadata().kernels)
+      if (o->refused(k) != nullptr) v.left_out.push_back(k);
+    views.push_back(std::move(v));
+  }
+  std::vector<module_linker::Diagnostic> broken = module_linker::check_object_link(views, device.primary_sub_group_size());
+  if (broken.empty()) return {};
+  return link_error(std::move(broken.front().message));
+}
 
 // The options without ZEAL_LINK_OPTION_STATIC, and whether it was there.
 std::pair<std::string, bool> split_link_options(const char *options) {
@@ -214,7 +236,7 @@ Result<Program *> Program::link(Context &context, Device &device, std::span<Prog
     *log_holder = exe.release();
     return e;
   };
-  if (Status s = check_link(objects); !s.ok()) return fail(std::move(s).error());
+  if (Status s = check_link(objects, device); !s.ok()) return fail(std::move(s).error());
   auto [rest, is_static] = split_link_options(options);
   if (is_static) {
     if (Status s = exe->static_link(objects, rest); !s.ok()) return fail(std::move(s).error());

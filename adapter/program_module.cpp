@@ -33,75 +33,39 @@ std::string join_flags(std::string_view a, std::string_view b) {
 
 } // namespace
 
-// The sub-group sizes the device lacks are known before the driver sees the
-// module: Intel's driver refuses the whole module for one such kernel, so it is
-// left out up front and refused at launch with the sentence of issue 5.
-void Program::refuse_unsupported_kernels() {
-  for (const auto &k : metadata_.kernel_requirements) {
-    KernelLimits limits;
-    limits.name = k.name;
-    limits.required_sub_group_size = k.sub_group_size;
-    if (Status s = check_sub_group_size(limits, device_.limits()); !s.ok())
-      refused_.push_back(RefusedKernel{k.name, std::move(s).error()});
-  }
-}
-
-// A driver may refuse a size it lists (a combination it cannot compile): a
-// failed build whose log blames a kernel requiring a sub-group size leaves that
-// kernel out and tries again. The up-front check catches every size the device
-// does not list, so only such a driver reaches this; build_log_test covers the
-// log reading on the CPU driver's and Intel's texts.
-bool Program::refuse_kernel_named_in_log(const std::string &driver_log) {
-  std::vector<std::string> skip;
-  for (const auto &r : refused_) skip.push_back(r.name);
-  const KernelRequirements *k = kernel_blamed_for_sub_group_size(driver_log, metadata_.kernel_requirements, skip);
-  if (k == nullptr) return false;
-  refused_.push_back(RefusedKernel{
-      k->name, make_error(ZEAL_RESULT_ERROR_KERNEL_NOT_SUPPORTED,
-                          fmt::format("sub-group size {} required by kernel '{}' is not supported by device '{}' "
-                                      "(the driver refused it: {})",
-                                      k->sub_group_size, k->name, device_.name(), driver_reason(driver_log)))});
-  return true;
-}
-
+// What the device cannot honour was decided from metadata (refused_kernels) before this call; a build the
+// driver still refuses fails as a whole, since guessing the kernel to blame from its log text is not reliable.
 Result<Program::Built> Program::create_module(const std::string &flags) {
   std::string notes;
-  for (;;) {
-    if (format_ == ZEAL_PROGRAM_FORMAT_SPIRV && !refused_.empty()) {
-      std::vector<std::string> names;
-      for (const auto &r : refused_) names.push_back(r.name);
-      auto stripped = strip_kernels(binary_, names);
-      if (!stripped.ok()) return std::move(stripped).error();
-      stripped_ = std::move(stripped).value();
-      notes.clear();
-      for (const auto &r : refused_) notes += fmt::format("zeal: kernel '{}' left out: {}\n", r.name, r.reason.message);
-    }
-    std::vector<uint32_t> ids;
-    std::vector<const void *> values;
-    for (const auto &c : constants_) {
-      ids.push_back(c.id);
-      values.push_back(c.value.data());
-    }
-    ze_module_constants_t constants{static_cast<uint32_t>(ids.size()), ids.data(), values.data()};
-    auto desc = ze_desc<ze_module_desc_t>();
-    desc.format = format_ == ZEAL_PROGRAM_FORMAT_SPIRV ? ZE_MODULE_FORMAT_IL_SPIRV : ZE_MODULE_FORMAT_NATIVE;
-    desc.inputSize = driver_input().size();
-    desc.pInputModule = driver_input().data();
-    desc.pBuildFlags = flags.c_str();
-    desc.pConstants = ids.empty() ? nullptr : &constants;
-    ze_module_handle_t module = nullptr;
-    ze_module_build_log_handle_t log = nullptr;
-    ze_result_t r = zeModuleCreate(context_->ze(), device_.ze(), &desc, &module, &log);
-    ZeModuleBuildLog log_owner(log);
-    std::string driver_log = read_build_log(log);
-    if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE && format_ == ZEAL_PROGRAM_FORMAT_SPIRV &&
-        refuse_kernel_named_in_log(driver_log))
-      continue;
-    std::string text = notes + driver_log;
-    if (r == ZE_RESULT_SUCCESS) return Built{ZeModule(module), std::move(text)};
-    build_log_ = text;
-    return fail_build(r, text, "building").error();
+  if (format_ == ZEAL_PROGRAM_FORMAT_SPIRV && !refused_.empty()) {
+    std::vector<std::string> names;
+    for (const auto &r : refused_) names.push_back(r.name);
+    auto stripped = strip_kernels(binary_, names);
+    if (!stripped.ok()) return std::move(stripped).error();
+    stripped_ = std::move(stripped).value();
+    for (const auto &r : refused_) notes += fmt::format("zeal: kernel '{}' left out: {}\n", r.name, r.reason.message);
   }
+  std::vector<uint32_t> ids;
+  std::vector<const void *> values;
+  for (const auto &c : constants_) {
+    ids.push_back(c.id);
+    values.push_back(c.value.data());
+  }
+  ze_module_constants_t constants{static_cast<uint32_t>(ids.size()), ids.data(), values.data()};
+  auto desc = ze_desc<ze_module_desc_t>();
+  desc.format = format_ == ZEAL_PROGRAM_FORMAT_SPIRV ? ZE_MODULE_FORMAT_IL_SPIRV : ZE_MODULE_FORMAT_NATIVE;
+  desc.inputSize = driver_input().size();
+  desc.pInputModule = driver_input().data();
+  desc.pBuildFlags = flags.c_str();
+  desc.pConstants = ids.empty() ? nullptr : &constants;
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t r = zeModuleCreate(context_->ze(), device_.ze(), &desc, &module, &log);
+  ZeModuleBuildLog log_owner(log);
+  std::string text = notes + read_build_log(log);
+  if (r == ZE_RESULT_SUCCESS) return Built{ZeModule(module), std::move(text)};
+  build_log_ = text;
+  return fail_build(r, text, "building").error();
 }
 
 Status Program::fail_build(ze_result_t r, const std::string &log, const char *step) {
@@ -122,8 +86,7 @@ Status Program::compile(const char *options) {
   std::lock_guard lock(mutex_);
   if (state_ != ZEAL_PROGRAM_STATE_INPUT)
     return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE, describe() + " has already been compiled or built");
-  refused_.clear();
-  refuse_unsupported_kernels();
+  refused_ = refused_kernels(metadata_.kernel_requirements, device_.limits());
   compile_options_ = options != nullptr ? options : "";
   auto built = create_module(join_flags(compile_options_, "-library-compilation"));
   if (!built.ok()) return std::move(built).error();
@@ -146,8 +109,7 @@ Status Program::build(const char *options) {
     e.log = build_log_;
     return e;
   }
-  refused_.clear();
-  refuse_unsupported_kernels();
+  refused_ = refused_kernels(metadata_.kernel_requirements, device_.limits());
   compile_options_ = options != nullptr ? options : "";
   // Exported functions stay visible (function pointers) only in library compilation.
   auto built = create_module(metadata_.exports.empty() ? compile_options_

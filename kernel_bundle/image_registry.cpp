@@ -2,25 +2,16 @@
 #include "kernel_bundle/image_registry.hpp"
 
 #include "common/log.hpp"
+#include "common/metadata_list.hpp"
 
 #include <fmt/format.h>
 
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <sstream>
 
 namespace zeal::detail {
 namespace {
-
-std::vector<std::string> split_names(std::string_view text) {
-  std::vector<std::string> names;
-  std::string name;
-  std::istringstream in{std::string(text)};
-  while (std::getline(in, name, ';'))
-    if (!name.empty()) names.push_back(name);
-  return names;
-}
 
 std::string origin_of(const void *address, const char *fallback) {
   Dl_info info{};
@@ -67,9 +58,9 @@ void ImageRegistry::add(const zeal_device_image_set_t *set) {
     image->image = &set->images[i];
     image->set = set;
     image->origin = origin;
-    image->kernels = split_names(metadata_text(set->images[i], ZEAL_METADATA_KERNELS));
-    image->exports = split_names(metadata_text(set->images[i], ZEAL_METADATA_EXPORTS));
-    image->imports = split_names(metadata_text(set->images[i], ZEAL_METADATA_IMPORTS));
+    image->kernels = split_metadata_list(metadata_text(set->images[i], ZEAL_METADATA_KERNELS));
+    image->exports = split_metadata_list(metadata_text(set->images[i], ZEAL_METADATA_EXPORTS));
+    image->imports = split_metadata_list(metadata_text(set->images[i], ZEAL_METADATA_IMPORTS));
     log.debug("registered image '{}' of {} with {} kernel(s)", set->images[i].name, origin, image->kernels.size());
     for (const std::string &symbol : image->exports) exporters_[symbol].push_back(image);
     for (const std::string &kernel : image->kernels) kernel_index_[kernel].push_back(image);

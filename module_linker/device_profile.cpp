@@ -1,5 +1,7 @@
-// The built-in device profiles and the per-kernel device check.
+// The built-in device profiles, as module_linker sees them, and the per-kernel device check.
 #include "module_linker/device_profile.hpp"
+
+#include "common/device_profiles.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,23 +11,20 @@
 namespace zeal::module_linker {
 namespace {
 
-constexpr uint32_t kAll = kFeatureFp64 | kFeatureFp16 | kFeatureInt64Atomics | kFeatureSubgroupShuffle;
-
-// Where the numbers come from:
-// - host: zeal's own CPU driver (cpu_driver/runtime/device.cpp reports sub-group sizes 4..64 and
-//   the FP16, FP64 and INT64_ATOMICS module flags); 16 is the size its compiler picks by default.
-// - pvc (Intel Data Center GPU Max): the compute-runtime reports subGroupSizes {16, 32}, fp64 and
-//   64-bit atomics; SIMD16 is its native width, so 16 is the primary size.
-// - dg2 (Intel Arc A-series, Xe-HPG): subGroupSizes {8, 16, 32}; no native fp64 (the driver
-//   does not report ZE_DEVICE_MODULE_FLAG_FP64); 64-bit integer atomics are reported; 16 is the
-//   size IGC compiles SYCL kernels for when none is required.
-// All Intel GPUs implement cl_intel_subgroups, hence SubgroupShuffleINTEL.
+// The rows of common/device_profiles.hpp, the one table the CPU driver reads too, with their features as bits.
 const std::vector<DeviceProfile> &profiles() {
-  static const std::vector<DeviceProfile> table = {
-      {"host", {4, 8, 16, 32, 64}, 16, kAll},
-      {"pvc", {16, 32}, 16, kAll},
-      {"dg2", {8, 16, 32}, 16, kAll & ~kFeatureFp64},
-  };
+  static const std::vector<DeviceProfile> table = [] {
+    std::vector<DeviceProfile> out;
+    for (const DeviceProfileRow &row : kDeviceProfiles) {
+      auto bit = [](bool has, Feature f) { return has ? static_cast<uint32_t>(f) : 0u; };
+      uint32_t features = bit(row.fp64, kFeatureFp64) | bit(row.fp16, kFeatureFp16) |
+                          bit(row.int64_atomics, kFeatureInt64Atomics) |
+                          bit(row.sub_group_shuffle, kFeatureSubgroupShuffle);
+      out.push_back({row.name, {row.sub_group_sizes.begin(), row.sub_group_sizes.end()},
+                     row.primary_sub_group_size, features});
+    }
+    return out;
+  }();
   return table;
 }
 

@@ -20,7 +20,7 @@ struct DeviceProfile {
   bool supports_sub_group_size(uint32_t size) const;
 };
 
-// host, pvc, dg2; see device_profile.cpp for where each number comes from.
+// host, pvc, dg2: the rows of common/device_profiles.hpp, which says where each number comes from.
 std::span<const DeviceProfile> device_profiles();
 const DeviceProfile *find_device_profile(std::string_view name);
 

@@ -1,25 +1,49 @@
 // plan_link: a pipeline of phases (index, roots, resolve, duplicates, re-creations, kernel checks) filling one LinkPlan.
-#include "module_linker/link_internal.hpp"
+#include "module_linker/link_plan.hpp"
+
+#include "module_linker/link_rules.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <deque>
-#include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace zeal::module_linker {
-namespace detail {
+namespace {
 
+struct Definition {
+  size_t module = 0;
+  const Symbol *symbol = nullptr;
+};
+
+struct RootKernel {
+  size_t module = 0;
+  const EntryPoint *entry = nullptr;
+};
+
+// What the phases share.
+struct PlanState {
+  std::span<const ModuleInput> inputs;
+  const DeviceProfile *device = nullptr;
+  CallRules *rules = nullptr;          // the link rules, over every input
+  // Every input's exports by name: the first definition inline, further ones (rare) beside it.
+  struct Exporters {
+    Definition first;
+    std::vector<Definition> more;
+  };
+  std::unordered_map<std::string_view, Exporters> exports;
+  std::unordered_map<std::string_view, Definition> chosen;               // symbol -> its provider
+  std::vector<bool> in_plan;
+  std::vector<RootKernel> kernels;
+};
+
+// "module 'a.spv'" or "module 'a.spv' (libfoo.so)".
 std::string module_label(const ModuleInput &input) {
   if (input.metadata.library.empty()) return fmt::format("module '{}'", input.name);
   return fmt::format("module '{}' ({})", input.name, input.metadata.library);
 }
-
-} // namespace detail
-
-namespace {
-
-using namespace detail;
 
 // Phase 1. Contract: every export of every input is listed under its name, in input order.
 void index_exports(PlanState &state) {
@@ -118,7 +142,8 @@ void check_types(const PlanState &state, LinkPlan &plan, size_t importer, const 
 }
 
 // Phase 3. Contract: every import of every module in the plan is resolved to a provider (which
-// joins the plan, transitively) or diagnosed as unresolved or ambiguous; resolved types are checked.
+// joins the plan, transitively) or diagnosed as unresolved or ambiguous; resolved types are checked,
+// and what the importer declares of the function holds for the provider's definition.
 void resolve_imports(PlanState &state, LinkPlan &plan) {
   std::deque<size_t> work(plan.modules.begin(), plan.modules.end());
   while (!work.empty()) {
@@ -146,6 +171,7 @@ void resolve_imports(PlanState &state, LinkPlan &plan) {
         continue;
       }
       check_types(state, plan, m, import, *def);
+      state.rules->check_declared_import(m, import.name, def->module);
       plan.resolutions.push_back({import.name, m, def->module});
       if (!state.in_plan[def->module]) {
         add_module(state, plan, def->module);
@@ -175,14 +201,35 @@ void mark_recreations(const PlanState &state, LinkPlan &plan) {
     if (state.inputs[m].already_linked) plan.recreate.push_back(m);
 }
 
+// Phase 6. Contract: every call a root kernel reaches into another module keeps the link rules, and
+// the device supports what the kernel and everything it reaches use.
+void check_kernels(const PlanState &state, LinkPlan &plan) {
+  auto resolve = [&](std::string_view name) -> std::optional<ImportTarget> {
+    auto def = state.chosen.find(name);
+    if (def == state.chosen.end()) return std::nullopt; // unresolved: already diagnosed
+    return ImportTarget{def->second.module, def->second.symbol};
+  };
+  for (const RootKernel &k : state.kernels) {
+    uint32_t features = state.rules->check_kernel(k.module, *k.entry, resolve);
+    for (const std::string &why : kernel_unsupported_reasons(*k.entry, features, *state.device))
+      plan.diagnostics.push_back({DiagnosticCode::UnsupportedKernel,
+                                  fmt::format("kernel '{}' of {} cannot run on device '{}': it {}", k.entry->name,
+                                              module_label(state.inputs[k.module]), state.device->name, why)});
+  }
+}
+
 } // namespace
 
 LinkPlan plan_link(std::span<const ModuleInput> inputs, std::span<const std::string> roots,
                    const DeviceProfile &device) {
   LinkPlan plan;
+  std::vector<RuleModule> modules;
+  for (const ModuleInput &in : inputs) modules.push_back({module_label(in), &in.metadata});
+  CallRules rules(modules, device.primary_sub_group_size, RangeWording::TypeNames, plan.diagnostics);
   PlanState state;
   state.inputs = inputs;
   state.device = &device;
+  state.rules = &rules;
   state.in_plan.assign(inputs.size(), false);
   index_exports(state);
   select_roots(state, plan, roots);

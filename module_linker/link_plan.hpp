@@ -2,10 +2,10 @@
 #pragma once
 
 #include "module_linker/device_profile.hpp"
+#include "module_linker/image_metadata.hpp"
 #include "module_linker/module_info.hpp"
 
 #include <cstddef>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,29 +14,10 @@
 
 namespace zeal::module_linker {
 
-// What an exported function (SYCL_EXTERNAL) was compiled for; declared to zeal-pack.
-struct FunctionMetadata {
-  std::optional<uint32_t> sub_group_size;    // none: the device's primary size
-  std::optional<std::string> range_type;     // "int", "unsigned int", "size_t", ...; none: size_t
-};
-
-// The optional metadata of a device image (DESIGN.md, "Device-image metadata").
-struct ModuleMetadata {
-  std::string library;                                   // the shared library holding it, "" if unknown
-  std::map<std::string, FunctionMetadata, std::less<>> functions;  // by exported function name
-  std::map<std::string, std::string, std::less<>> kernel_range_types;  // by kernel name
-};
-
-// Reads metadata key/value entries with the keys of include/zeal/zeal_adapter.h:
-// "library", "function.<name>.sub_group_size", "function.<name>.range_type",
-// "kernel.<name>.range_type"; other keys are ignored. A bad sub-group size is an
-// INVALID_ARGUMENT error naming the key.
-Result<ModuleMetadata> parse_module_metadata(std::span<const std::pair<std::string, std::string>> entries);
-
 struct ModuleInput {
   std::string name;                 // for messages: a file or image name
   ModuleInfo info;                  // from inspect_spirv
-  ModuleMetadata metadata;
+  ImageMetadata metadata;           // library, and what functions and kernels were compiled for (zeal-pack's)
   bool already_linked = false;      // its Level Zero module exists and was dynamically linked
 };
 
@@ -74,7 +55,8 @@ struct LinkPlan {
 };
 
 // Plans the link of the roots (kernel or module names; empty: every input) with the inputs
-// that provide their imports, transitively, and checks it for `device`.
+// that provide their imports, transitively, and checks it for `device` by the link rules
+// (link_rules.hpp) the runtime's program links keep too.
 //
 // Preference rule for a symbol defined by several modules: identical definitions (same type
 // and definition fingerprint) are one symbol; otherwise a single Export definition wins over

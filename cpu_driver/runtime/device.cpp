@@ -78,8 +78,8 @@ Device::Device(HostCpu cpu, const Profile &profile) : cpu_(std::move(cpu)), prof
   c.maxGroupSizeX = c.maxGroupSizeY = c.maxGroupSizeZ = profile.max_group_size;
   c.maxGroupCountX = c.maxGroupCountY = c.maxGroupCountZ = UINT32_MAX;
   c.maxSharedLocalMemory = profile.local_memory_bytes;
-  c.numSubGroupSizes = static_cast<uint32_t>(profile.subgroup_sizes.size());
-  std::copy(profile.subgroup_sizes.begin(), profile.subgroup_sizes.end(), c.subGroupSizes);
+  c.numSubGroupSizes = static_cast<uint32_t>(profile.sub_group_sizes.size());
+  std::copy(profile.sub_group_sizes.begin(), profile.sub_group_sizes.end(), c.subGroupSizes);
 
   auto &m = module_;
   m.spirvVersionSupported = ZE_MAKE_VERSION(1, 4);

@@ -32,7 +32,7 @@ Driver &Driver::instance() {
 }
 
 // zeInit has refused unknown profiles before the driver exists.
-Driver::Driver() : device_(read_host_cpu(), *find_profile(zeal::settings().cpu_profile)) {
+Driver::Driver() : device_(read_host_cpu(), *find_device_profile_row(zeal::settings().cpu_profile)) {
   // A fixed identity: the same driver build reports the same UUID on every machine and run.
   static constexpr char id[] = "zeal-cpu-driver";
   static_assert(sizeof(id) <= ZE_MAX_DRIVER_UUID_SIZE);
@@ -59,9 +59,9 @@ ze_result_t init(ze_init_flags_t flags) {
   // The device is neither a GPU nor a VPU: asking for only those excludes this driver.
   if (flags & (ZE_INIT_FLAG_GPU_ONLY | ZE_INIT_FLAG_VPU_ONLY)) return ZE_RESULT_ERROR_UNINITIALIZED;
   const std::string &profile = zeal::settings().cpu_profile;
-  if (find_profile(profile) == nullptr) {
+  if (find_device_profile_row(profile) == nullptr) {
     zeal::logger("zeal-cpu").error("ZEAL_CPU_PROFILE='{}' is not a device profile; valid profiles: {}", profile,
-                                   profile_names());
+                                   device_profile_names());
     return ZE_RESULT_ERROR_UNINITIALIZED;
   }
   // Code for a target this CPU cannot run would stop the process on an illegal instruction.

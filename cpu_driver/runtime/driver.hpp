@@ -3,8 +3,8 @@
 
 #include "cpu_driver/runtime/handles.hpp"
 #include "cpu_driver/runtime/host_cpu.hpp"
-#include "cpu_driver/runtime/profile.hpp"
 #include "cpu_driver/runtime/thread_pool.hpp"
+#include "common/device_profiles.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -13,6 +13,9 @@
 #include <vector>
 
 namespace zeal::cpu {
+
+// Which device the CPU driver pretends to be (ZEAL_CPU_PROFILE), limits included.
+using Profile = DeviceProfileRow;
 
 class Device : public _ze_device_handle_t {
 public:

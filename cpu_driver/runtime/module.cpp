@@ -14,9 +14,9 @@ namespace {
 CompileOptions device_options(const Device &device) {
   CompileOptions options;
   const Profile &profile = device.profile();
-  options.subgroup_sizes.assign(profile.subgroup_sizes.begin(), profile.subgroup_sizes.end());
+  options.subgroup_sizes.assign(profile.sub_group_sizes.begin(), profile.sub_group_sizes.end());
   // Sub-groups: kernels without a required size run with the profile's primary size (kernel.cpp reports it).
-  options.primary_subgroup_size = profile.primary_subgroup_size;
+  options.primary_subgroup_size = profile.primary_sub_group_size;
   options.device_name = std::string("the ") + profile.name + " profile";
   return options;
 }

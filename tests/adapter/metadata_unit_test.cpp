@@ -1,6 +1,7 @@
 // Device-image metadata reading and SPIR-V kernel stripping, called directly (no Level Zero).
 #include "adapter/metadata.hpp"
 #include "adapter/spirv_strip.hpp"
+#include "module_linker/range_type.hpp"
 
 #include <gtest/gtest.h>
 
@@ -72,10 +73,11 @@ TEST(Metadata, MalformedValuesNameKeyAndValue) {
 }
 
 TEST(Metadata, RangeTypeAcceptsNumbersAndIntegerTypeNames) {
-  EXPECT_EQ(parse_range_type("uint8_t"), 255u);
-  EXPECT_EQ(parse_range_type("unsigned int"), 4294967295u);
-  EXPECT_EQ(parse_range_type("size_t"), UINT64_MAX);
-  EXPECT_EQ(parse_range_type("1000"), 1000u);
+  using zeal::module_linker::parse_range_type;
+  EXPECT_EQ(parse_range_type("uint8_t")->max, 255u);
+  EXPECT_EQ(parse_range_type("unsigned int")->max, 4294967295u);
+  EXPECT_EQ(parse_range_type("size_t")->max, UINT64_MAX);
+  EXPECT_EQ(parse_range_type("1000")->max, 1000u);
   EXPECT_FALSE(parse_range_type("double").has_value());
 }
 

@@ -1,5 +1,7 @@
-// plan_link: resolution across modules and one fixture per diagnostic, each checked by its message.
+// plan_link and the link rules: resolution across modules and one fixture per diagnostic, each checked by its message.
 #include "test_support.hpp"
+
+#include "module_linker/link_rules.hpp"
 
 #include <algorithm>
 
@@ -24,8 +26,8 @@ std::string only(const ml::LinkPlan &p, ml::DiagnosticCode code) {
   return found.empty() ? "" : found.front();
 }
 
-ml::ModuleMetadata library(const std::string &name) {
-  ml::ModuleMetadata m;
+ml::ImageMetadata library(const std::string &name) {
+  ml::ImageMetadata m;
   m.library = name;
   return m;
 }
@@ -103,36 +105,36 @@ TEST(PlanLink, GivenKernelRequiringSize32CallingFunctionCompiledForPrimary_ThenS
 }
 
 TEST(PlanLink, GivenDeclaredCalleeSize_ThenCallerAtPrimarySizeMismatches_AndMatchingDeclarationPasses) {
-  ml::ModuleMetadata meta;
-  meta.functions["f"].sub_group_size = 8;
+  ml::ImageMetadata meta;
+  meta.function_entry("f").sub_group_size = 8;
   std::vector<ml::ModuleInput> in = {input("call_f.spv"), input("def_f.spv", meta)};
   EXPECT_EQ(only(plan(in, "dg2"), ml::DiagnosticCode::SubGroupSizeMismatch),
             "kernel 'call_f' of module 'call_f.spv' runs with sub-group size 16 (the device's primary size) and calls "
             "'f', but function 'f' of module 'def_f.spv' was compiled for sub-group size 8 (declared)");
-  in[1].metadata.functions["f"].sub_group_size = 32;
+  in[1].metadata.function_entry("f").sub_group_size = 32;
   std::vector<ml::ModuleInput> ok = {input("call_f_sg32.spv"), in[1]};
   EXPECT_TRUE(plan(ok, "dg2").ok()) << ml::describe(plan(ok, "dg2"), ok);
 }
 
 TEST(PlanLink, GivenCalleeRangeTypeNarrowerThanCallers_ThenRangeTypeMismatch_AndWiderPasses) {
-  ml::ModuleMetadata meta;
-  meta.functions["f"].range_type = "int";
+  ml::ImageMetadata meta;
+  meta.function_entry("f").range_type = "int";
   std::vector<ml::ModuleInput> in = {input("call_f.spv"), input("def_f.spv", meta)};
   EXPECT_EQ(only(plan(in), ml::DiagnosticCode::RangeTypeMismatch),
             "kernel 'call_f' of module 'call_f.spv' has range_type size_t (the default) and calls 'f', but function "
             "'f' of module 'def_f.spv' has range_type int, which cannot represent every value of size_t");
-  in[0].metadata.kernel_range_types["call_f"] = "int";
-  in[1].metadata.functions["f"].range_type = "long";
+  in[0].metadata.kernel_entry("call_f").range_type = "int";
+  in[1].metadata.function_entry("f").range_type = "long";
   EXPECT_TRUE(plan(in).ok());
-  in[1].metadata.functions["f"].range_type = "unsigned int";
+  in[1].metadata.function_entry("f").range_type = "unsigned int";
   EXPECT_EQ(only(plan(in), ml::DiagnosticCode::RangeTypeMismatch).find("cannot represent every value of int") !=
                 std::string::npos,
             true);
 }
 
 TEST(PlanLink, GivenUnknownRangeType_ThenItIsDiagnosed) {
-  ml::ModuleMetadata meta;
-  meta.functions["f"].range_type = "float";
+  ml::ImageMetadata meta;
+  meta.function_entry("f").range_type = "float";
   std::vector<ml::ModuleInput> in = {input("call_f.spv"), input("def_f.spv", meta)};
   EXPECT_EQ(only(plan(in), ml::DiagnosticCode::UnknownRangeType),
             "function 'f' of module 'def_f.spv' declares range_type 'float', which is not an integral type zeal knows");
@@ -189,22 +191,66 @@ TEST(PlanLink, GivenUnknownRoot_ThenItIsDiagnosed) {
 }
 
 TEST(PlanLink, GivenMetadataEntries_ThenTheyParse_AndABadSizeIsRejected) {
-  std::vector<std::pair<std::string, std::string>> entries = {
+  const ml::MetadataEntry entries[] = {
       {"library", "libx.so"},
       {"function.f.sub_group_size", "32"},
       {"function.f.range_type", "int"},
       {"kernel.k.range_type", "long"},
       {"function.name.with.dots.range_type", "short"},
       {"kernels", "k"}};
-  auto meta = ml::parse_module_metadata(entries);
+  auto meta = ml::read_image_metadata(entries, nullptr, 0);
   ASSERT_TRUE(meta.ok());
   EXPECT_EQ(meta->library, "libx.so");
-  EXPECT_EQ(meta->functions.at("f").sub_group_size, 32u);
-  EXPECT_EQ(meta->functions.at("f").range_type, "int");
-  EXPECT_EQ(meta->kernel_range_types.at("k"), "long");
-  EXPECT_EQ(meta->functions.at("name.with.dots").range_type, "short");
-  std::vector<std::pair<std::string, std::string>> bad = {{"function.f.sub_group_size", "lots"}};
-  auto err = ml::parse_module_metadata(bad);
+  EXPECT_EQ(meta->function("f")->sub_group_size, 32u);
+  EXPECT_EQ(meta->function("f")->range_type, "int");
+  EXPECT_EQ(meta->kernel("k")->range_type, "long");
+  EXPECT_EQ(meta->function("name.with.dots")->range_type, "short");
+  const ml::MetadataEntry bad[] = {{"function.f.sub_group_size", "lots"}};
+  auto err = ml::read_image_metadata(bad, nullptr, 0);
   ASSERT_FALSE(err.ok());
   EXPECT_EQ(err.error().message, "metadata 'function.f.sub_group_size' is 'lots', not a positive sub-group size");
+}
+
+// The rules as the runtime's program link applies them (check_object_link), on objects described by hand.
+TEST(LinkRules, GivenAKernelWithoutRangeType_WhenItCallsANarrowerCallee_ThenTheOneMissingRangeTypeRuleRefusesIt) {
+  ml::ImageMetadata app, lib;
+  app.kernels = {"k"};
+  app.imports = {"f"};
+  lib.exports = {"f"};
+  lib.function_entry("f").range_type = "int";
+  ml::ModuleInfo app_calls, lib_calls;
+  ml::EntryPoint k;
+  k.name = "k";
+  k.execution_model = static_cast<uint32_t>(ml::spv::ExecutionModel::Kernel);
+  k.reached_imports = {"f"};
+  app_calls.entry_points.push_back(k);
+  ml::Symbol f;
+  f.name = "f";
+  lib_calls.exported_symbols.push_back(f);
+  std::vector<ml::LinkObject> objects = {{{"program A", &app}, &app_calls, {}}, {{"program L", &lib}, &lib_calls, {}}};
+  std::vector<ml::Diagnostic> broken = ml::check_object_link(objects, 16);
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_EQ(broken[0].message, "kernel 'k' of program A runs with up to 18446744073709551615 work-items (size_t, the "
+                               "default) and calls 'f', but function 'f' of program L is defined for at most 2147483647 "
+                               "(range_type)");
+  // Where the callee holds more work-items but not the caller's negative values, the words are the types'.
+  app.kernel_entry("k").range_type = "int";
+  lib.function_entry("f").range_type = "unsigned int";
+  broken = ml::check_object_link(objects, 16);
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_EQ(broken[0].message, "kernel 'k' of program A has range_type int and calls 'f', but function 'f' of program L "
+                               "has range_type unsigned int, which cannot represent every value of int");
+  // A kernel left out of its module runs nothing.
+  objects[0].left_out = {"k"};
+  EXPECT_TRUE(ml::check_object_link(objects, 16).empty());
+}
+
+TEST(RangeType, NamesAndCountsParse_AndACalleeMustRepresentEveryValueOfItsCaller) {
+  EXPECT_EQ(ml::parse_range_type("std::int16_t")->min, INT16_MIN);
+  EXPECT_EQ(ml::parse_range_type("char")->max, 127u);
+  EXPECT_EQ(ml::parse_range_type("65536")->min, 0);
+  EXPECT_FALSE(ml::parse_range_type("float"));
+  EXPECT_TRUE(ml::represents(*ml::parse_range_type("long"), *ml::parse_range_type("int")));
+  EXPECT_FALSE(ml::represents(*ml::parse_range_type("unsigned int"), *ml::parse_range_type("int")));
+  EXPECT_FALSE(ml::represents(*ml::parse_range_type("int"), *ml::parse_range_type(ml::kUndeclaredRangeType)));
 }

@@ -26,7 +26,7 @@ inline ModuleInfo inspect_words(std::span<const uint32_t> words) {
   return info.ok() ? std::move(info).value() : ModuleInfo{};
 }
 
-inline ModuleInput input(const std::string &fixture, ModuleMetadata meta = {}) {
+inline ModuleInput input(const std::string &fixture, ImageMetadata meta = {}) {
   return ModuleInput{fixture, inspect_words(fixture_words(fixture)), std::move(meta), false};
 }
 

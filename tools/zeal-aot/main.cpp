@@ -1,6 +1,6 @@
 // zeal-aot: compiles SPIR-V device images ahead of time into native binaries for zeal's CPU driver.
 #include "cpu_driver/compiler/compiler.hpp"
-#include "cpu_driver/runtime/profile.hpp"
+#include "common/device_profiles.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -55,11 +55,11 @@ bool parse_args(int argc, char **argv, Options &opts) {
 
 // The checks and sub-group size the CPU driver applies under `profile`, so a
 // kernel the profile cannot run fails here, at build time, not at first launch.
-zeal::cpu::CompileOptions aot_options(const zeal::cpu::Profile &profile) {
+zeal::cpu::CompileOptions aot_options(const zeal::DeviceProfileRow &profile) {
   zeal::cpu::CompileOptions options;
   options.library_compilation = true;
-  options.subgroup_sizes.assign(profile.subgroup_sizes.begin(), profile.subgroup_sizes.end());
-  options.primary_subgroup_size = profile.primary_subgroup_size;
+  options.subgroup_sizes.assign(profile.sub_group_sizes.begin(), profile.sub_group_sizes.end());
+  options.primary_subgroup_size = profile.primary_sub_group_size;
   options.device_name = std::string("the ") + profile.name + " profile";
   return options;
 }
@@ -112,10 +112,10 @@ int main(int argc, char **argv) {
     std::printf("zeal-aot: this CPU runs code for %s\n", opts.check_target.c_str());
     return 0;
   }
-  const zeal::cpu::Profile *profile = zeal::cpu::find_profile(opts.profile);
+  const zeal::DeviceProfileRow *profile = zeal::find_device_profile_row(opts.profile);
   if (profile == nullptr) {
     std::fprintf(stderr, "zeal-aot: unknown profile '%s' (profiles: %s)\n", opts.profile.c_str(),
-                 zeal::cpu::profile_names().c_str());
+                 zeal::device_profile_names().c_str());
     return 2;
   }
   std::error_code ec;

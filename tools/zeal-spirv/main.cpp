@@ -210,23 +210,23 @@ int run_info(const Args &args) {
   return kExitOk;
 }
 
-// Applies "--meta FILE,KEY=VALUE" options to the inputs named FILE.
-std::string apply_meta(const std::vector<std::string> &metas, std::vector<ml::ModuleInput> &inputs) {
+// Reads the "--meta FILE,KEY=VALUE" options of each input, with its SPIR-V, as the runtime reads an image's
+// metadata (module_linker::read_image_metadata).
+std::string apply_meta(const std::vector<std::string> &metas, std::vector<ml::ModuleInput> &inputs,
+                       const ml::DeviceProfile &device) {
+  std::vector<std::vector<ml::MetadataEntry>> entries(inputs.size());
   for (const std::string &m : metas) {
     size_t comma = m.find(','), eq = m.find('=', comma == std::string::npos ? 0 : comma);
     if (comma == std::string::npos || eq == std::string::npos) return fmt::format("--meta '{}' is not FILE,KEY=VALUE", m);
-    std::string file = m.substr(0, comma);
+    std::string_view text(m), file = text.substr(0, comma);
     auto it = std::find_if(inputs.begin(), inputs.end(), [&](auto &in) { return in.name == file; });
     if (it == inputs.end()) return fmt::format("--meta names '{}', which is not an input", file);
-    std::pair<std::string, std::string> entry{m.substr(comma + 1, eq - comma - 1), m.substr(eq + 1)};
-    auto parsed = ml::parse_module_metadata(std::span(&entry, 1));
-    if (!parsed.ok()) return parsed.error().message;
-    if (!parsed->library.empty()) it->metadata.library = parsed->library;
-    for (auto &[name, fn] : parsed->functions) {
-      if (fn.sub_group_size) it->metadata.functions[name].sub_group_size = fn.sub_group_size;
-      if (fn.range_type) it->metadata.functions[name].range_type = fn.range_type;
-    }
-    for (auto &[name, range] : parsed->kernel_range_types) it->metadata.kernel_range_types[name] = range;
+    entries[it - inputs.begin()].push_back({text.substr(comma + 1, eq - comma - 1), text.substr(eq + 1)});
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto parsed = ml::read_image_metadata(entries[i], &inputs[i].info, device.primary_sub_group_size);
+    if (!parsed.ok()) return fmt::format("{}: {}", inputs[i].name, parsed.error().message);
+    inputs[i].metadata = std::move(parsed).value();
   }
   return "";
 }
@@ -241,7 +241,7 @@ int run_link_check(const Args &args) {
     if (!info.ok()) return load_error(info.error());
     inputs.push_back({file, std::move(info).value(), {}, false});
   }
-  if (std::string err = apply_meta(args.meta, inputs); !err.empty()) return usage_error(err);
+  if (std::string err = apply_meta(args.meta, inputs, *device); !err.empty()) return usage_error(err);
   ml::LinkPlan plan = ml::plan_link(inputs, args.roots, *device);
   fmt::print("{}", ml::describe(plan, inputs));
   if (!plan.ok()) {
