@@ -107,7 +107,7 @@ Outcome write_ur_info(const InfoValue &answer, size_t size, void *value, size_t 
   if (value != nullptr && size < answer.bytes.size())
     return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{} needs {} bytes, but propSize is {}", what,
                                                           answer.bytes.size(), size));
-  if (value != nullptr) std::memcpy(value, answer.bytes.data(), answer.bytes.size());
+  if (value != nullptr && !answer.bytes.empty()) std::memcpy(value, answer.bytes.data(), answer.bytes.size());
   if (size_ret != nullptr) *size_ret = answer.bytes.size();
   return {};
 }
