@@ -13,25 +13,34 @@
 
 namespace zeal {
 
-struct Error {
-  zeal_result_t code = ZEAL_RESULT_ERROR_UNKNOWN;
+// A failure in the codes of the side that reports it: zeal's (ZEAL_RESULT_*)
+// everywhere but inside the CPU driver, which is a Level Zero driver and speaks
+// ze_result_t (cpu_driver/compiler/errors.hpp). `Unknown` is the code of an
+// error nobody set.
+template <class Code, Code Unknown>
+struct BasicError {
+  Code code = Unknown;
   std::string message;             // a sentence naming the object and what was wrong
   std::source_location where;      // where the error was made
   int64_t native_code = 0;         // the driver's own code (ze_result_t), when it came from one
   std::string log;                 // a build or link log, when there is one
 
-  // "message (at file:line)" for logs.
+  // "CODE_NAME: message (at file:line)" for logs.
   std::string describe() const;
 };
+
+using Error = BasicError<zeal_result_t, ZEAL_RESULT_ERROR_UNKNOWN>;
+template <> std::string Error::describe() const;
 
 Error make_error(zeal_result_t code, std::string message,
                  std::source_location where = std::source_location::current());
 
-template <class T>
+// A value, or the error `E` (zeal's unless a component speaks other codes).
+template <class T, class E = Error>
 class [[nodiscard]] Result {
 public:
   Result(T result) : state_(std::in_place_index<0>, std::move(result)) {}
-  Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}
+  Result(E error) : state_(std::in_place_index<1>, std::move(error)) {}
 
   bool ok() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
@@ -44,27 +53,27 @@ public:
   T &operator*() & { return value(); }
   const T &operator*() const & { return value(); }
 
-  const Error &error() const & { assert(!ok()); return std::get<1>(state_); }
-  Error &&error() && { assert(!ok()); return std::get<1>(std::move(state_)); }
+  const E &error() const & { assert(!ok()); return std::get<1>(state_); }
+  E &&error() && { assert(!ok()); return std::get<1>(std::move(state_)); }
 
 private:
-  std::variant<T, Error> state_;
+  std::variant<T, E> state_;
 };
 
 // Success costs one null pointer; only a failure allocates.
-template <>
-class [[nodiscard]] Result<void> {
+template <class E>
+class [[nodiscard]] Result<void, E> {
 public:
   Result() = default;
-  Result(Error error) : error_(std::make_unique<Error>(std::move(error))) {}
+  Result(E error) : error_(std::make_unique<E>(std::move(error))) {}
 
   bool ok() const noexcept { return error_ == nullptr; }
   explicit operator bool() const noexcept { return ok(); }
-  const Error &error() const & { assert(!ok()); return *error_; }
-  Error &&error() && { assert(!ok()); return std::move(*error_); }
+  const E &error() const & { assert(!ok()); return *error_; }
+  E &&error() && { assert(!ok()); return std::move(*error_); }
 
 private:
-  std::unique_ptr<Error> error_;
+  std::unique_ptr<E> error_;
 };
 
 using Status = Result<void>;
