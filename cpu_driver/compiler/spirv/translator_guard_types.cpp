@@ -1,5 +1,5 @@
-// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: the second half of validate_spirv.
-#include "cpu_driver/compiler/spirv_ids.hpp"
+// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: the second half of check_translator_input.
+#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
 #include <fmt/format.h>
 

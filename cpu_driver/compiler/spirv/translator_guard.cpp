@@ -1,5 +1,5 @@
-// Structural validation of a SPIR-V binary before LLVMSPIRVLib, which asserts instead of failing, reads it.
-#include "cpu_driver/compiler/spirv_ids.hpp"
+// The guard in front of LLVMSPIRVLib, which asserts instead of failing: the SPIR-V structure it trusts, checked first.
+#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
@@ -13,8 +13,6 @@ namespace zeal::cpu::detail {
 namespace {
 
 constexpr uint32_t spirv_magic = 0x07230203;
-
-enum LinkageType : uint32_t { Export = 0, Import = 1 };
 
 bool is_terminator(uint32_t opcode) {
   return (opcode >= OpBranch && opcode <= OpUnreachable) || opcode == OpTerminateInvocation;
@@ -255,47 +253,7 @@ Status check_extensions(std::span<const uint32_t> words) {
 
 } // namespace
 
-SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
-  std::vector<uint32_t> words(spirv.size() / 4);
-  std::memcpy(words.data(), spirv.data(), words.size() * 4);
-  struct Linked {
-    uint32_t id;
-    std::string name;
-    uint32_t type;
-  };
-  std::vector<Linked> linked;
-  std::unordered_set<uint32_t> builtins;
-  std::unordered_set<std::string> entry_points;
-  // Decorations and entry points come before any function: stop at the first.
-  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
-    uint32_t opcode = words[at] & 0xffff;
-    std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
-    if (opcode == OpFunction) break;
-    if (opcode == OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
-    if (opcode != OpDecorate || inst.size() < 3) continue;
-    if (inst[2] == BuiltIn) builtins.insert(inst[1]);
-    if (inst[2] == LinkageAttributes && inst.size() >= 5) {
-      linked.push_back({inst[1], spirv_literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
-    }
-  }
-  SpirvLinkage out;
-  for (const Linked &symbol : linked) {
-    if (symbol.type == Import && !builtins.contains(symbol.id) && !symbol.name.starts_with("__spirv_")) {
-      out.imports.push_back(symbol.name);
-    } else if (symbol.type == Export && !entry_points.contains(symbol.name)) {
-      out.exports.push_back(symbol.name);
-    }
-  }
-  return out;
-}
-
-Error build_failure(std::string log, zeal_result_t code) {
-  Error error = make_error(code, log);
-  error.log = std::move(log);
-  return error;
-}
-
-Status validate_spirv(std::span<const uint8_t> spirv) {
+Status check_translator_input(std::span<const uint8_t> spirv) {
   if (spirv.empty()) return invalid_binary("the SPIR-V binary is empty");
   if (spirv.size() % 4 != 0) {
     return invalid_binary(fmt::format("the SPIR-V binary is {} bytes long, which is not a multiple of 4", spirv.size()));

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "common/spirv_host_access.hpp"
-#include "cpu_driver/compiler/spirv_validate.hpp"
+#include "cpu_driver/compiler/spirv/translator_guard.hpp"
 
 #include <spirv-tools/libspirv.h>
 
@@ -44,9 +44,7 @@ enum Opcode : uint32_t {
 };
 enum Decoration : uint32_t { BuiltIn = 11, FuncParamAttr = 38, LinkageAttributes = 41, Alignment = 44 };
 
-inline Error invalid_binary(std::string sentence) {
-  return build_failure(std::move(sentence), ZEAL_RESULT_ERROR_INVALID_BINARY);
-}
+inline Error invalid_binary(std::string sentence) { return malformed_spirv(std::move(sentence)); }
 
 // Ids as SPIRV-Tools' parser sees them: the translator asserts on an id used
 // but never defined, or defined twice, so both are refused here.
@@ -73,7 +71,7 @@ struct IdCheck {
   std::string problem;
 };
 
-// The checks of ids' kinds and types (spirv_types.cpp), on a module whose ids all resolve.
+// The checks of ids' kinds and types (translator_guard_types.cpp), on a module whose ids all resolve.
 Status check_types(std::span<const uint32_t> words, const IdCheck &ids);
 
 } // namespace zeal::cpu::detail
