@@ -28,11 +28,11 @@ SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
   for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
     uint32_t opcode = words[at] & 0xffff;
     std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
-    if (opcode == OpFunction) break;
-    if (opcode == OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
-    if (opcode != OpDecorate || inst.size() < 3) continue;
-    if (inst[2] == BuiltIn) builtins.insert(inst[1]);
-    if (inst[2] == LinkageAttributes && inst.size() >= 5) {
+    if (opcode == spv::OpFunction) break;
+    if (opcode == spv::OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
+    if (opcode != spv::OpDecorate || inst.size() < 3) continue;
+    if (inst[2] == spv::DecorationBuiltIn) builtins.insert(inst[1]);
+    if (inst[2] == spv::DecorationLinkageAttributes && inst.size() >= 5) {
       linked.push_back({inst[1], spirv_literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
     }
   }

@@ -12,10 +12,8 @@
 namespace zeal::cpu::detail {
 namespace {
 
-constexpr uint32_t spirv_magic = 0x07230203;
-
 bool is_terminator(uint32_t opcode) {
-  return (opcode >= OpBranch && opcode <= OpUnreachable) || opcode == OpTerminateInvocation;
+  return (opcode >= spv::OpBranch && opcode <= spv::OpUnreachable) || opcode == spv::OpTerminateInvocation;
 }
 
 Status check_version(uint32_t version) {
@@ -32,12 +30,12 @@ Status check_version(uint32_t version) {
 }
 
 Status check_header(std::span<const uint32_t> words) {
-  if (words[0] != spirv_magic) {
-    if (words[0] == __builtin_bswap32(spirv_magic)) {
+  if (words[0] != spv::MagicNumber) {
+    if (words[0] == __builtin_bswap32(spv::MagicNumber)) {
       return invalid_binary("the SPIR-V binary is big-endian, which this driver does not read");
     }
     return invalid_binary(fmt::format(
-        "the binary does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", spirv_magic,
+        "the binary does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", spv::MagicNumber,
         words[0]));
   }
   if (Status version = check_version(words[1]); !version) return version;
@@ -97,27 +95,27 @@ private:
 
   Status visit(size_t at, uint32_t opcode, std::span<const uint32_t> inst) {
     switch (opcode) {
-    case OpMemoryModel: ++memory_models_; return {};
-    case OpEntryPoint:
+    case spv::OpMemoryModel: ++memory_models_; return {};
+    case spv::OpEntryPoint:
       if (Status ok = operands(at, inst, 4); !ok) return ok;
       referenced_functions_.push_back(inst[2]);
       return {};
-    case OpFunction:
+    case spv::OpFunction:
       if (Status ok = operands(at, inst, 5); !ok) return ok;
       if (in_function_) return misplaced(at, "OpFunction inside a function");
       if (inst[2] == 0 || inst[2] >= bound_) return misplaced(at, "a function id outside the id bound");
       in_function_ = true;
       functions_.insert(inst[2]);
       return {};
-    case OpFunctionEnd:
+    case spv::OpFunctionEnd:
       if (!in_function_ || in_block_) return misplaced(at, "OpFunctionEnd outside a function or inside a block");
       in_function_ = false;
       return {};
-    case OpFunctionCall:
+    case spv::OpFunctionCall:
       if (Status ok = operands(at, inst, 4); !ok) return ok;
       referenced_functions_.push_back(inst[3]);
       break;
-    case OpLabel:
+    case spv::OpLabel:
       if (!in_function_ || in_block_) return misplaced(at, "OpLabel outside a function or inside an unterminated block");
       in_block_ = true;
       return {};
@@ -145,14 +143,14 @@ private:
 
 // Operands of non-semantic extended instructions (debug info) name types and strings freely.
 bool loose_operands(const spv_parsed_instruction_t *inst) {
-  return inst->opcode == OpExtInst && inst->ext_inst_type != SPV_EXT_INST_TYPE_OPENCL_STD;
+  return inst->opcode == spv::OpExtInst && inst->ext_inst_type != SPV_EXT_INST_TYPE_OPENCL_STD;
 }
 
 // A memory access operand with the Aligned bit carries an alignment, which LLVM needs a power of two.
 Status check_memory_access(const spv_parsed_instruction_t *inst, uint16_t i, uint32_t at) {
   const spv_parsed_operand_t &operand = inst->operands[i];
   if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) return {};
-  if ((inst->words[operand.offset] & 0x2) == 0 || i + 1 >= inst->num_operands) return {};
+  if ((inst->words[operand.offset] & spv::MemoryAccessAlignedMask) == 0 || i + 1 >= inst->num_operands) return {};
   uint32_t alignment = inst->words[inst->operands[i + 1].offset];
   if (alignment != 0 && (alignment & (alignment - 1)) == 0) return {};
   return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a memory alignment of {}, "
@@ -240,8 +238,8 @@ Status check_extensions(std::span<const uint32_t> words) {
   };
   for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
     uint32_t opcode = words[at] & 0xffff;
-    if (opcode == OpFunction) break;
-    if (opcode != OpExtension) continue;
+    if (opcode == spv::OpFunction) break;
+    if (opcode != spv::OpExtension) continue;
     std::string name = spirv_literal_string(words.subspan(at + 1, (words[at] >> 16) - 1));
     if (!known.contains(name)) {
       return build_failure(fmt::format("the module uses SPIR-V extension '{}', which this driver's SPIR-V reader "
