@@ -1,7 +1,7 @@
 // The CPU driver's errors: Level Zero codes (ze_result_t) with the sentence and build log that explain them.
 #pragma once
 
-#include "common/result.hpp"
+#include "common/basic_result.hpp"
 
 #include <level_zero/ze_api.h>
 
