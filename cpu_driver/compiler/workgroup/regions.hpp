@@ -1,4 +1,4 @@
-// What the region compiler's phases share: how a kernel's sync points become regions (see region_emit.cpp).
+// What the parts of region compilation share (preparation, emission, run time): sync points and the work-item frame.
 //
 // Continuation-based synchronisation: every barrier and every collective
 // starts a region, the code reachable from it without crossing another. Each
