@@ -90,7 +90,9 @@ HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   bool has_linkage_capability = false;
   for (const Instruction &i : section) {
     std::span<const uint32_t> op = operands(i);
-    if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == spv::CapabilityLinkage) has_linkage_capability = true;
+    if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == spv::CapabilityLinkage) {
+      has_linkage_capability = true;
+    }
     if (i.opcode != spv::OpDecorate || op.size() < 3) continue;
     if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = spirv_literal_string(op.subspan(3));
     if (op[1] == spv::DecorationLinkageAttributes && op.size() >= 4) {

@@ -40,7 +40,9 @@ Status check_header(std::span<const uint32_t> words) {
   }
   if (Status version = check_version(words[1]); !version) return version;
   if (words[3] == 0) return invalid_binary("the SPIR-V header declares an id bound of 0");
-  if (words[4] != 0) return invalid_binary(fmt::format("the SPIR-V header's reserved schema word is {}, not 0", words[4]));
+  if (words[4] != 0) {
+    return invalid_binary(fmt::format("the SPIR-V header's reserved schema word is {}, not 0", words[4]));
+  }
   return {};
 }
 
@@ -51,12 +53,13 @@ Status check_word_counts(std::span<const uint32_t> words) {
     uint32_t count = words[at] >> 16;
     uint32_t opcode = words[at] & 0xffff;
     if (count == 0) {
-      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", at, opcode));
+      return invalid_binary(
+          fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", at, opcode));
     }
     if (count > words.size() - at) {
       return invalid_binary(fmt::format(
-          "the SPIR-V binary is truncated: the instruction at word {} (opcode {}) needs {} words but only {} remain", at,
-          opcode, count, words.size() - at));
+          "the SPIR-V binary is truncated: the instruction at word {} (opcode {}) needs {} words but only {} remain",
+          at, opcode, count, words.size() - at));
     }
     at += count;
   }
@@ -76,7 +79,8 @@ public:
     }
     if (in_function_) return invalid_binary("the SPIR-V binary is truncated: its last function has no OpFunctionEnd");
     if (memory_models_ != 1) {
-      return invalid_binary(fmt::format("the SPIR-V module has {} OpMemoryModel instructions instead of 1", memory_models_));
+      return invalid_binary(
+          fmt::format("the SPIR-V module has {} OpMemoryModel instructions instead of 1", memory_models_));
     }
     for (uint32_t id : referenced_functions_) {
       if (!functions_.contains(id)) {
@@ -89,8 +93,8 @@ public:
 private:
   Status operands(size_t at, std::span<const uint32_t> inst, size_t needed) {
     if (inst.size() >= needed) return {};
-    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has {} words, fewer than its {}", at,
-                                      inst[0] & 0xffff, inst.size(), needed));
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has {} words, fewer than its {}",
+                                      at, inst[0] & 0xffff, inst.size(), needed));
   }
 
   Status visit(size_t at, uint32_t opcode, std::span<const uint32_t> inst) {
@@ -116,7 +120,9 @@ private:
       referenced_functions_.push_back(inst[3]);
       break;
     case spv::OpLabel:
-      if (!in_function_ || in_block_) return misplaced(at, "OpLabel outside a function or inside an unterminated block");
+      if (!in_function_ || in_block_) {
+        return misplaced(at, "OpLabel outside a function or inside an unterminated block");
+      }
       in_block_ = true;
       return {};
     default: break;
@@ -149,7 +155,9 @@ bool loose_operands(const spv_parsed_instruction_t *inst) {
 // A memory access operand with the Aligned bit carries an alignment, which LLVM needs a power of two.
 Status check_memory_access(const spv_parsed_instruction_t *inst, uint16_t i, uint32_t at) {
   const spv_parsed_operand_t &operand = inst->operands[i];
-  if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) return {};
+  if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) {
+    return {};
+  }
   if ((inst->words[operand.offset] & spv::MemoryAccessAlignedMask) == 0 || i + 1 >= inst->num_operands) return {};
   uint32_t alignment = inst->words[inst->operands[i + 1].offset];
   if (alignment != 0 && (alignment & (alignment - 1)) == 0) return {};
@@ -254,7 +262,8 @@ Status check_extensions(std::span<const uint32_t> words) {
 Status check_translator_input(std::span<const uint8_t> spirv) {
   if (spirv.empty()) return invalid_binary("the SPIR-V binary is empty");
   if (spirv.size() % 4 != 0) {
-    return invalid_binary(fmt::format("the SPIR-V binary is {} bytes long, which is not a multiple of 4", spirv.size()));
+    return invalid_binary(
+        fmt::format("the SPIR-V binary is {} bytes long, which is not a multiple of 4", spirv.size()));
   }
   if (spirv.size() < header_words * 4) {
     return invalid_binary(

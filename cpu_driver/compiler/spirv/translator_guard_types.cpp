@@ -1,4 +1,4 @@
-// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: the second half of check_translator_input.
+// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: check_translator_input, second half.
 #include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
 #include <fmt/format.h>
@@ -62,7 +62,9 @@ bool is_unimplemented(uint32_t opcode) {
 
 // Pipes (OpTypePipe, OpReadPipe to OpGroupCommitWritePipe): the translator
 // mistypes corrupt ones, and this driver implements no pipes.
-bool is_pipe(uint32_t opcode) { return opcode == spv::OpTypePipe || (opcode >= spv::OpReadPipe && opcode <= spv::OpGroupCommitWritePipe); }
+bool is_pipe(uint32_t opcode) {
+  return opcode == spv::OpTypePipe || (opcode >= spv::OpReadPipe && opcode <= spv::OpGroupCommitWritePipe);
+}
 
 // Device-side enqueue (OpEnqueueMarker to OpBuildNDRange): the translator
 // mistypes some of it, and this driver has no device queue to enqueue on.
@@ -84,7 +86,12 @@ Role role_of(const Use &use) {
   }
   if (use.any_kind && !(use.opcode == spv::OpExtInst && use.word == 3)) return Role::Any;
   switch (use.opcode) {
-  case spv::OpSource: case spv::OpName: case spv::OpMemberName: case spv::OpLine: case spv::OpEntryPoint: case spv::OpExecutionMode:
+  case spv::OpSource:
+  case spv::OpName:
+  case spv::OpMemberName:
+  case spv::OpLine:
+  case spv::OpEntryPoint:
+  case spv::OpExecutionMode:
   case spv::OpDecorate: case spv::OpMemberDecorate:
   case spv::OpExecutionModeId: case spv::OpDecorateId: case spv::OpDecorateString: case spv::OpMemberDecorateString:
     return Role::Any;
@@ -164,7 +171,8 @@ private:
     switch (role) {
     case Role::Any: return true;
     case Role::Type: return is_type_opcode(d->opcode);
-    case Role::Value: return d->type != 0 && opcode_of(d->type) != spv::OpTypeVoid && opcode_of(d->type) != spv::OpTypeOpaque;
+    case Role::Value:
+      return d->type != 0 && opcode_of(d->type) != spv::OpTypeVoid && opcode_of(d->type) != spv::OpTypeOpaque;
     case Role::Label: return d->opcode == spv::OpLabel;
     case Role::Function: return d->opcode == spv::OpFunction;
     case Role::FunctionType: return d->opcode == spv::OpTypeFunction;
@@ -241,9 +249,13 @@ private:
   Status check(uint32_t at, std::span<const uint32_t> inst) {
     uint32_t opcode = inst[0] & 0xffff;
     if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
-    if (is_device_enqueue(opcode)) return wrong(at, inst, "enqueues work from the device, which this driver does not support");
+    if (is_device_enqueue(opcode)) {
+      return wrong(at, inst, "enqueues work from the device, which this driver does not support");
+    }
     if (is_pipe(opcode)) return wrong(at, inst, "uses a pipe, which this driver does not support");
-    if (is_module_level(opcode) && body_of(at) >= 0) return wrong(at, inst, "declares a type or constant inside a function");
+    if (is_module_level(opcode) && body_of(at) >= 0) {
+      return wrong(at, inst, "declares a type or constant inside a function");
+    }
     switch (opcode) {
     case spv::OpTypeInt:
       if (inst.size() < 3 || (inst[2] != 8 && inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
@@ -258,7 +270,8 @@ private:
     case spv::OpTypeVector: return check_vector_type(at, inst);
     case spv::OpTypePointer:
       if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
-        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+        return wrong(at, inst,
+                     fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
     case spv::OpVariable:
@@ -284,8 +297,9 @@ private:
     case spv::OpAccessChain: case spv::OpInBoundsAccessChain: return check_access_chain(at, inst, false);
     case spv::OpPtrAccessChain: case spv::OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
     case spv::OpCopyMemory: case spv::OpCopyMemorySized:
-      if (inst.size() >= 3 && (pointee(type_of(inst[1])) == 0 || pointee(type_of(inst[2])) == 0 ||
-                               (opcode == spv::OpCopyMemory && pointee(type_of(inst[1])) != pointee(type_of(inst[2]))))) {
+      if (inst.size() >= 3 &&
+          (pointee(type_of(inst[1])) == 0 || pointee(type_of(inst[2])) == 0 ||
+           (opcode == spv::OpCopyMemory && pointee(type_of(inst[1])) != pointee(type_of(inst[2]))))) {
         return wrong(at, inst, "copies between operands that are not pointers to one type");
       }
       return {};
@@ -313,8 +327,9 @@ private:
       }
       return {};
     case spv::OpVectorShuffle:
-      if (inst.size() >= 5 && (opcode_of(inst[1]) != spv::OpTypeVector || opcode_of(type_of(inst[3])) != spv::OpTypeVector ||
-                               opcode_of(type_of(inst[4])) != spv::OpTypeVector)) {
+      if (inst.size() >= 5 &&
+          (opcode_of(inst[1]) != spv::OpTypeVector || opcode_of(type_of(inst[3])) != spv::OpTypeVector ||
+           opcode_of(type_of(inst[4])) != spv::OpTypeVector)) {
         return wrong(at, inst, "shuffles operands or into a result that are not vectors");
       }
       if (inst.size() >= 5 && inst.size() - 5 != word_of(inst[1], 3)) {
@@ -322,9 +337,10 @@ private:
       }
       return {};
     case spv::OpAny: case spv::OpAll:
-      if (inst.size() >= 4 && (opcode_of(inst[1]) != spv::OpTypeBool || opcode_of(type_of(inst[3])) != spv::OpTypeVector ||
-                               !is_boolean(type_of(inst[3])))) {
-        return wrong(at, inst, fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
+      if (inst.size() >= 4 && (opcode_of(inst[1]) != spv::OpTypeBool ||
+                               opcode_of(type_of(inst[3])) != spv::OpTypeVector || !is_boolean(type_of(inst[3])))) {
+        return wrong(at, inst,
+                     fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
       }
       return {};
     case spv::OpExtInstImport: // before any OpExtInst
@@ -344,21 +360,27 @@ private:
       }
       return {};
     case spv::OpSelect:
-      if (inst.size() >= 6 && (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
+      if (inst.size() >= 6 &&
+          (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
         return wrong(at, inst, "selects on a non-boolean or between values not of its result type");
       }
       return {};
     case spv::OpBranchConditional:
-      if (opcode_of(type_of(inst[1])) != spv::OpTypeBool) return wrong(at, inst, fmt::format("branches on %{}, which is not a boolean", inst[1]));
+      if (opcode_of(type_of(inst[1])) != spv::OpTypeBool) {
+        return wrong(at, inst, fmt::format("branches on %{}, which is not a boolean", inst[1]));
+      }
       return {};
     case spv::OpPhi:
       for (size_t i = 3; i < inst.size(); i += 2) {
-        if (type_of(inst[i]) != inst[1]) return wrong(at, inst, fmt::format("merges %{}, which is not of its result type", inst[i]));
+        if (type_of(inst[i]) != inst[1]) {
+          return wrong(at, inst, fmt::format("merges %{}, which is not of its result type", inst[i]));
+        }
       }
       return {};
     case spv::OpTypeForwardPointer:
       if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
-        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+        return wrong(at, inst,
+                     fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
     case spv::OpCompositeExtract: return check_composite(at, inst, 3);
@@ -374,14 +396,19 @@ private:
     if (((opcode >= spv::OpGroupAll && opcode <= spv::OpGroupSMax) ||
          (opcode >= spv::OpGroupNonUniformElect && opcode <= spv::OpGroupNonUniformQuadSwap)) && inst.size() >= 4) {
       uint32_t scope = word_of(inst[3], 3); // a constant, by its operand kind
-      if (scope != spv::ScopeWorkgroup && scope != spv::ScopeSubgroup) return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+      if (scope != spv::ScopeWorkgroup && scope != spv::ScopeSubgroup) {
+        return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+      }
     }
     if (opcode >= spv::OpSampledImage && opcode <= spv::OpImageQuerySamples) {
       size_t image = opcode == spv::OpImageWrite ? 1 : 3;
       uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
-      if (kind != spv::OpTypeImage && kind != spv::OpTypeSampledImage) return wrong(at, inst, "takes an image operand that is not an image");
+      if (kind != spv::OpTypeImage && kind != spv::OpTypeSampledImage) {
+        return wrong(at, inst, "takes an image operand that is not an image");
+      }
     }
-    if ((opcode >= spv::OpAtomicLoad && opcode <= spv::OpAtomicXor) || opcode == spv::OpAtomicFlagTestAndSet || opcode == spv::OpAtomicFlagClear) {
+    if ((opcode >= spv::OpAtomicLoad && opcode <= spv::OpAtomicXor) || opcode == spv::OpAtomicFlagTestAndSet ||
+        opcode == spv::OpAtomicFlagClear) {
       return check_atomic(at, inst);
     }
     if ((opcode == spv::OpSNegate || opcode == spv::OpFNegate || opcode == spv::OpNot || opcode == spv::OpBitReverse ||
@@ -399,12 +426,14 @@ private:
       return wrong(at, inst, "is a dot product of operands that are not floating-point vectors of its result type");
     }
     if (opcode == spv::OpVectorTimesScalar && inst.size() >= 5 &&
-        (opcode_of(inst[1]) != spv::OpTypeVector || type_of(inst[3]) != inst[1] || opcode_of(component(inst[1])) != spv::OpTypeFloat ||
-         type_of(inst[4]) != component(inst[1]))) {
+        (opcode_of(inst[1]) != spv::OpTypeVector || type_of(inst[3]) != inst[1] ||
+         opcode_of(component(inst[1])) != spv::OpTypeFloat || type_of(inst[4]) != component(inst[1]))) {
       return wrong(at, inst, "scales something other than a floating-point vector by its component type");
     }
     if (opcode >= spv::OpShiftRightLogical && opcode <= spv::OpBitwiseAnd) return check_binary(at, inst, true);
-    if (opcode >= spv::OpIsNan && opcode <= spv::OpFUnordGreaterThanEqual && opcode != spv::OpSelect) return check_compare(at, inst);
+    if (opcode >= spv::OpIsNan && opcode <= spv::OpFUnordGreaterThanEqual && opcode != spv::OpSelect) {
+      return check_compare(at, inst);
+    }
     return {};
   }
 
@@ -423,7 +452,9 @@ private:
 
   Status check_variable(uint32_t at, std::span<const uint32_t> inst) const {
     if (inst.size() < 4) return {};
-    if (opcode_of(inst[1]) != spv::OpTypePointer) return wrong(at, inst, "declares a variable whose type is not a pointer");
+    if (opcode_of(inst[1]) != spv::OpTypePointer) {
+      return wrong(at, inst, "declares a variable whose type is not a pointer");
+    }
     if (word_of(inst[1], 2) != inst[3]) {
       return wrong(at, inst, "declares a variable whose storage class differs from its pointer type's");
     }
@@ -514,14 +545,19 @@ private:
     auto lanes = [&](uint32_t type) { return opcode_of(type) == spv::OpTypeVector ? word_of(type, 3) : 1; };
     bool ok = true;
     switch (opcode) {
-    case spv::OpConvertFToU: case spv::OpConvertFToU + 1: ok = kind(from) == spv::OpTypeFloat && kind(to) == spv::OpTypeInt; break;
-    case spv::OpConvertSToF: case spv::OpConvertSToF + 1: ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypeFloat; break;
+    case spv::OpConvertFToU:
+    case spv::OpConvertFToU + 1: ok = kind(from) == spv::OpTypeFloat && kind(to) == spv::OpTypeInt; break;
+    case spv::OpConvertSToF:
+    case spv::OpConvertSToF + 1: ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypeFloat; break;
     case spv::OpUConvert: case spv::OpUConvert + 1: case spv::OpSatConvertSToU: case spv::OpSatConvertSToU + 1:
       ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypeInt; break;
-    case spv::OpFConvert: case spv::OpFConvert + 1: ok = kind(from) == spv::OpTypeFloat && kind(to) == spv::OpTypeFloat; break;
+    case spv::OpFConvert:
+    case spv::OpFConvert + 1: ok = kind(from) == spv::OpTypeFloat && kind(to) == spv::OpTypeFloat; break;
     case spv::OpConvertPtrToU: ok = kind(from) == spv::OpTypePointer && kind(to) == spv::OpTypeInt; break;
     case spv::OpConvertUToPtr: ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypePointer; break;
-    case spv::OpBitcast: ok = (kind(from) == spv::OpTypePointer) == (kind(to) == spv::OpTypePointer) && kind(from) != spv::OpTypeBool; break;
+    case spv::OpBitcast:
+      ok = (kind(from) == spv::OpTypePointer) == (kind(to) == spv::OpTypePointer) && kind(from) != spv::OpTypeBool;
+      break;
     default: ok = kind(from) == spv::OpTypePointer && kind(to) == spv::OpTypePointer; break; // the generic casts
     }
     if (ok && opcode != spv::OpBitcast && lanes(from) != lanes(to)) ok = false;
@@ -537,10 +573,14 @@ private:
     if (inst.size() <= pointer) return {};
     uint32_t target = pointee(type_of(inst[pointer]));
     bool ok = target != 0 && (no_result || opcode == spv::OpAtomicFlagTestAndSet || target == inst[1]);
-    bool operand = opcode != spv::OpAtomicLoad && !no_result && opcode != spv::OpAtomicFlagTestAndSet && (opcode < spv::OpAtomicIIncrement || opcode > spv::OpAtomicIDecrement);
+    bool operand = opcode != spv::OpAtomicLoad && !no_result && opcode != spv::OpAtomicFlagTestAndSet &&
+                   (opcode < spv::OpAtomicIIncrement || opcode > spv::OpAtomicIDecrement);
     if (operand) ok = ok && type_of(inst.back()) == inst[1];
     if (opcode == spv::OpAtomicStore && inst.size() >= 5) ok = ok && type_of(inst[4]) == target;
-    if (!ok) return wrong(at, inst, fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
+    if (!ok) {
+      return wrong(at, inst,
+                   fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
+    }
     return {};
   }
 
@@ -569,19 +609,26 @@ private:
   Status check_access_chain(uint32_t at, std::span<const uint32_t> inst, bool element_first) const {
     if (inst.size() < 4) return {};
     uint32_t type = pointee(type_of(inst[3]));
-    if (opcode_of(inst[1]) != spv::OpTypePointer || type == 0) return wrong(at, inst, "has a base or result that is not a pointer");
+    if (opcode_of(inst[1]) != spv::OpTypePointer || type == 0) {
+      return wrong(at, inst, "has a base or result that is not a pointer");
+    }
     if (word_of(inst[1], 2) != word_of(type_of(inst[3]), 2)) {
       return wrong(at, inst, "has a result in another storage class than its base");
     }
     for (size_t i = 4; i < inst.size(); ++i) {
-      if (opcode_of(type_of(inst[i])) != spv::OpTypeInt) return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
+      if (opcode_of(type_of(inst[i])) != spv::OpTypeInt) {
+        return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
+      }
       if (i == 4 && element_first) continue; // steps over whole pointees
       switch (opcode_of(type)) {
       case spv::OpTypeStruct: {
         const Definition *index = find(inst[i]);
         bool i32 = index->opcode == spv::OpConstant && word_of(index->type, 2) == 32; // LLVM's struct indices are i32
         uint32_t member = i32 ? words_[index->at + 3] : ~0u;
-        if (!is_member(type, member)) return wrong(at, inst, fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
+        if (!is_member(type, member)) {
+          return wrong(at, inst,
+                       fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
+        }
         type = word_of(type, 2 + member);
         break;
       }
@@ -589,14 +636,18 @@ private:
       default: return wrong(at, inst, fmt::format("indexes into %{}, which is not a struct, array or vector", type));
       }
     }
-    if (pointee(inst[1]) != type) return wrong(at, inst, "has a result type that does not point at the indexed element");
+    if (pointee(inst[1]) != type) {
+      return wrong(at, inst, "has a result type that does not point at the indexed element");
+    }
     return {};
   }
 
   // The translator treats names like decorations: attached to forward references.
   Status check_name_target(uint32_t at, std::span<const uint32_t> inst) const {
     const Definition *target = inst.size() >= 2 ? find(inst[1]) : nullptr;
-    if (target && target->at < at) return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
+    if (target && target->at < at) {
+      return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
+    }
     return {};
   }
 
@@ -619,11 +670,14 @@ private:
       }
       return {};
     case spv::DecorationBuiltIn:
-      if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+      if (!is_kernel_builtin(value)) {
+        return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+      }
       if (!member) builtins_[inst[1]] = value;
       return {};
     case spv::DecorationLinkageAttributes:
-      if (!member && target && target->opcode != spv::OpFunction && !(target->opcode == spv::OpVariable && body_of(target->at) < 0)) {
+      if (!member && target && target->opcode != spv::OpFunction &&
+          !(target->opcode == spv::OpVariable && body_of(target->at) < 0)) {
         return wrong(at, inst, fmt::format("gives linkage to %{}, which is neither a function nor a module variable",
                                            inst[1]));
       }
@@ -638,7 +692,9 @@ private:
       }
       return {};
     case spv::DecorationFuncParamAttr:
-      if (value > spv::FunctionParameterAttributeNoWrite) return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
+      if (value > spv::FunctionParameterAttributeNoWrite) {
+        return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
+      }
       return {};
     default: return {};
     }
@@ -656,8 +712,8 @@ private:
     bool size_t_scalar = b == spv::BuiltInLocalInvocationIndex || b == spv::BuiltInGlobalLinearId;
     bool masks = b >= spv::BuiltInSubgroupEqMask && b <= spv::BuiltInSubgroupLtMask;
     uint32_t lanes = vector3 ? 3 : masks ? 4 : 1, bits = vector3 || size_t_scalar ? address_bits_ : 32;
-    uint32_t scalar = lanes > 1 ? (opcode_of(type) == spv::OpTypeVector && word_of(type, 3) == lanes ? word_of(type, 2) : 0)
-                                : type;
+    uint32_t scalar =
+        lanes > 1 ? (opcode_of(type) == spv::OpTypeVector && word_of(type, 3) == lanes ? word_of(type, 2) : 0) : type;
     if (opcode_of(scalar) != spv::OpTypeInt || word_of(scalar, 2) != bits) {
       return wrong(at, inst, fmt::format("declares built-in {} with a type other than {} {}-bit integer{}", b,
                                          lanes > 1 ? fmt::format("a vector of {}", lanes) : std::string("a"), bits,
@@ -681,7 +737,8 @@ private:
       // first, the integer ones (s_abs to u_mul24, u_abs to u_mad_hi) integers.
       uint32_t n = inst[4], first = inst.size() > 5 ? opcode_of(component(type_of(inst[5]))) : 0;
       if (ok && n <= OpenCLLIB::Fast_normalize && n != OpenCLLIB::Nan) ok = first == spv::OpTypeFloat;
-      if (ok && ((n >= OpenCLLIB::SAbs && n <= OpenCLLIB::UMul24) || (n >= OpenCLLIB::UAbs && n <= OpenCLLIB::UMad_hi))) {
+      if (ok &&
+          ((n >= OpenCLLIB::SAbs && n <= OpenCLLIB::UMul24) || (n >= OpenCLLIB::UAbs && n <= OpenCLLIB::UMad_hi))) {
         ok = first == spv::OpTypeInt;
       }
       if (!ok) return wrong(at, inst, fmt::format("calls OpenCL.std instruction {} on or for something that is not a "
@@ -703,8 +760,8 @@ private:
     case OpenCLLIB::Fract: case OpenCLLIB::Frexp: case OpenCLLIB::Lgamma_r: case OpenCLLIB::Modf:
     case OpenCLLIB::Remquo: case OpenCLLIB::Sincos: return false;
     default:
-      return instruction < OpenCLLIB::Vloadn || instruction > OpenCLLIB::Prefetch || instruction == OpenCLLIB::Shuffle ||
-             instruction == OpenCLLIB::Shuffle2;
+      return instruction < OpenCLLIB::Vloadn || instruction > OpenCLLIB::Prefetch ||
+             instruction == OpenCLLIB::Shuffle || instruction == OpenCLLIB::Shuffle2;
     }
   }
 
@@ -725,7 +782,9 @@ private:
     } else {
       ok = false;
     }
-    if (!ok) return wrong(at, inst, fmt::format("builds a constant of %{} from constituents its type does not have", type));
+    if (!ok) {
+      return wrong(at, inst, fmt::format("builds a constant of %{} from constituents its type does not have", type));
+    }
     return {};
   }
 
@@ -739,7 +798,8 @@ private:
       const uint32_t *inst = words_.data() + use.at;
       uint32_t count = inst[0] >> 16;
       bool chain = use.opcode == spv::OpAccessChain || use.opcode == spv::OpInBoundsAccessChain;
-      bool cast = use.opcode == spv::OpBitcast || use.opcode == spv::OpPtrCastToGeneric || use.opcode == spv::OpGenericCastToPtr;
+      bool cast = use.opcode == spv::OpBitcast || use.opcode == spv::OpPtrCastToGeneric ||
+                  use.opcode == spv::OpGenericCastToPtr;
       if (use.opcode == spv::OpLoad && use.word == 3) continue;
       if ((chain || cast) && use.word == 3) {
         bool constant = true;
