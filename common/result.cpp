@@ -5,6 +5,7 @@
 
 namespace zeal {
 
+template <>
 std::string Error::describe() const {
   return fmt::format("{}: {} (at {}:{})", zealResultName(code), message, where.file_name(), where.line());
 }

@@ -1,71 +1,21 @@
 // The one result type of zeal: a value, or an error carrying code, message, place and native code.
 #pragma once
 
-#include <zeal/zeal_adapter.h>
+#include "common/basic_result.hpp"
 
-#include <cassert>
-#include <cstdint>
-#include <memory>
-#include <source_location>
-#include <string>
-#include <utility>
-#include <variant>
+#include <zeal/zeal_adapter.h>
 
 namespace zeal {
 
-struct Error {
-  zeal_result_t code = ZEAL_RESULT_ERROR_UNKNOWN;
-  std::string message;             // a sentence naming the object and what was wrong
-  std::source_location where;      // where the error was made
-  int64_t native_code = 0;         // the driver's own code (ze_result_t), when it came from one
-  std::string log;                 // a build or link log, when there is one
-
-  // "message (at file:line)" for logs.
-  std::string describe() const;
-};
+using Error = BasicError<zeal_result_t, ZEAL_RESULT_ERROR_UNKNOWN>;
+template <> std::string Error::describe() const;
 
 Error make_error(zeal_result_t code, std::string message,
                  std::source_location where = std::source_location::current());
 
-template <class T>
-class [[nodiscard]] Result {
-public:
-  Result(T result) : state_(std::in_place_index<0>, std::move(result)) {}
-  Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}
-
-  bool ok() const noexcept { return state_.index() == 0; }
-  explicit operator bool() const noexcept { return ok(); }
-
-  T &value() & { assert(ok()); return std::get<0>(state_); }
-  const T &value() const & { assert(ok()); return std::get<0>(state_); }
-  T &&value() && { assert(ok()); return std::get<0>(std::move(state_)); }
-  T *operator->() { return &value(); }
-  const T *operator->() const { return &value(); }
-  T &operator*() & { return value(); }
-  const T &operator*() const & { return value(); }
-
-  const Error &error() const & { assert(!ok()); return std::get<1>(state_); }
-  Error &&error() && { assert(!ok()); return std::get<1>(std::move(state_)); }
-
-private:
-  std::variant<T, Error> state_;
-};
-
-// Success costs one null pointer; only a failure allocates.
-template <>
-class [[nodiscard]] Result<void> {
-public:
-  Result() = default;
-  Result(Error error) : error_(std::make_unique<Error>(std::move(error))) {}
-
-  bool ok() const noexcept { return error_ == nullptr; }
-  explicit operator bool() const noexcept { return ok(); }
-  const Error &error() const & { assert(!ok()); return *error_; }
-  Error &&error() && { assert(!ok()); return std::move(*error_); }
-
-private:
-  std::unique_ptr<Error> error_;
-};
+// A value, or an Error in zeal's codes unless another is named.
+template <class T, class E = Error>
+class Result;
 
 using Status = Result<void>;
 

@@ -1,6 +1,8 @@
 // SPV_INTEL_global_variable_host_access rewritten for readers that do not know it (spirv_host_access.hpp).
 #include "common/spirv_host_access.hpp"
 
+#include <spirv/unified1/spirv.hpp>
+
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -9,10 +11,9 @@ namespace zeal {
 namespace {
 
 constexpr uint32_t header_words = 5;
-constexpr uint32_t OpFunction = 54, OpDecorate = 71, LinkageAttributes = 41;
-constexpr uint32_t OpExtension = 10, OpCapability = 17;
-constexpr uint32_t CapabilityLinkage = 5, CapabilityHostAccess = 6187, HostAccessINTEL = 6188;
-constexpr uint32_t LinkageExport = 0;
+// SPV_INTEL_global_variable_host_access is newer than the SPIR-V headers Debian 12
+// ships (1.3.239): its two numbers, from the extension's specification.
+constexpr uint32_t CapabilityHostAccess = 6187, HostAccessINTEL = 6188;
 constexpr std::string_view host_access_extension = "SPV_INTEL_global_variable_host_access";
 
 // The words of a literal string, nul-terminated and padded to a word.
@@ -35,7 +36,7 @@ std::vector<Instruction> module_section(std::span<const uint32_t> words) {
   for (size_t at = header_words; at < words.size();) {
     uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
     if (count == 0 || count > words.size() - at) return {};
-    if (opcode == OpFunction) break;
+    if (opcode == spv::OpFunction) break;
     out.push_back({at, count, opcode});
     at += count;
   }
@@ -54,9 +55,9 @@ bool uses_host_access(std::span<const uint8_t> spirv) {
   const size_t size = spirv.size() / 4;
   for (size_t at = header_words; at < size;) {
     const uint32_t count = word(at) >> 16, opcode = word(at) & 0xffff;
-    if (count == 0 || count > size - at || opcode == OpFunction) return false;
-    if (opcode == OpCapability && count == 2 && word(at + 1) == CapabilityHostAccess) return true;
-    if (opcode == OpDecorate && count >= 5 && word(at + 2) == HostAccessINTEL) return true;
+    if (count == 0 || count > size - at || opcode == spv::OpFunction) return false;
+    if (opcode == spv::OpCapability && count == 2 && word(at + 1) == CapabilityHostAccess) return true;
+    if (opcode == spv::OpDecorate && count >= 5 && word(at + 2) == HostAccessINTEL) return true;
     at += count;
   }
   return false;
@@ -89,16 +90,18 @@ HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   bool has_linkage_capability = false;
   for (const Instruction &i : section) {
     std::span<const uint32_t> op = operands(i);
-    if (i.opcode == OpCapability && op.size() == 1 && op[0] == CapabilityLinkage) has_linkage_capability = true;
-    if (i.opcode != OpDecorate || op.size() < 3) continue;
+    if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == spv::CapabilityLinkage) {
+      has_linkage_capability = true;
+    }
+    if (i.opcode != spv::OpDecorate || op.size() < 3) continue;
     if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = spirv_literal_string(op.subspan(3));
-    if (op[1] == LinkageAttributes && op.size() >= 4) {
+    if (op[1] == spv::DecorationLinkageAttributes && op.size() >= 4) {
       linkage[op[0]] = {spirv_literal_string(op.subspan(2, op.size() - 3)), op.back()};
     }
   }
   bool uses_extension = !host_names.empty();
   for (const Instruction &i : section) {
-    if (i.opcode == OpCapability && i.count == 2 && words[i.at + 1] == CapabilityHostAccess) uses_extension = true;
+    if (i.opcode == spv::OpCapability && i.count == 2 && words[i.at + 1] == CapabilityHostAccess) uses_extension = true;
   }
   if (!uses_extension) return result;
 
@@ -107,29 +110,29 @@ HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   for (const Instruction &i : section) {
     std::span<const uint32_t> whole(words.data() + i.at, i.count);
     std::span<const uint32_t> op = operands(i);
-    if (i.opcode == OpCapability && op.size() == 1 && op[0] == CapabilityHostAccess) continue;
-    if (i.opcode == OpExtension && spirv_literal_string(op) == host_access_extension) continue;
-    if (i.opcode == OpDecorate && op.size() >= 4 && op[1] == HostAccessINTEL) {
+    if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == CapabilityHostAccess) continue;
+    if (i.opcode == spv::OpExtension && spirv_literal_string(op) == host_access_extension) continue;
+    if (i.opcode == spv::OpDecorate && op.size() >= 4 && op[1] == HostAccessINTEL) {
       const std::string &host = host_names[op[0]];
       auto linked = linkage.find(op[0]);
       if (linked == linkage.end()) {
         // No linkage: exported under the host name, as if the module said so.
         std::vector<uint32_t> name = string_to_words(host);
-        out.push_back(uint32_t(4 + name.size()) << 16 | OpDecorate);
+        out.push_back(uint32_t(4 + name.size()) << 16 | spv::OpDecorate);
         out.push_back(op[0]);
-        out.push_back(LinkageAttributes);
+        out.push_back(spv::DecorationLinkageAttributes);
         out.insert(out.end(), name.begin(), name.end());
-        out.push_back(LinkageExport);
-      } else if (linked->second.second == LinkageExport && linked->second.first != host) {
+        out.push_back(spv::LinkageTypeExport);
+      } else if (linked->second.second == spv::LinkageTypeExport && linked->second.first != host) {
         result.aliases.emplace_back(host, linked->second.first);
       }
       // An import's host access belongs to the module that defines the variable.
       continue;
     }
     out.insert(out.end(), whole.begin(), whole.end());
-    if (i.opcode == OpCapability && !capability_added) {
-      out.push_back(2u << 16 | OpCapability);
-      out.push_back(CapabilityLinkage);
+    if (i.opcode == spv::OpCapability && !capability_added) {
+      out.push_back(2u << 16 | spv::OpCapability);
+      out.push_back(spv::CapabilityLinkage);
       capability_added = true;
     }
   }

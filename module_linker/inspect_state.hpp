@@ -15,23 +15,39 @@ namespace zeal::module_linker::detail {
 
 // The opcodes the passes react to (SPIR-V spec, section 3.49).
 enum Op : uint32_t {
-  OpName = 5, OpExtension = 10, OpExtInstImport = 11, OpMemoryModel = 14, OpEntryPoint = 15,
-  OpExecutionMode = 16, OpCapability = 17,
-  OpTypeVoid = 19, OpTypeBool = 20, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23,
-  OpTypeMatrix = 24, OpTypeImage = 25, OpTypeSampler = 26, OpTypeSampledImage = 27, OpTypeArray = 28,
-  OpTypeRuntimeArray = 29, OpTypeStruct = 30, OpTypeOpaque = 31, OpTypePointer = 32, OpTypeFunction = 33,
-  OpTypeEvent = 34, OpTypeDeviceEvent = 35, OpTypeReserveId = 36, OpTypeQueue = 37, OpTypePipe = 38,
-  OpTypeForwardPointer = 39,
-  OpConstantTrue = 41, OpConstantFalse = 42, OpConstant = 43, OpConstantComposite = 44,
-  OpConstantSampler = 45, OpConstantNull = 46, OpSpecConstantTrue = 48, OpSpecConstantFalse = 49,
-  OpSpecConstant = 50, OpSpecConstantComposite = 51, OpSpecConstantOp = 52,
-  OpFunction = 54, OpFunctionParameter = 55, OpFunctionEnd = 56, OpFunctionCall = 57, OpVariable = 59,
-  OpDecorate = 71, OpAtomicLoad = 227, OpAtomicStore = 228, OpAtomicXor = 242,
-  OpExecutionModeId = 331, OpGroupNonUniformShuffle = 345, OpGroupNonUniformShuffleDown = 348,
-  OpSubgroupShuffleINTEL = 5571, OpSubgroupShuffleXorINTEL = 5574,
+  OpName = ::spv::OpName, OpExtension = ::spv::OpExtension, OpExtInstImport = ::spv::OpExtInstImport,
+  OpMemoryModel = ::spv::OpMemoryModel, OpEntryPoint = ::spv::OpEntryPoint, OpExecutionMode = ::spv::OpExecutionMode,
+  OpCapability = ::spv::OpCapability, OpTypeVoid = ::spv::OpTypeVoid, OpTypeBool = ::spv::OpTypeBool,
+  OpTypeInt = ::spv::OpTypeInt, OpTypeFloat = ::spv::OpTypeFloat, OpTypeVector = ::spv::OpTypeVector,
+  OpTypeMatrix = ::spv::OpTypeMatrix, OpTypeImage = ::spv::OpTypeImage, OpTypeSampler = ::spv::OpTypeSampler,
+  OpTypeSampledImage = ::spv::OpTypeSampledImage, OpTypeArray = ::spv::OpTypeArray,
+  OpTypeRuntimeArray = ::spv::OpTypeRuntimeArray, OpTypeStruct = ::spv::OpTypeStruct,
+  OpTypeOpaque = ::spv::OpTypeOpaque, OpTypePointer = ::spv::OpTypePointer, OpTypeFunction = ::spv::OpTypeFunction,
+  OpTypeEvent = ::spv::OpTypeEvent, OpTypeDeviceEvent = ::spv::OpTypeDeviceEvent,
+  OpTypeReserveId = ::spv::OpTypeReserveId, OpTypeQueue = ::spv::OpTypeQueue, OpTypePipe = ::spv::OpTypePipe,
+  OpTypeForwardPointer = ::spv::OpTypeForwardPointer, OpConstantTrue = ::spv::OpConstantTrue,
+  OpConstantFalse = ::spv::OpConstantFalse, OpConstant = ::spv::OpConstant,
+  OpConstantComposite = ::spv::OpConstantComposite, OpConstantSampler = ::spv::OpConstantSampler,
+  OpConstantNull = ::spv::OpConstantNull, OpSpecConstantTrue = ::spv::OpSpecConstantTrue,
+  OpSpecConstantFalse = ::spv::OpSpecConstantFalse, OpSpecConstant = ::spv::OpSpecConstant,
+  OpSpecConstantComposite = ::spv::OpSpecConstantComposite, OpSpecConstantOp = ::spv::OpSpecConstantOp,
+  OpFunction = ::spv::OpFunction, OpFunctionParameter = ::spv::OpFunctionParameter,
+  OpFunctionEnd = ::spv::OpFunctionEnd, OpFunctionCall = ::spv::OpFunctionCall, OpVariable = ::spv::OpVariable,
+  OpDecorate = ::spv::OpDecorate, OpAtomicLoad = ::spv::OpAtomicLoad, OpAtomicStore = ::spv::OpAtomicStore,
+  OpAtomicXor = ::spv::OpAtomicXor, OpExecutionModeId = ::spv::OpExecutionModeId,
+  OpGroupNonUniformShuffle = ::spv::OpGroupNonUniformShuffle,
+  OpGroupNonUniformShuffleDown = ::spv::OpGroupNonUniformShuffleDown,
+  OpSubgroupShuffleINTEL = ::spv::OpSubgroupShuffleINTEL,
+  OpSubgroupShuffleXorINTEL = ::spv::OpSubgroupShuffleXorINTEL,
 };
-enum Decoration : uint32_t { DecorationSpecId = 1, DecorationBuiltIn = 11, DecorationLinkageAttributes = 41 };
-enum LinkageType : uint32_t { LinkageExport = 0, LinkageImport = 1, LinkageLinkOnceODR = 2 };
+enum Decoration : uint32_t {
+  DecorationSpecId = ::spv::DecorationSpecId, DecorationBuiltIn = ::spv::DecorationBuiltIn,
+  DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes,
+};
+enum LinkageType : uint32_t {
+  LinkageExport = ::spv::LinkageTypeExport, LinkageImport = ::spv::LinkageTypeImport,
+  LinkageLinkOnceODR = ::spv::LinkageTypeLinkOnceODR,
+};
 
 // A table indexed by id: a vector up to a plausible bound, a map beyond it, so that a
 // hostile id bound in the header cannot make us allocate gigabytes.

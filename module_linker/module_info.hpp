@@ -3,6 +3,8 @@
 
 #include "common/result.hpp"
 
+#include <spirv/unified1/spirv.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -14,16 +16,26 @@ namespace zeal::module_linker {
 
 // The SPIR-V enumerant values module_linker looks at (SPIR-V spec, section 3).
 namespace spv {
-inline constexpr uint32_t kMagic = 0x07230203;
-enum class ExecutionModel : uint32_t { GLCompute = 5, Kernel = 6 };
+inline constexpr uint32_t kMagic = ::spv::MagicNumber;
+enum class ExecutionModel : uint32_t {
+  GLCompute = ::spv::ExecutionModelGLCompute, Kernel = ::spv::ExecutionModelKernel
+};
 enum class ExecutionMode : uint32_t {
-  LocalSize = 17, LocalSizeHint = 18, SubgroupSize = 35, SubgroupsPerWorkgroup = 36
+  LocalSize = ::spv::ExecutionModeLocalSize, LocalSizeHint = ::spv::ExecutionModeLocalSizeHint,
+  SubgroupSize = ::spv::ExecutionModeSubgroupSize, SubgroupsPerWorkgroup = ::spv::ExecutionModeSubgroupsPerWorkgroup
 };
 enum class Capability : uint32_t {
-  Float16 = 9, Float64 = 10, Int64Atomics = 12, SubgroupShuffleINTEL = 5568
+  Float16 = ::spv::CapabilityFloat16, Float64 = ::spv::CapabilityFloat64, Int64Atomics = ::spv::CapabilityInt64Atomics,
+  SubgroupShuffleINTEL = ::spv::CapabilitySubgroupShuffleINTEL
 };
-enum class AddressingModel : uint32_t { Logical = 0, Physical32 = 1, Physical64 = 2 };
-enum class MemoryModel : uint32_t { Simple = 0, GLSL450 = 1, OpenCL = 2, Vulkan = 3 };
+enum class AddressingModel : uint32_t {
+  Logical = ::spv::AddressingModelLogical, Physical32 = ::spv::AddressingModelPhysical32,
+  Physical64 = ::spv::AddressingModelPhysical64
+};
+enum class MemoryModel : uint32_t {
+  Simple = ::spv::MemoryModelSimple, GLSL450 = ::spv::MemoryModelGLSL450, OpenCL = ::spv::MemoryModelOpenCL,
+  Vulkan = ::spv::MemoryModelVulkan
+};
 } // namespace spv
 
 struct ExecutionModeInfo {

@@ -5,6 +5,7 @@
 
 #include <spirv-tools/linker.hpp>
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp>
 
 #include <fmt/format.h>
 
@@ -15,8 +16,13 @@
 namespace zeal::module_linker {
 namespace {
 
-enum : uint32_t { OpEntryPoint = 15, OpExecutionMode = 16, OpDecorate = 71, OpExecutionModeId = 331 };
-enum : uint32_t { DecorationLinkageAttributes = 41, LinkageImport = 1 };
+enum : uint32_t {
+  OpEntryPoint = ::spv::OpEntryPoint, OpExecutionMode = ::spv::OpExecutionMode, OpDecorate = ::spv::OpDecorate,
+  OpExecutionModeId = ::spv::OpExecutionModeId,
+};
+enum : uint32_t {
+  DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes, LinkageImport = ::spv::LinkageTypeImport,
+};
 constexpr size_t kHeaderWords = 5;
 
 // The literal string starting at word `at` of an instruction of `count` words.

@@ -2,6 +2,7 @@
 // needs; merge_builtin_variables: after a static link, one variable per built-in.
 #include "module_linker/spirv_trim.hpp"
 
+#include <spirv/unified1/spirv.hpp>
 #include <spirv-tools/libspirv.h>
 
 #include <algorithm>
@@ -14,11 +15,16 @@ namespace zeal::module_linker::detail {
 namespace {
 
 enum : uint32_t {
-  OpUndef = 1, OpName = 5, OpMemberName = 6, OpCapability = 17, OpTypeVoid = 19, OpTypeFloat = 22,
-  OpConstantTrue = 41, OpSpecConstantOp = 52, OpFunction = 54, OpVariable = 59, OpDecorate = 71,
-  OpMemberDecorate = 72, OpTypeForwardPointer = 39, OpEntryPoint = 15,
+  OpUndef = ::spv::OpUndef, OpName = ::spv::OpName, OpMemberName = ::spv::OpMemberName,
+  OpCapability = ::spv::OpCapability, OpTypeVoid = ::spv::OpTypeVoid, OpTypeFloat = ::spv::OpTypeFloat,
+  OpConstantTrue = ::spv::OpConstantTrue, OpSpecConstantOp = ::spv::OpSpecConstantOp, OpFunction = ::spv::OpFunction,
+  OpVariable = ::spv::OpVariable, OpDecorate = ::spv::OpDecorate, OpMemberDecorate = ::spv::OpMemberDecorate,
+  OpTypeForwardPointer = ::spv::OpTypeForwardPointer, OpEntryPoint = ::spv::OpEntryPoint,
 };
-enum : uint32_t { DecorationSpecId = 1, DecorationBuiltIn = 11, DecorationLinkageAttributes = 41, LinkageImport = 1 };
+enum : uint32_t {
+  DecorationSpecId = ::spv::DecorationSpecId, DecorationBuiltIn = ::spv::DecorationBuiltIn,
+  DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes, LinkageImport = ::spv::LinkageTypeImport,
+};
 
 struct Instruction {
   size_t offset = 0, count = 0;

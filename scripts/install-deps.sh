@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3
   libze1 libze-dev                       # Level Zero loader, validation layer, headers
   spirv-tools                            # SPIRV-Tools libraries, spirv-as, spirv-val
+  spirv-headers                          # spirv.hpp: SPIR-V opcodes and enumerants by name
   libfmt-dev libspdlog-dev               # formatting and logging
   libgtest-dev libgmock-dev              # tests
   llvm-15-dev libllvmspirvlib-15-dev     # the CPU driver's JIT and SPIR-V reader

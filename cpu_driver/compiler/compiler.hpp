@@ -1,7 +1,7 @@
 // The CPU driver's compiler: SPIR-V in, JIT-compiled work-group functions out.
 #pragma once
 
-#include "common/result.hpp"
+#include "cpu_driver/compiler/errors.hpp"
 #include "cpu_driver/kernel_abi.hpp"
 
 #include <cstddef>
@@ -26,7 +26,7 @@ struct ArgInfo {
   std::string type_name; // from kernel_arg_type metadata when present, else empty
 };
 
-// Every field is stored in native binaries (native_binary.cpp): a new
+// Every field is stored in native binaries (backend/native_binary.cpp): a new
 // field must be written and read there too, and the format version raised.
 struct KernelInfo {
   std::string name;
@@ -86,7 +86,7 @@ struct CompileInput {
 };
 
 // The x86-64 CPU code is generated for. ZEAL_CPU_TARGET chooses the process's
-// (target.cpp); zeal-aot may compile for any, to load where that target runs.
+// (backend/target.cpp); zeal-aot may compile for any, to load where that target runs.
 struct CpuTarget {
   std::string name;     // as chosen: native, x86-64-v3, znver3, ...
   std::string triple;   // the process's
@@ -99,7 +99,7 @@ struct CpuTarget {
 
 // A ZEAL_CPU_TARGET value: native, or a 64-bit x86 CPU LLVM 15 knows (x86-64,
 // x86-64-v2, x86-64-v3, x86-64-v4, znver3, skylake-avx512, ...). Any other name
-// fails with ZEAL_RESULT_ERROR_INVALID_ARGUMENT and a sentence listing the valid ones.
+// fails with ZE_RESULT_ERROR_INVALID_ARGUMENT and a sentence listing the valid ones.
 Result<CpuTarget> find_cpu_target(std::string_view name);
 // Fails (INVALID_ARGUMENT) when the host lacks an instruction set the target's code may use.
 Status check_runnable(const CpuTarget &target);
@@ -143,8 +143,8 @@ public:
   virtual Result<std::vector<uint8_t>> native_binary() const = 0;
 };
 
-// Compiles SPIR-V. On failure the Error's code is ZEAL_RESULT_ERROR_BUILD_FAILURE
-// (or INVALID_BINARY for input that is not SPIR-V) and its `log` holds the
+// Compiles SPIR-V. On failure the Error's code is ZE_RESULT_ERROR_MODULE_BUILD_FAILURE
+// (or ZE_RESULT_ERROR_INVALID_ARGUMENT for input that is not SPIR-V) and its `log` holds the
 // build log: the translator's or LLVM's message, in a sentence that names
 // what was wrong.
 Result<std::unique_ptr<Program>> compile_spirv(std::span<const uint8_t> spirv, const CompileOptions &options);
@@ -161,14 +161,14 @@ Result<std::vector<uint8_t>> compile_native_binary(std::span<const CompileInput>
 
 // Loads what Program::native_binary() produced, without compiling. Anything
 // else (another driver version or CPU, truncated, corrupted) fails with
-// ZEAL_RESULT_ERROR_INVALID_BINARY and a log saying why. `options` supplies
+// ZE_RESULT_ERROR_INVALID_NATIVE_BINARY and a log saying why. `options` supplies
 // the device checks only: every kernel's sub-group size (required or baked in)
 // must be one the device supports, else the build fails.
 Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blob, const CompileOptions &options);
 
 // Streaming stores: a launch storing at least this many bytes through vector
 // stores that fill contiguous global memory writes them non-temporally, past
-// the caches (streaming_stores.cpp). Read by compiled code at each loop entry,
+// the caches (backend/streaming_stores.cpp). Read by compiled code at each loop entry,
 // so it applies to kernels already compiled. UINT64_MAX, the default: never.
 void set_streaming_store_threshold(uint64_t bytes);
 uint64_t streaming_store_threshold();

@@ -11,7 +11,7 @@
 namespace zeal::cpu::detail {
 
 // --- Host functions JIT'd code calls (bound as absolute symbols) -----------
-// The C++ mirror of the hidden WorkItem (work_item_type() in builtins.cpp).
+// The C++ mirror of the hidden WorkItem (work_item_type() in builtins/builtins.cpp).
 struct HostWorkItem {
   uint64_t local_id[3], group_id[3], local_size[3], num_groups[3], global_offset[3];
   uint64_t work_dim;
@@ -30,7 +30,7 @@ std::span<const RuntimeSymbol> math_helper_symbols();
 // True for functions JIT'd code reaches on the host: they take no WorkItem.
 bool is_host_symbol(llvm::StringRef name);
 
-// --- Barriers and collectives as regions (regions.cpp) ---------------------
+// --- Barriers and collectives as regions (workgroup/region_*.cpp) ---------
 // From the work-item function `zeal.wi.<kernel>(args, work_item)`, a function
 // `zeal.regions.<kernel>(args, work_item)` that runs the whole work-group: each
 // stretch between barriers and collectives loops over the work-items, which
@@ -45,7 +45,7 @@ inline constexpr const char *region_collectives_symbol = "zeal_cpu_region_collec
 inline constexpr uint32_t region_waits = 0x80000000u;
 std::span<const RuntimeSymbol> region_symbols();
 
-// --- Kernel-scope `local` variables (local_memory.cpp) ---------------------
+// --- Kernel-scope `local` variables (workgroup/local_memory.cpp) ---------------------
 // Gives every addrspace(3) global an offset in GroupContext::local_memory
 // (recorded on the global as !zeal.local_offset) and returns, per kernel, the
 // bytes its variables need.
@@ -54,14 +54,14 @@ uint64_t static_local_bytes(llvm::Function &kernel);
 // After add_work_item_parameter: each use becomes work_item->group->local_memory + offset.
 void lower_local_variables(llvm::Module &module);
 
-// --- Sub-groups (subgroups.cpp builds the IR, subgroup_ops.cpp combines lanes) ---
+// --- Sub-groups (workgroup/subgroups.cpp builds the IR, workgroup/subgroup_ops.cpp combines lanes) ---
 // True for built-ins whose lanes exchange values (or wait for each other):
 // kernels reaching one run as regions (or fibers), like barrier kernels.
 bool is_subgroup_collective(llvm::StringRef name);
 // A barrier or a sub-group collective: the work-item may have to wait for
 // others (as regions, or as fibers when regions cannot be formed).
 bool needs_fibers(llvm::StringRef name);
-// get_local_linear_id() of the work-item (builtins.cpp).
+// get_local_linear_id() of the work-item (builtins/builtins.cpp).
 llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item);
 // After the WorkItem parameter is added: sub-group queries, collectives, ballot queries and block I/O get bodies.
 void define_subgroup_builtins(llvm::Module &module);
@@ -98,30 +98,30 @@ struct CollectiveRecord {
   void *out; // null for a collective without a result
   uint32_t code, arg;
 };
-static_assert(sizeof(CollectiveRecord) == 24, "regions.cpp lays records out as {ptr, ptr, i32, i32}");
+static_assert(sizeof(CollectiveRecord) == 24, "region_prepare.cpp lays records out as {ptr, ptr, i32, i32}");
 // The results of every lane taking part in one collective (view.lane is
 // unused), written to lanes[j].out: what combine_collective gives each lane,
 // with reductions and scans computed once for the sub-group.
 void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes);
-// The host functions of subgroup_ops.cpp (ballot queries); fiber_symbols() includes them.
+// The host functions of workgroup/subgroup_ops.cpp (ballot queries); fiber_symbols() includes them.
 std::span<const RuntimeSymbol> subgroup_op_symbols();
 
 inline constexpr const char *subgroup_symbol = "zeal_cpu_subgroup"; // (HostWorkItem *, code, const void *in, arg, void *out)
 // Ballot bit queries, pure functions of the ballot, the lane and the sub-group size: no exchange.
 inline constexpr const char *ballot_query_symbol = "zeal_cpu_ballot_query"; // (HostWorkItem *, kind, const uint32_t *, arg)
 
-// --- Barriers and fences (work_group.cpp) ----------------------------------
+// --- Barriers and fences (workgroup/work_group.cpp) ----------------------------------
 // After add_work_item_parameter: barrier(...) -> zeal_cpu_barrier(work_item), mem_fence -> fence.
 void lower_barriers_and_fences(llvm::Module &module);
 
 // --- Built-in bodies generated from mangled names --------------------------
-void define_atomic_builtins(llvm::Module &module);   // atomics.cpp
-void define_integer_builtins(llvm::Module &module);  // integer_builtins.cpp
-void define_vector_builtins(llvm::Module &module);   // vector_builtins.cpp: common, geometric, relational, vload/vstore
-void define_libm_builtins(llvm::Module &module);     // math_builtins.cpp: the math library beyond intrinsics
-void lower_printf(llvm::Module &module);             // printf.cpp
+void define_atomic_builtins(llvm::Module &module);   // builtins/atomics.cpp
+void define_integer_builtins(llvm::Module &module);  // builtins/integer_builtins.cpp
+void define_vector_builtins(llvm::Module &module);   // builtins/vector_builtins.cpp: common, geometric, relational, vload/vstore
+void define_libm_builtins(llvm::Module &module);     // builtins/math_builtins.cpp: the math library beyond intrinsics
+void lower_printf(llvm::Module &module);             // builtins/printf.cpp
 
-// --- Helpers shared by the generators (builtin_support.cpp) ----------------
+// --- Helpers shared by the generators (builtins/builtin_support.cpp) ----------------
 // The element letter of a mangled parameter ("i", "j", "f", "Dh", ...), for
 // parameter `index` (0 or 1); pointers give their pointee's letter.
 llvm::StringRef mangled_param_letter(llvm::StringRef mangled, unsigned index = 0);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cpu_driver/compiler/compiler.hpp"
-#include "cpu_driver/compiler/spirv_validate.hpp"
+#include "cpu_driver/compiler/spirv/linkage_scan.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/StringRef.h>
@@ -80,7 +80,7 @@ struct VectorMathFunction {
 };
 std::span<const VectorMathFunction> vector_math_functions();
 
-// Streaming stores (streaming_stores.cpp): after optimisation, versions the
+// Streaming stores (backend/streaming_stores.cpp): after optimisation, versions the
 // loops of work-group functions whose vector stores write contiguous global
 // memory, so that launches storing at least streaming_store_threshold() bytes
 // write with non-temporal stores (logged at debug level, per function).
@@ -101,7 +101,7 @@ Status check_external_calls(const llvm::Module &module, const CompileOptions &op
 void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kernels, const CompileOptions &options);
 std::string work_group_function_name(llvm::StringRef kernel);
 
-// Private memory per work-item, estimated from the lowered module's static allocas (see work_group.cpp).
+// Private memory per work-item, estimated from the lowered module's static allocas (see workgroup/work_group.cpp).
 uint64_t private_bytes(llvm::Module &module, llvm::StringRef kernel);
 
 } // namespace zeal::cpu::detail

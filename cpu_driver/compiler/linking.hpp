@@ -68,7 +68,7 @@ SplitModule split_by_kernel(llvm::Module &module, std::span<const KernelInfo> ke
 void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level);
 // optimise(), then code generation: the object code of a native binary.
 Result<std::string> compile_object(llvm::Module &module, llvm::TargetMachine &machine, unsigned level);
-// Target machines for `target` (target.cpp); position-independent code, so that
+// Target machines for `target` (backend/target.cpp); position-independent code, so that
 // imported variables are reached through the GOT wherever the JIT put their module.
 llvm::orc::JITTargetMachineBuilder target_machine_builder(const CpuTarget &target, unsigned opt_level);
 Result<std::unique_ptr<llvm::TargetMachine>> target_machine(const CpuTarget &target, unsigned opt_level);

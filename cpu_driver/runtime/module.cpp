@@ -71,7 +71,7 @@ ze_result_t finish(Result<std::unique_ptr<Program>> built, ze_result_t failure, 
     const Error &e = built.error();
     if (!log.empty() && log.back() != '\n') log += '\n';
     log += e.log.empty() ? e.message : e.log; // the log, when there is one, already says it
-    return e.code == ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : failure;
+    return e.code == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? e.code : failure;
   }
   const std::string &warnings = built.value()->build_log();
   if (!warnings.empty()) log += (log.empty() || log.back() == '\n' ? "" : "\n") + warnings;

@@ -146,7 +146,7 @@ TEST_P(CorruptedSpirv, EitherBuildsOrFailsWithALogAndNeverCrashes) {
   for (const std::string &failure : failures) ADD_FAILURE() << failure;
 }
 
-// Seeds that once crashed the translator, each a class of corruption validate_spirv now
+// Seeds that once crashed the translator, each a class of corruption check_translator_input now
 // refuses by name (found with seeds 0 to 150,000 on each module): replayed on every run.
 TEST(CorruptedSpirvRegressions, EarlierCrashesNowFailWithALog) {
   const std::pair<const char *, uint64_t> seeds[] = {

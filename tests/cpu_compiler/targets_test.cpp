@@ -57,7 +57,7 @@ TEST(CpuTargets, AnUnknownNameIsRefusedWithTheValidNames) {
   for (const char *name : {"pentium-9000", "", "armv8-a", "i686"}) {
     auto found = find_cpu_target(name);
     ASSERT_FALSE(found.ok()) << name;
-    EXPECT_EQ(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, found.error().code);
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, found.error().code);
     EXPECT_NE(found.error().message.find(std::string("ZEAL_CPU_TARGET '") + name +
                                          "' is not an x86-64 CPU LLVM 15 knows; valid targets: native, "),
               std::string::npos)
@@ -73,7 +73,7 @@ TEST(CpuTargets, ATargetNeedingInstructionsTheHostLacksIsNotRunnable) {
   EXPECT_NE(std::find(knl.missing.begin(), knl.missing.end(), "avx512er"), knl.missing.end());
   Status runnable = check_runnable(knl);
   ASSERT_FALSE(runnable.ok());
-  EXPECT_EQ(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, runnable.error().code);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, runnable.error().code);
   EXPECT_NE(runnable.error().message.find("ZEAL_CPU_TARGET 'knl' needs "), std::string::npos)
       << runnable.error().message;
   EXPECT_NE(runnable.error().message.find("avx512er"), std::string::npos) << runnable.error().message;
@@ -152,7 +152,7 @@ TEST_P(CrossCompile, TheBinaryLoadsOnlyWhereTheProcessTargetIsTheSame) {
     EXPECT_TRUE(loaded.ok()) << loaded.error().message;
   } else {
     ASSERT_FALSE(loaded.ok());
-    EXPECT_EQ(ZEAL_RESULT_ERROR_INVALID_BINARY, loaded.error().code);
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, loaded.error().code);
     EXPECT_NE(loaded.error().log.find("the native binary was built for another CPU (" + cpu.id() + ")"),
               std::string::npos)
         << loaded.error().log;

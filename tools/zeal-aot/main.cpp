@@ -75,7 +75,7 @@ bool compile_image(const std::filesystem::path &path, const Options &opts, const
   const zeal::cpu::CompileInput input{spirv, options};
   auto compiled = zeal::cpu::compile_native_binary({&input, 1}, target);
   if (!compiled) {
-    const zeal::Error &e = compiled.error();
+    const zeal::cpu::Error &e = compiled.error();
     std::fprintf(stderr, "zeal-aot: compiling '%s' failed:\n%s\n", path.c_str(),
                  (e.log.empty() ? e.message : e.log).c_str());
     return false;
@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "zeal-aot: %s\n", target.error().message.c_str());
       return 2;
     }
-    if (zeal::Status runnable = zeal::cpu::check_runnable(*target); !runnable) {
+    if (zeal::cpu::Status runnable = zeal::cpu::check_runnable(*target); !runnable) {
       std::printf("zeal-aot: %s\n", runnable.error().message.c_str());
       return 1;
     }

@@ -169,7 +169,7 @@ llvm::Function *build_work_item_function(llvm::Module &module, llvm::Function &k
 
 // Without barriers: three nested work-item loops around the inlined kernel,
 // which LLVM can vectorise. With work-group barriers or sub-group
-// collectives: the same loops around each stretch between them (regions.cpp).
+// collectives: the same loops around each stretch between them (region_emit.cpp).
 // Kernels whose barriers or collectives cannot be brought into one function
 // run their work-items as fibers, each with its own stack until the group
 // ends. Returns true when the kernel's barriers and collectives became regions.

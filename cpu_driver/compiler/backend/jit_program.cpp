@@ -249,9 +249,8 @@ Result<std::unique_ptr<Program>> make_program(NativeContents contents, std::stri
   // Parsed once here so that a corrupt object fails the build instead of the first lookup.
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(contents.object, "zeal-module.o");
   if (auto object = llvm::object::ObjectFile::createObjectFile(buffer->getMemBufferRef()); !object) {
-    return build_failure(fmt::format("the module's object code is not a valid object file: {}",
-                                     llvm::toString(object.takeError())),
-                         ZEAL_RESULT_ERROR_INVALID_BINARY);
+    return malformed_native_binary(fmt::format("the module's object code is not a valid object file: {}",
+                                               llvm::toString(object.takeError())));
   }
   auto dylib = (*engine)->create_dylib();
   if (!dylib) return std::move(dylib).error();

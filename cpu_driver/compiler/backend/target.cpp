@@ -48,7 +48,7 @@ std::string valid_names() {
   return list;
 }
 
-Error target_error(std::string message) { return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, std::move(message)); }
+Error target_error(std::string message) { return make_error(ZE_RESULT_ERROR_INVALID_ARGUMENT, std::move(message)); }
 
 void initialise_llvm_target() {
   static std::once_flag once;

@@ -1,5 +1,6 @@
-// Reading SPIR-V: LLVMSPIRVLib's translation to LLVM IR, after the binary passed validate_spirv.
+// Reading SPIR-V: LLVMSPIRVLib's translation to LLVM IR, after the binary passed check_translator_input.
 #include "cpu_driver/compiler/linking.hpp"
+#include "cpu_driver/compiler/spirv/translator_guard.hpp"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <fmt/format.h>
@@ -43,7 +44,7 @@ Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv,
 
 Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv, llvm::LLVMContext &context,
                                                  std::span<const SpecConstant> constants, std::string &log) {
-  if (Status valid = validate_spirv(spirv); !valid) return std::move(valid).error();
+  if (Status valid = check_translator_input(spirv); !valid) return std::move(valid).error();
   SPIRV::TranslatorOpts opts;
   opts.enableAllExtensions();
   opts.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL12);

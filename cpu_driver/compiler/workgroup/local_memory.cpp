@@ -83,7 +83,7 @@ llvm::Value *local_base(llvm::Function &function) {
       b.CreateLoad(local_pointer, b.CreatePointerCast(field, llvm::PointerType::get(local_pointer, 0)), "local_memory");
   // Fixed for the whole work-group: a store to local or global memory cannot
   // change it, so the optimiser may keep it in a register across the
-  // work-item loops (regions.cpp puts this load inside them).
+  // work-item loops (region_emit.cpp puts this load inside them).
   base->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(function.getContext(), {}));
   return base;
 }

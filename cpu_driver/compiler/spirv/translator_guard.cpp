@@ -1,5 +1,5 @@
-// Structural validation of a SPIR-V binary before LLVMSPIRVLib, which asserts instead of failing, reads it.
-#include "cpu_driver/compiler/spirv_ids.hpp"
+// The guard in front of LLVMSPIRVLib, which asserts instead of failing: the SPIR-V structure it trusts, checked first.
+#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
@@ -12,12 +12,8 @@
 namespace zeal::cpu::detail {
 namespace {
 
-constexpr uint32_t spirv_magic = 0x07230203;
-
-enum LinkageType : uint32_t { Export = 0, Import = 1 };
-
 bool is_terminator(uint32_t opcode) {
-  return (opcode >= OpBranch && opcode <= OpUnreachable) || opcode == OpTerminateInvocation;
+  return (opcode >= spv::OpBranch && opcode <= spv::OpUnreachable) || opcode == spv::OpTerminateInvocation;
 }
 
 Status check_version(uint32_t version) {
@@ -34,17 +30,19 @@ Status check_version(uint32_t version) {
 }
 
 Status check_header(std::span<const uint32_t> words) {
-  if (words[0] != spirv_magic) {
-    if (words[0] == __builtin_bswap32(spirv_magic)) {
+  if (words[0] != spv::MagicNumber) {
+    if (words[0] == __builtin_bswap32(spv::MagicNumber)) {
       return invalid_binary("the SPIR-V binary is big-endian, which this driver does not read");
     }
     return invalid_binary(fmt::format(
-        "the binary does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", spirv_magic,
+        "the binary does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", spv::MagicNumber,
         words[0]));
   }
   if (Status version = check_version(words[1]); !version) return version;
   if (words[3] == 0) return invalid_binary("the SPIR-V header declares an id bound of 0");
-  if (words[4] != 0) return invalid_binary(fmt::format("the SPIR-V header's reserved schema word is {}, not 0", words[4]));
+  if (words[4] != 0) {
+    return invalid_binary(fmt::format("the SPIR-V header's reserved schema word is {}, not 0", words[4]));
+  }
   return {};
 }
 
@@ -55,12 +53,13 @@ Status check_word_counts(std::span<const uint32_t> words) {
     uint32_t count = words[at] >> 16;
     uint32_t opcode = words[at] & 0xffff;
     if (count == 0) {
-      return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", at, opcode));
+      return invalid_binary(
+          fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", at, opcode));
     }
     if (count > words.size() - at) {
       return invalid_binary(fmt::format(
-          "the SPIR-V binary is truncated: the instruction at word {} (opcode {}) needs {} words but only {} remain", at,
-          opcode, count, words.size() - at));
+          "the SPIR-V binary is truncated: the instruction at word {} (opcode {}) needs {} words but only {} remain",
+          at, opcode, count, words.size() - at));
     }
     at += count;
   }
@@ -80,7 +79,8 @@ public:
     }
     if (in_function_) return invalid_binary("the SPIR-V binary is truncated: its last function has no OpFunctionEnd");
     if (memory_models_ != 1) {
-      return invalid_binary(fmt::format("the SPIR-V module has {} OpMemoryModel instructions instead of 1", memory_models_));
+      return invalid_binary(
+          fmt::format("the SPIR-V module has {} OpMemoryModel instructions instead of 1", memory_models_));
     }
     for (uint32_t id : referenced_functions_) {
       if (!functions_.contains(id)) {
@@ -93,34 +93,36 @@ public:
 private:
   Status operands(size_t at, std::span<const uint32_t> inst, size_t needed) {
     if (inst.size() >= needed) return {};
-    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has {} words, fewer than its {}", at,
-                                      inst[0] & 0xffff, inst.size(), needed));
+    return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has {} words, fewer than its {}",
+                                      at, inst[0] & 0xffff, inst.size(), needed));
   }
 
   Status visit(size_t at, uint32_t opcode, std::span<const uint32_t> inst) {
     switch (opcode) {
-    case OpMemoryModel: ++memory_models_; return {};
-    case OpEntryPoint:
+    case spv::OpMemoryModel: ++memory_models_; return {};
+    case spv::OpEntryPoint:
       if (Status ok = operands(at, inst, 4); !ok) return ok;
       referenced_functions_.push_back(inst[2]);
       return {};
-    case OpFunction:
+    case spv::OpFunction:
       if (Status ok = operands(at, inst, 5); !ok) return ok;
       if (in_function_) return misplaced(at, "OpFunction inside a function");
       if (inst[2] == 0 || inst[2] >= bound_) return misplaced(at, "a function id outside the id bound");
       in_function_ = true;
       functions_.insert(inst[2]);
       return {};
-    case OpFunctionEnd:
+    case spv::OpFunctionEnd:
       if (!in_function_ || in_block_) return misplaced(at, "OpFunctionEnd outside a function or inside a block");
       in_function_ = false;
       return {};
-    case OpFunctionCall:
+    case spv::OpFunctionCall:
       if (Status ok = operands(at, inst, 4); !ok) return ok;
       referenced_functions_.push_back(inst[3]);
       break;
-    case OpLabel:
-      if (!in_function_ || in_block_) return misplaced(at, "OpLabel outside a function or inside an unterminated block");
+    case spv::OpLabel:
+      if (!in_function_ || in_block_) {
+        return misplaced(at, "OpLabel outside a function or inside an unterminated block");
+      }
       in_block_ = true;
       return {};
     default: break;
@@ -147,14 +149,16 @@ private:
 
 // Operands of non-semantic extended instructions (debug info) name types and strings freely.
 bool loose_operands(const spv_parsed_instruction_t *inst) {
-  return inst->opcode == OpExtInst && inst->ext_inst_type != SPV_EXT_INST_TYPE_OPENCL_STD;
+  return inst->opcode == spv::OpExtInst && inst->ext_inst_type != SPV_EXT_INST_TYPE_OPENCL_STD;
 }
 
 // A memory access operand with the Aligned bit carries an alignment, which LLVM needs a power of two.
 Status check_memory_access(const spv_parsed_instruction_t *inst, uint16_t i, uint32_t at) {
   const spv_parsed_operand_t &operand = inst->operands[i];
-  if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) return {};
-  if ((inst->words[operand.offset] & 0x2) == 0 || i + 1 >= inst->num_operands) return {};
+  if (operand.type != SPV_OPERAND_TYPE_MEMORY_ACCESS && operand.type != SPV_OPERAND_TYPE_OPTIONAL_MEMORY_ACCESS) {
+    return {};
+  }
+  if ((inst->words[operand.offset] & spv::MemoryAccessAlignedMask) == 0 || i + 1 >= inst->num_operands) return {};
   uint32_t alignment = inst->words[inst->operands[i + 1].offset];
   if (alignment != 0 && (alignment & (alignment - 1)) == 0) return {};
   return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) has a memory alignment of {}, "
@@ -242,8 +246,8 @@ Status check_extensions(std::span<const uint32_t> words) {
   };
   for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
     uint32_t opcode = words[at] & 0xffff;
-    if (opcode == OpFunction) break;
-    if (opcode != OpExtension) continue;
+    if (opcode == spv::OpFunction) break;
+    if (opcode != spv::OpExtension) continue;
     std::string name = spirv_literal_string(words.subspan(at + 1, (words[at] >> 16) - 1));
     if (!known.contains(name)) {
       return build_failure(fmt::format("the module uses SPIR-V extension '{}', which this driver's SPIR-V reader "
@@ -255,50 +259,11 @@ Status check_extensions(std::span<const uint32_t> words) {
 
 } // namespace
 
-SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
-  std::vector<uint32_t> words(spirv.size() / 4);
-  std::memcpy(words.data(), spirv.data(), words.size() * 4);
-  struct Linked {
-    uint32_t id;
-    std::string name;
-    uint32_t type;
-  };
-  std::vector<Linked> linked;
-  std::unordered_set<uint32_t> builtins;
-  std::unordered_set<std::string> entry_points;
-  // Decorations and entry points come before any function: stop at the first.
-  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
-    uint32_t opcode = words[at] & 0xffff;
-    std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
-    if (opcode == OpFunction) break;
-    if (opcode == OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
-    if (opcode != OpDecorate || inst.size() < 3) continue;
-    if (inst[2] == BuiltIn) builtins.insert(inst[1]);
-    if (inst[2] == LinkageAttributes && inst.size() >= 5) {
-      linked.push_back({inst[1], spirv_literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
-    }
-  }
-  SpirvLinkage out;
-  for (const Linked &symbol : linked) {
-    if (symbol.type == Import && !builtins.contains(symbol.id) && !symbol.name.starts_with("__spirv_")) {
-      out.imports.push_back(symbol.name);
-    } else if (symbol.type == Export && !entry_points.contains(symbol.name)) {
-      out.exports.push_back(symbol.name);
-    }
-  }
-  return out;
-}
-
-Error build_failure(std::string log, zeal_result_t code) {
-  Error error = make_error(code, log);
-  error.log = std::move(log);
-  return error;
-}
-
-Status validate_spirv(std::span<const uint8_t> spirv) {
+Status check_translator_input(std::span<const uint8_t> spirv) {
   if (spirv.empty()) return invalid_binary("the SPIR-V binary is empty");
   if (spirv.size() % 4 != 0) {
-    return invalid_binary(fmt::format("the SPIR-V binary is {} bytes long, which is not a multiple of 4", spirv.size()));
+    return invalid_binary(
+        fmt::format("the SPIR-V binary is {} bytes long, which is not a multiple of 4", spirv.size()));
   }
   if (spirv.size() < header_words * 4) {
     return invalid_binary(

@@ -1,7 +1,8 @@
-// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: the second half of validate_spirv.
-#include "cpu_driver/compiler/spirv_ids.hpp"
+// Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: check_translator_input, second half.
+#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
 #include <fmt/format.h>
+#include <spirv/unified1/OpenCL.std.h>
 
 #include <algorithm>
 #include <string>
@@ -11,42 +12,68 @@
 namespace zeal::cpu::detail {
 namespace {
 
+// The memory semantics bits that order (at most one may be set), and those that name storage or visibility.
+const uint32_t ordering_semantics = spv::MemorySemanticsAcquireMask | spv::MemorySemanticsReleaseMask |
+                                    spv::MemorySemanticsAcquireReleaseMask |
+                                    spv::MemorySemanticsSequentiallyConsistentMask;
+const uint32_t storage_semantics =
+    spv::MemorySemanticsUniformMemoryMask | spv::MemorySemanticsSubgroupMemoryMask |
+    spv::MemorySemanticsWorkgroupMemoryMask | spv::MemorySemanticsCrossWorkgroupMemoryMask |
+    spv::MemorySemanticsAtomicCounterMemoryMask | spv::MemorySemanticsImageMemoryMask |
+    spv::MemorySemanticsOutputMemoryMask | spv::MemorySemanticsMakeAvailableMask |
+    spv::MemorySemanticsMakeVisibleMask | spv::MemorySemanticsVolatileMask;
+
 bool is_type_opcode(uint32_t opcode) {
-  return (opcode >= OpTypeVoid && opcode <= OpTypeForwardPointer) || opcode == OpTypePipeStorage ||
-         opcode == OpTypeNamedBarrier;
+  return (opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer) || opcode == spv::OpTypePipeStorage ||
+         opcode == spv::OpTypeNamedBarrier;
 }
 
 // The storage classes the translator maps to address spaces (Private is not one of them).
 bool is_kernel_storage_class(uint32_t storage) {
-  return storage == 0 || storage == 1 || storage == 4 || storage == 5 || storage == 7 || storage == 8;
+  return storage == spv::StorageClassUniformConstant || storage == spv::StorageClassInput ||
+         storage == spv::StorageClassWorkgroup || storage == spv::StorageClassCrossWorkgroup ||
+         storage == spv::StorageClassFunction || storage == spv::StorageClassGeneric;
 }
 
 // The built-in variables of OpenCL kernels; the translator has no name for the others.
 bool is_kernel_builtin(uint32_t builtin) {
-  return (builtin >= 24 && builtin <= 41 && builtin != 35) || (builtin >= 4416 && builtin <= 4420);
+  // The number after GlobalLinearId is unassigned.
+  return (builtin >= spv::BuiltInNumWorkgroups && builtin <= spv::BuiltInSubgroupLocalInvocationId &&
+          builtin != spv::BuiltInGlobalLinearId + 1) ||
+         (builtin >= spv::BuiltInSubgroupEqMask && builtin <= spv::BuiltInSubgroupLtMask);
 }
 
 // Instructions SPIRV-Tools parses but LLVMSPIRVLib 15 has no reader for
 // (mostly shader-only ones; it exits the process on them), and the matrix
 // ones but OpDot, whose types OpenCL kernels cannot declare.
 bool is_unimplemented(uint32_t opcode) {
-  return opcode == 2 || opcode == 84 /* OpTranspose */ || opcode == 60 || opcode == 68 || (opcode >= 143 && opcode <= 152 && opcode != 148) || opcode == 252 ||
-         (opcode >= 400 && opcode <= 403) || opcode == 4416 || (opcode >= 207 && opcode <= 215) ||
-         (opcode >= 218 && opcode <= 221) || (opcode >= 305 && opcode <= 316) || opcode == 320 || opcode == 323 ||
-         opcode == 324 || opcode == 326 || (opcode >= OpTypeNamedBarrier && opcode <= OpMemoryNamedBarrier) ||
-         opcode == OpExecutionModeId || opcode == OpSizeOf;
+  return opcode == spv::OpSourceContinued || opcode == spv::OpTranspose || opcode == spv::OpImageTexelPointer ||
+         opcode == spv::OpArrayLength ||
+         (opcode >= spv::OpMatrixTimesScalar && opcode <= spv::OpSMulExtended && opcode != spv::OpDot) ||
+         opcode == spv::OpKill || (opcode >= spv::OpCopyLogical && opcode <= spv::OpPtrDiff) ||
+         opcode == spv::OpTerminateInvocation || (opcode >= spv::OpDPdx && opcode <= spv::OpFwidthCoarse) ||
+         (opcode >= spv::OpEmitVertex && opcode <= spv::OpEndStreamPrimitive) ||
+         (opcode >= spv::OpImageSparseSampleImplicitLod && opcode <= spv::OpImageSparseTexelsResident) ||
+         opcode == spv::OpImageSparseRead || opcode == spv::OpConstantPipeStorage ||
+         opcode == spv::OpCreatePipeFromPipeStorage || opcode == spv::OpGetKernelMaxNumSubgroups ||
+         (opcode >= spv::OpTypeNamedBarrier && opcode <= spv::OpMemoryNamedBarrier) ||
+         opcode == spv::OpExecutionModeId || opcode == spv::OpSizeOf;
 }
 
 // Pipes (OpTypePipe, OpReadPipe to OpGroupCommitWritePipe): the translator
 // mistypes corrupt ones, and this driver implements no pipes.
-bool is_pipe(uint32_t opcode) { return opcode == OpTypePipe || (opcode >= OpReadPipe && opcode <= OpGroupCommitWritePipe); }
+bool is_pipe(uint32_t opcode) {
+  return opcode == spv::OpTypePipe || (opcode >= spv::OpReadPipe && opcode <= spv::OpGroupCommitWritePipe);
+}
 
 // Device-side enqueue (OpEnqueueMarker to OpBuildNDRange): the translator
 // mistypes some of it, and this driver has no device queue to enqueue on.
-bool is_device_enqueue(uint32_t opcode) { return opcode >= OpEnqueueMarker && opcode <= OpBuildNDRange; }
+bool is_device_enqueue(uint32_t opcode) { return opcode >= spv::OpEnqueueMarker && opcode <= spv::OpBuildNDRange; }
 
 // Types, constants and global variables belong outside functions, where the translator reads them.
-bool is_module_level(uint32_t opcode) { return is_type_opcode(opcode) || (opcode >= 41 && opcode <= 52); }
+bool is_module_level(uint32_t opcode) {
+  return is_type_opcode(opcode) || (opcode >= spv::OpConstantTrue && opcode <= spv::OpSpecConstantOp);
+}
 
 // The kind of id each operand must name, where the translator casts without
 // looking (a value's type, a block, a callee): a wrong kind is a bad cast there.
@@ -57,20 +84,25 @@ Role role_of(const Use &use) {
   if (use.operand == SPV_OPERAND_TYPE_SCOPE_ID || use.operand == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID) {
     return Role::Constant;
   }
-  if (use.any_kind && !(use.opcode == OpExtInst && use.word == 3)) return Role::Any;
+  if (use.any_kind && !(use.opcode == spv::OpExtInst && use.word == 3)) return Role::Any;
   switch (use.opcode) {
-  case OpSource: case OpName: case OpMemberName: case OpLine: case OpEntryPoint: case OpExecutionMode:
-  case OpDecorate: case OpMemberDecorate:
-  case OpExecutionModeId: case OpDecorateId: case OpDecorateString: case OpMemberDecorateString:
+  case spv::OpSource:
+  case spv::OpName:
+  case spv::OpMemberName:
+  case spv::OpLine:
+  case spv::OpEntryPoint:
+  case spv::OpExecutionMode:
+  case spv::OpDecorate: case spv::OpMemberDecorate:
+  case spv::OpExecutionModeId: case spv::OpDecorateId: case spv::OpDecorateString: case spv::OpMemberDecorateString:
     return Role::Any;
-  case OpGroupDecorate: case OpGroupMemberDecorate: return use.word == 1 ? Role::DecorationGroup : Role::Any;
-  case OpExtInst: return use.word == 3 ? Role::ExtInstSet : Role::Value;
-  case OpFunction: return Role::FunctionType;
-  case OpFunctionCall: return use.word == 3 ? Role::Function : Role::Value;
-  case OpPhi: return use.word % 2 == 0 ? Role::Label : Role::Value;
-  case OpLoopMerge: case OpSelectionMerge: case OpBranch: return Role::Label;
-  case OpBranchConditional: case OpSwitch: return use.word == 1 ? Role::Value : Role::Label;
-  case OpTypeArray: return use.word == 3 ? Role::Constant : Role::Type;
+  case spv::OpGroupDecorate: case spv::OpGroupMemberDecorate: return use.word == 1 ? Role::DecorationGroup : Role::Any;
+  case spv::OpExtInst: return use.word == 3 ? Role::ExtInstSet : Role::Value;
+  case spv::OpFunction: return Role::FunctionType;
+  case spv::OpFunctionCall: return use.word == 3 ? Role::Function : Role::Value;
+  case spv::OpPhi: return use.word % 2 == 0 ? Role::Label : Role::Value;
+  case spv::OpLoopMerge: case spv::OpSelectionMerge: case spv::OpBranch: return Role::Label;
+  case spv::OpBranchConditional: case spv::OpSwitch: return use.word == 1 ? Role::Value : Role::Label;
+  case spv::OpTypeArray: return use.word == 3 ? Role::Constant : Role::Type;
   default: return is_type_opcode(use.opcode) ? Role::Type : Role::Value;
   }
 }
@@ -129,9 +161,9 @@ private:
     if (!d || index >= (words_[d->at] >> 16)) return 0;
     return words_[d->at + index];
   }
-  uint32_t pointee(uint32_t type) const { return opcode_of(type) == OpTypePointer ? word_of(type, 3) : 0; }
+  uint32_t pointee(uint32_t type) const { return opcode_of(type) == spv::OpTypePointer ? word_of(type, 3) : 0; }
   // The scalar type of a scalar or vector type.
-  uint32_t component(uint32_t type) const { return opcode_of(type) == OpTypeVector ? word_of(type, 2) : type; }
+  uint32_t component(uint32_t type) const { return opcode_of(type) == spv::OpTypeVector ? word_of(type, 2) : type; }
 
   bool has_role(uint32_t id, Role role) const {
     const Definition *d = find(id);
@@ -139,14 +171,15 @@ private:
     switch (role) {
     case Role::Any: return true;
     case Role::Type: return is_type_opcode(d->opcode);
-    case Role::Value: return d->type != 0 && opcode_of(d->type) != OpTypeVoid && opcode_of(d->type) != OpTypeOpaque;
-    case Role::Label: return d->opcode == OpLabel;
-    case Role::Function: return d->opcode == OpFunction;
-    case Role::FunctionType: return d->opcode == OpTypeFunction;
-    case Role::ExtInstSet: return d->opcode == OpExtInstImport;
-    case Role::DecorationGroup: return d->opcode == OpDecorationGroup;
+    case Role::Value:
+      return d->type != 0 && opcode_of(d->type) != spv::OpTypeVoid && opcode_of(d->type) != spv::OpTypeOpaque;
+    case Role::Label: return d->opcode == spv::OpLabel;
+    case Role::Function: return d->opcode == spv::OpFunction;
+    case Role::FunctionType: return d->opcode == spv::OpTypeFunction;
+    case Role::ExtInstSet: return d->opcode == spv::OpExtInstImport;
+    case Role::DecorationGroup: return d->opcode == spv::OpDecorationGroup;
     case Role::Constant:
-      return (d->opcode == OpConstant || d->opcode == OpSpecConstant) && opcode_of(d->type) == OpTypeInt;
+      return (d->opcode == spv::OpConstant || d->opcode == spv::OpSpecConstant) && opcode_of(d->type) == spv::OpTypeInt;
     }
     return false;
   }
@@ -162,9 +195,9 @@ private:
   void find_function_bodies() {
     for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
       uint32_t opcode = words_[at] & 0xffff;
-      if (opcode == OpFunction) bodies_.push_back({uint32_t(at), uint32_t(words_.size())});
-      if (opcode == OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(at);
-      if (opcode == OpTypeForwardPointer && (words_[at] >> 16) >= 2) forward_pointers_.insert(words_[at + 1]);
+      if (opcode == spv::OpFunction) bodies_.push_back({uint32_t(at), uint32_t(words_.size())});
+      if (opcode == spv::OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(at);
+      if (opcode == spv::OpTypeForwardPointer && (words_[at] >> 16) >= 2) forward_pointers_.insert(words_[at + 1]);
     }
   }
   // The body holding word `at`, or -1 outside functions.
@@ -179,7 +212,7 @@ private:
   // a placeholder it then dereferences.
   Status check_scope(const Use &use) const {
     const Definition *d = find(use.id);
-    if (!d || d->opcode == OpFunction || d->opcode == OpLabel || role_of(use) == Role::Any) return {};
+    if (!d || d->opcode == spv::OpFunction || d->opcode == spv::OpLabel || role_of(use) == Role::Any) return {};
     ptrdiff_t body = body_of(d->at);
     if (body < 0) {
       // Types and constants refer back, but for pointers declared ahead by OpTypeForwardPointer.
@@ -188,7 +221,7 @@ private:
                                         "instruction that defines it", use.at, use.opcode, use.id));
     }
     if (role_of(use) != Role::Value) return {};
-    if (body_of(use.at) != body || (d->at >= use.at && use.opcode != OpPhi)) {
+    if (body_of(use.at) != body || (d->at >= use.at && use.opcode != spv::OpPhi)) {
       return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} outside the function "
                                         "or before the instruction that defines it", use.at, use.opcode, use.id));
     }
@@ -200,9 +233,9 @@ private:
     if (use.operand != SPV_OPERAND_TYPE_SCOPE_ID && use.operand != SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID) return {};
     uint32_t value = word_of(use.id, 3);
     bool scope = use.operand == SPV_OPERAND_TYPE_SCOPE_ID;
-    uint32_t order = value & 0x1e; // Acquire, Release, AcquireRelease, SequentiallyConsistent
-    bool known_bits = (value & ~0xffdeu) == 0;
-    if (scope ? value <= 4 : known_bits && (order & (order - 1)) == 0) return {};
+    uint32_t order = value & ordering_semantics;
+    bool known_bits = (value & ~(ordering_semantics | storage_semantics)) == 0;
+    if (scope ? value <= spv::ScopeInvocation : known_bits && (order & (order - 1)) == 0) return {};
     return invalid_binary(fmt::format("the SPIR-V instruction at word {} (opcode {}) uses %{} = {} as a {}, which is "
                                       "not one", use.at, use.opcode, use.id, value,
                                       scope ? "memory scope" : "memory order"));
@@ -216,176 +249,198 @@ private:
   Status check(uint32_t at, std::span<const uint32_t> inst) {
     uint32_t opcode = inst[0] & 0xffff;
     if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
-    if (is_device_enqueue(opcode)) return wrong(at, inst, "enqueues work from the device, which this driver does not support");
+    if (is_device_enqueue(opcode)) {
+      return wrong(at, inst, "enqueues work from the device, which this driver does not support");
+    }
     if (is_pipe(opcode)) return wrong(at, inst, "uses a pipe, which this driver does not support");
-    if (is_module_level(opcode) && body_of(at) >= 0) return wrong(at, inst, "declares a type or constant inside a function");
+    if (is_module_level(opcode) && body_of(at) >= 0) {
+      return wrong(at, inst, "declares a type or constant inside a function");
+    }
     switch (opcode) {
-    case OpTypeInt:
+    case spv::OpTypeInt:
       if (inst.size() < 3 || (inst[2] != 8 && inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
         return wrong(at, inst, "declares an integer width other than 8, 16, 32 or 64");
       }
       return {};
-    case OpTypeFloat:
+    case spv::OpTypeFloat:
       if (inst.size() < 3 || (inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
         return wrong(at, inst, "declares a floating-point width other than 16, 32 or 64");
       }
       return {};
-    case OpTypeVector: return check_vector_type(at, inst);
-    case OpTypePointer:
+    case spv::OpTypeVector: return check_vector_type(at, inst);
+    case spv::OpTypePointer:
       if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
-        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+        return wrong(at, inst,
+                     fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
-    case OpVariable:
+    case spv::OpVariable:
       if (Status ok = check_builtin_type(at, inst); !ok) return ok;
       return check_variable(at, inst);
-    case OpFunction: return check_function(at, inst);
-    case OpFunctionParameter: return check_parameter(at, inst);
-    case OpLabel:
+    case spv::OpFunction: return check_function(at, inst);
+    case spv::OpFunctionParameter: return check_parameter(at, inst);
+    case spv::OpLabel:
       if (parameters_left_ != 0) return wrong(at, inst, "starts a function body before all its parameters");
       return {};
-    case OpFunctionCall: return check_call(at, inst);
-    case OpLoad:
+    case spv::OpFunctionCall: return check_call(at, inst);
+    case spv::OpLoad:
       if (inst.size() >= 4 && pointee(type_of(inst[3])) != inst[1]) {
         return wrong(at, inst, fmt::format("loads through %{}, which is not a pointer to its result type", inst[3]));
       }
       return {};
-    case OpStore:
+    case spv::OpStore:
       if (inst.size() >= 3 && pointee(type_of(inst[1])) != type_of(inst[2])) {
         return wrong(at, inst, fmt::format("stores through %{}, which is not a pointer to the stored value's type",
                                            inst[1]));
       }
       return {};
-    case OpAccessChain: case OpInBoundsAccessChain: return check_access_chain(at, inst, false);
-    case OpPtrAccessChain: case OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
-    case OpCopyMemory: case OpCopyMemorySized:
-      if (inst.size() >= 3 && (pointee(type_of(inst[1])) == 0 || pointee(type_of(inst[2])) == 0 ||
-                               (opcode == OpCopyMemory && pointee(type_of(inst[1])) != pointee(type_of(inst[2]))))) {
+    case spv::OpAccessChain: case spv::OpInBoundsAccessChain: return check_access_chain(at, inst, false);
+    case spv::OpPtrAccessChain: case spv::OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
+    case spv::OpCopyMemory: case spv::OpCopyMemorySized:
+      if (inst.size() >= 3 &&
+          (pointee(type_of(inst[1])) == 0 || pointee(type_of(inst[2])) == 0 ||
+           (opcode == spv::OpCopyMemory && pointee(type_of(inst[1])) != pointee(type_of(inst[2]))))) {
         return wrong(at, inst, "copies between operands that are not pointers to one type");
       }
       return {};
-    case OpLifetimeStart: case OpLifetimeStop: {
+    case spv::OpLifetimeStart: case spv::OpLifetimeStop: {
       uint32_t object = inst.size() >= 2 ? pointee(type_of(inst[1])) : 0;
-      if (inst.size() >= 2 && (object == 0 || word_of(type_of(inst[1]), 2) != 7)) {
+      if (inst.size() >= 2 && (object == 0 || word_of(type_of(inst[1]), 2) != spv::StorageClassFunction)) {
         return wrong(at, inst, "names an object that is not a pointer to a function variable");
       }
       // A size in bytes goes with a byte pointer (what LLVM's lifetime markers take).
-      if (inst.size() >= 3 && inst[2] != 0 && (opcode_of(object) != OpTypeInt || word_of(object, 2) != 8)) {
+      if (inst.size() >= 3 && inst[2] != 0 && (opcode_of(object) != spv::OpTypeInt || word_of(object, 2) != 8)) {
         return wrong(at, inst, "gives a size for an object that is not reached through a byte pointer");
       }
       return {};
     }
-    case OpCompositeConstruct: {
+    case spv::OpCompositeConstruct: {
       uint32_t kind = opcode_of(inst[1]);
-      if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
+      if (kind != spv::OpTypeVector && kind != spv::OpTypeArray && kind != spv::OpTypeStruct) {
         return wrong(at, inst, "constructs something other than a vector, array or struct");
       }
       return {};
     }
-    case OpVectorExtractDynamic: case OpVectorInsertDynamic:
-      if (inst.size() >= 4 && opcode_of(type_of(inst[3])) != OpTypeVector) {
+    case spv::OpVectorExtractDynamic: case spv::OpVectorInsertDynamic:
+      if (inst.size() >= 4 && opcode_of(type_of(inst[3])) != spv::OpTypeVector) {
         return wrong(at, inst, fmt::format("indexes %{}, which is not a vector", inst[3]));
       }
       return {};
-    case OpVectorShuffle:
-      if (inst.size() >= 5 && (opcode_of(inst[1]) != OpTypeVector || opcode_of(type_of(inst[3])) != OpTypeVector ||
-                               opcode_of(type_of(inst[4])) != OpTypeVector)) {
+    case spv::OpVectorShuffle:
+      if (inst.size() >= 5 &&
+          (opcode_of(inst[1]) != spv::OpTypeVector || opcode_of(type_of(inst[3])) != spv::OpTypeVector ||
+           opcode_of(type_of(inst[4])) != spv::OpTypeVector)) {
         return wrong(at, inst, "shuffles operands or into a result that are not vectors");
       }
       if (inst.size() >= 5 && inst.size() - 5 != word_of(inst[1], 3)) {
         return wrong(at, inst, "selects a number of components other than its result vector has");
       }
       return {};
-    case OpAny: case OpAll:
-      if (inst.size() >= 4 && (opcode_of(inst[1]) != OpTypeBool || opcode_of(type_of(inst[3])) != OpTypeVector ||
-                               !is_boolean(type_of(inst[3])))) {
-        return wrong(at, inst, fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
+    case spv::OpAny: case spv::OpAll:
+      if (inst.size() >= 4 && (opcode_of(inst[1]) != spv::OpTypeBool ||
+                               opcode_of(type_of(inst[3])) != spv::OpTypeVector || !is_boolean(type_of(inst[3])))) {
+        return wrong(at, inst,
+                     fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
       }
       return {};
-    case OpExtInstImport: // before any OpExtInst
+    case spv::OpExtInstImport: // before any OpExtInst
       if (inst.size() >= 3 && spirv_literal_string(inst.subspan(2)) == "OpenCL.std") opencl_std_ = inst[1];
       return {};
-    case OpMemoryModel:
-      if (inst.size() >= 2) address_bits_ = inst[1] == 1 ? 32 : 64; // Physical32, else Physical64
+    case spv::OpMemoryModel:
+      if (inst.size() >= 2) address_bits_ = inst[1] == spv::AddressingModelPhysical32 ? 32 : 64;
       return {};
-    case OpEntryPoint:
+    case spv::OpEntryPoint:
       if (inst.size() >= 4) entry_points_[inst[2]] = spirv_literal_string(inst.subspan(3));
       return {};
-    case OpExtInst: return check_ext_inst(at, inst);
-    case OpConstantComposite: case OpSpecConstantComposite: return check_composite_constant(at, inst);
-    case OpExecutionMode: case OpExecutionModeId:
+    case spv::OpExtInst: return check_ext_inst(at, inst);
+    case spv::OpConstantComposite: case spv::OpSpecConstantComposite: return check_composite_constant(at, inst);
+    case spv::OpExecutionMode: case spv::OpExecutionModeId:
       if (inst.size() >= 2 && !entry_points_.contains(inst[1])) {
         return wrong(at, inst, fmt::format("sets an execution mode of %{}, which is not an entry point", inst[1]));
       }
       return {};
-    case OpSelect:
-      if (inst.size() >= 6 && (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
+    case spv::OpSelect:
+      if (inst.size() >= 6 &&
+          (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
         return wrong(at, inst, "selects on a non-boolean or between values not of its result type");
       }
       return {};
-    case OpBranchConditional:
-      if (opcode_of(type_of(inst[1])) != OpTypeBool) return wrong(at, inst, fmt::format("branches on %{}, which is not a boolean", inst[1]));
+    case spv::OpBranchConditional:
+      if (opcode_of(type_of(inst[1])) != spv::OpTypeBool) {
+        return wrong(at, inst, fmt::format("branches on %{}, which is not a boolean", inst[1]));
+      }
       return {};
-    case OpPhi:
+    case spv::OpPhi:
       for (size_t i = 3; i < inst.size(); i += 2) {
-        if (type_of(inst[i]) != inst[1]) return wrong(at, inst, fmt::format("merges %{}, which is not of its result type", inst[i]));
+        if (type_of(inst[i]) != inst[1]) {
+          return wrong(at, inst, fmt::format("merges %{}, which is not of its result type", inst[i]));
+        }
       }
       return {};
-    case OpTypeForwardPointer:
+    case spv::OpTypeForwardPointer:
       if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
-        return wrong(at, inst, fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+        return wrong(at, inst,
+                     fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
       }
       return {};
-    case OpCompositeExtract: return check_composite(at, inst, 3);
-    case OpCompositeInsert: return check_composite(at, inst, 4);
-    case OpDecorate: case OpMemberDecorate: return check_decoration(at, inst);
-    case OpName: return check_name_target(at, inst);
-    case OpMemberName:
+    case spv::OpCompositeExtract: return check_composite(at, inst, 3);
+    case spv::OpCompositeInsert: return check_composite(at, inst, 4);
+    case spv::OpDecorate: case spv::OpMemberDecorate: return check_decoration(at, inst);
+    case spv::OpName: return check_name_target(at, inst);
+    case spv::OpMemberName:
       if (inst.size() >= 3 && !is_member(inst[1], inst[2])) return wrong(at, inst, "names a member its struct lacks");
       return check_name_target(at, inst);
     default: break;
     }
-    if (opcode >= OpConvertFToU && opcode <= OpBitcast) return check_conversion(at, inst);
-    if (((opcode >= 261 && opcode <= 271) || (opcode >= 333 && opcode <= 366)) && inst.size() >= 4) {
+    if (opcode >= spv::OpConvertFToU && opcode <= spv::OpBitcast) return check_conversion(at, inst);
+    if (((opcode >= spv::OpGroupAll && opcode <= spv::OpGroupSMax) ||
+         (opcode >= spv::OpGroupNonUniformElect && opcode <= spv::OpGroupNonUniformQuadSwap)) && inst.size() >= 4) {
       uint32_t scope = word_of(inst[3], 3); // a constant, by its operand kind
-      if (scope != 2 && scope != 3) return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+      if (scope != spv::ScopeWorkgroup && scope != spv::ScopeSubgroup) {
+        return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+      }
     }
-    if (opcode >= OpSampledImage && opcode <= OpImageQuerySamples) {
-      size_t image = opcode == OpImageWrite ? 1 : 3;
+    if (opcode >= spv::OpSampledImage && opcode <= spv::OpImageQuerySamples) {
+      size_t image = opcode == spv::OpImageWrite ? 1 : 3;
       uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
-      if (kind != OpTypeImage && kind != OpTypeSampledImage) return wrong(at, inst, "takes an image operand that is not an image");
+      if (kind != spv::OpTypeImage && kind != spv::OpTypeSampledImage) {
+        return wrong(at, inst, "takes an image operand that is not an image");
+      }
     }
-    if ((opcode >= OpAtomicLoad && opcode <= OpAtomicXor) || opcode == OpAtomicFlagTestAndSet || opcode == OpAtomicFlagClear) {
+    if ((opcode >= spv::OpAtomicLoad && opcode <= spv::OpAtomicXor) || opcode == spv::OpAtomicFlagTestAndSet ||
+        opcode == spv::OpAtomicFlagClear) {
       return check_atomic(at, inst);
     }
-    if ((opcode == OpSNegate || opcode == OpFNegate || opcode == OpNot || opcode == OpBitReverse ||
-         opcode == OpBitCount) && inst.size() >= 4) {
+    if ((opcode == spv::OpSNegate || opcode == spv::OpFNegate || opcode == spv::OpNot || opcode == spv::OpBitReverse ||
+         opcode == spv::OpBitCount) && inst.size() >= 4) {
       uint32_t scalar = opcode_of(component(inst[1]));
-      bool numeric = scalar == OpTypeInt || (opcode == OpFNegate && scalar == OpTypeFloat);
+      bool numeric = scalar == spv::OpTypeInt || (opcode == spv::OpFNegate && scalar == spv::OpTypeFloat);
       if (type_of(inst[3]) != inst[1] || !numeric) {
         return wrong(at, inst, fmt::format("negates or counts %{}, which is not a number of its result type", inst[3]));
       }
     }
-    if (opcode >= OpIAdd && opcode <= OpFMod) return check_binary(at, inst, false);
-    if (opcode == OpDot && inst.size() >= 5 &&
-        (type_of(inst[3]) != type_of(inst[4]) || opcode_of(type_of(inst[3])) != OpTypeVector ||
-         component(type_of(inst[3])) != inst[1] || opcode_of(inst[1]) != OpTypeFloat)) {
+    if (opcode >= spv::OpIAdd && opcode <= spv::OpFMod) return check_binary(at, inst, false);
+    if (opcode == spv::OpDot && inst.size() >= 5 &&
+        (type_of(inst[3]) != type_of(inst[4]) || opcode_of(type_of(inst[3])) != spv::OpTypeVector ||
+         component(type_of(inst[3])) != inst[1] || opcode_of(inst[1]) != spv::OpTypeFloat)) {
       return wrong(at, inst, "is a dot product of operands that are not floating-point vectors of its result type");
     }
-    if (opcode == OpVectorTimesScalar && inst.size() >= 5 &&
-        (opcode_of(inst[1]) != OpTypeVector || type_of(inst[3]) != inst[1] || opcode_of(component(inst[1])) != OpTypeFloat ||
-         type_of(inst[4]) != component(inst[1]))) {
+    if (opcode == spv::OpVectorTimesScalar && inst.size() >= 5 &&
+        (opcode_of(inst[1]) != spv::OpTypeVector || type_of(inst[3]) != inst[1] ||
+         opcode_of(component(inst[1])) != spv::OpTypeFloat || type_of(inst[4]) != component(inst[1]))) {
       return wrong(at, inst, "scales something other than a floating-point vector by its component type");
     }
-    if (opcode >= OpShiftRightLogical && opcode <= OpBitwiseAnd) return check_binary(at, inst, true);
-    if (opcode >= OpIsNan && opcode <= OpFUnordGreaterThanEqual && opcode != OpSelect) return check_compare(at, inst);
+    if (opcode >= spv::OpShiftRightLogical && opcode <= spv::OpBitwiseAnd) return check_binary(at, inst, true);
+    if (opcode >= spv::OpIsNan && opcode <= spv::OpFUnordGreaterThanEqual && opcode != spv::OpSelect) {
+      return check_compare(at, inst);
+    }
     return {};
   }
 
   Status check_vector_type(uint32_t at, std::span<const uint32_t> inst) const {
     if (inst.size() < 4) return {};
     uint32_t scalar = opcode_of(inst[2]);
-    if (scalar != OpTypeBool && scalar != OpTypeInt && scalar != OpTypeFloat) {
+    if (scalar != spv::OpTypeBool && scalar != spv::OpTypeInt && scalar != spv::OpTypeFloat) {
       return wrong(at, inst, fmt::format("declares a vector of %{}, which is not a scalar type", inst[2]));
     }
     uint32_t n = inst[3];
@@ -397,7 +452,9 @@ private:
 
   Status check_variable(uint32_t at, std::span<const uint32_t> inst) const {
     if (inst.size() < 4) return {};
-    if (opcode_of(inst[1]) != OpTypePointer) return wrong(at, inst, "declares a variable whose type is not a pointer");
+    if (opcode_of(inst[1]) != spv::OpTypePointer) {
+      return wrong(at, inst, "declares a variable whose type is not a pointer");
+    }
     if (word_of(inst[1], 2) != inst[3]) {
       return wrong(at, inst, "declares a variable whose storage class differs from its pointer type's");
     }
@@ -433,7 +490,7 @@ private:
   Status check_call(uint32_t at, std::span<const uint32_t> inst) const {
     if (inst.size() < 4) return {};
     uint32_t type = word_of(inst[3], 4);
-    uint32_t params = opcode_of(type) == OpTypeFunction ? (words_[find(type)->at] >> 16) - 3 : 0;
+    uint32_t params = opcode_of(type) == spv::OpTypeFunction ? (words_[find(type)->at] >> 16) - 3 : 0;
     if (word_of(type, 2) != inst[1] || inst.size() - 4 != params) {
       return wrong(at, inst, fmt::format("calls %{} with a result type or argument count its type does not have",
                                          inst[3]));
@@ -448,13 +505,13 @@ private:
   }
 
   bool is_member(uint32_t type, uint32_t member) const {
-    return opcode_of(type) == OpTypeStruct && uint64_t{member} + 2 < (words_[find(type)->at] >> 16);
+    return opcode_of(type) == spv::OpTypeStruct && uint64_t{member} + 2 < (words_[find(type)->at] >> 16);
   }
 
   Status check_composite(uint32_t at, std::span<const uint32_t> inst, size_t operand) const {
     if (inst.size() <= operand) return {};
     uint32_t kind = opcode_of(type_of(inst[operand]));
-    if (kind != OpTypeVector && kind != OpTypeArray && kind != OpTypeStruct) {
+    if (kind != spv::OpTypeVector && kind != spv::OpTypeArray && kind != spv::OpTypeStruct) {
       return wrong(at, inst, fmt::format("takes %{} apart, which is not a vector, array or struct", inst[operand]));
     }
     return {};
@@ -466,9 +523,10 @@ private:
     uint32_t scalar = opcode_of(component(inst[1]));
     // OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem and OpFMod take floating point; the rest of OpIAdd..OpFMod integers.
     uint32_t opcode = inst[0] & 0xffff;
-    bool float_op = !bitwise && (opcode == 129 || opcode == 131 || opcode == 133 || opcode == 136 || opcode >= 140);
-    bool numeric = bitwise ? scalar == OpTypeInt : scalar == (float_op ? OpTypeFloat : OpTypeInt);
-    bool shift = (inst[0] & 0xffff) <= OpShiftLeftLogical && bitwise;
+    bool float_op = !bitwise && (opcode == spv::OpFAdd || opcode == spv::OpFSub || opcode == spv::OpFMul ||
+                                 opcode == spv::OpFDiv || opcode >= spv::OpFRem);
+    bool numeric = bitwise ? scalar == spv::OpTypeInt : scalar == (float_op ? spv::OpTypeFloat : spv::OpTypeInt);
+    bool shift = (inst[0] & 0xffff) <= spv::OpShiftLeftLogical && bitwise;
     if (!numeric || type_of(inst[3]) != inst[1] || (!shift && type_of(inst[4]) != inst[1]) ||
         opcode_of(component(type_of(inst[4]))) != scalar) {
       return wrong(at, inst, fmt::format("combines %{} and %{}, whose types do not match each other, the result "
@@ -484,20 +542,25 @@ private:
     uint32_t from = type_of(inst[3]);
     uint32_t to = inst[1];
     auto kind = [&](uint32_t type) { return opcode_of(component(type)); };
-    auto lanes = [&](uint32_t type) { return opcode_of(type) == OpTypeVector ? word_of(type, 3) : 1; };
+    auto lanes = [&](uint32_t type) { return opcode_of(type) == spv::OpTypeVector ? word_of(type, 3) : 1; };
     bool ok = true;
     switch (opcode) {
-    case OpConvertFToU: case OpConvertFToU + 1: ok = kind(from) == OpTypeFloat && kind(to) == OpTypeInt; break;
-    case OpConvertSToF: case OpConvertSToF + 1: ok = kind(from) == OpTypeInt && kind(to) == OpTypeFloat; break;
-    case OpUConvert: case OpUConvert + 1: case OpSatConvertSToU: case OpSatConvertSToU + 1:
-      ok = kind(from) == OpTypeInt && kind(to) == OpTypeInt; break;
-    case OpFConvert: case OpFConvert + 1: ok = kind(from) == OpTypeFloat && kind(to) == OpTypeFloat; break;
-    case OpConvertPtrToU: ok = kind(from) == OpTypePointer && kind(to) == OpTypeInt; break;
-    case OpConvertUToPtr: ok = kind(from) == OpTypeInt && kind(to) == OpTypePointer; break;
-    case OpBitcast: ok = (kind(from) == OpTypePointer) == (kind(to) == OpTypePointer) && kind(from) != OpTypeBool; break;
-    default: ok = kind(from) == OpTypePointer && kind(to) == OpTypePointer; break; // the generic casts
+    case spv::OpConvertFToU:
+    case spv::OpConvertFToU + 1: ok = kind(from) == spv::OpTypeFloat && kind(to) == spv::OpTypeInt; break;
+    case spv::OpConvertSToF:
+    case spv::OpConvertSToF + 1: ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypeFloat; break;
+    case spv::OpUConvert: case spv::OpUConvert + 1: case spv::OpSatConvertSToU: case spv::OpSatConvertSToU + 1:
+      ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypeInt; break;
+    case spv::OpFConvert:
+    case spv::OpFConvert + 1: ok = kind(from) == spv::OpTypeFloat && kind(to) == spv::OpTypeFloat; break;
+    case spv::OpConvertPtrToU: ok = kind(from) == spv::OpTypePointer && kind(to) == spv::OpTypeInt; break;
+    case spv::OpConvertUToPtr: ok = kind(from) == spv::OpTypeInt && kind(to) == spv::OpTypePointer; break;
+    case spv::OpBitcast:
+      ok = (kind(from) == spv::OpTypePointer) == (kind(to) == spv::OpTypePointer) && kind(from) != spv::OpTypeBool;
+      break;
+    default: ok = kind(from) == spv::OpTypePointer && kind(to) == spv::OpTypePointer; break; // the generic casts
     }
-    if (ok && opcode != OpBitcast && lanes(from) != lanes(to)) ok = false;
+    if (ok && opcode != spv::OpBitcast && lanes(from) != lanes(to)) ok = false;
     if (!ok) return wrong(at, inst, fmt::format("converts %{}, whose type it cannot convert to %{}", inst[3], to));
     return {};
   }
@@ -505,19 +568,23 @@ private:
   // Atomics act through a pointer to their value's type.
   Status check_atomic(uint32_t at, std::span<const uint32_t> inst) const {
     uint32_t opcode = inst[0] & 0xffff;
-    bool no_result = opcode == OpAtomicStore || opcode == OpAtomicFlagClear;
+    bool no_result = opcode == spv::OpAtomicStore || opcode == spv::OpAtomicFlagClear;
     size_t pointer = no_result ? 1 : 3;
     if (inst.size() <= pointer) return {};
     uint32_t target = pointee(type_of(inst[pointer]));
-    bool ok = target != 0 && (no_result || opcode == OpAtomicFlagTestAndSet || target == inst[1]);
-    bool operand = opcode != OpAtomicLoad && !no_result && opcode != OpAtomicFlagTestAndSet && (opcode < OpAtomicIIncrement || opcode > OpAtomicIDecrement);
+    bool ok = target != 0 && (no_result || opcode == spv::OpAtomicFlagTestAndSet || target == inst[1]);
+    bool operand = opcode != spv::OpAtomicLoad && !no_result && opcode != spv::OpAtomicFlagTestAndSet &&
+                   (opcode < spv::OpAtomicIIncrement || opcode > spv::OpAtomicIDecrement);
     if (operand) ok = ok && type_of(inst.back()) == inst[1];
-    if (opcode == OpAtomicStore && inst.size() >= 5) ok = ok && type_of(inst[4]) == target;
-    if (!ok) return wrong(at, inst, fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
+    if (opcode == spv::OpAtomicStore && inst.size() >= 5) ok = ok && type_of(inst[4]) == target;
+    if (!ok) {
+      return wrong(at, inst,
+                   fmt::format("acts through %{}, which is not a pointer to its value's type", inst[pointer]));
+    }
     return {};
   }
 
-  bool is_boolean(uint32_t type) const { return opcode_of(component(type)) == OpTypeBool; }
+  bool is_boolean(uint32_t type) const { return opcode_of(component(type)) == spv::OpTypeBool; }
 
   // Tests and comparisons (OpIsNan to OpFUnordGreaterThanEqual) yield booleans from operands of one type,
   // integers for the integer comparisons, floating-point numbers for the others, booleans for the logical ones.
@@ -525,11 +592,11 @@ private:
     if (inst.size() < 4) return {};
     uint32_t opcode = inst[0] & 0xffff;
     uint32_t operand = opcode_of(component(type_of(inst[3])));
-    uint32_t expected = opcode >= OpFOrdEqual || opcode < OpLogicalEqual ? OpTypeFloat
-                        : opcode >= OpIEqual                              ? OpTypeInt
-                                                                          : OpTypeBool;
+    uint32_t expected = opcode >= spv::OpFOrdEqual || opcode < spv::OpLogicalEqual ? spv::OpTypeFloat
+                        : opcode >= spv::OpIEqual                              ? spv::OpTypeInt
+                                                                          : spv::OpTypeBool;
     uint32_t result = opcode_of(component(inst[1]));
-    if ((result != OpTypeBool && result != OpTypeInt) || operand != expected ||
+    if ((result != spv::OpTypeBool && result != spv::OpTypeInt) || operand != expected ||
         (inst.size() >= 5 && type_of(inst[3]) != type_of(inst[4]))) {
       return wrong(at, inst, fmt::format("compares %{} with an operand of another type or kind, or yields a "
                                          "non-boolean", inst[3]));
@@ -542,61 +609,75 @@ private:
   Status check_access_chain(uint32_t at, std::span<const uint32_t> inst, bool element_first) const {
     if (inst.size() < 4) return {};
     uint32_t type = pointee(type_of(inst[3]));
-    if (opcode_of(inst[1]) != OpTypePointer || type == 0) return wrong(at, inst, "has a base or result that is not a pointer");
+    if (opcode_of(inst[1]) != spv::OpTypePointer || type == 0) {
+      return wrong(at, inst, "has a base or result that is not a pointer");
+    }
     if (word_of(inst[1], 2) != word_of(type_of(inst[3]), 2)) {
       return wrong(at, inst, "has a result in another storage class than its base");
     }
     for (size_t i = 4; i < inst.size(); ++i) {
-      if (opcode_of(type_of(inst[i])) != OpTypeInt) return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
+      if (opcode_of(type_of(inst[i])) != spv::OpTypeInt) {
+        return wrong(at, inst, fmt::format("indexes with %{}, which is not an integer", inst[i]));
+      }
       if (i == 4 && element_first) continue; // steps over whole pointees
       switch (opcode_of(type)) {
-      case OpTypeStruct: {
+      case spv::OpTypeStruct: {
         const Definition *index = find(inst[i]);
-        bool i32 = index->opcode == OpConstant && word_of(index->type, 2) == 32; // LLVM's struct indices are i32
+        bool i32 = index->opcode == spv::OpConstant && word_of(index->type, 2) == 32; // LLVM's struct indices are i32
         uint32_t member = i32 ? words_[index->at + 3] : ~0u;
-        if (!is_member(type, member)) return wrong(at, inst, fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
+        if (!is_member(type, member)) {
+          return wrong(at, inst,
+                       fmt::format("indexes a struct with %{}, which is not a constant member number", inst[i]));
+        }
         type = word_of(type, 2 + member);
         break;
       }
-      case OpTypeArray: case OpTypeVector: case OpTypeRuntimeArray: type = word_of(type, 2); break;
+      case spv::OpTypeArray: case spv::OpTypeVector: case spv::OpTypeRuntimeArray: type = word_of(type, 2); break;
       default: return wrong(at, inst, fmt::format("indexes into %{}, which is not a struct, array or vector", type));
       }
     }
-    if (pointee(inst[1]) != type) return wrong(at, inst, "has a result type that does not point at the indexed element");
+    if (pointee(inst[1]) != type) {
+      return wrong(at, inst, "has a result type that does not point at the indexed element");
+    }
     return {};
   }
 
   // The translator treats names like decorations: attached to forward references.
   Status check_name_target(uint32_t at, std::span<const uint32_t> inst) const {
     const Definition *target = inst.size() >= 2 ? find(inst[1]) : nullptr;
-    if (target && target->at < at) return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
+    if (target && target->at < at) {
+      return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
+    }
     return {};
   }
 
   // Decorations name ids defined after them (the translator attaches them to
   // forward references) and carry values the translator has a meaning for.
   Status check_decoration(uint32_t at, std::span<const uint32_t> inst) {
-    bool member = (inst[0] & 0xffff) == OpMemberDecorate;
+    bool member = (inst[0] & 0xffff) == spv::OpMemberDecorate;
     size_t kind = member ? 3 : 2;
     if (inst.size() <= kind) return {};
     const Definition *target = find(inst[1]);
-    if (target && target->at < at && target->opcode != OpDecorationGroup) {
+    if (target && target->at < at && target->opcode != spv::OpDecorationGroup) {
       return wrong(at, inst, fmt::format("decorates %{}, which is defined before the decoration", inst[1]));
     }
     if (member && !is_member(inst[1], inst[2])) return wrong(at, inst, "decorates a member its struct lacks");
     uint32_t value = inst.size() > kind + 1 ? inst[kind + 1] : 0;
     switch (inst[kind]) {
-    case Alignment:
+    case spv::DecorationAlignment:
       if (value == 0 || (value & (value - 1)) != 0) {
         return wrong(at, inst, fmt::format("declares an alignment of {}, which is not a power of 2", value));
       }
       return {};
-    case BuiltIn:
-      if (!is_kernel_builtin(value)) return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+    case spv::DecorationBuiltIn:
+      if (!is_kernel_builtin(value)) {
+        return wrong(at, inst, fmt::format("names built-in {}, which OpenCL lacks", value));
+      }
       if (!member) builtins_[inst[1]] = value;
       return {};
-    case LinkageAttributes:
-      if (!member && target && target->opcode != OpFunction && !(target->opcode == OpVariable && body_of(target->at) < 0)) {
+    case spv::DecorationLinkageAttributes:
+      if (!member && target && target->opcode != spv::OpFunction &&
+          !(target->opcode == spv::OpVariable && body_of(target->at) < 0)) {
         return wrong(at, inst, fmt::format("gives linkage to %{}, which is neither a function nor a module variable",
                                            inst[1]));
       }
@@ -610,8 +691,10 @@ private:
         return wrong(at, inst, fmt::format("gives kernel %{} ('{}') another linkage name", inst[1], entry->second));
       }
       return {};
-    case FuncParamAttr:
-      if (value > 6) return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
+    case spv::DecorationFuncParamAttr:
+      if (value > spv::FunctionParameterAttributeNoWrite) {
+        return wrong(at, inst, fmt::format("names parameter attribute {}, which the translator lacks", value));
+      }
       return {};
     default: return {};
     }
@@ -624,12 +707,14 @@ private:
     auto builtin = inst.size() >= 3 ? builtins_.find(inst[2]) : builtins_.end();
     if (builtin == builtins_.end()) return {};
     uint32_t b = builtin->second, type = pointee(inst[1]);
-    bool vector3 = (b >= 24 && b <= 28) || (b >= 31 && b <= 33), size_t_scalar = b == 29 || b == 34;
-    bool masks = b >= 4416 && b <= 4420;
+    bool vector3 = (b >= spv::BuiltInNumWorkgroups && b <= spv::BuiltInGlobalInvocationId) ||
+                   (b >= spv::BuiltInGlobalSize && b <= spv::BuiltInGlobalOffset);
+    bool size_t_scalar = b == spv::BuiltInLocalInvocationIndex || b == spv::BuiltInGlobalLinearId;
+    bool masks = b >= spv::BuiltInSubgroupEqMask && b <= spv::BuiltInSubgroupLtMask;
     uint32_t lanes = vector3 ? 3 : masks ? 4 : 1, bits = vector3 || size_t_scalar ? address_bits_ : 32;
-    uint32_t scalar = lanes > 1 ? (opcode_of(type) == OpTypeVector && word_of(type, 3) == lanes ? word_of(type, 2) : 0)
-                                : type;
-    if (opcode_of(scalar) != OpTypeInt || word_of(scalar, 2) != bits) {
+    uint32_t scalar =
+        lanes > 1 ? (opcode_of(type) == spv::OpTypeVector && word_of(type, 3) == lanes ? word_of(type, 2) : 0) : type;
+    if (opcode_of(scalar) != spv::OpTypeInt || word_of(scalar, 2) != bits) {
       return wrong(at, inst, fmt::format("declares built-in {} with a type other than {} {}-bit integer{}", b,
                                          lanes > 1 ? fmt::format("a vector of {}", lanes) : std::string("a"), bits,
                                          lanes > 1 ? "s" : ""));
@@ -640,27 +725,29 @@ private:
   // OpenCL.std instructions whose operands the translator dereferences by
   // type: printf's format is a byte pointer and its result an int.
   Status check_ext_inst(uint32_t at, std::span<const uint32_t> inst) const {
-    constexpr uint32_t printf_instruction = 184;
     if (inst.size() < 5) return {};
     if (takes_numbers_only(inst[4]) && inst[3] == opencl_std_) {
       auto number = [&](uint32_t type) {
         uint32_t kind = opcode_of(component(type));
-        return kind == OpTypeInt || kind == OpTypeFloat;
+        return kind == spv::OpTypeInt || kind == spv::OpTypeFloat;
       };
       bool ok = number(inst[1]);
       for (size_t i = 5; ok && i < inst.size(); ++i) ok = number(type_of(inst[i]));
       // The math, common and geometric families (0 to 110; nan excepted) take floating point
       // first, the integer ones (s_abs to u_mul24, u_abs to u_mad_hi) integers.
       uint32_t n = inst[4], first = inst.size() > 5 ? opcode_of(component(type_of(inst[5]))) : 0;
-      if (ok && n <= 110 && n != 46) ok = first == OpTypeFloat;
-      if (ok && ((n >= 141 && n <= 170) || (n >= 201 && n <= 204))) ok = first == OpTypeInt;
+      if (ok && n <= OpenCLLIB::Fast_normalize && n != OpenCLLIB::Nan) ok = first == spv::OpTypeFloat;
+      if (ok &&
+          ((n >= OpenCLLIB::SAbs && n <= OpenCLLIB::UMul24) || (n >= OpenCLLIB::UAbs && n <= OpenCLLIB::UMad_hi))) {
+        ok = first == spv::OpTypeInt;
+      }
       if (!ok) return wrong(at, inst, fmt::format("calls OpenCL.std instruction {} on or for something that is not a "
                                                   "number of the kind it takes", inst[4]));
       return {};
     }
-    if (inst[4] != printf_instruction) return {};
+    if (inst[4] != OpenCLLIB::Printf) return {};
     uint32_t format = inst.size() >= 6 ? pointee(type_of(inst[5])) : 0;
-    if (opcode_of(inst[1]) != OpTypeInt || opcode_of(format) != OpTypeInt || word_of(format, 2) != 8) {
+    if (opcode_of(inst[1]) != spv::OpTypeInt || opcode_of(format) != spv::OpTypeInt || word_of(format, 2) != 8) {
       return wrong(at, inst, "calls printf without a format string or with a non-integer result");
     }
     return {};
@@ -670,8 +757,11 @@ private:
   // lgamma_r, modf, remquo, sincos, the vector loads and stores, printf and prefetch.
   static bool takes_numbers_only(uint32_t instruction) {
     switch (instruction) {
-    case 30: case 31: case 36: case 45: case 52: case 58: return false;
-    default: return instruction < 171 || instruction > 185 || instruction == 182 || instruction == 183;
+    case OpenCLLIB::Fract: case OpenCLLIB::Frexp: case OpenCLLIB::Lgamma_r: case OpenCLLIB::Modf:
+    case OpenCLLIB::Remquo: case OpenCLLIB::Sincos: return false;
+    default:
+      return instruction < OpenCLLIB::Vloadn || instruction > OpenCLLIB::Prefetch ||
+             instruction == OpenCLLIB::Shuffle || instruction == OpenCLLIB::Shuffle2;
     }
   }
 
@@ -680,19 +770,21 @@ private:
     if (inst.size() < 3) return {};
     uint32_t type = inst[1], kind = opcode_of(type), parts = uint32_t(inst.size() - 3);
     bool ok = true;
-    if (kind == OpTypeVector) {
+    if (kind == spv::OpTypeVector) {
       ok = parts == word_of(type, 3);
       for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2);
-    } else if (kind == OpTypeStruct) {
+    } else if (kind == spv::OpTypeStruct) {
       ok = parts + 2 == (words_[find(type)->at] >> 16);
       for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2 + i);
-    } else if (kind == OpTypeArray) {
+    } else if (kind == spv::OpTypeArray) {
       ok = parts == word_of(word_of(type, 3), 3); // the length constant's value (arrays shorter than 2^32)
       for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2);
     } else {
       ok = false;
     }
-    if (!ok) return wrong(at, inst, fmt::format("builds a constant of %{} from constituents its type does not have", type));
+    if (!ok) {
+      return wrong(at, inst, fmt::format("builds a constant of %{} from constituents its type does not have", type));
+    }
     return {};
   }
 
@@ -705,12 +797,13 @@ private:
       if (!derived.contains(use.id) || role_of(use) == Role::Any) continue;
       const uint32_t *inst = words_.data() + use.at;
       uint32_t count = inst[0] >> 16;
-      bool chain = use.opcode == OpAccessChain || use.opcode == OpInBoundsAccessChain;
-      bool cast = use.opcode == OpBitcast || use.opcode == OpPtrCastToGeneric || use.opcode == OpGenericCastToPtr;
-      if (use.opcode == OpLoad && use.word == 3) continue;
+      bool chain = use.opcode == spv::OpAccessChain || use.opcode == spv::OpInBoundsAccessChain;
+      bool cast = use.opcode == spv::OpBitcast || use.opcode == spv::OpPtrCastToGeneric ||
+                  use.opcode == spv::OpGenericCastToPtr;
+      if (use.opcode == spv::OpLoad && use.word == 3) continue;
       if ((chain || cast) && use.word == 3) {
         bool constant = true;
-        for (uint32_t i = 4; chain && i < count; ++i) constant = constant && opcode_of(inst[i]) == OpConstant;
+        for (uint32_t i = 4; chain && i < count; ++i) constant = constant && opcode_of(inst[i]) == spv::OpConstant;
         if (constant) {
           derived.insert(inst[2]);
           continue;

@@ -84,7 +84,7 @@ private:
   bool failed_ = false;
 };
 
-Error invalid(std::string sentence) { return build_failure(std::move(sentence), ZEAL_RESULT_ERROR_INVALID_BINARY); }
+Error invalid(std::string sentence) { return malformed_native_binary(std::move(sentence)); }
 
 void write_kernel(Writer &w, const KernelInfo &kernel) {
   w.put(kernel.name);

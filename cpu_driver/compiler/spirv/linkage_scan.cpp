@@ -1,0 +1,50 @@
+// The names a SPIR-V module imports and exports, read from its LinkageAttributes decorations.
+#include "cpu_driver/compiler/spirv/linkage_scan.hpp"
+
+#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
+
+#include <cstring>
+#include <unordered_set>
+
+namespace zeal::cpu::detail {
+namespace {
+
+enum LinkageType : uint32_t { Export = 0, Import = 1 };
+
+} // namespace
+
+SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
+  std::vector<uint32_t> words(spirv.size() / 4);
+  std::memcpy(words.data(), spirv.data(), words.size() * 4);
+  struct Linked {
+    uint32_t id;
+    std::string name;
+    uint32_t type;
+  };
+  std::vector<Linked> linked;
+  std::unordered_set<uint32_t> builtins;
+  std::unordered_set<std::string> entry_points;
+  // Decorations and entry points come before any function: stop at the first.
+  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
+    uint32_t opcode = words[at] & 0xffff;
+    std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
+    if (opcode == spv::OpFunction) break;
+    if (opcode == spv::OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
+    if (opcode != spv::OpDecorate || inst.size() < 3) continue;
+    if (inst[2] == spv::DecorationBuiltIn) builtins.insert(inst[1]);
+    if (inst[2] == spv::DecorationLinkageAttributes && inst.size() >= 5) {
+      linked.push_back({inst[1], spirv_literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
+    }
+  }
+  SpirvLinkage out;
+  for (const Linked &symbol : linked) {
+    if (symbol.type == Import && !builtins.contains(symbol.id) && !symbol.name.starts_with("__spirv_")) {
+      out.imports.push_back(symbol.name);
+    } else if (symbol.type == Export && !entry_points.contains(symbol.name)) {
+      out.exports.push_back(symbol.name);
+    }
+  }
+  return out;
+}
+
+} // namespace zeal::cpu::detail

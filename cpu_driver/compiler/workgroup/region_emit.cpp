@@ -1,0 +1,330 @@
+// Emitting regions: each region cloned into work-item loops, and the dispatcher that runs them in turn.
+#include "cpu_driver/compiler/workgroup/regions.hpp"
+
+#include "common/log.hpp"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+namespace zeal::cpu::detail {
+namespace {
+
+// Work-items between two sync points do not depend on each other: OpenCL
+// makes unsynchronised conflicting accesses by different work-items a data
+// race. So a region's x loop may be marked parallel (its accesses in one
+// access group), which lets the loop vectoriser widen it without proving that
+// local, global and slot accesses do not alias. Private variables the
+// work-items share one at a time (the prologue's unwidened allocas, which
+// SROA turns into registers) are left out of the group.
+void mark_parallel_accesses(llvm::ArrayRef<llvm::BasicBlock *> blocks, const llvm::BasicBlock &prologue,
+                            llvm::MDNode *accesses) {
+  for (llvm::BasicBlock *block : blocks) {
+    for (llvm::Instruction &inst : *block) {
+      if (!inst.mayReadOrWriteMemory()) continue;
+      llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+      auto *alloca = llvm::dyn_cast_or_null<llvm::AllocaInst>(pointer);
+      if (alloca != nullptr && alloca->getParent() == &prologue) continue;
+      inst.setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+    }
+  }
+}
+
+// Loop metadata that declares the accesses in `accesses` free of loop-carried dependences.
+llvm::MDNode *parallel_loop(llvm::LLVMContext &context, llvm::MDNode *accesses) {
+  llvm::Metadata *parallel[] = {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), accesses};
+  llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel)};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
+// Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
+// loops; `latch` is where each work-item's run of the region ends. When
+// `checked`, only the work-items waiting at the region's sync point run it:
+// sub-group barriers reach this driver as work-group barriers, sub-groups may
+// legally wait at different ones, and only some lanes may have passed a
+// collective. Returns the nest's first block; after
+// the last work-item the nest goes to `dispatch`; `from` branches to it.
+llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry,
+                             llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id,
+                             bool checked, llvm::MDNode *accesses) {
+  llvm::LLVMContext &context = function.getContext();
+  llvm::Value *work_item = function.getArg(1);
+  llvm::StructType *type = work_item_type(context);
+  const std::string name = "region." + std::to_string(id);
+  llvm::BasicBlock *headers[3], *dones[2];
+  for (unsigned d = 0; d < 3; ++d) {
+    headers[d] = llvm::BasicBlock::Create(context, name + ".lid" + std::to_string(d), &function);
+  }
+  for (unsigned d = 0; d < 2; ++d) {
+    dones[d] = llvm::BasicBlock::Create(context, name + ".lid" + std::to_string(d) + ".done", &function);
+  }
+  llvm::PHINode *ids[3];
+  llvm::IRBuilder<> b(context);
+  for (unsigned d = 3; d-- > 0;) { // z outermost
+    b.SetInsertPoint(headers[d]);
+    ids[d] = b.CreatePHI(b.getInt64Ty(), 2);
+    ids[d]->addIncoming(b.getInt64(0), d == 2 ? from : headers[d + 1]);
+    b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
+    if (d > 0) b.CreateBr(headers[d - 1]);
+  }
+  if (!checked) {
+    b.CreateBr(entry);
+  } else {
+    llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
+                                      ids[0]);
+    llvm::LoadInst *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
+    waiting->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+    b.CreateCondBr(b.CreateICmpEQ(waiting, b.getInt32(id)), entry, latch);
+  }
+  // latch -> lid0.done -> lid1.done: each increments its id.
+  for (unsigned d = 0; d < 3; ++d) {
+    llvm::BasicBlock *step = d == 0 ? latch : dones[d - 1];
+    b.SetInsertPoint(step);
+    llvm::Value *next = b.CreateNUWAdd(ids[d], b.getInt64(1));
+    ids[d]->addIncoming(next, step);
+    llvm::BranchInst *back =
+        b.CreateCondBr(b.CreateICmpULT(next, frame.size[d]), headers[d], d == 2 ? dispatch : dones[d]);
+    if (d == 0) back->setMetadata(llvm::LLVMContext::MD_loop, parallel_loop(function.getContext(), accesses));
+  }
+  return headers[2];
+}
+
+// The ids of the sync blocks: collectives 1..C in block order, then barriers,
+// so that lanes resuming after a collective run before any barrier opens.
+struct SyncIds {
+  llvm::DenseMap<llvm::BasicBlock *, uint32_t> of;
+  uint32_t first_barrier = 1;
+  // What a work-item reaching sync block `id` records in `next`.
+  uint32_t waiting_at(uint32_t id) const { return id < first_barrier ? id | region_waits : id; }
+};
+
+// Clones the blocks of the region starting at `entry` (sync blocks end it)
+// into its work-item loops and returns the loop nest's first block.
+llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
+                               const SyncIds &sync_ids,
+                               llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *from,
+                               llvm::BasicBlock *dispatch, bool checked) {
+  llvm::LLVMContext &context = function.getContext();
+  BlockSet members{entry};
+  std::vector<llvm::BasicBlock *> work{entry};
+  while (!work.empty()) {
+    llvm::BasicBlock *block = work.back();
+    work.pop_back();
+    for (llvm::BasicBlock *next : llvm::successors(block)) {
+      if (!sync_ids.of.count(next) && members.insert(next).second) work.push_back(next);
+    }
+  }
+  llvm::ValueToValueMapTy map;
+  llvm::SmallVector<llvm::BasicBlock *, 32> clones;
+  for (llvm::BasicBlock *block : originals) { // function order: deterministic output
+    if (!members.contains(block)) continue;
+    llvm::BasicBlock *clone = llvm::CloneBasicBlock(block, map, ".r" + llvm::Twine(id), &function);
+    map[block] = clone;
+    clones.push_back(clone);
+  }
+  auto *latch = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".latch", &function);
+  llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> exits;
+  auto exit_to = [&](uint32_t next) {
+    auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".to." + std::to_string(next),
+                                           &function);
+    llvm::IRBuilder<> b(block);
+    llvm::Value *linear = local_linear_id(b, function.getArg(1));
+    b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
+        ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+    b.CreateBr(latch);
+    return block;
+  };
+  for (llvm::BasicBlock *clone : clones) {
+    llvm::Instruction *terminator = clone->getTerminator();
+    if (llvm::isa<llvm::ReturnInst>(terminator)) {
+      llvm::BranchInst::Create(exit_to(exit_region), terminator);
+      terminator->eraseFromParent();
+      continue;
+    }
+    for (unsigned i = 0; i < terminator->getNumSuccessors(); ++i) {
+      llvm::BasicBlock *next = terminator->getSuccessor(i);
+      auto sync = sync_ids.of.find(next);
+      if (sync == sync_ids.of.end()) continue;
+      auto [exit, fresh] = exits.try_emplace(next);
+      if (fresh) exit->second = exit_to(sync_ids.waiting_at(sync->second));
+      terminator->setSuccessor(i, exit->second);
+    }
+  }
+  llvm::remapInstructionsInBlocks(clones, map);
+  mark_parallel_accesses(clones, function.getEntryBlock(), accesses);
+  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id, checked,
+                    accesses);
+}
+
+// dispatch: the lowest region id any work-item waits for runs next; when all
+// have returned (exit_region is the highest id) the function returns. Lanes
+// resuming after a collective (the lowest ids) run first; when none is left
+// but some wait at collectives, the host combines each sub-group's earliest
+// one; only then may a barrier open.
+llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
+                                unsigned cases, uint32_t first_barrier) {
+  llvm::LLVMContext &context = function.getContext();
+  auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
+  auto *pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
+  auto *exit = llvm::BasicBlock::Create(context, "exit", &function);
+  llvm::ReturnInst::Create(context, exit);
+  llvm::IRBuilder<> b(dispatch);
+  b.CreateBr(scan);
+  b.SetInsertPoint(scan);
+  llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
+  llvm::PHINode *lowest = b.CreatePHI(b.getInt32Ty(), 2);
+  llvm::PHINode *highest = b.CreatePHI(b.getInt32Ty(), 2);
+  llvm::Value *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, index));
+  llvm::Value *lower = b.CreateSelect(b.CreateICmpULT(waiting, lowest), waiting, lowest);
+  llvm::Value *higher = b.CreateSelect(b.CreateICmpUGT(waiting, highest), waiting, highest);
+  llvm::Value *next = b.CreateNUWAdd(index, b.getInt64(1));
+  index->addIncoming(b.getInt64(0), dispatch);
+  index->addIncoming(next, scan);
+  lowest->addIncoming(b.getInt32(~uint32_t{0}), dispatch);
+  lowest->addIncoming(lower, scan);
+  highest->addIncoming(b.getInt32(0), dispatch);
+  highest->addIncoming(higher, scan);
+  b.CreateCondBr(b.CreateICmpULT(next, frame.total), scan, pick);
+  b.SetInsertPoint(pick);
+  if (frame.records != nullptr) {
+    auto *combine = llvm::BasicBlock::Create(context, "dispatch.collectives", &function);
+    auto *run = llvm::BasicBlock::Create(context, "dispatch.run", &function);
+    llvm::Value *waits = b.CreateICmpUGE(higher, b.getInt32(region_waits));
+    b.CreateCondBr(b.CreateAnd(waits, b.CreateICmpUGE(lower, b.getInt32(first_barrier))), combine, run);
+    b.SetInsertPoint(combine);
+    llvm::Value *work_item = function.getArg(1);
+    llvm::FunctionCallee host = function.getParent()->getOrInsertFunction(
+        region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), b.getInt64Ty(),
+        b.getInt64Ty());
+    b.CreateCall(host, {frame.next, b.CreatePointerCast(frame.records, b.getInt8PtrTy()), frame.total,
+                        load_work_item(b, work_item, SubgroupSize)});
+    b.CreateBr(dispatch);
+    b.SetInsertPoint(run);
+  }
+  b.CreateStore(b.CreateICmpEQ(lower, higher), frame.uniform);
+  return b.CreateSwitch(lower, exit, cases);
+}
+
+// Replaces the body (everything after the prologue) by one cloned loop nest per
+// region and the dispatcher between them.
+std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::BasicBlock &prologue, const RegionFrame &frame,
+                                            llvm::BasicBlock *start, const SyncBlocks &blocks) {
+  std::vector<llvm::BasicBlock *> originals;
+  for (llvm::BasicBlock &block : function) {
+    if (&block != &prologue) originals.push_back(&block);
+  }
+  std::vector<llvm::BasicBlock *> syncs(blocks.collectives);
+  syncs.insert(syncs.end(), blocks.barriers.begin(), blocks.barriers.end());
+  SyncIds sync_ids;
+  sync_ids.first_barrier = uint32_t(blocks.collectives.size() + 1);
+  for (size_t i = 0; i < syncs.size(); ++i) sync_ids.of[syncs[i]] = uint32_t(i + 1);
+  auto *dispatch = llvm::BasicBlock::Create(function.getContext(), "dispatch", &function);
+  llvm::SwitchInst *switch_inst =
+      emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier);
+  // Every work-item starts in region 0, which nothing re-enters.
+  llvm::BasicBlock *first = clone_region(function, frame, start, 0, sync_ids, originals, &prologue, dispatch, false);
+  llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
+  // Each sync point's region twice: for all work-items when they all wait
+  // there (then the loops vectorise as without barriers), and for those that do.
+  for (size_t i = 0; i < syncs.size(); ++i) {
+    uint32_t id = uint32_t(i + 1);
+    auto *pick = llvm::BasicBlock::Create(function.getContext(), "region." + std::to_string(id) + ".pick", &function);
+    switch_inst->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
+    llvm::BasicBlock *all = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatch, false);
+    llvm::BasicBlock *some = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatch, true);
+    llvm::IRBuilder<> b(pick);
+    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), all, some);
+  }
+
+  // Every value the clones use is theirs or the prologue's, unless a crossing
+  // value was missed: then keep fibers rather than leave a dangling use.
+  BlockSet old(originals.begin(), originals.end());
+  for (llvm::BasicBlock *block : originals) {
+    for (llvm::Instruction &inst : *block) {
+      for (llvm::User *user : inst.users()) {
+        if (!old.contains(llvm::cast<llvm::Instruction>(user)->getParent())) {
+          return Unsupported{"internal error: a value crosses a sync point unnoticed"};
+        }
+      }
+    }
+  }
+  for (llvm::BasicBlock *block : originals) block->dropAllReferences();
+  for (llvm::BasicBlock *block : originals) block->eraseFromParent();
+  return std::nullopt;
+}
+
+// The phases, on `function` = zeal.regions.<kernel>(args, work_item), a copy of
+// the work-item function whose entry loads the arguments and calls the kernel.
+std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunctions &sync, uint64_t &slot_bytes) {
+  llvm::BasicBlock &prologue = function.getEntryBlock();
+  llvm::CallInst *kernel_call = nullptr;
+  for (llvm::Instruction &inst : prologue) {
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) kernel_call = call;
+  }
+  assert(kernel_call != nullptr && "the work-item function calls its kernel");
+  llvm::BasicBlock *start = prologue.splitBasicBlock(kernel_call, "start");
+  llvm::InlineFunctionInfo info;
+  if (llvm::InlineResult result = llvm::InlineFunction(*kernel_call, info); !result.isSuccess()) {
+    return Unsupported{std::string("the kernel cannot be inlined: ") + result.getFailureReason()};
+  }
+  if (auto failed = inline_sync_calls(function, sync)) return failed;
+  if (auto failed = promote_allocas(function, prologue)) return failed;
+  // What promote_allocas left, arrays and variables whose address is taken, may
+  // hold values across a barrier.
+  std::vector<llvm::AllocaInst *> widened;
+  for (llvm::Instruction &inst : prologue) {
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst)) widened.push_back(alloca);
+  }
+  drop_markers(function);
+  SyncBlocks blocks = isolate_sync_points(function, sync);
+  if (blocks.collectives.empty() && blocks.barriers.empty()) return Unsupported{"no barrier or collective is reached"};
+  // PHIs become allocas stored on the incoming edge: within a region, since
+  // no sync block has PHIs, so they need no per-work-item slot.
+  std::vector<llvm::PHINode *> phis;
+  for (llvm::BasicBlock &block : function) {
+    for (llvm::PHINode &phi : block.phis()) phis.push_back(&phi);
+  }
+  for (llvm::PHINode *phi : phis) llvm::DemotePHIToStack(phi, &prologue.front());
+  BlockSet sync_set(blocks.barriers.begin(), blocks.barriers.end());
+  sync_set.insert(blocks.collectives.begin(), blocks.collectives.end());
+  for (llvm::AllocaInst *alloca : handle_crossing_values(function, prologue, sync_set)) widened.push_back(alloca);
+  RegionFrame frame = widen_allocas(function, prologue, widened, !blocks.collectives.empty());
+  lower_collective_calls(function, frame, sync.collective);
+  slot_bytes = frame.slot_bytes;
+  return build_dispatcher(function, prologue, frame, start, blocks);
+}
+
+} // namespace
+
+llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes) {
+  llvm::Module &module = *item.getParent();
+  SyncFunctions sync{module.getFunction(barrier_symbol), module.getFunction(subgroup_symbol)};
+  llvm::StringRef kernel = llvm::StringRef(item.getName()).drop_front(llvm::StringRef("zeal.wi.").size());
+  if (sync.barrier == nullptr && sync.collective == nullptr) return nullptr;
+  llvm::ValueToValueMapTy map;
+  llvm::Function *function = llvm::CloneFunction(&item, map);
+  function->setName("zeal.regions." + kernel);
+  std::optional<Unsupported> failed = form_regions(*function, sync, slot_bytes);
+  if (!failed) {
+    std::string problems;
+    llvm::raw_string_ostream out(problems);
+    if (llvm::verifyFunction(*function, &out)) failed = Unsupported{"internal error: " + out.str()};
+  }
+  if (failed) {
+    logger("zeal-cpu").debug("kernel '{}' runs its barriers and collectives on fibers: {}", kernel.str(), failed->reason);
+    function->dropAllReferences();
+    function->eraseFromParent();
+    return nullptr;
+  }
+  return function;
+}
+
+} // namespace zeal::cpu::detail
