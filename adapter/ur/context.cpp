@@ -45,16 +45,6 @@ const UrInfoRow<Context, ur_context_info_t> kContextInfo[] = {
     {UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, "USM_FILL2D_SUPPORT", [](const Context &) -> R { return info_of<ur_bool_t>(false); }},
 };
 
-ur_result_t context_get_info(ur_context_handle_t handle, ur_context_info_t key, size_t size, void *value,
-                             size_t *size_ret) {
-  return run([&]() -> Outcome {
-    Context *context = nullptr;
-    if (Outcome o = check_handle(handle, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
-    return answer_ur_info<Context, ur_context_info_t>(kContextInfo, *context, key, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT,
-                                                      size, value, size_ret, "context");
-  });
-}
-
 } // namespace
 
 void implement(ur_context_dditable_t &t) {
@@ -65,7 +55,11 @@ void implement(ur_context_dditable_t &t) {
   t.pfnRelease = [](ur_context_handle_t c) {
     return retain_or_release<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, false);
   };
-  t.pfnGetInfo = context_get_info;
+  t.pfnGetInfo = [](ur_context_handle_t c, ur_context_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, kContextInfo,
+                             UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, key, size, value, size_ret,
+                             [](const Context &) { return std::string("context"); });
+  };
   t.pfnGetNativeHandle = [](ur_context_handle_t c, ur_native_handle_t *native) {
     return native_handle<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, native, "urContextGetNativeHandle");
   };

@@ -244,16 +244,6 @@ ur_result_t device_get(ur_platform_handle_t handle, ur_device_type_t type, uint3
   });
 }
 
-ur_result_t device_get_info(ur_device_handle_t handle, ur_device_info_t key, size_t size, void *value,
-                            size_t *size_ret) {
-  return run([&]() -> Outcome {
-    Device *device = nullptr;
-    if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
-    return answer_ur_info<Device, ur_device_info_t>(kDeviceInfo, *device, key, kLastDeviceKey, size, value, size_ret,
-                                                    "device '" + device->name() + "'");
-  });
-}
-
 // Root devices live as long as the adapter: retain and release only check the handle, as Intel's adapter does.
 ur_result_t device_retain_or_release(ur_device_handle_t handle) {
   return run([&]() -> Outcome {
@@ -290,7 +280,10 @@ ur_result_t device_select_binary(ur_device_handle_t handle, const ur_device_bina
 
 void implement(ur_device_dditable_t &t) {
   t.pfnGet = device_get;
-  t.pfnGetInfo = device_get_info;
+  t.pfnGetInfo = [](ur_device_handle_t d, ur_device_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Device>(d, "device", UR_RESULT_ERROR_INVALID_DEVICE, kDeviceInfo, kLastDeviceKey, key, size,
+                            value, size_ret, [](const Device &device) { return "device '" + device.name() + "'"; });
+  };
   t.pfnRetain = device_retain_or_release;
   t.pfnRelease = device_retain_or_release;
   t.pfnGetNativeHandle = [](ur_device_handle_t d, ur_native_handle_t *native) {

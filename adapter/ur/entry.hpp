@@ -140,13 +140,9 @@ ur_result_t native_handle(Handle handle, const char *role, ur_result_t wrong, ur
 // UR's info protocol: pPropSizeRet gets the size; pPropValue, when given, must hold propSize >= that size.
 Outcome write_ur_info(const InfoValue &answer, size_t size, void *value, size_t *size_ret, std::string_view what);
 
-// One row of a UR info table: the key, its name for messages, and how to answer it.
+// One row of a UR info table: the zeal tables' row type, keyed by UR's enumeration.
 template <class T, class Key>
-struct UrInfoRow {
-  Key key;
-  const char *name;
-  Result<InfoValue> (*answer)(const T &);
-};
+using UrInfoRow = InfoRow<T, Key>;
 
 // Looks a key up: a key outside UR's enumeration is INVALID_ENUMERATION, a key UR knows that the table does not
 // answer is UNSUPPORTED_ENUMERATION (the device cannot truthfully answer it).
@@ -164,6 +160,18 @@ Outcome answer_ur_info(std::span<const UrInfoRow<T, Key>> table, const T &object
     return fail(UR_RESULT_ERROR_INVALID_ENUMERATION, fmt::format("{} info key {} is not a UR info key", what, k));
   return fail(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
               fmt::format("{} info key {} is not answered by zeal's UR adapter", what, k));
+}
+
+// urXGetInfo over an info table: the handle checked, then the key answered; `what(object)` names the object in
+// messages.
+template <class T, class Handle, class Key, size_t N, class What>
+ur_result_t get_info(Handle handle, const char *role, ur_result_t wrong, const UrInfoRow<T, Key> (&table)[N],
+                     int32_t last_key, Key key, size_t size, void *value, size_t *size_ret, What &&what) noexcept {
+  return run([&]() -> Outcome {
+    T *object = nullptr;
+    if (Outcome o = check_handle(handle, role, wrong, object); !o.ok()) return o;
+    return answer_ur_info<T, Key>(table, *object, key, last_key, size, value, size_ret, what(*object));
+  });
 }
 
 } // namespace zeal::adapter::ur

@@ -49,16 +49,6 @@ const UrInfoRow<Adapter, ur_adapter_info_t> kAdapterInfo[] = {
      [](const Adapter &) -> Result<InfoValue> { return info_of<uint32_t>(kAdapterVersion); }},
 };
 
-ur_result_t adapter_get_info(ur_adapter_handle_t handle, ur_adapter_info_t key, size_t size, void *value,
-                             size_t *size_ret) {
-  return run([&]() -> Outcome {
-    Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
-    return answer_ur_info<Adapter, ur_adapter_info_t>(kAdapterInfo, *adapter, key, UR_ADAPTER_INFO_VERSION, size,
-                                                      value, size_ret, "adapter");
-  });
-}
-
 ur_result_t platform_get(ur_adapter_handle_t handle, uint32_t entries, ur_platform_handle_t *platforms,
                          uint32_t *total) {
   return run([&]() -> Outcome {
@@ -95,16 +85,6 @@ const UrInfoRow<Platform, ur_platform_info_t> kPlatformInfo[] = {
        return info_of(to_ur<ur_adapter_handle_t>(a));
      }},
 };
-
-ur_result_t platform_get_info(ur_platform_handle_t handle, ur_platform_info_t key, size_t size, void *value,
-                              size_t *size_ret) {
-  return run([&]() -> Outcome {
-    Platform *platform = nullptr;
-    if (Outcome o = check_handle(handle, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, platform); !o.ok()) return o;
-    return answer_ur_info<Platform, ur_platform_info_t>(kPlatformInfo, *platform, key, UR_PLATFORM_INFO_ADAPTER,
-                                                        size, value, size_ret, "platform");
-  });
-}
 
 ur_result_t platform_get_api_version(ur_platform_handle_t handle, ur_api_version_t *version) {
   return run([&]() -> Outcome {
@@ -150,12 +130,18 @@ void implement(ur_adapter_dditable_t &t) {
     return retain_or_release<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, false);
   };
   t.pfnGetLastError = adapter_get_last_error;
-  t.pfnGetInfo = adapter_get_info;
+  t.pfnGetInfo = [](ur_adapter_handle_t a, ur_adapter_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, kAdapterInfo, UR_ADAPTER_INFO_VERSION,
+                             key, size, value, size_ret, [](const Adapter &) { return std::string("adapter"); });
+  };
 }
 
 void implement(ur_platform_dditable_t &t) {
   t.pfnGet = platform_get;
-  t.pfnGetInfo = platform_get_info;
+  t.pfnGetInfo = [](ur_platform_handle_t p, ur_platform_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Platform>(p, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, kPlatformInfo, UR_PLATFORM_INFO_ADAPTER,
+                              key, size, value, size_ret, [](const Platform &) { return std::string("platform"); });
+  };
   t.pfnGetApiVersion = platform_get_api_version;
   t.pfnGetNativeHandle = [](ur_platform_handle_t p, ur_native_handle_t *native) {
     return native_handle<Platform>(p, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, native, "urPlatformGetNativeHandle");

@@ -3,6 +3,8 @@
 // LOCAL argument takes its size alone. Set with kernelSetArg and given with the launch.
 #include "adapter_fixture.hpp"
 
+#include "tests/support/null_args_outputs.hpp"
+
 #include <algorithm>
 
 namespace zeal_test {
@@ -56,16 +58,9 @@ protected:
     EXPECT_EQ(d.eventRelease(done), ZEAL_RESULT_SUCCESS);
   }
 
-  // As tests/cpu_driver/kernels/null_args.cl writes them: -1 for a null pointer.
+  // What the kernel saw of the wrapped pointer, its count, the scalar and `maybe`.
   void expect(bool wrapped_null, int count, int value, bool maybe_null) {
-    for (size_t i = 0; i < kItems; ++i) {
-      const int *o = out + 5 * i;
-      ASSERT_EQ(wrapped_null ? -1 : in[i], o[0]) << "work-item " << i;
-      ASSERT_EQ(count, o[1]) << "work-item " << i;
-      ASSERT_EQ(value, o[2]) << "work-item " << i;
-      ASSERT_EQ(maybe_null ? -1 : other[i], o[3]) << "work-item " << i;
-      ASSERT_EQ(int(i / kGroup * kGroup + kGroup - 1 - i % kGroup), o[4]) << "work-item " << i;
-    }
+    zeal::test::expect_null_args_outputs(out, in, other, kItems, kGroup, {wrapped_null, count, value, maybe_null});
   }
 
   zeal_program_handle_t program = nullptr;

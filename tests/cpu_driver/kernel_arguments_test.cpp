@@ -2,6 +2,8 @@
 // considered null" — zero bytes for a value, a null pointer for a pointer, the size alone for local memory.
 #include "test_support.hpp"
 
+#include "tests/support/null_args_outputs.hpp"
+
 #include <algorithm>
 
 namespace zeal::cpu::test {
@@ -55,17 +57,9 @@ protected:
     ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
   }
 
-  // Each work-item's five outputs: wrapped.ptr[i] (-1 if null), wrapped.count, scalar, other[i] (-1 if null),
-  // the id mirrored through local memory.
-  void expect(bool wrapped_null, int count, int scalar, bool maybe_null) {
-    for (uint32_t i = 0; i < kItems; ++i) {
-      const int *o = out + 5 * i;
-      ASSERT_EQ(wrapped_null ? -1 : in[i], o[0]) << "work-item " << i;
-      ASSERT_EQ(count, o[1]) << "work-item " << i;
-      ASSERT_EQ(scalar, o[2]) << "work-item " << i;
-      ASSERT_EQ(maybe_null ? -1 : other[i], o[3]) << "work-item " << i;
-      ASSERT_EQ(int(i / kGroup * kGroup + kGroup - 1 - i % kGroup), o[4]) << "work-item " << i;
-    }
+  // What the kernel saw of the wrapped pointer, its count, the scalar and `maybe`.
+  void expect(bool wrapped_null, int count, int value, bool maybe_null) {
+    zeal::test::expect_null_args_outputs(out, in, other, kItems, kGroup, {wrapped_null, count, value, maybe_null});
   }
 
   ze_kernel_handle_t k = nullptr;
