@@ -299,7 +299,8 @@ int main(int argc, char **argv) try {
   double triad_bytes = 3.0 * 4 * triad_n, reduce_bytes = 4.0 * reduce_n;
   double crossings = double(barrier_group * barrier_groups) * 2 * barrier_iterations;
   std::printf("zeal CPU driver vs PoCL, %u hardware threads; medians of alternating rounds; ratio = median of per-round\n"
-              "(other time / zeal time), so above 1 means zeal is faster\n\n", threads);
+              "(other time / zeal time), so above 1 means zeal is faster\n%s\n\n",
+              threads, bench::machine_description().c_str());
   std::printf("%-34s %10s %10s  %-6s %9s\n", "benchmark", "zeal", "PoCL", "unit", "ratio");
   if (!triad.empty()) {
     row("STREAM triad, 64 Mi floats", "GB/s", gbps(triad_bytes, median(triad[0])), gbps(triad_bytes, median(triad[1])),

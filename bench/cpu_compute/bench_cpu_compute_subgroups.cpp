@@ -118,8 +118,9 @@ int main() try {
   std::vector<uint32_t> want = butterfly_reference(bits);
   check(std::equal(want.begin(), want.end(), shuffled), "shuffle butterfly");
 
-  std::printf("zeal CPU driver, %u hardware threads, sub-group size %u, work-group %u; median of %d rounds\n\n",
-              std::max(1u, std::thread::hardware_concurrency()), subgroup, group, rounds);
+  std::printf("zeal CPU driver, %u hardware threads, sub-group size %u, work-group %u; median of %d rounds\n%s\n\n",
+              std::max(1u, std::thread::hardware_concurrency()), subgroup, group, rounds,
+              bench::machine_description().c_str());
   row("reduction, sub_group_reduce_add + local", median(times[0]), double(reduce_n));
   row("reduction, local-memory tree + barriers", median(times[1]), double(reduce_n));
   std::printf("  ratio tree time / sub-group time (median of per-round ratios): %.2fx\n",

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -20,6 +21,31 @@ namespace bench {
 
 inline void ze(ze_result_t result, const char *call) {
   if (result != ZE_RESULT_SUCCESS) fail(fmt::format("{} failed: 0x{:x}", call, unsigned(result)));
+}
+
+// The machine a figure comes from, for BENCHMARKS.md's rows per CPU model: the model and its family/model
+// numbers (/proc/cpuinfo; a VM may give a bare "AMD EPYC"), and what zeal-aot says code is generated for
+// (LLVM 15's name for the CPU under ZEAL_CPU_TARGET).
+inline std::string machine_description() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model = "unknown CPU", family = "?", number = "?";
+  auto value = [](const std::string &l) { return l.substr(std::min(l.find(':') + 2, l.size())); };
+  // The first processor's block is enough: every core of a machine here is the same model.
+  while (std::getline(cpuinfo, line) && !line.empty()) {
+    if (line.rfind("model name", 0) == 0) model = value(line);
+    else if (line.rfind("cpu family", 0) == 0) family = value(line);
+    else if (line.rfind("model\t", 0) == 0) number = value(line);
+  }
+  std::string target = "target unknown (zeal-aot --print-target failed)";
+  if (FILE *aot = popen(ZEAL_AOT_PATH " --print-target 2>&1", "r")) {
+    char text[256] = {};
+    if (std::fgets(text, sizeof text, aot) != nullptr) {
+      target = text;
+      while (!target.empty() && target.back() == '\n') target.pop_back();
+    }
+    pclose(aot);
+  }
+  return fmt::format("CPU: {} (family {}, model {}); {}", model, family, number, target);
 }
 
 inline std::vector<char> read_file(const char *path) {

@@ -15,19 +15,22 @@ namespace {
 constexpr const char *kUsage =
     "usage: zeal-aot [--profile host|pvc|dg2] [--target CPU] --output-dir <folder> <image.spv|folder>...\n"
     "       zeal-aot --check-target CPU\n"
+    "       zeal-aot [--target CPU] --print-target\n"
     "Compiles each SPIR-V image, as a library (imports allowed, exports kept), into the native\n"
     "binary zeal's CPU driver loads (ZE_MODULE_FORMAT_NATIVE), written as <folder>/<stem>.native.\n"
     "A folder stands for the .spv files in it. The binary holds code for one CPU target (default:\n"
     "ZEAL_CPU_TARGET, else native: this machine's CPU) and this driver version only, and loads where\n"
     "the driver's ZEAL_CPU_TARGET is that target; --target names another (x86-64-v3, znver3, ...),\n"
     "which this machine need not run. Kernels without a required sub-group size get the profile's\n"
-    "primary size (default profile: host). --check-target exits 0 when this CPU runs code for CPU.\n";
+    "primary size (default profile: host). --check-target exits 0 when this CPU runs code for CPU.\n"
+    "--print-target prints the target code is generated for and LLVM's name for its CPU.\n";
 
 struct Options {
   std::string output_dir;
   std::string profile = "host";
   std::string target;       // empty: the process's (ZEAL_CPU_TARGET)
   std::string check_target; // --check-target: only say whether this CPU runs it
+  bool print_target = false; // --print-target: only say what code is generated for
   std::vector<std::filesystem::path> images;
 };
 
@@ -38,6 +41,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
     else if (arg == "--profile" && i + 1 < argc) opts.profile = argv[++i];
     else if (arg == "--target" && i + 1 < argc) opts.target = argv[++i];
     else if (arg == "--check-target" && i + 1 < argc) opts.check_target = argv[++i];
+    else if (arg == "--print-target") opts.print_target = true;
     else if (arg == "--help" || arg == "-h") return false;
     else if (arg.starts_with("-")) {
       std::fprintf(stderr, "zeal-aot: unknown option '%s'\n", arg.c_str());
@@ -50,7 +54,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
       opts.images.insert(opts.images.end(), found.begin(), found.end());
     } else opts.images.emplace_back(arg);
   }
-  return !opts.check_target.empty() || (!opts.output_dir.empty() && !opts.images.empty());
+  return opts.print_target || !opts.check_target.empty() || (!opts.output_dir.empty() && !opts.images.empty());
 }
 
 // The checks and sub-group size the CPU driver applies under `profile`, so a
@@ -98,6 +102,19 @@ int main(int argc, char **argv) {
   if (!parse_args(argc, argv, opts)) {
     std::fputs(kUsage, stderr);
     return 2;
+  }
+  if (opts.print_target) {
+    // What benchmarks print beside their figures: LLVM 15's name for the CPU says which cost model and
+    // instruction sets the code was generated with (a Zen 4 is "znver3" with AVX-512 features to it).
+    auto target = opts.target.empty() ? zeal::cpu::process_cpu_target() : zeal::cpu::find_cpu_target(opts.target);
+    if (!target) {
+      std::fprintf(stderr, "zeal-aot: %s\n", target.error().message.c_str());
+      return 2;
+    }
+    const bool avx512 = target->features.find("+avx512f") != std::string::npos;
+    std::printf("target %s: LLVM 15 CPU '%s'%s\n", target->name.c_str(), target->cpu.c_str(),
+                target->name == "native" ? (avx512 ? " with AVX-512" : " without AVX-512") : "");
+    return 0;
   }
   if (!opts.check_target.empty()) {
     auto target = zeal::cpu::find_cpu_target(opts.check_target);
