@@ -1,7 +1,7 @@
 // Kernel bundles as in SYCL 2020: device images in input, object or executable state, and their transitions.
 #pragma once
 
-#include <zeal/zeal.hpp>
+#include <zeal/core.hpp>
 
 #include <cstdint>
 #include <cstring>
