@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+
 namespace zeal {
 namespace detail {
 
@@ -27,15 +30,15 @@ std::shared_ptr<ContextImpl> create_context(DeviceImpl *device) {
   return ctx;
 }
 
+// The runtime's own table of default contexts (the loader's devices know nothing of contexts), kept for the
+// life of the process like the devices themselves. A failed creation is not remembered: the next call tries again.
 std::shared_ptr<ContextImpl> default_context(DeviceImpl *device) {
-  std::call_once(device->default_context_once, [&] {
-    // Kept for the life of the process, like the device itself.
-    device->default_context = create_context(device);
-    static std::vector<std::shared_ptr<ContextImpl>> *keep = new std::vector<std::shared_ptr<ContextImpl>>();
-    keep->push_back(device->default_context);
-  });
-  if (!device->default_context) throw exception(errc::platform, "the default context could not be created");
-  return device->default_context;
+  static auto *mutex = new std::mutex();
+  static auto *contexts = new std::map<const DeviceImpl *, std::shared_ptr<ContextImpl>>();
+  std::lock_guard lock(*mutex);
+  std::shared_ptr<ContextImpl> &context = (*contexts)[device];
+  if (!context) context = create_context(device);
+  return context;
 }
 
 namespace {

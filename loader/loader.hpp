@@ -8,14 +8,11 @@
 #include <zeal/zeal_adapter.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace zeal::detail {
-
-struct ContextImpl;
 
 // One adapter plugin that loaded and initialised. Never unloaded: device code
 // and objects may outlive the runtime's statics at exit.
@@ -34,9 +31,6 @@ struct DeviceImpl {
   zeal_device_type_t type = ZEAL_DEVICE_TYPE_ALL;
   std::string name;
   uint32_t index = 0; // position among the devices of its backend
-
-  std::once_flag default_context_once;
-  std::shared_ptr<ContextImpl> default_context;
 };
 
 // Where adapters are looked for, in order (see README, "Finding adapters").
