@@ -12,7 +12,7 @@ Status write_info(const InfoValue &answer, size_t size, void *value, size_t *siz
       return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
                         fmt::format("querying {}: the answer needs {} bytes but size is {}", what,
                                     answer.bytes.size(), size));
-    std::memcpy(value, answer.bytes.data(), answer.bytes.size());
+    if (!answer.bytes.empty()) std::memcpy(value, answer.bytes.data(), answer.bytes.size()); // an empty array
   }
   if (size_ret != nullptr) *size_ret = answer.bytes.size();
   return {};

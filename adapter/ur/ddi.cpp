@@ -9,7 +9,15 @@
 namespace zeal::adapter::ur {
 namespace {
 
-const ur_dditable_t &filled_table() {
+// Before any entry point runs, so that every object created later carries the table UR's loader reads.
+const bool table_published = [] {
+  Object::ur_dispatch_table = &dispatch_table();
+  return true;
+}();
+
+} // namespace
+
+const ur_dditable_t &dispatch_table() {
   static const ur_dditable_t table = [] {
     ur_dditable_t t{};
     fill_all(t);
@@ -17,16 +25,6 @@ const ur_dditable_t &filled_table() {
   }();
   return table;
 }
-
-// Before any entry point runs, so that every object created later carries the table UR's loader reads.
-const bool table_published = [] {
-  Object::ur_dispatch_table = &filled_table();
-  return true;
-}();
-
-} // namespace
-
-const ur_dditable_t &dispatch_table() { return filled_table(); }
 
 ur_result_t unsupported(const char *entry_point) noexcept {
   logger("zeal-adapter").debug("{}: not supported by zeal's UR adapter", entry_point);
@@ -101,15 +99,13 @@ ur_result_t remember(ur_result_t code) noexcept {
 int32_t last_error_code() noexcept { return t_last_code; }
 
 Outcome write_ur_info(const InfoValue &answer, size_t size, void *value, size_t *size_ret, std::string_view what) {
-  if (value == nullptr && size_ret == nullptr)
-    return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
-                fmt::format("{}: both pPropValue and pPropSizeRet are null", what));
-  if (value != nullptr && size < answer.bytes.size())
-    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{} needs {} bytes, but propSize is {}", what,
-                                                          answer.bytes.size(), size));
-  if (value != nullptr && !answer.bytes.empty()) std::memcpy(value, answer.bytes.data(), answer.bytes.size());
-  if (size_ret != nullptr) *size_ret = answer.bytes.size();
-  return {};
+  Status written = write_info(answer, size, value, size_ret, what);
+  if (written.ok()) return {};
+  Error e = std::move(written).error();
+  // The zeal ABI's INVALID_ARGUMENT here means both outputs are null, which UR calls INVALID_NULL_POINTER.
+  return fail(e.code == ZEAL_RESULT_ERROR_INVALID_ARGUMENT ? UR_RESULT_ERROR_INVALID_NULL_POINTER
+                                                           : to_ur_result(e.code),
+              std::move(e.message));
 }
 
 } // namespace zeal::adapter::ur

@@ -151,7 +151,7 @@ Outcome answer_ur_info(std::span<const UrInfoRow<T, Key>> table, const T &object
                        size_t size, void *value, size_t *size_ret, std::string_view what) {
   const int32_t k = abi_value(key);
   for (const auto &row : table) {
-    if (row.key != key) continue;
+    if (abi_value(row.key) != k) continue;
     auto answer = row.answer(object);
     if (!answer.ok()) return std::move(answer).error();
     return write_ur_info(answer.value(), size, value, size_ret, fmt::format("{} {}", what, row.name));
