@@ -1,9 +1,11 @@
 // Contexts and USM: every allocation is recorded so that freeing an unknown pointer is an error, not a crash.
 #include "adapter/context.hpp"
+#include "adapter/queue.hpp"
 
 #include "common/log.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace zeal::adapter {
 
@@ -39,6 +41,23 @@ bool Context::has_device(const Device *device) const {
 }
 
 Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment) {
+  if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "USM allocation: size is 0");
+  if (alignment != 0 && !std::has_single_bit(alignment))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("USM allocation: alignment {} is not a power of two", alignment));
+  if (kind != ZEAL_USM_KIND_HOST && device == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, "USM allocation: device and shared allocations need a device");
+  if (device != nullptr && !has_device(device))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("USM allocation: device '{}' is not in the context", device->name()));
+  // Host memory is reached by every device of the context, so each device's limit applies to it.
+  for (const Device *d : devices_) {
+    if (device != nullptr && d != device) continue;
+    if (size > d->properties().maxMemAllocSize)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                        fmt::format("USM allocation: {} bytes is more than device '{}' allocates at once ({} bytes)",
+                                    size, d->name(), d->properties().maxMemAllocSize));
+  }
   auto host = ze_desc<ze_host_mem_alloc_desc_t>();
   auto dev = ze_desc<ze_device_mem_alloc_desc_t>();
   void *ptr = nullptr;
@@ -57,11 +76,43 @@ Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t s
   }
   if (Status s = ze_check(r, call, fmt::format("{} bytes", size)); !s.ok()) return std::move(s).error();
   std::lock_guard lock(usm_mutex_);
-  allocations_.emplace(ptr, Allocation{kind, size});
+  allocations_.emplace(ptr, Allocation{kind, size, kind == ZEAL_USM_KIND_HOST ? nullptr : device});
   return ptr;
 }
 
+std::optional<Context::UsmAllocation> Context::usm_allocation(const void *ptr) const {
+  std::lock_guard lock(usm_mutex_);
+  auto it = allocations_.upper_bound(const_cast<void *>(ptr));
+  if (it == allocations_.begin()) return std::nullopt;
+  --it;
+  if (reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(it->first) >= it->second.size)
+    return std::nullopt;
+  return UsmAllocation{it->first, it->second.size, it->second.kind, it->second.device};
+}
+
+void Context::add_queue(Queue *queue) {
+  std::lock_guard lock(queues_mutex_);
+  queues_.push_back(queue);
+}
+
+void Context::remove_queue(Queue *queue) {
+  std::lock_guard lock(queues_mutex_);
+  std::erase(queues_, queue);
+}
+
 Status Context::usm_free(void *ptr) {
+  {
+    std::lock_guard lock(usm_mutex_);
+    if (allocations_.find(ptr) == allocations_.end())
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        fmt::format("pointer {} was not allocated by usmAlloc in this context", ptr));
+  }
+  {
+    // Which commands touch the memory is not known, so every queue's are waited for; their failures belong to
+    // their own events.
+    std::lock_guard lock(queues_mutex_);
+    for (Queue *q : queues_) (void)q->finish();
+  }
   std::lock_guard lock(usm_mutex_);
   auto it = allocations_.find(ptr);
   if (it == allocations_.end())

@@ -6,9 +6,12 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace zeal::adapter {
+
+class Queue;
 
 class Context : public Object {
 public:
@@ -22,8 +25,24 @@ public:
   const std::vector<Device *> &devices() const { return devices_; }
   EventPools &event_pools(bool profiling) { return profiling ? timestamp_pools_ : plain_pools_; }
 
+  // Checks size, alignment and device, then allocates; device may be null for host memory.
   Result<void *> usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment);
+  // Waits for the commands of the context's queues first: a command may still read or write the memory (UR
+  // requires this; Level Zero's zeMemFree leaves it to the caller).
   Status usm_free(void *ptr);
+
+  // The allocation of this context that holds `ptr` (its base or any byte inside).
+  struct UsmAllocation {
+    void *base;
+    size_t size;
+    zeal_usm_kind_t kind;
+    Device *device; // null for host memory
+  };
+  std::optional<UsmAllocation> usm_allocation(const void *ptr) const;
+
+  // Queues register while they live, so that freeing memory can wait for their commands.
+  void add_queue(Queue *queue);
+  void remove_queue(Queue *queue);
 
 private:
   Context(std::vector<Device *> devices, ZeContext context);
@@ -37,9 +56,12 @@ private:
   struct Allocation {
     zeal_usm_kind_t kind;
     size_t size;
+    Device *device;
   };
-  std::mutex usm_mutex_;
+  mutable std::mutex usm_mutex_;
   std::map<void *, Allocation> allocations_;
+  std::mutex queues_mutex_;
+  std::vector<Queue *> queues_;
 };
 
 } // namespace zeal::adapter

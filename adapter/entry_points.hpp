@@ -16,26 +16,7 @@ void fill_queue_entries(zeal_adapter_dispatch_t &table);    // queue, USM, copie
 void fill_program_entries(zeal_adapter_dispatch_t &table);  // programs
 void fill_kernel_entries(zeal_adapter_dispatch_t &table);   // kernels, launch
 
-// The events of a wait list, each checked; short lists are kept without allocating.
-class WaitList {
-public:
-  void push(Event *e) {
-    if (n_ < inline_.size()) inline_[n_] = e;
-    else {
-      if (more_.empty()) more_.assign(inline_.begin(), inline_.end());
-      more_.push_back(e);
-    }
-    ++n_;
-  }
-  std::span<Event *const> events() const {
-    return n_ <= inline_.size() ? std::span<Event *const>(inline_.data(), n_) : std::span<Event *const>(more_);
-  }
-
-private:
-  std::array<Event *, 16> inline_{};
-  std::vector<Event *> more_;
-  size_t n_ = 0;
-};
+// The events of a wait list, each checked.
 Status wait_list(uint32_t num_wait, const zeal_event_handle_t *wait, WaitList &out);
 
 // Hands an event to the caller when it asked for one; otherwise the reference is dropped.

@@ -2,7 +2,6 @@
 #include "adapter/entry_points.hpp"
 #include "adapter/queue.hpp"
 
-#include <bit>
 
 namespace zeal::adapter {
 
@@ -35,9 +34,6 @@ zeal_result_t ZEAL_APICALL queue_create(zeal_context_handle_t context, zeal_devi
         auto d = from_handle<Device>(device, "device");
         if (!d.ok()) return std::move(d).error();
         if (Status s = require(queue != nullptr, "queueCreate: the queue output pointer is null"); !s.ok()) return s;
-        if (!c.value()->has_device(d.value()))
-          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            fmt::format("queueCreate: device '{}' is not in the context", d.value()->name()));
         constexpr uint32_t known = ZEAL_QUEUE_FLAG_OUT_OF_ORDER | ZEAL_QUEUE_FLAG_PROFILING;
         if ((flags & ~known) != 0)
           return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
@@ -59,22 +55,13 @@ zeal_result_t ZEAL_APICALL queue_finish(zeal_queue_handle_t queue) {
       });
 }
 
-Status check_usm_alloc(Context &c, Device *d, int32_t kind, size_t size, size_t alignment, void **ptr) {
-  if (Status s = require(ptr != nullptr, "usmAlloc: the pointer output is null"); !s.ok()) return s;
+// The kind is the zeal ABI's own enumeration; everything else Context::usm_alloc checks.
+Status check_usm_kind(int32_t kind) {
   if (kind != ZEAL_USM_KIND_HOST && kind != ZEAL_USM_KIND_DEVICE && kind != ZEAL_USM_KIND_SHARED)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
                       fmt::format("usmAlloc: kind {} is not a zeal_usm_kind_t (HOST {}, DEVICE {} or SHARED {})", kind,
                                   static_cast<int>(ZEAL_USM_KIND_HOST), static_cast<int>(ZEAL_USM_KIND_DEVICE),
                                   static_cast<int>(ZEAL_USM_KIND_SHARED)));
-  if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "usmAlloc: size is 0");
-  if (alignment != 0 && !std::has_single_bit(alignment))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("usmAlloc: alignment {} is not a power of two", alignment));
-  if (kind != ZEAL_USM_KIND_HOST && d == nullptr)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, "usmAlloc: device and shared allocations need a device");
-  if (d != nullptr && !c.has_device(d))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("usmAlloc: device '{}' is not in the context", d->name()));
   return {};
 }
 
@@ -97,7 +84,8 @@ zeal_result_t ZEAL_APICALL usm_alloc(zeal_context_handle_t context, zeal_device_
         }
         // Read as the integer the caller passed: any number may arrive.
         const int32_t k = abi_value(kind);
-        if (Status s = check_usm_alloc(*c.value(), d, k, size, alignment, ptr); !s.ok()) return s;
+        if (Status s = require(ptr != nullptr, "usmAlloc: the pointer output is null"); !s.ok()) return s;
+        if (Status s = check_usm_kind(k); !s.ok()) return s;
         auto p = c.value()->usm_alloc(d, static_cast<zeal_usm_kind_t>(k), size, alignment);
         if (!p.ok()) return std::move(p).error();
         *ptr = p.value();
@@ -116,19 +104,19 @@ zeal_result_t ZEAL_APICALL usm_free(zeal_context_handle_t context, void *ptr) {
       });
 }
 
-// The common part of every enqueue: queue and wait list checked, then submitted.
-template <class Check, class Append>
-Result<Ref<Event>> enqueue(zeal_queue_handle_t queue, uint32_t num_wait, const zeal_event_handle_t *wait,
-                           const char *call, Check &&check, Append &&append) {
+// The common part of every enqueue: queue and wait list checked, the command enqueued, its event handed out.
+template <class Enqueue>
+Status enqueue(zeal_queue_handle_t queue, uint32_t num_wait, const zeal_event_handle_t *wait,
+               zeal_event_handle_t *event, Enqueue &&command) {
   auto q = from_handle<Queue>(queue, "queue");
   if (!q.ok()) return std::move(q).error();
   WaitList waits;
-  if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return std::move(s).error();
-  if (Status s = check(*q.value()); !s.ok()) return std::move(s).error();
-  return q.value()->submit(waits.events(), call, append);
+  if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return s;
+  Result<Ref<Event>> e = command(*q.value(), waits.events());
+  if (!e.ok()) return std::move(e).error();
+  return_event(std::move(e).value(), event);
+  return {};
 }
-
-Status no_check(Queue &) { return {}; }
 
 zeal_result_t ZEAL_APICALL enqueue_memcpy(zeal_queue_handle_t queue, void *dst, const void *src, size_t size,
                                           uint32_t num_wait, const zeal_event_handle_t *wait,
@@ -138,36 +126,9 @@ zeal_result_t ZEAL_APICALL enqueue_memcpy(zeal_queue_handle_t queue, void *dst, 
       [&] { return fmt::format("queue={}, dst={}, src={}, size={}, num_wait={}", fmt::ptr(queue), dst, src, size,
                                num_wait); },
       [&]() -> Status {
-        if (Status s = require(dst != nullptr && src != nullptr, "enqueueMemcpy: dst or src is null"); !s.ok())
-          return s;
-        auto e = enqueue(queue, num_wait, wait, "zeCommandListAppendMemoryCopy", no_check,
-                         [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                           return zeCommandListAppendMemoryCopy(l, dst, src, size, sig, n, w);
-                         });
-        if (!e.ok()) return std::move(e).error();
-        return_event(std::move(e).value(), event);
-        return {};
+        return enqueue(queue, num_wait, wait, event,
+                       [&](Queue &q, std::span<Event *const> w) { return q.copy(dst, src, size, w); });
       });
-}
-
-Status check_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t size) {
-  if (ptr == nullptr || pattern == nullptr)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, "enqueueFill: ptr or pattern is null");
-  if (pattern_size == 0 || !std::has_single_bit(pattern_size) || size % pattern_size != 0)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("enqueueFill: pattern size {} must be a power of two dividing size {}",
-                                  pattern_size, size));
-  return {};
-}
-
-Status check_fill_pattern(Queue &q, size_t pattern_size) {
-  // Level Zero limits the pattern per command queue group; 128 bytes is the
-  // smallest limit drivers report, and SYCL patterns are at most 128 bytes too.
-  if (pattern_size > 128)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("enqueueFill: pattern size {} is over 128 bytes on device '{}'", pattern_size,
-                                  q.device().name()));
-  return {};
 }
 
 zeal_result_t ZEAL_APICALL enqueue_fill(zeal_queue_handle_t queue, void *ptr, const void *pattern,
@@ -178,20 +139,9 @@ zeal_result_t ZEAL_APICALL enqueue_fill(zeal_queue_handle_t queue, void *ptr, co
       [&] { return fmt::format("queue={}, ptr={}, pattern_size={}, size={}, num_wait={}", fmt::ptr(queue), ptr,
                                pattern_size, size, num_wait); },
       [&]() -> Status {
-        if (Status s = check_fill(ptr, pattern, pattern_size, size); !s.ok()) return s;
-        // The spec does not say the driver copies the pattern at append, so a copy
-        // lives with the event until the fill is complete.
-        const auto *bytes = static_cast<const uint8_t *>(pattern);
-        std::vector<uint8_t> copy(bytes, bytes + pattern_size);
-        auto e = enqueue(queue, num_wait, wait, "zeCommandListAppendMemoryFill",
-                         [&](Queue &q) { return check_fill_pattern(q, pattern_size); },
-                         [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                           return zeCommandListAppendMemoryFill(l, ptr, copy.data(), pattern_size, size, sig, n, w);
-                         });
-        if (!e.ok()) return std::move(e).error();
-        e.value()->keep_alive(std::move(copy));
-        return_event(std::move(e).value(), event);
-        return {};
+        return enqueue(queue, num_wait, wait, event, [&](Queue &q, std::span<Event *const> w) {
+          return q.fill(ptr, pattern, pattern_size, size, w);
+        });
       });
 }
 
@@ -200,20 +150,8 @@ zeal_result_t ZEAL_APICALL enqueue_barrier(zeal_queue_handle_t queue, uint32_t n
   return run_entry(
       "enqueueBarrier", [&] { return fmt::format("queue={}, num_wait={}", fmt::ptr(queue), num_wait); },
       [&]() -> Status {
-        auto q = from_handle<Queue>(queue, "queue");
-        if (!q.ok()) return std::move(q).error();
-        WaitList waits;
-        if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return s;
-        // Without a wait list a barrier waits for everything submitted before it.
-        std::vector<Ref<Event>> before;
-        if (num_wait == 0) before = q.value()->outstanding();
-        for (auto &e : before) waits.push(e.get());
-        auto e = q.value()->submit(waits.events(), "zeCommandListAppendBarrier",
-                                   [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n,
-                                      ze_event_handle_t *w) { return zeCommandListAppendBarrier(l, sig, n, w); });
-        if (!e.ok()) return std::move(e).error();
-        return_event(std::move(e).value(), event);
-        return {};
+        return enqueue(queue, num_wait, wait, event,
+                       [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Barrier, w); });
       });
 }
 

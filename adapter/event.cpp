@@ -1,5 +1,6 @@
 // Events: waiting, status and kernel-timestamp profiling.
 #include "adapter/event.hpp"
+#include "adapter/queue.hpp"
 
 #include <limits>
 #include <mutex>
@@ -11,6 +12,15 @@ Result<Ref<Event>> Event::create(Context &context, const Device &device, bool pr
   if (!taken.ok()) return std::move(taken).error();
   auto &[event, slot] = taken.value();
   return Ref<Event>(new Event(Ref<Context>(&context), device, profiling, std::move(event), slot), false);
+}
+
+Result<Ref<Event>> Event::create(Queue &queue, Command command) {
+  auto event = create(queue.context(), queue.device(), queue.profiling());
+  if (event.ok()) {
+    event.value()->queue_ = &queue;
+    event.value()->command_ = command;
+  }
+  return event;
 }
 
 Event::~Event() {

@@ -4,16 +4,25 @@
 #include "adapter/context.hpp"
 #include "adapter/info.hpp"
 
+#include <array>
 #include <atomic>
 #include <span>
+#include <vector>
 
 namespace zeal::adapter {
+
+class Queue;
+
+// What an event's command did, for the faces that report it (UR's COMMAND_TYPE).
+enum class Command : uint8_t { Launch, Copy, Fill, Barrier, Marker, Prefetch, Advise };
 
 class Event : public Object {
 public:
   static constexpr Kind kKind = Kind::Event;
 
   static Result<Ref<Event>> create(Context &context, const Device &device, bool profiling);
+  // The event of a command of `queue` (a plain pointer: the queue holds its events, not the other way round).
+  static Result<Ref<Event>> create(Queue &queue, Command command);
   ~Event() override;
 
   // Events come and go with every command: their storage is kept on a free list
@@ -35,18 +44,25 @@ public:
   void hold_waits(std::span<Event *const> waits, Event *previous);
   void drop_waits();
 
+  Context &context() const { return *context_; }
+  Queue *queue() const { return queue_; }
+  Command command() const { return command_; }
+  bool profiling() const { return profiling_; }
+
   Status wait() const;
   // Remembers a completion once seen, so later questions (and the destructor) skip the driver.
   Result<bool> complete() const;
   // Known complete without asking: a later command of an in-order chain is.
   void mark_complete() { known_complete_.store(true, std::memory_order_release); }
   Result<InfoValue> info(int32_t key) const;
+  // Device time in ns when the command started or ended; INVALID_ARGUMENT without profiling, NOT_READY before
+  // it completed.
+  Result<uint64_t> timestamp_ns(bool end) const;
 
 private:
   Event(Ref<Context> context, const Device &device, bool profiling, ZeEvent event, EventPools::Slot slot)
       : Object(kKind), context_(std::move(context)), device_(device), profiling_(profiling),
         event_(std::move(event)), slot_(slot) {}
-  Result<uint64_t> timestamp_ns(bool end) const;
 
   static constexpr size_t kInlineWaits = 4;
 
@@ -55,11 +71,34 @@ private:
   bool profiling_;
   ZeEvent event_;
   EventPools::Slot slot_;
+  Queue *queue_ = nullptr;
+  Command command_ = Command::Marker;
   bool submitted_ = false;
   mutable std::atomic<bool> known_complete_{false};
   std::vector<uint8_t> keep_alive_;
   std::array<Ref<Event>, kInlineWaits> inline_waits_;
   std::vector<Ref<Event>> more_waits_;
+};
+
+// The events of a wait list; short lists are kept without allocating.
+class WaitList {
+public:
+  void push(Event *e) {
+    if (n_ < inline_.size()) inline_[n_] = e;
+    else {
+      if (more_.empty()) more_.assign(inline_.begin(), inline_.end());
+      more_.push_back(e);
+    }
+    ++n_;
+  }
+  std::span<Event *const> events() const {
+    return n_ <= inline_.size() ? std::span<Event *const>(inline_.data(), n_) : std::span<Event *const>(more_);
+  }
+
+private:
+  std::array<Event *, 16> inline_{};
+  std::vector<Event *> more_;
+  size_t n_ = 0;
 };
 
 } // namespace zeal::adapter

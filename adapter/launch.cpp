@@ -156,7 +156,7 @@ Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, 
   // Level Zero captures arguments and group size at append, so the next launch
   // may change them as soon as this one has been appended.
   ze_kernel_handle_t kernel = kernel_.get();
-  return queue.submit(wait, "zeCommandListAppendLaunchKernel",
+  return queue.submit(Command::Launch, wait, "zeCommandListAppendLaunchKernel",
                       [kernel, &groups](ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t n,
                                         ze_event_handle_t *w) {
                         return zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, n, w);

@@ -1,9 +1,14 @@
 // Queues over immediate command lists; submitting allocates nothing once the queue is warm.
 #include "adapter/queue.hpp"
 
+#include <bit>
+
 namespace zeal::adapter {
 
 Result<Queue *> Queue::create(Context &context, Device &device, uint32_t flags) {
+  if (!context.has_device(&device))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("queue create: device '{}' is not in the context", device.name()));
   auto desc = ze_desc<ze_command_queue_desc_t>();
   desc.ordinal = device.compute_queue_ordinal();
   desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
@@ -13,10 +18,13 @@ Result<Queue *> Queue::create(Context &context, Device &device, uint32_t flags) 
                           "zeCommandListCreateImmediate", "device '" + device.name() + "'");
       !s.ok())
     return std::move(s).error();
-  return new Queue(context, device, flags, ZeCommandList(list));
+  auto *queue = new Queue(context, device, flags, ZeCommandList(list));
+  context.add_queue(queue);
+  return queue;
 }
 
 Queue::~Queue() {
+  context_->remove_queue(this);
   // Commands still running would use the command list being destroyed.
   (void)finish();
 }
@@ -51,8 +59,8 @@ void Queue::forget_completed() {
   pending_.erase(pending_.begin() + static_cast<ptrdiff_t>(out), pending_.end());
 }
 
-Result<Ref<Event>> Queue::submit(std::span<Event *const> wait, const char *call, Append append) {
-  auto event = Event::create(*context_, device_, (flags_ & ZEAL_QUEUE_FLAG_PROFILING) != 0);
+Result<Ref<Event>> Queue::submit(Command command, std::span<Event *const> wait, const char *call, Append append) {
+  auto event = Event::create(*this, command);
   if (!event.ok()) return std::move(event).error();
   // Wait lists live on the stack up to kInline events; only longer ones allocate.
   constexpr size_t kInline = 16;
@@ -79,6 +87,74 @@ Result<Ref<Event>> Queue::submit(std::span<Event *const> wait, const char *call,
   }
   pending_.push_back(event.value());
   return std::move(event).value();
+}
+
+// A USM allocation of the queue's context must hold all `size` bytes from `ptr`; other memory (plain host
+// memory a copy reads or writes) the adapter cannot see the end of.
+Status Queue::check_extent(const void *ptr, size_t size, const char *what) const {
+  auto allocation = context_->usm_allocation(ptr);
+  if (!allocation) return {};
+  const size_t offset = static_cast<size_t>(static_cast<const uint8_t *>(ptr) -
+                                            static_cast<const uint8_t *>(allocation->base));
+  if (size <= allocation->size - offset) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                    fmt::format("{}: {} bytes from {} run past the end of its USM allocation ({} bytes at {})", what,
+                                size, ptr, allocation->size, allocation->base));
+}
+
+Result<Ref<Event>> Queue::copy(void *dst, const void *src, size_t size, std::span<Event *const> wait) {
+  if (dst == nullptr || src == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("memory copy of {} bytes: the {} pointer is null", size,
+                                  dst == nullptr ? "destination" : "source"));
+  if (Status s = check_extent(dst, size, "memory copy destination"); !s.ok()) return std::move(s).error();
+  if (Status s = check_extent(src, size, "memory copy source"); !s.ok()) return std::move(s).error();
+  return submit(Command::Copy, wait, "zeCommandListAppendMemoryCopy",
+                [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                  return zeCommandListAppendMemoryCopy(l, dst, src, size, sig, n, w);
+                });
+}
+
+Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
+                               std::span<Event *const> wait) {
+  if (ptr == nullptr || pattern == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("memory fill of {} bytes: the {} is null", size,
+                                  ptr == nullptr ? "destination pointer" : "pattern"));
+  if (pattern_size == 0 || !std::has_single_bit(pattern_size) || size % pattern_size != 0)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("memory fill: pattern size {} must be a power of two dividing size {}",
+                                  pattern_size, size));
+  if (Status s = check_extent(ptr, size, "memory fill"); !s.ok()) return std::move(s).error();
+  // Level Zero limits the pattern per command queue group; 128 bytes is the
+  // smallest limit drivers report, and SYCL patterns are at most 128 bytes too.
+  if (pattern_size > 128)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("memory fill: pattern size {} is over 128 bytes on device '{}'", pattern_size,
+                                  device_.name()));
+  // The spec does not say the driver copies the pattern at append, so a copy
+  // lives with the event until the fill is complete.
+  const auto *bytes = static_cast<const uint8_t *>(pattern);
+  std::vector<uint8_t> kept(bytes, bytes + pattern_size);
+  auto event = submit(Command::Fill, wait, "zeCommandListAppendMemoryFill",
+                      [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                        return zeCommandListAppendMemoryFill(l, ptr, kept.data(), pattern_size, size, sig, n, w);
+                      });
+  if (event.ok()) event.value()->keep_alive(std::move(kept));
+  return event;
+}
+
+Result<Ref<Event>> Queue::barrier(Command command, std::span<Event *const> wait) {
+  // Without a wait list the command waits for everything submitted before it.
+  WaitList waits;
+  std::vector<Ref<Event>> before;
+  if (wait.empty()) before = outstanding();
+  for (Event *e : wait) waits.push(e);
+  for (auto &e : before) waits.push(e.get());
+  return submit(command, waits.events(), "zeCommandListAppendBarrier",
+                [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                  return zeCommandListAppendBarrier(l, sig, n, w);
+                });
 }
 
 std::vector<Ref<Event>> Queue::outstanding() {

@@ -32,17 +32,33 @@ class Queue : public Object {
 public:
   static constexpr Kind kKind = Kind::Queue;
 
+  // flags: known ZEAL_QUEUE_FLAG_* bits (each face checks its own flags); the device must be one of the context's.
   static Result<Queue *> create(Context &context, Device &device, uint32_t flags);
   ~Queue() override;
 
   Context &context() const { return *context_; }
   Device &device() const { return device_; }
+  uint32_t flags() const { return flags_; }
+  // The immediate command list the queue appends to (its native handle).
+  ze_command_list_handle_t ze() const { return list_.get(); }
+  bool profiling() const { return (flags_ & ZEAL_QUEUE_FLAG_PROFILING) != 0; }
+
+  // The commands both faces enqueue, each checked here once. `wait`: events the command waits for besides,
+  // in order, the previous command.
+  Result<Ref<Event>> copy(void *dst, const void *src, size_t size, std::span<Event *const> wait);
+  // pattern_size a power of two up to 128 dividing size; the pattern is copied.
+  Result<Ref<Event>> fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
+                          std::span<Event *const> wait);
+  // Waits for `wait`, or for every command before it when `wait` is empty, and orders every later command
+  // after it (a barrier), or only signals (any other `command`: a marker, a prefetch or advice, which are hints
+  // a CPU's shared memory has no use for).
+  Result<Ref<Event>> barrier(Command command, std::span<Event *const> wait);
 
   // Appends one command. `append` receives the command list, the signal event and
   // the wait list (the caller's events, plus the previous command's when in order).
   using Append = FunctionRef<ze_result_t(ze_command_list_handle_t list, ze_event_handle_t signal,
                                          uint32_t num_wait, ze_event_handle_t *wait)>;
-  Result<Ref<Event>> submit(std::span<Event *const> wait, const char *call, Append append);
+  Result<Ref<Event>> submit(Command command, std::span<Event *const> wait, const char *call, Append append);
   // Events of every command not yet known complete, for a barrier on an out-of-order queue.
   std::vector<Ref<Event>> outstanding();
   Status finish();
@@ -56,6 +72,7 @@ private:
   }
   bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   void forget_completed();
+  Status check_extent(const void *ptr, size_t size, const char *what) const;
 
   // How many commands the queue remembers before it drops completed ones.
   static constexpr size_t kForgetAt = 64;

@@ -7,4 +7,4 @@ preset="${1:-default}"
 scripts/install-deps.sh
 cmake --preset "$preset"
 cmake --build --preset "$preset"
-ctest --preset "$preset"
+ctest --preset "$preset" -j "$(nproc)"

@@ -18,6 +18,11 @@ void implement(ur_adapter_dditable_t &table);
 void implement(ur_platform_dditable_t &table);
 void implement(ur_device_dditable_t &table);
 void implement(ur_context_dditable_t &table);
+void implement(ur_queue_dditable_t &table);
+void implement(ur_enqueue_dditable_t &table);
+void implement(ur_event_dditable_t &table);
+void implement(ur_usm_dditable_t &table);
+void implement(ur_enqueue_exp_dditable_t &table);
 // Tables with nothing implemented yet keep only their generated entries.
 template <class Table>
 void implement(Table &) {}

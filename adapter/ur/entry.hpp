@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adapter/error.hpp"
+#include "adapter/event.hpp"
 #include "adapter/info.hpp"
 #include "adapter/object.hpp"
 #include "adapter/ur/ddi.hpp"
@@ -38,6 +39,12 @@ public:
   }
   bool ok() const noexcept { return failure_ == nullptr; }
   Failure &&error() && { return std::move(*failure_); }
+  // Where UR names a more specific code than the zeal code's usual match (e.g. INVALID_USM_SIZE for a size
+  // the object model refused as INVALID_SIZE).
+  Outcome &&remap(ur_result_t from, ur_result_t to) && {
+    if (failure_ != nullptr && failure_->code == from) failure_->code = to;
+    return std::move(*this);
+  }
 
 private:
   std::unique_ptr<Failure> failure_;
@@ -173,5 +180,11 @@ ur_result_t get_info(Handle handle, const char *role, ur_result_t wrong, const U
     return answer_ur_info<T, Key>(table, *object, key, last_key, size, value, size_ret, what(*object));
   });
 }
+
+// UR's wait-list rules: a null list with a count, or a list with count 0, is INVALID_EVENT_WAIT_LIST; each
+// event must be a live zeal event.
+Outcome wait_list(uint32_t count, const ur_event_handle_t *events, WaitList &out);
+// Hands the command's event to the caller when asked for one; otherwise the reference is dropped.
+void return_event(Ref<Event> event, ur_event_handle_t *out);
 
 } // namespace zeal::adapter::ur

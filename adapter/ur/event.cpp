@@ -1,0 +1,125 @@
+// UR entry points of events, over the same Event every command of a zeal queue signals.
+#include "adapter/queue.hpp"
+#include "adapter/ur/entry.hpp"
+
+namespace zeal::adapter::ur {
+
+Outcome wait_list(uint32_t count, const ur_event_handle_t *events, WaitList &out) {
+  if ((events == nullptr) != (count == 0))
+    return fail(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST,
+                fmt::format("the event wait list is {} but numEventsInWaitList is {}",
+                            events == nullptr ? "null" : "given", count));
+  for (uint32_t i = 0; i < count; ++i) {
+    auto event = from_ur<Event>(events[i], "wait-list event");
+    if (!event.ok()) return fail(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, std::move(event).error().message);
+    out.push(event.value());
+  }
+  return {};
+}
+
+void return_event(Ref<Event> event, ur_event_handle_t *out) {
+  if (out != nullptr) *out = to_ur<ur_event_handle_t>(event.detach());
+}
+
+namespace {
+
+ur_command_t command_type(Command command) {
+  switch (command) {
+  case Command::Launch: return UR_COMMAND_KERNEL_LAUNCH;
+  case Command::Copy: return UR_COMMAND_USM_MEMCPY;
+  case Command::Fill: return UR_COMMAND_USM_FILL;
+  case Command::Barrier: return UR_COMMAND_EVENTS_WAIT_WITH_BARRIER;
+  case Command::Marker: return UR_COMMAND_EVENTS_WAIT;
+  case Command::Prefetch: return UR_COMMAND_USM_PREFETCH;
+  case Command::Advise: return UR_COMMAND_USM_ADVISE;
+  }
+  return UR_COMMAND_EVENTS_WAIT;
+}
+
+using R = Result<InfoValue>;
+const UrInfoRow<Event, ur_event_info_t> kEventInfo[] = {
+    {UR_EVENT_INFO_COMMAND_QUEUE, "COMMAND_QUEUE",
+     [](const Event &e) -> R {
+       return info_of(e.queue() != nullptr ? to_ur<ur_queue_handle_t>(e.queue()) : ur_queue_handle_t{});
+     }},
+    {UR_EVENT_INFO_CONTEXT, "CONTEXT",
+     [](const Event &e) -> R { return info_of(to_ur<ur_context_handle_t>(&e.context())); }},
+    {UR_EVENT_INFO_COMMAND_TYPE, "COMMAND_TYPE", [](const Event &e) -> R { return info_of(command_type(e.command())); }},
+    // A command the driver has not finished is SUBMITTED: zeal appends to immediate command lists, so nothing
+    // waits in a host-side queue, and Level Zero does not tell running from waiting.
+    {UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, "COMMAND_EXECUTION_STATUS",
+     [](const Event &e) -> R {
+       auto done = e.complete();
+       if (!done.ok()) return std::move(done).error();
+       return info_of<ur_event_status_t>(done.value() ? UR_EVENT_STATUS_COMPLETE : UR_EVENT_STATUS_SUBMITTED);
+     }},
+    {UR_EVENT_INFO_REFERENCE_COUNT, "REFERENCE_COUNT",
+     [](const Event &e) -> R { return info_of<uint32_t>(e.ref_count()); }},
+};
+
+// Level Zero's kernel timestamps give the start and the end of a command on the device clock; zeal records no
+// earlier time, so QUEUED and SUBMIT answer the start (nothing ran before it) and COMPLETE the end.
+Result<InfoValue> profiling_time(const Event &e, bool end) {
+  auto ns = e.timestamp_ns(end);
+  if (!ns.ok()) return std::move(ns).error();
+  return info_of<uint64_t>(ns.value());
+}
+const UrInfoRow<Event, ur_profiling_info_t> kProfilingInfo[] = {
+    {UR_PROFILING_INFO_COMMAND_QUEUED, "COMMAND_QUEUED", [](const Event &e) { return profiling_time(e, false); }},
+    {UR_PROFILING_INFO_COMMAND_SUBMIT, "COMMAND_SUBMIT", [](const Event &e) { return profiling_time(e, false); }},
+    {UR_PROFILING_INFO_COMMAND_START, "COMMAND_START", [](const Event &e) { return profiling_time(e, false); }},
+    {UR_PROFILING_INFO_COMMAND_END, "COMMAND_END", [](const Event &e) { return profiling_time(e, true); }},
+    {UR_PROFILING_INFO_COMMAND_COMPLETE, "COMMAND_COMPLETE", [](const Event &e) { return profiling_time(e, true); }},
+};
+
+ur_result_t event_get_profiling_info(ur_event_handle_t handle, ur_profiling_info_t key, size_t size, void *value,
+                                     size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Event *event = nullptr;
+    if (Outcome o = check_handle(handle, "event", UR_RESULT_ERROR_INVALID_EVENT, event); !o.ok()) return o;
+    // UR has one code for "no profiling data": the queue was created without profiling (the object model's
+    // INVALID_ARGUMENT) or the command has not finished (its NOT_READY).
+    return answer_ur_info<Event, ur_profiling_info_t>(kProfilingInfo, *event, key, UR_PROFILING_INFO_COMMAND_COMPLETE,
+                                                      size, value, size_ret, "event")
+        .remap(UR_RESULT_ERROR_INVALID_VALUE, UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE)
+        .remap(to_ur_result(ZEAL_RESULT_NOT_READY), UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE);
+  });
+}
+
+ur_result_t event_wait(uint32_t count, const ur_event_handle_t *events) {
+  return run([&]() -> Outcome {
+    if (events == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventWait: phEventWaitList is null");
+    if (count == 0) return fail(UR_RESULT_ERROR_INVALID_VALUE, "urEventWait: numEvents is 0");
+    WaitList list;
+    for (uint32_t i = 0; i < count; ++i) {
+      Event *event = nullptr;
+      if (Outcome o = check_handle(events[i], "event", UR_RESULT_ERROR_INVALID_EVENT, event); !o.ok()) return o;
+      list.push(event);
+    }
+    for (Event *e : list.events())
+      if (Status s = e->wait(); !s.ok()) return s;
+    return {};
+  });
+}
+
+} // namespace
+
+void implement(ur_event_dditable_t &t) {
+  t.pfnGetInfo = [](ur_event_handle_t e, ur_event_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, kEventInfo, UR_EVENT_INFO_REFERENCE_COUNT, key,
+                           size, value, size_ret, [](const Event &) { return std::string("event"); });
+  };
+  t.pfnGetProfilingInfo = event_get_profiling_info;
+  t.pfnWait = event_wait;
+  t.pfnRetain = [](ur_event_handle_t e) {
+    return retain_or_release<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, true);
+  };
+  t.pfnRelease = [](ur_event_handle_t e) {
+    return retain_or_release<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, false);
+  };
+  t.pfnGetNativeHandle = [](ur_event_handle_t e, ur_native_handle_t *native) {
+    return native_handle<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, native, "urEventGetNativeHandle");
+  };
+}
+
+} // namespace zeal::adapter::ur

@@ -1,0 +1,210 @@
+// UR entry points of queues and of the commands that need no memory object: USM copies and fills, prefetch and
+// advice, markers and barriers. The commands themselves are the Queue's, as for the zeal ABI.
+#include "adapter/queue.hpp"
+#include "adapter/ur/entry.hpp"
+
+namespace zeal::adapter::ur {
+namespace {
+
+// UR flags that change nothing on zeal's queues: scheduling hints, CUDA streams, discarded events (zeal still
+// makes them; a caller that asks for none simply gets none), low-power events.
+constexpr ur_queue_flags_t kHintFlags =
+    UR_QUEUE_FLAG_DISCARD_EVENTS | UR_QUEUE_FLAG_PRIORITY_LOW | UR_QUEUE_FLAG_PRIORITY_HIGH |
+    UR_QUEUE_FLAG_SUBMISSION_BATCHED | UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE | UR_QUEUE_FLAG_USE_DEFAULT_STREAM |
+    UR_QUEUE_FLAG_SYNC_WITH_DEFAULT_STREAM | UR_QUEUE_FLAG_LOW_POWER_EVENTS_SUPPORT_EXP;
+
+Outcome queue_flags(const ur_queue_properties_t *properties, uint32_t &zeal_flags) {
+  const ur_queue_flags_t flags = properties != nullptr ? properties->flags : 0;
+  if ((flags & UR_QUEUE_FLAGS_MASK) != 0)
+    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                fmt::format("urQueueCreate: flags {:#x} has bits UR does not define", flags));
+  auto both = [&](ur_queue_flags_t a, ur_queue_flags_t b) { return (flags & a) != 0 && (flags & b) != 0; };
+  if (both(UR_QUEUE_FLAG_PRIORITY_LOW, UR_QUEUE_FLAG_PRIORITY_HIGH) ||
+      both(UR_QUEUE_FLAG_SUBMISSION_BATCHED, UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE))
+    return fail(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES,
+                fmt::format("urQueueCreate: flags {:#x} ask for both of two exclusive properties", flags));
+  if ((flags & (UR_QUEUE_FLAG_ON_DEVICE | UR_QUEUE_FLAG_ON_DEVICE_DEFAULT)) != 0)
+    return fail(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES,
+                "urQueueCreate: device-side queues (ON_DEVICE) are not supported by zeal");
+  zeal_flags = 0;
+  if ((flags & UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0) zeal_flags |= ZEAL_QUEUE_FLAG_OUT_OF_ORDER;
+  if ((flags & UR_QUEUE_FLAG_PROFILING_ENABLE) != 0) zeal_flags |= ZEAL_QUEUE_FLAG_PROFILING;
+  return {};
+}
+
+ur_result_t queue_create(ur_context_handle_t context, ur_device_handle_t device,
+                         const ur_queue_properties_t *properties, ur_queue_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *c = nullptr;
+    Device *d = nullptr;
+    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
+    if (Outcome o = check_handle(device, "device", UR_RESULT_ERROR_INVALID_DEVICE, d); !o.ok()) return o;
+    if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urQueueCreate: phQueue is null");
+    uint32_t flags = 0;
+    if (Outcome o = queue_flags(properties, flags); !o.ok()) return o;
+    auto queue = Queue::create(*c, *d, flags);
+    if (!queue.ok()) return Outcome(std::move(queue).error()).remap(UR_RESULT_ERROR_INVALID_VALUE,
+                                                                    UR_RESULT_ERROR_INVALID_DEVICE);
+    *out = to_ur<ur_queue_handle_t>(queue.value());
+    return {};
+  });
+}
+
+// The flags a queue answers with: the properties zeal keeps (scheduling hints are not kept).
+ur_queue_flags_t ur_flags(const Queue &q) {
+  ur_queue_flags_t flags = 0;
+  if ((q.flags() & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) != 0) flags |= UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  if (q.profiling()) flags |= UR_QUEUE_FLAG_PROFILING_ENABLE;
+  return flags;
+}
+
+using R = Result<InfoValue>;
+Result<InfoValue> not_on_device(const Queue &) {
+  return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "the queue is not a device-side queue (ON_DEVICE)");
+}
+const UrInfoRow<Queue, ur_queue_info_t> kQueueInfo[] = {
+    {UR_QUEUE_INFO_CONTEXT, "CONTEXT", [](const Queue &q) -> R { return info_of(to_ur<ur_context_handle_t>(&q.context())); }},
+    {UR_QUEUE_INFO_DEVICE, "DEVICE", [](const Queue &q) -> R { return info_of(to_ur<ur_device_handle_t>(&q.device())); }},
+    {UR_QUEUE_INFO_DEVICE_DEFAULT, "DEVICE_DEFAULT", not_on_device},
+    {UR_QUEUE_INFO_FLAGS, "FLAGS", [](const Queue &q) -> R { return info_of(ur_flags(q)); }},
+    {UR_QUEUE_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Queue &q) -> R { return info_of<uint32_t>(q.ref_count()); }},
+    {UR_QUEUE_INFO_SIZE, "SIZE", not_on_device},
+    {UR_QUEUE_INFO_EMPTY, "EMPTY",
+     [](const Queue &q) -> R { return info_of<ur_bool_t>(const_cast<Queue &>(q).outstanding().empty()); }},
+};
+
+ur_result_t queue_get_info(ur_queue_handle_t handle, ur_queue_info_t key, size_t size, void *value, size_t *size_ret) {
+  // A handle UR calls INVALID_QUEUE for a query the queue cannot answer (SIZE, DEVICE_DEFAULT).
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    return answer_ur_info<Queue, ur_queue_info_t>(kQueueInfo, *queue, key, UR_QUEUE_INFO_EMPTY, size, value,
+                                                  size_ret, "queue")
+        .remap(UR_RESULT_ERROR_INVALID_NULL_HANDLE, UR_RESULT_ERROR_INVALID_QUEUE);
+  });
+}
+
+ur_result_t queue_finish(ur_queue_handle_t handle) {
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    return queue->finish();
+  });
+}
+
+// Commands go to immediate command lists, so they are with the driver as soon as they are enqueued.
+ur_result_t queue_flush(ur_queue_handle_t handle) {
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    return check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue);
+  });
+}
+
+// What every UR enqueue shares: the queue and the wait list checked, the command enqueued, its event handed out
+// (and waited for when the call is blocking).
+template <class Command>
+ur_result_t enqueue(ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait,
+                    ur_event_handle_t *event, bool blocking, Command &&command) noexcept {
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    WaitList waits;
+    if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
+    Result<Ref<Event>> e = command(*queue, waits.events());
+    if (!e.ok()) return std::move(e).error();
+    if (blocking)
+      if (Status s = e.value()->wait(); !s.ok()) return s;
+    return_event(std::move(e).value(), event);
+    return {};
+  });
+}
+
+ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const void *src, size_t size,
+                       uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (dst == nullptr || src == nullptr)
+    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMMemcpy: pDst or pSrc is null"));
+  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMMemcpy: size is 0"));
+  return enqueue(queue, num_wait, wait, event, blocking,
+                 [&](Queue &q, std::span<Event *const> w) { return q.copy(dst, src, size, w); });
+}
+
+ur_result_t usm_fill(ur_queue_handle_t queue, void *ptr, size_t pattern_size, const void *pattern, size_t size,
+                     uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (ptr == nullptr || pattern == nullptr)
+    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMFill: pMem or pPattern is null"));
+  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMFill: size is 0"));
+  return enqueue(queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
+    return q.fill(ptr, pattern, pattern_size, size, w);
+  });
+}
+
+// Prefetch and advice are hints; the CPU's shared memory is the host's, so each is a marker in the queue's order.
+ur_result_t usm_prefetch(ur_queue_handle_t queue, const void *ptr, size_t size, ur_usm_migration_flags_t flags,
+                         uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (ptr == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMPrefetch: pMem is null"));
+  if ((flags & UR_USM_MIGRATION_FLAGS_MASK) != 0)
+    return record(fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                       fmt::format("urEnqueueUSMPrefetch: flags {:#x} has bits UR does not define", flags)));
+  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMPrefetch: size is 0"));
+  return enqueue(queue, num_wait, wait, event, false,
+                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Prefetch, w); });
+}
+
+ur_result_t usm_advise(ur_queue_handle_t queue, const void *ptr, size_t size, ur_usm_advice_flags_t advice,
+                       ur_event_handle_t *event) {
+  if (ptr == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMAdvise: pMem is null"));
+  if ((advice & UR_USM_ADVICE_FLAGS_MASK) != 0)
+    return record(fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                       fmt::format("urEnqueueUSMAdvise: advice {:#x} has bits UR does not define", advice)));
+  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMAdvise: size is 0"));
+  return enqueue(queue, 0, nullptr, event, false,
+                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Advise, w); });
+}
+
+ur_result_t events_wait(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_handle_t *wait,
+                        ur_event_handle_t *event) {
+  return enqueue(queue, num_wait, wait, event, false,
+                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Marker, w); });
+}
+
+ur_result_t barrier(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_handle_t *wait,
+                    ur_event_handle_t *event) {
+  return enqueue(queue, num_wait, wait, event, false,
+                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Barrier, w); });
+}
+
+// The only property is low-power events, a hint.
+ur_result_t barrier_ext(ur_queue_handle_t queue, const ur_exp_enqueue_ext_properties_t *, uint32_t num_wait,
+                        const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return barrier(queue, num_wait, wait, event);
+}
+
+} // namespace
+
+void implement(ur_queue_dditable_t &t) {
+  t.pfnCreate = queue_create;
+  t.pfnGetInfo = queue_get_info;
+  t.pfnRetain = [](ur_queue_handle_t q) {
+    return retain_or_release<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, true);
+  };
+  t.pfnRelease = [](ur_queue_handle_t q) {
+    return retain_or_release<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, false);
+  };
+  t.pfnGetNativeHandle = [](ur_queue_handle_t q, ur_queue_native_desc_t *, ur_native_handle_t *native) {
+    return native_handle<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, native, "urQueueGetNativeHandle");
+  };
+  t.pfnFinish = queue_finish;
+  t.pfnFlush = queue_flush;
+}
+
+void implement(ur_enqueue_dditable_t &t) {
+  t.pfnUSMMemcpy = usm_memcpy;
+  t.pfnUSMFill = usm_fill;
+  t.pfnUSMPrefetch = usm_prefetch;
+  t.pfnUSMAdvise = usm_advise;
+  t.pfnEventsWait = events_wait;
+  t.pfnEventsWaitWithBarrier = barrier;
+  t.pfnEventsWaitWithBarrierExt = barrier_ext;
+}
+
+} // namespace zeal::adapter::ur

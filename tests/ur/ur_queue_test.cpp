@@ -1,0 +1,320 @@
+// Queues, USM, copies, fills, markers, barriers and events through UR's loader: what a SYCL runtime's USM code
+// calls, the results checked, and the UR codes for bad input.
+#include "ur_fixture.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+namespace zeal_ur_test {
+namespace {
+
+class UrQueue : public UrFace {
+protected:
+  void SetUp() override {
+    UrFace::SetUp();
+    if (HasFatalFailure()) return;
+    UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &context));
+    UR_ASSERT_OK(urQueueCreate(context, device, nullptr, &queue));
+  }
+  void TearDown() override {
+    if (queue != nullptr) {
+      UR_EXPECT_OK(urQueueRelease(queue));
+    }
+    if (context != nullptr) {
+      UR_EXPECT_OK(urContextRelease(context));
+    }
+    UrFace::TearDown();
+  }
+
+  ur_queue_handle_t make_queue(ur_queue_flags_t flags) {
+    ur_queue_properties_t props{UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, nullptr, flags};
+    ur_queue_handle_t q = nullptr;
+    EXPECT_EQ(UR_RESULT_SUCCESS, urQueueCreate(context, device, &props, &q));
+    return q;
+  }
+  ur_result_t create_queue(ur_queue_flags_t flags) {
+    ur_queue_properties_t props{UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, nullptr, flags};
+    ur_queue_handle_t q = nullptr;
+    ur_result_t r = urQueueCreate(context, device, &props, &q);
+    if (q != nullptr) urQueueRelease(q);
+    return r;
+  }
+  template <class T>
+  T queue_info(ur_queue_handle_t q, ur_queue_info_t key) {
+    return info_value<T>([&](size_t size, void *value, size_t *ret) { return urQueueGetInfo(q, key, size, value, ret); });
+  }
+  template <class T>
+  T event_info(ur_event_handle_t e, ur_event_info_t key) {
+    return info_value<T>([&](size_t size, void *value, size_t *ret) { return urEventGetInfo(e, key, size, value, ret); });
+  }
+  void *shared(size_t size) {
+    void *p = nullptr;
+    EXPECT_EQ(UR_RESULT_SUCCESS, urUSMSharedAlloc(context, device, nullptr, nullptr, size, &p));
+    return p;
+  }
+
+  ur_context_handle_t context = nullptr;
+  ur_queue_handle_t queue = nullptr;
+};
+
+TEST_F(UrQueue, AQueueAnswersWhatItWasCreatedWith) {
+  ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE |
+                                   UR_QUEUE_FLAG_SUBMISSION_BATCHED);
+  ASSERT_NE(nullptr, q);
+  EXPECT_EQ(context, queue_info<ur_context_handle_t>(q, UR_QUEUE_INFO_CONTEXT));
+  EXPECT_EQ(device, queue_info<ur_device_handle_t>(q, UR_QUEUE_INFO_DEVICE));
+  EXPECT_EQ(ur_queue_flags_t{UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE},
+            queue_info<ur_queue_flags_t>(q, UR_QUEUE_INFO_FLAGS))
+      << "the properties zeal keeps; a submission hint is not one";
+  EXPECT_EQ(1u, queue_info<uint32_t>(q, UR_QUEUE_INFO_REFERENCE_COUNT));
+  EXPECT_TRUE(queue_info<ur_bool_t>(q, UR_QUEUE_INFO_EMPTY));
+  size_t size = 0;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_QUEUE, urQueueGetInfo(q, UR_QUEUE_INFO_SIZE, 0, nullptr, &size))
+      << "SIZE is for device-side queues only";
+  ur_native_handle_t native = 0;
+  UR_ASSERT_OK(urQueueGetNativeHandle(q, nullptr, &native));
+  EXPECT_NE(0u, native) << "the Level Zero immediate command list";
+  UR_EXPECT_OK(urQueueFlush(q));
+  UR_EXPECT_OK(urQueueFinish(q));
+  UR_EXPECT_OK(urQueueRetain(q));
+  EXPECT_EQ(2u, queue_info<uint32_t>(q, UR_QUEUE_INFO_REFERENCE_COUNT));
+  UR_EXPECT_OK(urQueueRelease(q));
+  UR_EXPECT_OK(urQueueRelease(q));
+}
+
+TEST_F(UrQueue, BadQueuePropertiesGetTheSpecsCodes) {
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, create_queue(0x10000000));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES,
+            create_queue(UR_QUEUE_FLAG_PRIORITY_LOW | UR_QUEUE_FLAG_PRIORITY_HIGH));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES,
+            create_queue(UR_QUEUE_FLAG_SUBMISSION_BATCHED | UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES,
+            create_queue(UR_QUEUE_FLAG_ON_DEVICE | UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE));
+  EXPECT_EQ("urQueueCreate: device-side queues (ON_DEVICE) are not supported by zeal", error());
+  ur_queue_handle_t q = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urQueueCreate(nullptr, device, nullptr, &q));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urQueueCreate(context, nullptr, nullptr, &q));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urQueueCreate(context, device, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urQueueFinish(nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urQueueRelease(nullptr));
+}
+
+TEST_F(UrQueue, UsmAllocationsDescribeThemselves) {
+  void *host = nullptr, *dev = nullptr, *shr = nullptr;
+  UR_ASSERT_OK(urUSMHostAlloc(context, nullptr, nullptr, 256, &host));
+  UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, nullptr, 256, &dev));
+  ur_usm_desc_t aligned{UR_STRUCTURE_TYPE_USM_DESC, nullptr, 0, 4096};
+  UR_ASSERT_OK(urUSMSharedAlloc(context, device, &aligned, nullptr, 1000, &shr));
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(shr) % 4096);
+  auto type = [&](const void *p) {
+    ur_usm_type_t t{};
+    EXPECT_EQ(UR_RESULT_SUCCESS, urUSMGetMemAllocInfo(context, p, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, nullptr));
+    return t;
+  };
+  EXPECT_EQ(UR_USM_TYPE_HOST, type(host));
+  EXPECT_EQ(UR_USM_TYPE_DEVICE, type(dev));
+  EXPECT_EQ(UR_USM_TYPE_SHARED, type(shr));
+  int on_stack = 0;
+  EXPECT_EQ(UR_USM_TYPE_UNKNOWN, type(&on_stack));
+  // An interior pointer finds its allocation.
+  const char *inside = static_cast<const char *>(shr) + 700;
+  void *base = nullptr;
+  size_t size = 0;
+  ur_device_handle_t owner = nullptr;
+  UR_ASSERT_OK(urUSMGetMemAllocInfo(context, inside, UR_USM_ALLOC_INFO_BASE_PTR, sizeof base, &base, nullptr));
+  UR_ASSERT_OK(urUSMGetMemAllocInfo(context, inside, UR_USM_ALLOC_INFO_SIZE, sizeof size, &size, nullptr));
+  UR_ASSERT_OK(urUSMGetMemAllocInfo(context, inside, UR_USM_ALLOC_INFO_DEVICE, sizeof owner, &owner, nullptr));
+  EXPECT_EQ(shr, base);
+  EXPECT_EQ(1000u, size);
+  EXPECT_EQ(device, owner);
+  UR_ASSERT_OK(urUSMGetMemAllocInfo(context, host, UR_USM_ALLOC_INFO_DEVICE, sizeof owner, &owner, nullptr));
+  EXPECT_EQ(nullptr, owner) << "host memory belongs to no device";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
+            urUSMGetMemAllocInfo(context, &on_stack, UR_USM_ALLOC_INFO_SIZE, sizeof size, &size, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+            urUSMGetMemAllocInfo(context, host, UR_USM_ALLOC_INFO_POOL, 0, nullptr, &size));
+  for (void *p : {host, dev, shr}) UR_EXPECT_OK(urUSMFree(context, p));
+}
+
+TEST_F(UrQueue, BadUsmRequestsGetTheSpecsCodes) {
+  void *p = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_USM_SIZE, urUSMDeviceAlloc(context, device, nullptr, nullptr, 0, &p));
+  if (zeal_sees_bad_input()) {
+    EXPECT_EQ("USM allocation: size is 0", error());
+  }
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_USM_SIZE, urUSMHostAlloc(context, nullptr, nullptr, SIZE_MAX / 2, &p));
+  EXPECT_NE(std::string::npos, error().find("allocates at once")) << error();
+  ur_usm_desc_t odd{UR_STRUCTURE_TYPE_USM_DESC, nullptr, 0, 24};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urUSMSharedAlloc(context, device, &odd, nullptr, 64, &p));
+  if (zeal_sees_bad_input()) {
+    EXPECT_EQ("USM allocation: alignment 24 is not a power of two", error());
+  }
+  ur_usm_desc_t hints{UR_STRUCTURE_TYPE_USM_DESC, nullptr, 0x80000000u, 0};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urUSMSharedAlloc(context, device, &hints, nullptr, 64, &p));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urUSMHostAlloc(context, nullptr, nullptr, 64, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urUSMDeviceAlloc(context, nullptr, nullptr, nullptr, 64, &p));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urUSMFree(context, nullptr));
+  int not_usm = 0;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_MEM_OBJECT, urUSMFree(context, &not_usm));
+  EXPECT_NE(std::string::npos, error().find("was not allocated")) << error();
+}
+
+TEST_F(UrQueue, FillThenCopyGivesThePattern) {
+  constexpr size_t n = 4096;
+  auto *dev = static_cast<uint32_t *>(nullptr);
+  UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, nullptr, n * 4, reinterpret_cast<void **>(&dev)));
+  const uint32_t pattern = 0xC0FFEE01u;
+  ur_event_handle_t filled = nullptr;
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, dev, sizeof pattern, &pattern, n * 4, 0, nullptr, &filled));
+  EXPECT_EQ(UR_COMMAND_USM_FILL, event_info<ur_command_t>(filled, UR_EVENT_INFO_COMMAND_TYPE));
+  EXPECT_EQ(queue, event_info<ur_queue_handle_t>(filled, UR_EVENT_INFO_COMMAND_QUEUE));
+  EXPECT_EQ(context, event_info<ur_context_handle_t>(filled, UR_EVENT_INFO_CONTEXT));
+  std::vector<uint32_t> host(n, 0);
+  // Blocking: the data is there when the call returns.
+  UR_ASSERT_OK(urEnqueueUSMMemcpy(queue, true, host.data(), dev, n * 4, 1, &filled, nullptr));
+  EXPECT_EQ(UR_EVENT_STATUS_COMPLETE, event_info<ur_event_status_t>(filled, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(pattern, host[i]) << "element " << i;
+  UR_EXPECT_OK(urEventRelease(filled));
+  UR_EXPECT_OK(urUSMFree(context, dev));
+}
+
+TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {
+  ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  ASSERT_NE(nullptr, q);
+  auto *a = static_cast<uint8_t *>(shared(1 << 20));
+  const uint8_t seven = 7;
+  ur_event_handle_t fill = nullptr, marker = nullptr, barrier = nullptr, prefetch = nullptr, advise = nullptr;
+  UR_ASSERT_OK(urEnqueueUSMFill(q, a, 1, &seven, 1 << 20, 0, nullptr, &fill));
+  UR_ASSERT_OK(urEnqueueEventsWait(q, 1, &fill, &marker));
+  UR_ASSERT_OK(urEnqueueUSMPrefetch(q, a, 1 << 20, 0, 1, &marker, &prefetch));
+  UR_ASSERT_OK(urEnqueueUSMAdvise(q, a, 1 << 20, UR_USM_ADVICE_FLAG_SET_READ_MOSTLY, &advise));
+  UR_ASSERT_OK(urEnqueueEventsWaitWithBarrier(q, 0, nullptr, &barrier));
+  UR_ASSERT_OK(urEventWait(1, &barrier));
+  // A barrier without a wait list waits for everything before it.
+  for (ur_event_handle_t e : {fill, marker, prefetch, advise})
+    EXPECT_EQ(UR_EVENT_STATUS_COMPLETE, event_info<ur_event_status_t>(e, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS));
+  EXPECT_EQ(7, a[(1 << 20) - 1]);
+  EXPECT_EQ(UR_COMMAND_EVENTS_WAIT, event_info<ur_command_t>(marker, UR_EVENT_INFO_COMMAND_TYPE));
+  EXPECT_EQ(UR_COMMAND_EVENTS_WAIT_WITH_BARRIER, event_info<ur_command_t>(barrier, UR_EVENT_INFO_COMMAND_TYPE));
+  EXPECT_EQ(UR_COMMAND_USM_PREFETCH, event_info<ur_command_t>(prefetch, UR_EVENT_INFO_COMMAND_TYPE));
+  EXPECT_EQ(UR_COMMAND_USM_ADVISE, event_info<ur_command_t>(advise, UR_EVENT_INFO_COMMAND_TYPE));
+  ur_native_handle_t native = 0;
+  UR_ASSERT_OK(urEventGetNativeHandle(barrier, &native));
+  EXPECT_NE(0u, native);
+  for (ur_event_handle_t e : {fill, marker, barrier, prefetch, advise}) UR_EXPECT_OK(urEventRelease(e));
+  UR_EXPECT_OK(urUSMFree(context, a));
+  UR_EXPECT_OK(urQueueRelease(q));
+}
+
+TEST_F(UrQueue, ProfilingTimesOnlyOnProfilingQueues) {
+  ur_queue_handle_t timed = make_queue(UR_QUEUE_FLAG_PROFILING_ENABLE);
+  ASSERT_NE(nullptr, timed);
+  auto *a = shared(1 << 16);
+  const uint32_t zero = 0;
+  ur_event_handle_t e = nullptr, plain = nullptr;
+  UR_ASSERT_OK(urEnqueueUSMFill(timed, a, 4, &zero, 1 << 16, 0, nullptr, &e));
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 4, &zero, 1 << 16, 1, &e, &plain));
+  UR_ASSERT_OK(urEventWait(1, &plain));
+  auto time = [&](ur_profiling_info_t key) {
+    uint64_t ns = 0;
+    EXPECT_EQ(UR_RESULT_SUCCESS, urEventGetProfilingInfo(e, key, sizeof ns, &ns, nullptr));
+    return ns;
+  };
+  EXPECT_LE(time(UR_PROFILING_INFO_COMMAND_QUEUED), time(UR_PROFILING_INFO_COMMAND_SUBMIT));
+  EXPECT_LE(time(UR_PROFILING_INFO_COMMAND_SUBMIT), time(UR_PROFILING_INFO_COMMAND_START));
+  EXPECT_LE(time(UR_PROFILING_INFO_COMMAND_START), time(UR_PROFILING_INFO_COMMAND_END));
+  EXPECT_LE(time(UR_PROFILING_INFO_COMMAND_END), time(UR_PROFILING_INFO_COMMAND_COMPLETE));
+  uint64_t ns = 0;
+  EXPECT_EQ(UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE,
+            urEventGetProfilingInfo(plain, UR_PROFILING_INFO_COMMAND_START, sizeof ns, &ns, nullptr));
+  EXPECT_NE(std::string::npos, error().find("has no profiling data")) << error();
+  UR_EXPECT_OK(urEventRelease(e));
+  UR_EXPECT_OK(urEventRelease(plain));
+  UR_EXPECT_OK(urUSMFree(context, a));
+  UR_EXPECT_OK(urQueueRelease(timed));
+}
+
+TEST_F(UrQueue, BadCommandsGetTheSpecsCodes) {
+  auto *a = static_cast<uint8_t *>(shared(64));
+  const uint8_t pattern[3] = {1, 2, 3};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill(queue, a, 3, pattern, 63, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill(queue, a, 1, pattern, 65, 0, nullptr, nullptr));
+  if (zeal_sees_bad_input()) {
+    EXPECT_NE(std::string::npos, error().find("run past the end of its USM allocation")) << error();
+  }
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill(queue, a, 1, pattern, 0, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEnqueueUSMFill(queue, a, 1, nullptr, 8, 0, nullptr, nullptr));
+  uint8_t host[128];
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMMemcpy(queue, true, host, a + 32, 64, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMMemcpy(queue, true, host, a, 0, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEnqueueUSMMemcpy(queue, true, nullptr, a, 8, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, urEnqueueUSMMemcpy(queue, true, host, a, 8, 2, nullptr, nullptr));
+  ur_event_handle_t e = nullptr;
+  UR_ASSERT_OK(urEnqueueEventsWait(queue, 0, nullptr, &e));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, urEnqueueUSMMemcpy(queue, true, host, a, 8, 0, &e, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEventWait(1, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urEventWait(0, &e));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urEnqueueUSMPrefetch(queue, a, 8, 0x80000000u, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urEventRelease(nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urEnqueueEventsWait(nullptr, 0, nullptr, nullptr));
+  UR_EXPECT_OK(urEventRelease(e));
+  UR_EXPECT_OK(urUSMFree(context, a));
+}
+
+// UR requires urUSMFree to wait for commands that may use the memory: freeing right after a large fill must
+// not let the fill write into freed memory (ASan would see it).
+TEST_F(UrQueue, FreeWaitsForTheCommandsBeforeIt) {
+  ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  ASSERT_NE(nullptr, q);
+  for (int round = 0; round < 4; ++round) {
+    void *a = shared(16 << 20);
+    const uint64_t pattern = 0x0123456789abcdefull;
+    UR_ASSERT_OK(urEnqueueUSMFill(q, a, sizeof pattern, &pattern, 16 << 20, 0, nullptr, nullptr));
+    UR_ASSERT_OK(urUSMFree(context, a));
+  }
+  EXPECT_TRUE(queue_info<ur_bool_t>(q, UR_QUEUE_INFO_EMPTY));
+  UR_EXPECT_OK(urQueueRelease(q));
+}
+
+// Eight threads, each with its own queue and memory, plus one queue they share: every result checked.
+TEST_F(UrQueue, EightThreadsFillAndCopyAtOnce) {
+  constexpr int kThreads = 8;
+  constexpr int kRounds = 50;
+  constexpr size_t n = 1024;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ur_queue_handle_t own = nullptr;
+      if (urQueueCreate(context, device, nullptr, &own) != UR_RESULT_SUCCESS) {
+        ++wrong;
+        return;
+      }
+      void *dev = nullptr;
+      if (urUSMDeviceAlloc(context, device, nullptr, nullptr, n * 4, &dev) != UR_RESULT_SUCCESS) ++wrong;
+      std::vector<uint32_t> host(n);
+      for (int r = 0; r < kRounds && dev != nullptr; ++r) {
+        const uint32_t value = static_cast<uint32_t>(t * 1000 + r);
+        ur_queue_handle_t q = r % 2 == 0 ? own : queue;
+        ur_event_handle_t e = nullptr;
+        if (urEnqueueUSMFill(q, dev, 4, &value, n * 4, 0, nullptr, &e) != UR_RESULT_SUCCESS ||
+            urEnqueueUSMMemcpy(q, true, host.data(), dev, n * 4, 1, &e, nullptr) != UR_RESULT_SUCCESS)
+          ++wrong;
+        if (e != nullptr) urEventRelease(e);
+        for (uint32_t v : host)
+          if (v != value) {
+            ++wrong;
+            break;
+          }
+      }
+      if (dev != nullptr) urUSMFree(context, dev);
+      urQueueRelease(own);
+    });
+  }
+  for (auto &th : threads) th.join();
+  EXPECT_EQ(0, wrong.load());
+}
+
+} // namespace
+} // namespace zeal_ur_test
