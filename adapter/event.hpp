@@ -14,7 +14,8 @@ namespace zeal::adapter {
 class Queue;
 
 // What an event's command did, for the faces that report it (UR's COMMAND_TYPE).
-enum class Command : uint8_t { Launch, Copy, Fill, Barrier, Marker, Prefetch, Advise };
+enum class Command : uint8_t { Launch, Copy, Fill, Barrier, Marker, Prefetch, Advise, Read, Write, CopyBuffer,
+                               FillBuffer, Map, Unmap };
 
 class Event : public Object {
 public:

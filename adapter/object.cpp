@@ -13,6 +13,7 @@ const char *kind_name(Kind kind) {
   case Kind::Program: return "program";
   case Kind::Kernel: return "kernel";
   case Kind::Event: return "event";
+  case Kind::Buffer: return "buffer";
   case Kind::Dead: break;
   }
   return "object";

@@ -12,7 +12,7 @@ namespace zeal::adapter {
 
 enum class Kind : uint32_t {
   Dead = 0,
-  Adapter = 0x7a410001, Platform, Device, Context, Queue, Program, Kernel, Event
+  Adapter = 0x7a410001, Platform, Device, Context, Queue, Program, Kernel, Event, Buffer
 };
 
 const char *kind_name(Kind kind);

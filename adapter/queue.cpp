@@ -102,21 +102,22 @@ Status Queue::check_extent(const void *ptr, size_t size, const char *what) const
                                 size, ptr, allocation->size, allocation->base));
 }
 
-Result<Ref<Event>> Queue::copy(void *dst, const void *src, size_t size, std::span<Event *const> wait) {
+Result<Ref<Event>> Queue::copy(void *dst, const void *src, size_t size, std::span<Event *const> wait,
+                               Command command) {
   if (dst == nullptr || src == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("memory copy of {} bytes: the {} pointer is null", size,
                                   dst == nullptr ? "destination" : "source"));
   if (Status s = check_extent(dst, size, "memory copy destination"); !s.ok()) return std::move(s).error();
   if (Status s = check_extent(src, size, "memory copy source"); !s.ok()) return std::move(s).error();
-  return submit(Command::Copy, wait, "zeCommandListAppendMemoryCopy",
+  return submit(command, wait, "zeCommandListAppendMemoryCopy",
                 [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
                   return zeCommandListAppendMemoryCopy(l, dst, src, size, sig, n, w);
                 });
 }
 
 Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
-                               std::span<Event *const> wait) {
+                               std::span<Event *const> wait, Command command) {
   if (ptr == nullptr || pattern == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("memory fill of {} bytes: the {} is null", size,
@@ -136,7 +137,7 @@ Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_si
   // lives with the event until the fill is complete.
   const auto *bytes = static_cast<const uint8_t *>(pattern);
   std::vector<uint8_t> kept(bytes, bytes + pattern_size);
-  auto event = submit(Command::Fill, wait, "zeCommandListAppendMemoryFill",
+  auto event = submit(command, wait, "zeCommandListAppendMemoryFill",
                       [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
                         return zeCommandListAppendMemoryFill(l, ptr, kept.data(), pattern_size, size, sig, n, w);
                       });

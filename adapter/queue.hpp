@@ -45,10 +45,11 @@ public:
 
   // The commands both faces enqueue, each checked here once. `wait`: events the command waits for besides,
   // in order, the previous command.
-  Result<Ref<Event>> copy(void *dst, const void *src, size_t size, std::span<Event *const> wait);
+  Result<Ref<Event>> copy(void *dst, const void *src, size_t size, std::span<Event *const> wait,
+                          Command command = Command::Copy);
   // pattern_size a power of two up to 128 dividing size; the pattern is copied.
   Result<Ref<Event>> fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
-                          std::span<Event *const> wait);
+                          std::span<Event *const> wait, Command command = Command::Fill);
   // Waits for `wait`, or for every command before it when `wait` is empty, and orders every later command
   // after it (a barrier), or only signals (any other `command`: a marker, a prefetch or advice, which are hints
   // a CPU's shared memory has no use for).

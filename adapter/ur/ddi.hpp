@@ -20,6 +20,8 @@ void implement(ur_device_dditable_t &table);
 void implement(ur_context_dditable_t &table);
 void implement(ur_queue_dditable_t &table);
 void implement(ur_enqueue_dditable_t &table);
+void implement_buffer_commands(ur_enqueue_dditable_t &table); // memory.cpp, called by the above
+void implement(ur_mem_dditable_t &table);
 void implement(ur_event_dditable_t &table);
 void implement(ur_usm_dditable_t &table);
 void implement(ur_enqueue_exp_dditable_t &table);

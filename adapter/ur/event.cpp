@@ -32,6 +32,12 @@ ur_command_t command_type(Command command) {
   case Command::Marker: return UR_COMMAND_EVENTS_WAIT;
   case Command::Prefetch: return UR_COMMAND_USM_PREFETCH;
   case Command::Advise: return UR_COMMAND_USM_ADVISE;
+  case Command::Read: return UR_COMMAND_MEM_BUFFER_READ;
+  case Command::Write: return UR_COMMAND_MEM_BUFFER_WRITE;
+  case Command::CopyBuffer: return UR_COMMAND_MEM_BUFFER_COPY;
+  case Command::FillBuffer: return UR_COMMAND_MEM_BUFFER_FILL;
+  case Command::Map: return UR_COMMAND_MEM_BUFFER_MAP;
+  case Command::Unmap: return UR_COMMAND_MEM_UNMAP;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

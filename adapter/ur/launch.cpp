@@ -1,5 +1,6 @@
 // urEnqueueKernelLaunchWithArgsExp: UR's arguments and launch properties in zeal's terms, then the same
 // Kernel::launch the zeal ABI uses, with its checks (required sub-group sizes, ranges, arguments).
+#include "adapter/buffer.hpp"
 #include "adapter/kernel.hpp"
 #include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
@@ -10,8 +11,8 @@
 namespace zeal::adapter::ur {
 namespace {
 
-// One UR argument as zeal's: VALUE (a null value is size zero bytes), POINTER (the USM pointer itself), LOCAL.
-// Memory objects and samplers have no zeal object behind them yet.
+// One UR argument as zeal's: VALUE (a null value is size zero bytes), POINTER (the USM pointer itself), LOCAL,
+// MEM_OBJ (the buffer's address, a USM pointer). Samplers have no zeal object behind them.
 Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t &out) {
   out.index = in.index;
   out.size = in.size;
@@ -28,11 +29,18 @@ Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t 
     out.kind = ZEAL_KERNEL_ARG_LOCAL;
     out.value = nullptr;
     return {};
-  case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ:
-    return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                fmt::format("urEnqueueKernelLaunchWithArgsExp: argument {} is a memory object; zeal's UR adapter "
-                            "does not implement buffers yet (use USM)",
-                            in.index));
+  case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
+    out.kind = ZEAL_KERNEL_ARG_USM_POINTER;
+    out.value = nullptr; // a null memory object is a null pointer, as for clSetKernelArg
+    if (in.value.memObjTuple.hMem == nullptr) return {};
+    auto buffer = from_ur<Buffer>(in.value.memObjTuple.hMem, "argument buffer");
+    if (!buffer.ok())
+      return fail(UR_RESULT_ERROR_INVALID_MEM_OBJECT,
+                  fmt::format("urEnqueueKernelLaunchWithArgsExp: argument {}: {}", in.index,
+                              std::move(buffer).error().message));
+    out.value = buffer.value()->data();
+    return {};
+  }
   case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
     return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
                 fmt::format("urEnqueueKernelLaunchWithArgsExp: argument {} is a sampler; zeal's devices have no "

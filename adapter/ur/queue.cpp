@@ -205,6 +205,7 @@ void implement(ur_enqueue_dditable_t &t) {
   t.pfnEventsWait = events_wait;
   t.pfnEventsWaitWithBarrier = barrier;
   t.pfnEventsWaitWithBarrierExt = barrier_ext;
+  implement_buffer_commands(t);
 }
 
 } // namespace zeal::adapter::ur

@@ -1,0 +1,211 @@
+// UR entry points of buffers: create, sub-buffers, info, and the commands that read, write, copy, fill and map
+// them, over the Buffer object and the Queue's commands.
+#include "adapter/buffer.hpp"
+#include "adapter/queue.hpp"
+#include "adapter/ur/entry.hpp"
+
+namespace zeal::adapter::ur {
+namespace {
+
+constexpr ur_mem_flags_t kHostPointerFlags = UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER;
+
+// A bad buffer handle is INVALID_MEM_OBJECT, a buffer that is too small INVALID_SIZE (the Buffer's own code).
+Outcome check_buffer(ur_mem_handle_t handle, Buffer *&out) {
+  return check_handle(handle, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, out);
+}
+
+ur_result_t buffer_create(ur_context_handle_t context_handle, ur_mem_flags_t flags, size_t size,
+                          const ur_buffer_properties_t *properties, ur_mem_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(context_handle, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok())
+      return o;
+    if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemBufferCreate: phBuffer is null");
+    if ((flags & UR_MEM_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urMemBufferCreate: flags {:#x} has bits UR does not define", flags));
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, "urMemBufferCreate: size is 0");
+    void *host = properties != nullptr ? properties->pHost : nullptr;
+    if ((host != nullptr) != ((flags & kHostPointerFlags) != 0))
+      return fail(UR_RESULT_ERROR_INVALID_HOST_PTR,
+                  host == nullptr ? "urMemBufferCreate: USE_HOST_POINTER or ALLOC_COPY_HOST_POINTER without pHost"
+                                  : "urMemBufferCreate: pHost is given without USE_HOST_POINTER or "
+                                    "ALLOC_COPY_HOST_POINTER");
+    const Buffer::Host use = (flags & UR_MEM_FLAG_USE_HOST_POINTER) != 0 ? Buffer::Host::Use
+                             : host != nullptr                           ? Buffer::Host::Copy
+                                                                         : Buffer::Host::None;
+    auto buffer = Buffer::create(*context, size, host, use);
+    if (!buffer.ok())
+      return Outcome(std::move(buffer).error()).remap(UR_RESULT_ERROR_INVALID_SIZE, UR_RESULT_ERROR_INVALID_BUFFER_SIZE);
+    *out = to_ur<ur_mem_handle_t>(buffer.value());
+    return {};
+  });
+}
+
+ur_result_t buffer_partition(ur_mem_handle_t handle, ur_mem_flags_t flags, ur_buffer_create_type_t type,
+                             const ur_buffer_region_t *region, ur_mem_handle_t *out) {
+  return run([&]() -> Outcome {
+    Buffer *parent = nullptr;
+    if (Outcome o = check_buffer(handle, parent); !o.ok()) return o;
+    if (region == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemBufferPartition: pRegion or phMem is null");
+    if ((flags & UR_MEM_FLAGS_MASK) != 0 || abi_value(type) != UR_BUFFER_CREATE_TYPE_REGION)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urMemBufferPartition: flags {:#x} or create type {} is not UR's", flags,
+                              abi_value(type)));
+    auto view = Buffer::view(*parent, region->origin, region->size);
+    if (!view.ok())
+      return Outcome(std::move(view).error())
+          .remap(UR_RESULT_ERROR_INVALID_SIZE, UR_RESULT_ERROR_INVALID_BUFFER_SIZE)
+          .remap(UR_RESULT_ERROR_INVALID_VALUE, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    *out = to_ur<ur_mem_handle_t>(view.value());
+    return {};
+  });
+}
+
+using R = Result<InfoValue>;
+const UrInfoRow<Buffer, ur_mem_info_t> kMemInfo[] = {
+    {UR_MEM_INFO_SIZE, "SIZE", [](const Buffer &b) -> R { return info_of(b.size()); }},
+    {UR_MEM_INFO_CONTEXT, "CONTEXT",
+     [](const Buffer &b) -> R { return info_of(to_ur<ur_context_handle_t>(&b.context())); }},
+    {UR_MEM_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Buffer &b) -> R { return info_of<uint32_t>(b.ref_count()); }},
+};
+
+// The native handle of a buffer is its USM address, as for Intel's Level Zero adapter.
+ur_result_t mem_native_handle(ur_mem_handle_t handle, ur_device_handle_t, ur_native_handle_t *out) {
+  return run([&]() -> Outcome {
+    Buffer *buffer = nullptr;
+    if (Outcome o = check_buffer(handle, buffer); !o.ok()) return o;
+    if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemGetNativeHandle: phNativeMem is null");
+    *out = reinterpret_cast<ur_native_handle_t>(buffer->data());
+    return {};
+  });
+}
+
+// What every buffer command shares: the queue, the buffer and the wait list checked, the command enqueued, its
+// event handed out and, for a blocking call, waited for.
+template <class Command>
+ur_result_t enqueue_on(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle, uint32_t num_wait,
+                       const ur_event_handle_t *wait, ur_event_handle_t *event, bool blocking,
+                       Command &&command) noexcept {
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    Buffer *buffer = nullptr;
+    if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (Outcome o = check_buffer(buffer_handle, buffer); !o.ok()) return o;
+    WaitList waits;
+    if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
+    Result<Ref<Event>> e = command(*queue, *buffer, waits.events());
+    if (!e.ok()) return std::move(e).error();
+    if (blocking)
+      if (Status s = e.value()->wait(); !s.ok()) return s;
+    return_event(std::move(e).value(), event);
+    return {};
+  });
+}
+
+ur_result_t buffer_read(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, size_t offset, size_t size,
+                        void *dst, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (dst == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferRead: pDst is null"));
+  return enqueue_on(queue, buffer, num_wait, wait, event, blocking,
+                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                      auto src = b.range(offset, size, "urEnqueueMemBufferRead");
+                      if (!src.ok()) return std::move(src).error();
+                      return q.copy(dst, src.value(), size, w, Command::Read);
+                    });
+}
+
+ur_result_t buffer_write(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, size_t offset, size_t size,
+                         const void *src, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (src == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferWrite: pSrc is null"));
+  return enqueue_on(queue, buffer, num_wait, wait, event, blocking,
+                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                      auto dst = b.range(offset, size, "urEnqueueMemBufferWrite");
+                      if (!dst.ok()) return std::move(dst).error();
+                      return q.copy(dst.value(), src, size, w, Command::Write);
+                    });
+}
+
+ur_result_t buffer_copy(ur_queue_handle_t queue, ur_mem_handle_t src_handle, ur_mem_handle_t dst_handle,
+                        size_t src_offset, size_t dst_offset, size_t size, uint32_t num_wait,
+                        const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return enqueue_on(queue, src_handle, num_wait, wait, event, false,
+                    [&](Queue &q, Buffer &src, std::span<Event *const> w) -> Result<Ref<Event>> {
+                      auto dst = from_ur<Buffer>(dst_handle, "destination buffer");
+                      if (!dst.ok()) return std::move(dst).error();
+                      auto from = src.range(src_offset, size, "urEnqueueMemBufferCopy source");
+                      if (!from.ok()) return std::move(from).error();
+                      auto to = dst.value()->range(dst_offset, size, "urEnqueueMemBufferCopy destination");
+                      if (!to.ok()) return std::move(to).error();
+                      return q.copy(to.value(), from.value(), size, w, Command::CopyBuffer);
+                    });
+}
+
+ur_result_t buffer_fill(ur_queue_handle_t queue, ur_mem_handle_t buffer, const void *pattern, size_t pattern_size,
+                        size_t offset, size_t size, uint32_t num_wait, const ur_event_handle_t *wait,
+                        ur_event_handle_t *event) {
+  if (pattern == nullptr)
+    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferFill: pPattern is null"));
+  return enqueue_on(queue, buffer, num_wait, wait, event, false,
+                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                      auto at = b.range(offset, size, "urEnqueueMemBufferFill");
+                      if (!at.ok()) return std::move(at).error();
+                      return q.fill(at.value(), pattern, pattern_size, size, w, Command::FillBuffer);
+                    });
+}
+
+ur_result_t buffer_map(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, ur_map_flags_t flags,
+                       size_t offset, size_t size, uint32_t num_wait, const ur_event_handle_t *wait,
+                       ur_event_handle_t *event, void **mapped) {
+  if (mapped == nullptr)
+    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferMap: ppRetMap is null"));
+  if ((flags & UR_MAP_FLAGS_MASK) != 0)
+    return record(fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                       fmt::format("urEnqueueMemBufferMap: map flags {:#x} have bits UR does not define", flags)));
+  // WRITE_INVALIDATE_REGION: the host overwrites the region, so its old bytes need not be shown.
+  const bool read = (flags & (UR_MAP_FLAG_READ | UR_MAP_FLAG_WRITE)) != 0;
+  const bool write = (flags & (UR_MAP_FLAG_WRITE | UR_MAP_FLAG_WRITE_INVALIDATE_REGION)) != 0;
+  return enqueue_on(queue, buffer, num_wait, wait, event, blocking,
+                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                      auto m = b.map(q, offset, size, read, write, w);
+                      if (!m.ok()) return std::move(m).error();
+                      *mapped = m.value().first;
+                      return std::move(m.value().second);
+                    });
+}
+
+ur_result_t mem_unmap(ur_queue_handle_t queue, ur_mem_handle_t buffer, void *mapped, uint32_t num_wait,
+                      const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (mapped == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemUnmap: pMappedPtr is null"));
+  return enqueue_on(queue, buffer, num_wait, wait, event, false,
+                    [&](Queue &q, Buffer &b, std::span<Event *const> w) { return b.unmap(q, mapped, w); });
+}
+
+} // namespace
+
+void implement(ur_mem_dditable_t &t) {
+  t.pfnBufferCreate = buffer_create;
+  t.pfnBufferPartition = buffer_partition;
+  t.pfnRetain = [](ur_mem_handle_t m) {
+    return retain_or_release<Buffer>(m, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, true);
+  };
+  t.pfnRelease = [](ur_mem_handle_t m) {
+    return retain_or_release<Buffer>(m, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, false);
+  };
+  t.pfnGetInfo = [](ur_mem_handle_t m, ur_mem_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Buffer>(m, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, kMemInfo, UR_MEM_INFO_REFERENCE_COUNT, key,
+                            size, value, size_ret, [](const Buffer &) { return std::string("buffer"); });
+  };
+  t.pfnGetNativeHandle = mem_native_handle;
+}
+
+void implement_buffer_commands(ur_enqueue_dditable_t &t) {
+  t.pfnMemBufferRead = buffer_read;
+  t.pfnMemBufferWrite = buffer_write;
+  t.pfnMemBufferCopy = buffer_copy;
+  t.pfnMemBufferFill = buffer_fill;
+  t.pfnMemBufferMap = buffer_map;
+  t.pfnMemUnmap = mem_unmap;
+}
+
+} // namespace zeal::adapter::ur
