@@ -231,8 +231,10 @@ Result<Program *> Program::link(Context &context, Device &device, std::span<Prog
   }
   std::unique_ptr<Program> exe(new Program(context, device));
   exe->metadata_ = merged_metadata(objects);
+  exe->compile_options_ = options != nullptr ? options : "";
   auto fail = [&](Error e) -> Error {
     exe->build_log_ = e.log.empty() ? e.message : e.log;
+    exe->failed_ = true;
     *log_holder = exe.release();
     return e;
   };
