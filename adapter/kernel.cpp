@@ -211,20 +211,6 @@ std::array<size_t, 3> Kernel::widest_local_range() const {
   return {limits_.max_work_group_size, 1, 1};
 }
 
-Result<std::array<size_t, 3>> Kernel::suggest_local_size(uint32_t work_dim, const size_t *global,
-                                                         const size_t *offset) {
-  if (refusal_) return Error(*refusal_);
-  // The caller's arrays hold work_dim values; the range check reads three.
-  std::array<size_t, 3> g{1, 1, 1}, o{0, 0, 0}, none{0, 0, 0};
-  std::copy_n(global, std::min(work_dim, 3u), g.begin());
-  std::copy_n(offset, std::min(work_dim, 3u), o.begin());
-  auto range = normalise_nd_range(work_dim, g.data(), none.data(), o.data());
-  if (!range.ok()) return std::move(range).error();
-  std::lock_guard lock(mutex_); // the choice caches the driver's suggestion, as a launch does
-  if (Status s = choose_local_size(range.value()); !s.ok()) return std::move(s).error();
-  return range.value().local;
-}
-
 Status Kernel::set_indirect_access(bool indirect) {
   if (refusal_) return {};
   const ze_kernel_indirect_access_flags_t flags =

@@ -39,8 +39,6 @@ public:
   Result<InfoValue> sub_group_info(int32_t key, const size_t *local_size, std::string_view entry) const;
   // The largest local range a launch may give: the required one, else the kernel's maximum in dimension 0.
   std::array<size_t, 3> widest_local_range() const;
-  // The local size a launch over `global` without one would get (the launch's own choice).
-  Result<std::array<size_t, 3>> suggest_local_size(uint32_t work_dim, const size_t *global, const size_t *offset);
   // Execution hints passed to the driver; a kernel the device cannot honour never runs, so takes them as they are.
   Status set_indirect_access(bool indirect);
   Status set_cache_config(ze_cache_config_flags_t flags);

@@ -18,6 +18,9 @@ void implement(ur_adapter_dditable_t &table);
 void implement(ur_platform_dditable_t &table);
 void implement(ur_device_dditable_t &table);
 void implement(ur_context_dditable_t &table);
+void implement(ur_program_dditable_t &table);
+void implement(ur_program_exp_dditable_t &table);
+void implement(ur_kernel_dditable_t &table);
 // Tables with nothing implemented yet keep only their generated entries.
 template <class Table>
 void implement(Table &) {}
