@@ -57,15 +57,9 @@ zeal_result_t ZEAL_APICALL kernel_get_sub_group_info(zeal_kernel_handle_t kernel
         auto d = from_handle<Device>(device, "device");
         if (!d.ok()) return std::move(d).error();
         const Kernel &kern = *k.value();
-        if (d.value() != &kern.program().device())
-          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            fmt::format("kernel '{}' was built for device '{}', not '{}'", kern.name(),
-                                        kern.program().device().name(), d.value()->name()));
-        if (abi_value(key) == ZEAL_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE && local_size == nullptr)
-          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            "kernelGetSubGroupInfo: MAX_SUB_GROUP_SIZE needs a local size");
-        return write_answer(kern.sub_group_info(abi_value(key), local_size), size, value, size_ret,
-                            "kernel '" + kern.name() + "'");
+        if (Status s = kern.check_device(*d.value()); !s.ok()) return s;
+        return write_answer(kern.sub_group_info(abi_value(key), local_size, "kernelGetSubGroupInfo"), size, value,
+                            size_ret, "kernel '" + kern.name() + "'");
       });
 }
 

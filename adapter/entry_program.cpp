@@ -44,9 +44,7 @@ zeal_result_t ZEAL_APICALL program_create(zeal_context_handle_t context, zeal_de
         if (Status s = require(program != nullptr, "programCreate: the program output pointer is null"); !s.ok())
           return s;
         if (Status s = check_program_desc(desc); !s.ok()) return s;
-        if (!c.value()->has_device(d.value()))
-          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            fmt::format("programCreate: device '{}' is not in the context", d.value()->name()));
+        if (Status s = Program::check_device_in_context("programCreate", *c.value(), *d.value()); !s.ok()) return s;
         auto p = Program::create(*c.value(), *d.value(), *desc);
         if (!p.ok()) return std::move(p).error();
         *program = to_handle<Program, zeal_program_handle_t>(p.value());
@@ -92,13 +90,8 @@ Status check_link(zeal_context_handle_t context, zeal_device_handle_t device, ui
   c = cr.value();
   d = dr.value();
   if (Status s = require(out != nullptr, "programLink: the program output pointer is null"); !s.ok()) return s;
-  if (num_programs == 0 || programs == nullptr)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("programLink: no programs to link (num_programs {}, programs {})", num_programs,
-                                  fmt::ptr(programs)));
-  if (!c->has_device(d))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("programLink: device '{}' is not in the context", d->name()));
+  if (Status s = Program::check_link_count("programLink", num_programs, programs); !s.ok()) return s;
+  if (Status s = Program::check_device_in_context("programLink", *c, *d); !s.ok()) return s;
   for (uint32_t i = 0; i < num_programs; ++i) {
     auto p = from_handle<Program>(programs[i], "program");
     if (!p.ok()) return std::move(p).error();
@@ -141,9 +134,7 @@ zeal_result_t ZEAL_APICALL program_set_spec_constant(zeal_program_handle_t progr
       [&]() -> Status {
         auto p = from_handle<Program>(program, "program");
         if (!p.ok()) return std::move(p).error();
-        if (value == nullptr || size == 0)
-          return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                            fmt::format("programSetSpecConstant: constant {} needs a value and a non-zero size", id));
+        if (Status s = Program::check_spec_constant("programSetSpecConstant", id, size, value); !s.ok()) return s;
         return p.value()->set_spec_constant(id, size, value);
       });
 }

@@ -175,7 +175,10 @@ Result<InfoValue> Kernel::info(int32_t key) const {
 // runs with; otherwise the driver's widest size for it (the CPU driver: its
 // vector width; Intel: the SIMD width the compiler chose). A work-group smaller
 // than the size holds one, smaller, sub-group.
-Result<InfoValue> Kernel::sub_group_info(int32_t key, const size_t *local_size) const {
+Result<InfoValue> Kernel::sub_group_info(int32_t key, const size_t *local_size, std::string_view entry) const {
+  if (key == ZEAL_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE && local_size == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("{}: MAX_SUB_GROUP_SIZE needs a local size", entry));
   const uint32_t required = limits_.required_sub_group_size;
   const uint32_t widest = required != 0 ? required : props_.maxSubgroupSize;
   switch (key) {
@@ -195,6 +198,34 @@ Result<InfoValue> Kernel::sub_group_info(int32_t key, const size_t *local_size) 
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
                     fmt::format("kernel sub-group info key {} is not known to the adapter", key));
+}
+
+Status Kernel::check_device(const Device &device) const {
+  if (&device == &program_->device()) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, fmt::format("kernel '{}' was built for device '{}', not '{}'",
+                                                                    name_, program_->device().name(), device.name()));
+}
+
+std::array<size_t, 3> Kernel::widest_local_range() const {
+  if (limits_.required_work_group_size[0] != 0) return limits_.required_work_group_size;
+  return {limits_.max_work_group_size, 1, 1};
+}
+
+Status Kernel::set_indirect_access(bool indirect) {
+  if (refusal_) return {};
+  const ze_kernel_indirect_access_flags_t flags =
+      indirect ? ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                     ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED
+               : 0;
+  std::lock_guard lock(mutex_);
+  return ze_check(zeKernelSetIndirectAccess(kernel_.get(), flags), "zeKernelSetIndirectAccess",
+                  "kernel '" + name_ + "'");
+}
+
+Status Kernel::set_cache_config(ze_cache_config_flags_t flags) {
+  if (refusal_) return {};
+  std::lock_guard lock(mutex_);
+  return ze_check(zeKernelSetCacheConfig(kernel_.get(), flags), "zeKernelSetCacheConfig", "kernel '" + name_ + "'");
 }
 
 } // namespace zeal::adapter

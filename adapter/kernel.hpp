@@ -27,10 +27,21 @@ public:
   const KernelLimits &limits() const { return limits_; }
   const std::optional<Error> &refusal() const { return refusal_; }
 
+  // The Level Zero kernel; null for a kernel the device cannot honour.
+  ze_kernel_handle_t ze() const { return kernel_.get(); }
+
   Status set_arg(const zeal_kernel_arg_t &arg);
   Status check_arg(const zeal_kernel_arg_t &arg) const;
   Result<InfoValue> info(int32_t key) const;
-  Result<InfoValue> sub_group_info(int32_t key, const size_t *local_size) const;
+  // Device-specific queries name a device: it must be the one the kernel was built for.
+  Status check_device(const Device &device) const;
+  // A zeal_kernel_sub_group_info_t key; MAX_SUB_GROUP_SIZE needs `local_size` (`entry` names the caller).
+  Result<InfoValue> sub_group_info(int32_t key, const size_t *local_size, std::string_view entry) const;
+  // The largest local range a launch may give: the required one, else the kernel's maximum in dimension 0.
+  std::array<size_t, 3> widest_local_range() const;
+  // Execution hints passed to the driver; a kernel the device cannot honour never runs, so takes them as they are.
+  Status set_indirect_access(bool indirect);
+  Status set_cache_config(ze_cache_config_flags_t flags);
 
   // Checks and appends one launch; see launch.cpp. Allocation-free once warm.
   Result<Ref<Event>> launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait);

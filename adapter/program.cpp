@@ -42,6 +42,48 @@ zeal_program_state_t Program::state() const {
   return state_;
 }
 
+std::string Program::options() const {
+  std::lock_guard lock(mutex_);
+  return compile_options_;
+}
+
+bool Program::build_failed() const {
+  std::lock_guard lock(mutex_);
+  return failed_;
+}
+
+Result<ze_module_handle_t> Program::single_module() const {
+  std::lock_guard lock(mutex_);
+  if (state_ == ZEAL_PROGRAM_STATE_OBJECT) return object_module_.get();
+  if (state_ != ZEAL_PROGRAM_STATE_EXECUTABLE)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE,
+                      describe() + " has no native binary: compile or build it first");
+  if (modules_.size() != 1)
+    return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                      fmt::format("{} is a dynamic link of {} modules: ask each of its object programs for its "
+                                  "native binary",
+                                  describe(), modules_.size()));
+  return modules_.front();
+}
+
+Status Program::check_device_in_context(std::string_view entry, const Context &context, const Device &device) {
+  if (context.has_device(&device)) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("{}: device '{}' is not in the context", entry, device.name()));
+}
+
+Status Program::check_link_count(std::string_view entry, uint32_t count, const void *programs) {
+  if (count != 0 && programs != nullptr) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("{}: no programs to link (num_programs {}, programs {})", entry, count, programs));
+}
+
+Status Program::check_spec_constant(std::string_view entry, uint32_t id, size_t size, const void *value) {
+  if (value != nullptr && size != 0) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("{}: constant {} needs a value and a non-zero size", entry, id));
+}
+
 namespace {
 
 // "'a', 'b', 'c', 'd' and 3 more": enough names to recognise the image by.
@@ -210,17 +252,9 @@ Result<InfoValue> Program::info(int32_t key) const {
        [](const Program &p) -> Result<InfoValue> { return built_names(p, true); }},
       {ZEAL_PROGRAM_INFO_NATIVE_BINARY, "NATIVE_BINARY",
        [](const Program &p) -> Result<InfoValue> {
-         std::lock_guard lock(p.mutex_);
-         if (p.state_ == ZEAL_PROGRAM_STATE_OBJECT) return native_binary(p.object_module_.get(), p.describe());
-         if (p.state_ != ZEAL_PROGRAM_STATE_EXECUTABLE)
-           return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE,
-                             p.describe() + " has no native binary: compile or build it first");
-         if (p.modules_.size() != 1)
-           return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                             fmt::format("{} is a dynamic link of {} modules: ask each of its object programs for "
-                                         "its native binary",
-                                         p.describe(), p.modules_.size()));
-         return native_binary(p.modules_.front(), p.describe());
+         auto module = p.single_module();
+         if (!module.ok()) return std::move(module).error();
+         return native_binary(module.value(), p.describe());
        }},
       {ZEAL_PROGRAM_INFO_EXPORTS, "EXPORTS",
        [](const Program &p) -> Result<InfoValue> {

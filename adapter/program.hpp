@@ -28,6 +28,12 @@ public:
   static Result<Program *> link(Context &context, Device &device, std::span<Program *const> objects,
                                 const char *options, Program **log_holder);
 
+  // Checks both faces' entry points make, one home each (issue 23); `entry` names the caller's entry point
+  // in the sentence, and each face gives the failure its own code.
+  static Status check_device_in_context(std::string_view entry, const Context &context, const Device &device);
+  static Status check_link_count(std::string_view entry, uint32_t count, const void *programs);
+  static Status check_spec_constant(std::string_view entry, uint32_t id, size_t size, const void *value);
+
   Context &context() const { return *context_; }
   Device &device() const { return device_; }
   const ImageMetadata &metadata() const { return metadata_; }
@@ -35,6 +41,16 @@ public:
   // for a native binary from its metadata (call_graph()).
   const module_linker::ModuleInfo &calls() const { return spirv_ ? *spirv_ : native_calls_; }
   zeal_program_state_t state() const;
+  zeal_program_format_t format() const { return format_; }
+  // The bytes it was created from (SPIR-V or a native binary); empty for a linked program.
+  const std::vector<uint8_t> &input() const { return binary_; }
+  // The options of its last compile or build, or for a linked program of its link.
+  std::string options() const;
+  // A compile, build or link of it failed, and none has succeeded since (its log says why).
+  bool build_failed() const;
+  // The one Level Zero module of an object or of an executable made of one module; UNSUPPORTED_FEATURE for a
+  // dynamic link of several (each object has its own), INVALID_PROGRAM_STATE for an input.
+  Result<ze_module_handle_t> single_module() const;
 
   Status set_spec_constant(uint32_t id, size_t size, const void *value);
   Status compile(const char *options); // input -> object
@@ -88,7 +104,8 @@ private:
   mutable std::mutex mutex_; // guards everything below
   zeal_program_state_t state_ = ZEAL_PROGRAM_STATE_INPUT;
   std::vector<SpecConstant> constants_;
-  std::string compile_options_;
+  std::string compile_options_;           // a linked program: its link options
+  bool failed_ = false;                    // the last compile, build or link failed
   std::vector<uint8_t> stripped_;          // the SPIR-V given to the driver, when kernels were left out
   std::vector<RefusedKernel> refused_;
   std::string build_log_;

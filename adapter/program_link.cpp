@@ -17,7 +17,8 @@ Error link_error(std::string message) {
   return e;
 }
 
-// The link rules (module_linker/link_rules.hpp) over the objects as given; the first broken one is the error.
+// The link rules (module_linker/link_rules.hpp) over the objects as given; the first broken one is the error's
+// sentence, and the log names every one (each unresolved import, not only the first).
 Status check_link(std::span<Program *const> objects, const Device &device) {
   std::vector<module_linker::LinkObject> views;
   for (const Program *o : objects) {
@@ -28,7 +29,9 @@ Status check_link(std::span<Program *const> objects, const Device &device) {
   }
   std::vector<module_linker::Diagnostic> broken = module_linker::check_object_link(views, device.primary_sub_group_size());
   if (broken.empty()) return {};
-  return link_error(std::move(broken.front().message));
+  Error e = link_error(broken.front().message);
+  for (size_t i = 1; i < broken.size(); ++i) e.log += "\nzeal: " + broken[i].message;
+  return e;
 }
 
 // The options without ZEAL_LINK_OPTION_STATIC, and whether it was there.
@@ -231,8 +234,10 @@ Result<Program *> Program::link(Context &context, Device &device, std::span<Prog
   }
   std::unique_ptr<Program> exe(new Program(context, device));
   exe->metadata_ = merged_metadata(objects);
+  exe->compile_options_ = options != nullptr ? options : "";
   auto fail = [&](Error e) -> Error {
     exe->build_log_ = e.log.empty() ? e.message : e.log;
+    exe->failed_ = true;
     *log_holder = exe.release();
     return e;
   };

@@ -89,6 +89,7 @@ Status Program::compile(const char *options) {
   refused_ = refused_kernels(metadata_.kernel_requirements, device_.limits());
   compile_options_ = options != nullptr ? options : "";
   auto built = create_module(join_flags(compile_options_, "-library-compilation"));
+  failed_ = !built.ok();
   if (!built.ok()) return std::move(built).error();
   build_log_ = std::move(built.value().log);
   object_module_ = std::move(built.value().module);
@@ -107,6 +108,7 @@ Status Program::build(const char *options) {
                              describe(), fmt::join(metadata_.imports, ", "));
     Error e = make_error(ZEAL_RESULT_ERROR_LINK_FAILURE, "building " + build_log_.substr(6));
     e.log = build_log_;
+    failed_ = true;
     return e;
   }
   refused_ = refused_kernels(metadata_.kernel_requirements, device_.limits());
@@ -114,6 +116,7 @@ Status Program::build(const char *options) {
   // Exported functions stay visible (function pointers) only in library compilation.
   auto built = create_module(metadata_.exports.empty() ? compile_options_
                                                        : join_flags(compile_options_, "-library-compilation"));
+  failed_ = !built.ok();
   if (!built.ok()) return std::move(built).error();
   build_log_ = std::move(built.value().log);
   std::vector<ZeModule> owned;

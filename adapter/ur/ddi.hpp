@@ -25,6 +25,9 @@ void implement(ur_mem_dditable_t &table);
 void implement(ur_event_dditable_t &table);
 void implement(ur_usm_dditable_t &table);
 void implement(ur_enqueue_exp_dditable_t &table);
+void implement(ur_program_dditable_t &table);
+void implement(ur_program_exp_dditable_t &table);
+void implement(ur_kernel_dditable_t &table);
 // Tables with nothing implemented yet keep only their generated entries.
 template <class Table>
 void implement(Table &) {}

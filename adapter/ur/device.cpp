@@ -8,16 +8,6 @@
 namespace zeal::adapter::ur {
 namespace {
 
-// The zeal ABI's answer to one of its device keys, decoded as T: one home for each fact both faces report.
-template <class T>
-Result<T> zeal_fact(const Device &d, zeal_device_info_t key) {
-  auto answer = d.info(key);
-  if (!answer.ok()) return std::move(answer).error();
-  T value{};
-  std::memcpy(&value, answer.value().bytes.data(), std::min(sizeof(T), answer.value().bytes.size()));
-  return value;
-}
-
 // A zeal answer passed on as it is (the same bytes: strings, arrays, integers of the same width).
 Result<InfoValue> same_as_zeal(const Device &d, zeal_device_info_t key) { return d.info(key); }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -57,6 +58,13 @@ ur_result_t remember(ur_result_t code) noexcept;
 int32_t last_error_code() noexcept;
 
 inline Failure fail(ur_result_t code, std::string message) { return Failure{code, std::move(message)}; }
+
+// A check shared with the zeal ABI (one home, issue 23) failing here: its sentence, with the code UR's spec gives
+// this entry point for it.
+inline Outcome with_code(ur_result_t code, Status status) {
+  if (status.ok()) return {};
+  return fail(code, std::move(status).error().message);
+}
 
 // Runs an entry point's body: its failure is recorded as the thread's last error (the same one the zeal ABI
 // keeps, so both faces give one sentence), logged at debug level, and returned as its UR code; exceptions
@@ -142,6 +150,17 @@ ur_result_t native_handle(Handle handle, const char *role, ur_result_t wrong, ur
     *out = reinterpret_cast<ur_native_handle_t>(object->ze());
     return {};
   });
+}
+
+// The zeal ABI's answer to one of its info keys of an object, decoded as T: one home for each fact both faces
+// report.
+template <class T, class Object>
+Result<T> zeal_fact(const Object &object, int32_t key) {
+  auto answer = object.info(key);
+  if (!answer.ok()) return std::move(answer).error();
+  T value{};
+  std::memcpy(&value, answer.value().bytes.data(), std::min(sizeof(T), answer.value().bytes.size()));
+  return value;
 }
 
 // UR's info protocol: pPropSizeRet gets the size; pPropValue, when given, must hold propSize >= that size.

@@ -6,6 +6,10 @@
 
 #include <level_zero/ze_api.h>
 
+#ifdef ZEAL_BENCH_UR
+#include <unified-runtime/ur_api.h>
+#endif
+
 #include <fmt/format.h>
 
 #include <dlfcn.h>
@@ -89,6 +93,61 @@ struct Adapter {
   }
   void finish() { check_z(d.queueFinish(queue), "queueFinish"); }
 };
+
+#ifdef ZEAL_BENCH_UR
+// The same launches through UR's loader and zeal's UR face, as libsycl makes them: arguments with the launch.
+struct UrFace {
+  ur_adapter_handle_t adapter = nullptr;
+  ur_device_handle_t device = nullptr;
+  ur_context_handle_t context = nullptr;
+  ur_queue_handle_t queue = nullptr;
+  ur_program_handle_t program = nullptr;
+  ur_kernel_handle_t kernel = nullptr;
+  int *out = nullptr;
+
+  void check_ur(ur_result_t r, const char *call) {
+    if (r == UR_RESULT_SUCCESS) return;
+    const char *message = "";
+    int32_t code = 0;
+    if (adapter != nullptr) urAdapterGetLastError(adapter, &message, &code);
+    die(fmt::format("{} failed with UR result {}: {}", call, static_cast<int>(r), message ? message : ""));
+  }
+  void create(const std::vector<uint8_t> &spirv) {
+    setenv("UR_ADAPTERS_FORCE_LOAD", ZEAL_UR_ADAPTER_PATH, 0);
+    check_ur(urLoaderInit(0, nullptr), "urLoaderInit");
+    uint32_t n = 0;
+    check_ur(urAdapterGet(1, &adapter, &n), "urAdapterGet");
+    ur_platform_handle_t platform = nullptr;
+    check_ur(urPlatformGet(adapter, 1, &platform, nullptr), "urPlatformGet");
+    check_ur(urDeviceGet(platform, UR_DEVICE_TYPE_ALL, 1, &device, nullptr), "urDeviceGet");
+    check_ur(urContextCreate(1, &device, nullptr, &context), "urContextCreate");
+    check_ur(urQueueCreate(context, device, nullptr, &queue), "urQueueCreate");
+    check_ur(urProgramCreateWithIL(context, spirv.data(), spirv.size(), nullptr, &program), "urProgramCreateWithIL");
+    check_ur(urProgramBuild(context, program, nullptr), "urProgramBuild");
+    check_ur(urKernelCreate(program, "tiny", &kernel), "urKernelCreate");
+    check_ur(urUSMSharedAlloc(context, device, nullptr, nullptr, sizeof(int), reinterpret_cast<void **>(&out)),
+             "urUSMSharedAlloc");
+  }
+  void launches(int n, int value) {
+    ur_exp_kernel_arg_properties_t args[2] = {};
+    args[0].stype = args[1].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    args[0].type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
+    args[0].index = 0;
+    args[0].size = sizeof(out);
+    args[0].value.pointer = out;
+    args[1].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    args[1].index = 1;
+    args[1].size = sizeof(int);
+    args[1].value.value = &value;
+    const size_t global = 64, local = 64;
+    for (int i = 0; i < n; ++i)
+      check_ur(urEnqueueKernelLaunchWithArgsExp(queue, kernel, 1, nullptr, &global, &local, 2, args, nullptr, 0,
+                                                nullptr, nullptr),
+               "urEnqueueKernelLaunchWithArgsExp");
+  }
+  void finish() { check_ur(urQueueFinish(queue), "urQueueFinish"); }
+};
+#endif
 
 // The hand-written sequence: set arguments, set group size, append the launch on an immediate command list.
 struct Raw {
@@ -208,18 +267,29 @@ int main() {
   raw.create(spirv);
   RawChained chained;
   chained.create(spirv);
+#ifdef ZEAL_BENCH_UR
+  UrFace ur;
+  ur.create(spirv);
+#endif
   for (int i = 0; i < 3; ++i) { // warm all: JIT'd kernel, event pools, free lists
     ns_per_launch(adapter, i);
     ns_per_launch(raw, i);
     ns_per_launch(chained, i);
+#ifdef ZEAL_BENCH_UR
+    ns_per_launch(ur, i);
+#endif
   }
-  std::vector<double> a, h, c, added, added_over_chained;
+  std::vector<double> a, h, c, added, added_over_chained, u, ur_added;
   for (int r = 0; r < kRounds; ++r) { // interleaved, so drifts of these shared machines hit all alike
     a.push_back(ns_per_launch(adapter, r));
     h.push_back(ns_per_launch(raw, r));
     c.push_back(ns_per_launch(chained, r));
     added.push_back(a.back() - h.back());
     added_over_chained.push_back(a.back() - c.back());
+#ifdef ZEAL_BENCH_UR
+    u.push_back(ns_per_launch(ur, r));
+    ur_added.push_back(u.back() - a.back());
+#endif
   }
   auto [adapter_all, adapter_own] = allocations_per_launch(adapter);
   auto [raw_all, raw_own] = allocations_per_launch(raw);
@@ -236,5 +306,15 @@ int main() {
   std::printf("%-30s %10.3f %12.3f %16.3f %12.3f %14.3f   (allocations by adapter code: %.3f, target 0)\n",
               "heap allocations per launch", adapter_all, raw_all, chained_all, adapter_all - raw_all,
               adapter_all - chained_all, adapter_own);
+#ifdef ZEAL_BENCH_UR
+  auto [ur_all, ur_own] = allocations_per_launch(ur);
+  std::printf("\nthrough UR's loader and zeal's UR face (urEnqueueKernelLaunchWithArgsExp), same rounds:\n");
+  std::printf("%-30s %7.2f us, %.2f us over the zeal ABI (paired median; target <= 0.2 us)\n", "host time per launch",
+              median(u) / 1000, median(ur_added) / 1000);
+  std::printf("%-30s %10.3f   (allocations by zeal's adapter code: %.3f, target 0)\n", "heap allocations per launch",
+              ur_all, ur_own);
+#else
+  std::printf("\n(no UR SDK at configure time: the UR face is not measured)\n");
+#endif
   return 0;
 }

@@ -23,7 +23,11 @@ void attribute() {
   for (int i = 1; i < n; ++i) {
     Dl_info info{};
     if (dladdr(frames[i], &info) == 0 || info.dli_fname == nullptr) continue;
-    if (std::strcmp(info.dli_fname, ZEAL_ADAPTER_PATH) == 0) {
+    bool adapter = std::strcmp(info.dli_fname, ZEAL_ADAPTER_PATH) == 0;
+#ifdef ZEAL_UR_ADAPTER_PATH
+    adapter = adapter || std::strcmp(info.dli_fname, ZEAL_UR_ADAPTER_PATH) == 0; // the UR face's plugin
+#endif
+    if (adapter) {
       ++t_counts.adapter;
       break;
     }

@@ -2,10 +2,6 @@
 // the same answers as the zeal C ABI, and the UR codes for bad input.
 #include "ur_fixture.hpp"
 
-#include <zeal/zeal_adapter.h>
-
-#include <dlfcn.h>
-
 #include <algorithm>
 
 namespace zeal_ur_test {
@@ -124,47 +120,15 @@ TEST_F(UrFace, EveryDeviceInfoKeyAnswersOrIsUnsupported) {
 
 // The facts SYCL's sub-group queries read are the zeal C ABI's answers, byte for byte.
 TEST_F(UrFace, SubGroupFactsAreTheZealAbisAnswers) {
-  void *plugin = dlopen(ZEAL_ADAPTER_PATH, RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(nullptr, plugin) << dlerror();
-  auto get_dispatch = reinterpret_cast<zeal_pfn_get_adapter_dispatch_t>(dlsym(plugin, ZEAL_GET_ADAPTER_DISPATCH_SYMBOL));
-  ASSERT_NE(nullptr, get_dispatch);
-  zeal_adapter_dispatch_t zeal{};
-  ASSERT_EQ(ZEAL_RESULT_SUCCESS, get_dispatch(ZEAL_ADAPTER_ABI_VERSION, &zeal));
-  zeal_adapter_handle_t zeal_adapter = nullptr;
-  ASSERT_EQ(ZEAL_RESULT_SUCCESS, zeal.adapterInit(&zeal_adapter));
-  // The zeal ABI's device of the same Level Zero device.
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urDeviceGetNativeHandle(device, &native));
-  uint32_t n = 0;
-  ASSERT_EQ(ZEAL_RESULT_SUCCESS, zeal.platformGet(zeal_adapter, &n, nullptr));
-  std::vector<zeal_platform_handle_t> platforms(n);
-  ASSERT_EQ(ZEAL_RESULT_SUCCESS, zeal.platformGet(zeal_adapter, &n, platforms.data()));
-  zeal_device_handle_t zeal_device = nullptr;
-  for (auto p : platforms) {
-    uint32_t m = 0;
-    zeal.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, nullptr);
-    std::vector<zeal_device_handle_t> devices(m);
-    zeal.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, devices.data());
-    for (auto d : devices) {
-      char name[256] = {};
-      zeal.deviceGetInfo(d, ZEAL_DEVICE_INFO_NAME, sizeof(name), name, nullptr);
-      if (device_name(device) == name) zeal_device = d;
-    }
-  }
-  ASSERT_NE(nullptr, zeal_device);
+  ZealAbi zeal;
+  ASSERT_NO_FATAL_FAILURE(zeal.open(device_name(device)));
   auto zeal_bytes = [&](zeal_device_info_t key) {
-    size_t size = 0;
-    EXPECT_EQ(ZEAL_RESULT_SUCCESS, zeal.deviceGetInfo(zeal_device, key, 0, nullptr, &size));
-    std::vector<uint8_t> bytes(size);
-    EXPECT_EQ(ZEAL_RESULT_SUCCESS, zeal.deviceGetInfo(zeal_device, key, size, bytes.data(), nullptr));
-    return bytes;
+    return info_bytes([&](size_t size, void *value, size_t *ret) {
+      return zeal.d.deviceGetInfo(zeal.device, key, size, value, ret);
+    });
   };
   auto ur_bytes = [&](ur_device_info_t key) {
-    size_t size = 0;
-    EXPECT_EQ(UR_RESULT_SUCCESS, urDeviceGetInfo(device, key, 0, nullptr, &size));
-    std::vector<uint8_t> bytes(size);
-    EXPECT_EQ(UR_RESULT_SUCCESS, urDeviceGetInfo(device, key, size, bytes.data(), nullptr));
-    return bytes;
+    return info_bytes([&](size_t size, void *value, size_t *ret) { return urDeviceGetInfo(device, key, size, value, ret); });
   };
   EXPECT_EQ(zeal_bytes(ZEAL_DEVICE_INFO_SUB_GROUP_SIZES), ur_bytes(UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL));
   EXPECT_EQ(zeal_bytes(ZEAL_DEVICE_INFO_MAX_NUM_SUB_GROUPS), ur_bytes(UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS));
@@ -172,8 +136,7 @@ TEST_F(UrFace, SubGroupFactsAreTheZealAbisAnswers) {
             ur_bytes(UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS)[0]);
   EXPECT_EQ(zeal_bytes(ZEAL_DEVICE_INFO_MAX_WORK_GROUP_SIZE), ur_bytes(UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE));
   EXPECT_EQ(zeal_bytes(ZEAL_DEVICE_INFO_UUID), ur_bytes(UR_DEVICE_INFO_UUID));
-  EXPECT_EQ(ZEAL_RESULT_SUCCESS, zeal.adapterRelease(zeal_adapter));
-  // The plugin stays loaded: Level Zero cannot be shut down and initialised again in one process.
+  zeal.close();
 }
 
 TEST_F(UrFace, SpirvIsSelectedAmongBinaries) {

@@ -1,0 +1,206 @@
+// UR entry points of kernels over the zeal Kernel: create, info, group and sub-group info, execution hints. The
+// launch (urEnqueueKernelLaunchWithArgsExp) and the suggested local size, which need a queue, come with the queues.
+#include "adapter/kernel.hpp"
+#include "adapter/ur/entry.hpp"
+
+#include <fmt/ranges.h>
+
+namespace zeal::adapter::ur {
+namespace {
+
+static_assert(sizeof(size_t) == sizeof(uint64_t), "UR's size_t answers are the zeal ABI's uint64_t ones");
+
+using R = Result<InfoValue>;
+
+ur_result_t kernel_create(ur_program_handle_t hProgram, const char *name, ur_kernel_handle_t *out) {
+  return run([&]() -> Outcome {
+    Program *program = nullptr;
+    if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (name == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelCreate: pKernelName or phKernel is null");
+    auto kernel = Kernel::create(*program, name);
+    if (!kernel.ok()) return std::move(kernel).error();
+    *out = to_ur<ur_kernel_handle_t>(kernel.value());
+    return {};
+  });
+}
+
+// OpenCL's spelling of the attributes the source gave (clGetKernelInfo's CL_KERNEL_ATTRIBUTES).
+std::string attributes(const Kernel &k) {
+  std::vector<std::string> list;
+  const auto &wg = k.limits().required_work_group_size;
+  if (wg[0] != 0) list.push_back(fmt::format("reqd_work_group_size({},{},{})", wg[0], wg[1], wg[2]));
+  if (k.limits().required_sub_group_size != 0)
+    list.push_back(fmt::format("intel_reqd_sub_group_size({})", k.limits().required_sub_group_size));
+  return fmt::format("{}", fmt::join(list, " "));
+}
+
+const UrInfoRow<Kernel, ur_kernel_info_t> kKernelInfo[] = {
+    {UR_KERNEL_INFO_FUNCTION_NAME, "FUNCTION_NAME", [](const Kernel &k) -> R { return k.info(ZEAL_KERNEL_INFO_NAME); }},
+    {UR_KERNEL_INFO_NUM_ARGS, "NUM_ARGS", [](const Kernel &k) -> R { return k.info(ZEAL_KERNEL_INFO_NUM_ARGS); }},
+    {UR_KERNEL_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Kernel &k) -> R { return info_of<uint32_t>(k.ref_count()); }},
+    {UR_KERNEL_INFO_CONTEXT, "CONTEXT",
+     [](const Kernel &k) -> R { return info_of(to_ur<ur_context_handle_t>(&k.program().context())); }},
+    {UR_KERNEL_INFO_PROGRAM, "PROGRAM", [](const Kernel &k) -> R { return info_of(to_ur<ur_program_handle_t>(&k.program())); }},
+    {UR_KERNEL_INFO_ATTRIBUTES, "ATTRIBUTES", [](const Kernel &k) -> R { return info_string(attributes(k)); }},
+};
+
+// A zeal uint64_t answer as UR's size_t.
+R as_size(const Kernel &k, zeal_kernel_info_t key) {
+  auto value = zeal_fact<uint64_t>(k, key);
+  if (!value.ok()) return std::move(value).error();
+  return info_of<size_t>(value.value());
+}
+
+// The sub-group size of the widest local range the kernel allows: the zeal MAX_SUB_GROUP_SIZE for that range.
+R widest_sub_group(const Kernel &k) {
+  const std::array<size_t, 3> range = k.widest_local_range();
+  auto answer = k.sub_group_info(ZEAL_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE, range.data(), "urKernelGetGroupInfo");
+  if (!answer.ok()) return std::move(answer).error();
+  uint32_t size = 0;
+  std::memcpy(&size, answer.value().bytes.data(), sizeof size);
+  return info_of<size_t>(size);
+}
+
+// The largest global size a launch can have: the most groups of the largest local size, per dimension.
+R global_work_size(const Kernel &k) {
+  const DeviceLimits &d = k.program().device().limits();
+  std::array<size_t, 3> most{};
+  for (size_t i = 0; i < 3; ++i)
+    if (__builtin_mul_overflow(d.max_group_count[i], d.max_work_item_sizes[i], &most[i])) most[i] = SIZE_MAX;
+  return info_of(most);
+}
+
+const UrInfoRow<Kernel, ur_kernel_group_info_t> kGroupInfo[] = {
+    {UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE, "GLOBAL_WORK_SIZE", global_work_size},
+    {UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE, "WORK_GROUP_SIZE",
+     [](const Kernel &k) -> R { return k.info(ZEAL_KERNEL_INFO_MAX_WORK_GROUP_SIZE); }},
+    {UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE, "COMPILE_WORK_GROUP_SIZE",
+     [](const Kernel &k) -> R { return k.info(ZEAL_KERNEL_INFO_COMPILE_WORK_GROUP_SIZE); }},
+    {UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE, "LOCAL_MEM_SIZE",
+     [](const Kernel &k) -> R { return as_size(k, ZEAL_KERNEL_INFO_LOCAL_MEM_SIZE); }},
+    {UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, "PREFERRED_WORK_GROUP_SIZE_MULTIPLE", widest_sub_group},
+    {UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE, "PRIVATE_MEM_SIZE",
+     [](const Kernel &k) -> R { return as_size(k, ZEAL_KERNEL_INFO_PRIVATE_MEM_SIZE); }},
+};
+
+// The kernel and the device a device-specific query names.
+Outcome kernel_on(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, Kernel *&kernel) {
+  if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+  Device *device = nullptr;
+  if (Outcome o = check_handle(hDevice, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+  return with_code(UR_RESULT_ERROR_INVALID_DEVICE, kernel->check_device(*device));
+}
+
+std::string kernel_what(const Kernel &k) { return "kernel '" + k.name() + "'"; }
+
+ur_result_t get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, ur_kernel_group_info_t key,
+                           size_t size, void *value, size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Kernel *kernel = nullptr;
+    if (Outcome o = kernel_on(hKernel, hDevice, kernel); !o.ok()) return o;
+    return answer_ur_info<Kernel, ur_kernel_group_info_t>(kGroupInfo, *kernel, key,
+                                                          UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE, size,
+                                                          value, size_ret, kernel_what(*kernel));
+  });
+}
+
+// UR's sub-group keys are the zeal ABI's, numbered from 0. UR's MAX_SUB_GROUP_SIZE takes no local range: it is
+// the answer for the widest one the kernel allows.
+ur_result_t get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, ur_kernel_sub_group_info_t key,
+                               size_t size, void *value, size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Kernel *kernel = nullptr;
+    if (Outcome o = kernel_on(hKernel, hDevice, kernel); !o.ok()) return o;
+    const int32_t k = abi_value(key);
+    if (k < UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE || k > UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("{} sub-group info key {} is not a ur_kernel_sub_group_info_t", kernel_what(*kernel), k));
+    static_assert(ZEAL_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE == UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE + 1 &&
+                  ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE == UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL + 1);
+    const std::array<size_t, 3> range = kernel->widest_local_range();
+    auto answer = kernel->sub_group_info(k + 1, range.data(), "urKernelGetSubGroupInfo");
+    if (!answer.ok()) return std::move(answer).error();
+    return write_ur_info(answer.value(), size, value, size_ret, kernel_what(*kernel));
+  });
+}
+
+// A hint's value must be exactly as large as its type.
+Outcome check_hint_size(const Kernel &k, const char *hint, size_t size, size_t expected) {
+  if (size == expected) return {};
+  return fail(UR_RESULT_ERROR_INVALID_SIZE,
+              fmt::format("urKernelSetExecInfo {} of {}: propSize is {}, not {}", hint, kernel_what(k), size, expected));
+}
+
+Outcome set_cache_config(Kernel &k, size_t size, const void *value) {
+  if (Outcome o = check_hint_size(k, "CACHE_CONFIG", size, sizeof(ur_kernel_cache_config_t)); !o.ok()) return o;
+  int32_t config = 0;
+  std::memcpy(&config, value, sizeof config);
+  switch (config) {
+  case UR_KERNEL_CACHE_CONFIG_DEFAULT: return k.set_cache_config(0);
+  case UR_KERNEL_CACHE_CONFIG_LARGE_SLM: return k.set_cache_config(ZE_CACHE_CONFIG_FLAG_LARGE_SLM);
+  case UR_KERNEL_CACHE_CONFIG_LARGE_DATA: return k.set_cache_config(ZE_CACHE_CONFIG_FLAG_LARGE_DATA);
+  }
+  return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+              fmt::format("urKernelSetExecInfo CACHE_CONFIG of {}: {} is not a ur_kernel_cache_config_t",
+                          kernel_what(k), config));
+}
+
+ur_result_t set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t key, size_t size,
+                          const ur_kernel_exec_info_properties_t *, const void *value) {
+  return run([&]() -> Outcome {
+    Kernel *kernel = nullptr;
+    if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    if (value == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelSetExecInfo: pPropValue is null");
+    switch (abi_value(key)) {
+    case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS: {
+      if (Outcome o = check_hint_size(*kernel, "USM_INDIRECT_ACCESS", size, sizeof(ur_bool_t)); !o.ok()) return o;
+      return kernel->set_indirect_access(*static_cast<const ur_bool_t *>(value) != 0);
+    }
+    case UR_KERNEL_EXEC_INFO_USM_PTRS:
+      // Level Zero has no per-pointer form: USM_INDIRECT_ACCESS is what makes allocations reachable indirectly.
+      if (size % sizeof(void *) != 0)
+        return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                    fmt::format("urKernelSetExecInfo USM_PTRS of {}: propSize {} is not a whole number of pointers",
+                                kernel_what(*kernel), size));
+      return {};
+    case UR_KERNEL_EXEC_INFO_CACHE_CONFIG: return set_cache_config(*kernel, size, value);
+    }
+    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                fmt::format("urKernelSetExecInfo: property {} of {} is not a ur_kernel_exec_info_t", abi_value(key),
+                            kernel_what(*kernel)));
+  });
+}
+
+ur_result_t native_kernel(ur_kernel_handle_t hKernel, ur_native_handle_t *out) {
+  return run([&]() -> Outcome {
+    Kernel *kernel = nullptr;
+    if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelGetNativeHandle: phNativeKernel is null");
+    if (kernel->refusal()) return Error(*kernel->refusal()); // no Level Zero kernel was made
+    *out = reinterpret_cast<ur_native_handle_t>(kernel->ze());
+    return {};
+  });
+}
+
+} // namespace
+
+void implement(ur_kernel_dditable_t &t) {
+  t.pfnCreate = kernel_create;
+  t.pfnRetain = [](ur_kernel_handle_t k) {
+    return retain_or_release<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, true);
+  };
+  t.pfnRelease = [](ur_kernel_handle_t k) {
+    return retain_or_release<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, false);
+  };
+  t.pfnGetInfo = [](ur_kernel_handle_t k, ur_kernel_info_t key, size_t size, void *value, size_t *size_ret) {
+    return get_info<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kKernelInfo, UR_KERNEL_INFO_SPILL_MEM_SIZE,
+                            key, size, value, size_ret, kernel_what);
+  };
+  t.pfnGetGroupInfo = get_group_info;
+  t.pfnGetSubGroupInfo = get_sub_group_info;
+  t.pfnSetExecInfo = set_exec_info;
+  t.pfnGetNativeHandle = native_kernel;
+}
+
+} // namespace zeal::adapter::ur
