@@ -43,6 +43,8 @@ public:
   Status set_indirect_access(bool indirect);
   Status set_cache_config(ze_cache_config_flags_t flags);
 
+  // The local size a launch over `global` without one would get (work_dim values are read).
+  Result<std::array<size_t, 3>> suggest_local_size(uint32_t work_dim, const size_t *global);
   // Checks and appends one launch; see launch.cpp. Allocation-free once warm.
   Result<Ref<Event>> launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait);
 

@@ -5,6 +5,7 @@
 
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 
 namespace zeal::adapter {
@@ -127,6 +128,17 @@ Status Kernel::set_group_state(const NdRange &range) {
   if (r != ZE_RESULT_SUCCESS) return ze_failed(r, "zeKernelSetGlobalOffsetExp");
   offset_set_ = offset;
   return {};
+}
+
+Result<std::array<size_t, 3>> Kernel::suggest_local_size(uint32_t work_dim, const size_t *global) {
+  if (refusal_) return Error(*refusal_);
+  size_t sizes[3] = {1, 1, 1}, zeros[3] = {0, 0, 0};
+  for (uint32_t d = 0; d < std::min<uint32_t>(work_dim, 3); ++d) sizes[d] = global[d];
+  auto range = normalise_nd_range(work_dim, sizes, zeros, zeros);
+  if (!range.ok()) return std::move(range).error();
+  std::lock_guard lock(mutex_);
+  if (Status s = choose_local_size(range.value()); !s.ok()) return std::move(s).error();
+  return range->local;
 }
 
 Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait) {

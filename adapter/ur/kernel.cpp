@@ -1,6 +1,7 @@
 // UR entry points of kernels over the zeal Kernel: create, info, group and sub-group info, execution hints. The
 // launch (urEnqueueKernelLaunchWithArgsExp) and the suggested local size, which need a queue, come with the queues.
 #include "adapter/kernel.hpp"
+#include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <fmt/ranges.h>
@@ -185,6 +186,26 @@ ur_result_t native_kernel(ur_kernel_handle_t hKernel, ur_native_handle_t *out) {
 
 } // namespace
 
+ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t queue_handle, uint32_t work_dim,
+                                 const size_t *offset, const size_t *global, size_t *out) {
+  return run([&]() -> Outcome {
+    Kernel *kernel = nullptr;
+    Queue *queue = nullptr;
+    if (Outcome o = check_handle(handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (offset == nullptr || global == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelGetSuggestedLocalWorkSize: pGlobalWorkOffset, "
+                                                        "pGlobalWorkSize or pSuggestedLocalWorkSize is null");
+    if (work_dim < 1 || work_dim > 3)
+      return fail(UR_RESULT_ERROR_INVALID_WORK_DIMENSION,
+                  fmt::format("urKernelGetSuggestedLocalWorkSize: numWorkDim is {}, not 1, 2 or 3", work_dim));
+    auto local = kernel->suggest_local_size(work_dim, global);
+    if (!local.ok()) return std::move(local).error();
+    std::copy_n(local.value().begin(), work_dim, out);
+    return {};
+  });
+}
+
 void implement(ur_kernel_dditable_t &t) {
   t.pfnCreate = kernel_create;
   t.pfnRetain = [](ur_kernel_handle_t k) {
@@ -201,6 +222,7 @@ void implement(ur_kernel_dditable_t &t) {
   t.pfnGetSubGroupInfo = get_sub_group_info;
   t.pfnSetExecInfo = set_exec_info;
   t.pfnGetNativeHandle = native_kernel;
+  t.pfnGetSuggestedLocalWorkSize = suggested_local_size;
 }
 
 } // namespace zeal::adapter::ur
