@@ -1,6 +1,8 @@
 // The UR face's table (filled once at load), the version check of the getters, results and the info protocol.
 #include "adapter/ur/ddi.hpp"
 
+#include <mutex>
+
 #include "adapter/ur/entry.hpp"
 #include "common/log.hpp"
 
@@ -79,9 +81,40 @@ ur_result_t to_ur_result(zeal_result_t code) noexcept {
 
 namespace {
 thread_local int32_t t_last_code = UR_RESULT_SUCCESS;
+
+// urAdapterSetLoggerCallback's callback: every failure's sentence goes to it as an ERROR message.
+struct LoggerCallback {
+  ur_logger_callback_t callback = nullptr;
+  void *user_data = nullptr;
+  ur_logger_level_t level = UR_LOGGER_LEVEL_QUIET;
+};
+std::mutex g_logger_mutex;
+LoggerCallback g_logger;
+
+void tell_logger(const std::string &message) noexcept {
+  LoggerCallback logger;
+  {
+    std::lock_guard lock(g_logger_mutex);
+    logger = g_logger;
+  }
+  // Called outside the lock: the callback may call UR again.
+  if (logger.callback != nullptr && logger.level <= UR_LOGGER_LEVEL_ERROR)
+    logger.callback(UR_LOGGER_LEVEL_ERROR, message.c_str(), logger.user_data);
+}
 } // namespace
 
+void set_logger_callback(ur_logger_callback_t callback, void *user_data, ur_logger_level_t level) noexcept {
+  std::lock_guard lock(g_logger_mutex);
+  g_logger = {callback, user_data, level};
+}
+
+void set_logger_level(ur_logger_level_t level) noexcept {
+  std::lock_guard lock(g_logger_mutex);
+  g_logger.level = level;
+}
+
 ur_result_t record(Failure failure) noexcept {
+  tell_logger(failure.message);
   // The thread's last error is the zeal ABI's: one sentence, whichever face asked.
   try {
     report(make_error(ZEAL_RESULT_ERROR_UNKNOWN, std::move(failure.message)));

@@ -51,7 +51,11 @@ private:
   std::unique_ptr<Failure> failure_;
 };
 
+// Records a failure: the thread's last error (urAdapterGetLastError) and, when one is set, the logger callback.
 ur_result_t record(Failure failure) noexcept;
+// urAdapterSetLoggerCallback and urAdapterSetLoggerCallbackLevel: one callback for the process, as the adapter is.
+void set_logger_callback(ur_logger_callback_t callback, void *user_data, ur_logger_level_t level) noexcept;
+void set_logger_level(ur_logger_level_t level) noexcept;
 // Keeps `code` as this thread's last failure code and returns it.
 ur_result_t remember(ur_result_t code) noexcept;
 // The UR code of this thread's last failure, for urAdapterGetLastError.

@@ -119,6 +119,37 @@ ur_result_t platform_get_backend_option(ur_platform_handle_t handle, const char 
   });
 }
 
+Outcome check_level(ur_logger_level_t level, const char *entry_point) {
+  const int32_t l = abi_value(level);
+  if (l < UR_LOGGER_LEVEL_DEBUG || l > UR_LOGGER_LEVEL_QUIET)
+    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                fmt::format("{}: level {} is not a ur_logger_level_t", entry_point, l));
+  return {};
+}
+
+ur_result_t adapter_set_logger_callback(ur_adapter_handle_t handle, ur_logger_callback_t callback, void *user_data,
+                                        ur_logger_level_t level) {
+  return run([&]() -> Outcome {
+    Adapter *adapter = nullptr;
+    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (callback == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urAdapterSetLoggerCallback: pfnLoggerCallback is null");
+    if (Outcome o = check_level(level, "urAdapterSetLoggerCallback"); !o.ok()) return o;
+    set_logger_callback(callback, user_data, level);
+    return {};
+  });
+}
+
+ur_result_t adapter_set_logger_level(ur_adapter_handle_t handle, ur_logger_level_t level) {
+  return run([&]() -> Outcome {
+    Adapter *adapter = nullptr;
+    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_level(level, "urAdapterSetLoggerCallbackLevel"); !o.ok()) return o;
+    set_logger_level(level);
+    return {};
+  });
+}
+
 } // namespace
 
 void implement(ur_adapter_dditable_t &t) {
@@ -130,6 +161,8 @@ void implement(ur_adapter_dditable_t &t) {
     return retain_or_release<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, false);
   };
   t.pfnGetLastError = adapter_get_last_error;
+  t.pfnSetLoggerCallback = adapter_set_logger_callback;
+  t.pfnSetLoggerCallbackLevel = adapter_set_logger_level;
   t.pfnGetInfo = [](ur_adapter_handle_t a, ur_adapter_info_t key, size_t size, void *value, size_t *size_ret) {
     return get_info<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, kAdapterInfo, UR_ADAPTER_INFO_VERSION,
                              key, size, value, size_ret, [](const Adapter &) { return std::string("adapter"); });

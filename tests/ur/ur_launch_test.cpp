@@ -7,6 +7,7 @@
 #include "tests/support/null_args_outputs.hpp"
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 namespace zeal_ur_test {
@@ -152,7 +153,24 @@ TEST_F(UrLaunch, AKernelTheDeviceCannotHonourIsRefusedAndItsNeighbourRuns) {
   ASSERT_NE(nullptr, refused);
   ASSERT_NE(nullptr, fine);
   int *out = shared<int>(64);
+  // The logger callback hears the sentence too (UR's other channel for it).
+  struct Heard {
+    std::mutex mutex;
+    std::vector<std::string> messages;
+  } heard;
+  auto listen = [](ur_logger_level_t level, const char *message, void *user) {
+    auto *h = static_cast<Heard *>(user);
+    std::lock_guard lock(h->mutex);
+    if (level == UR_LOGGER_LEVEL_ERROR) h->messages.emplace_back(message);
+  };
+  UR_ASSERT_OK(urAdapterSetLoggerCallback(adapter, listen, &heard, UR_LOGGER_LEVEL_WARN));
   EXPECT_EQ(UR_RESULT_ERROR_ADAPTER_SPECIFIC, launch(refused, 64, 16, {pointer(0, out)}));
+  UR_ASSERT_OK(urAdapterSetLoggerCallbackLevel(adapter, UR_LOGGER_LEVEL_QUIET));
+  {
+    std::lock_guard lock(heard.mutex);
+    ASSERT_EQ(1u, heard.messages.size());
+    EXPECT_NE(std::string::npos, heard.messages[0].find("required by kernel 'needs_two'")) << heard.messages[0];
+  }
   const char *message = nullptr;
   int32_t code = 0;
   UR_ASSERT_OK(urAdapterGetLastError(adapter, &message, &code));
