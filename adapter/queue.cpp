@@ -23,10 +23,23 @@ Result<Queue *> Queue::create(Context &context, Device &device, uint32_t flags) 
   return queue;
 }
 
+Result<Queue *> Queue::adopt(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags,
+                             bool owned) {
+  if (list == nullptr) return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "queue adopt: the native command list is null");
+  if (!context.has_device(&device))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("queue adopt: device '{}' is not in the context", device.name()));
+  auto *queue = new Queue(context, device, flags, ZeCommandList(list));
+  queue->owns_list_ = owned;
+  context.add_queue(queue);
+  return queue;
+}
+
 Queue::~Queue() {
   context_->remove_queue(this);
   // Commands still running would use the command list being destroyed.
   (void)finish();
+  if (!owns_list_) (void)list_.release();
 }
 
 // Compacts pending_ in place (no new vector): keeps the last event of an

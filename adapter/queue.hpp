@@ -34,6 +34,11 @@ public:
 
   // flags: known ZEAL_QUEUE_FLAG_* bits (each face checks its own flags); the device must be one of the context's.
   static Result<Queue *> create(Context &context, Device &device, uint32_t flags);
+  // A queue over an immediate command list made elsewhere (a native handle). `owned`: the queue destroys the
+  // list when it goes; otherwise its maker does. Level Zero lists are not thread-safe, so the maker and this
+  // queue must not append to it at the same time.
+  static Result<Queue *> adopt(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags,
+                               bool owned);
   ~Queue() override;
 
   Context &context() const { return *context_; }
@@ -89,6 +94,7 @@ private:
   Device &device_;
   uint32_t flags_;
   ZeCommandList list_;
+  bool owns_list_ = true;
   // Level Zero command lists are not thread-safe; appends are serialised here.
   std::mutex mutex_;
   // API 1.4 has neither zeCommandListHostSynchronize nor an in-order flag, so the

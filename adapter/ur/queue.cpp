@@ -50,6 +50,30 @@ ur_result_t queue_create(ur_context_handle_t context, ur_device_handle_t device,
   });
 }
 
+// A native handle is an immediate command list (what urQueueGetNativeHandle gives); not owned unless the
+// properties say so. The device defaults to the context's first.
+ur_result_t queue_from_native(ur_native_handle_t native, ur_context_handle_t context, ur_device_handle_t device,
+                              const ur_queue_native_properties_t *properties, ur_queue_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *c = nullptr;
+    Device *d = nullptr;
+    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
+    if (device != nullptr) {
+      if (Outcome o = check_handle(device, "device", UR_RESULT_ERROR_INVALID_DEVICE, d); !o.ok()) return o;
+    } else {
+      d = c->devices().front();
+    }
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urQueueCreateWithNativeHandle: phQueue is null");
+    const bool owned = properties != nullptr && properties->isNativeHandleOwned;
+    auto queue = Queue::adopt(*c, *d, reinterpret_cast<ze_command_list_handle_t>(native), 0, owned);
+    if (!queue.ok())
+      return Outcome(std::move(queue).error()).remap(UR_RESULT_ERROR_INVALID_VALUE, UR_RESULT_ERROR_INVALID_DEVICE);
+    *out = to_ur<ur_queue_handle_t>(queue.value());
+    return {};
+  });
+}
+
 // The flags a queue answers with: the properties zeal keeps (scheduling hints are not kept).
 ur_queue_flags_t ur_flags(const Queue &q) {
   ur_queue_flags_t flags = 0;
@@ -193,6 +217,7 @@ void implement(ur_queue_dditable_t &t) {
   t.pfnGetNativeHandle = [](ur_queue_handle_t q, ur_queue_native_desc_t *, ur_native_handle_t *native) {
     return native_handle<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, native, "urQueueGetNativeHandle");
   };
+  t.pfnCreateWithNativeHandle = queue_from_native;
   t.pfnFinish = queue_finish;
   t.pfnFlush = queue_flush;
 }

@@ -107,11 +107,6 @@ struct ZealAbi {
 class UrFace : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    // The CPU driver's process-wide compiler state lives until the process ends; this process unloads the driver
-    // before it ends (the UR loader lets the adapter go, Level Zero's loader its drivers), which would leave that
-    // state unreachable and LeakSanitizer reporting it. Kept loaded, the state stays reachable.
-    static void *pinned = dlopen(ZEAL_CPU_DRIVER_PATH, RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(nullptr, pinned) << dlerror();
     ASSERT_EQ(UR_RESULT_SUCCESS, urLoaderInit(0, nullptr));
   }
   static void TearDownTestSuite() { urLoaderTearDown(); }

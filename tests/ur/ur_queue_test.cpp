@@ -83,6 +83,27 @@ TEST_F(UrQueue, AQueueAnswersWhatItWasCreatedWith) {
   UR_EXPECT_OK(urQueueRelease(q));
 }
 
+// A queue over another's native handle (not owned) works and, released, leaves the list to its maker.
+TEST_F(UrQueue, AQueueFromANativeHandleSharesTheCommandList) {
+  ur_native_handle_t native = 0;
+  UR_ASSERT_OK(urQueueGetNativeHandle(queue, nullptr, &native));
+  ur_queue_handle_t adopted = nullptr;
+  UR_ASSERT_OK(urQueueCreateWithNativeHandle(native, context, device, nullptr, &adopted)) << error();
+  EXPECT_EQ(context, queue_info<ur_context_handle_t>(adopted, UR_QUEUE_INFO_CONTEXT));
+  auto *a = static_cast<uint32_t *>(shared(64 * 4));
+  const uint32_t five = 5, six = 6;
+  UR_ASSERT_OK(urEnqueueUSMFill(adopted, a, 4, &five, 64 * 4, 0, nullptr, nullptr));
+  UR_ASSERT_OK(urQueueFinish(adopted));
+  EXPECT_EQ(5u, a[63]);
+  UR_ASSERT_OK(urQueueRelease(adopted));
+  // The original queue's list is still alive.
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 4, &six, 64 * 4, 0, nullptr, nullptr));
+  UR_ASSERT_OK(urQueueFinish(queue));
+  EXPECT_EQ(6u, a[0]);
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urQueueCreateWithNativeHandle(native, context, device, nullptr, nullptr));
+  UR_EXPECT_OK(urUSMFree(context, a));
+}
+
 TEST_F(UrQueue, BadQueuePropertiesGetTheSpecsCodes) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, create_queue(0x10000000));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES,
