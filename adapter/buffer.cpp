@@ -13,7 +13,7 @@ namespace {
 constexpr size_t kBufferAlignment = 128;
 } // namespace
 
-Result<Buffer *> Buffer::create(Context &context, size_t size, void *host, Host use) {
+Result<Buffer *> Buffer::create(Context &context, size_t size, void *host, Host use, Access access) {
   if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "buffer create: size is 0");
   if ((use == Host::None) != (host == nullptr))
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
@@ -25,19 +25,27 @@ Result<Buffer *> Buffer::create(Context &context, size_t size, void *host, Host 
   if (!memory.ok()) return std::move(memory).error();
   auto *base = static_cast<uint8_t *>(memory.value());
   if (host != nullptr) std::memcpy(base, host, size); // nothing can use the memory yet
-  return new Buffer(context, nullptr, base, size, use == Host::Use ? static_cast<uint8_t *>(host) : nullptr);
+  return new Buffer(context, nullptr, base, size, use == Host::Use ? static_cast<uint8_t *>(host) : nullptr, access);
 }
 
-Result<Buffer *> Buffer::view(Buffer &parent, size_t offset, size_t size) {
+Result<Buffer *> Buffer::view(Buffer &parent, size_t offset, size_t size, Access access) {
+  // A handle of the wrong kind of buffer, so INVALID_HANDLE.
   if (parent.parent_)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE,
                       "sub-buffer create: the buffer is itself a sub-buffer, and sub-buffers of sub-buffers are not "
                       "allowed");
   if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "sub-buffer create: size is 0");
+  if (parent.access_ != Access::ReadWrite && access != parent.access_)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("sub-buffer create: the buffer is {}, so a sub-buffer of it cannot be {}",
+                                  parent.access_ == Access::ReadOnly ? "read-only" : "write-only",
+                                  access == Access::ReadWrite  ? "read-write"
+                                  : access == Access::ReadOnly ? "read-only"
+                                                               : "write-only"));
   auto start = parent.range(offset, size, "sub-buffer create");
   if (!start.ok()) return std::move(start).error();
   return new Buffer(*parent.context_, &parent, start.value(), size,
-                    parent.host_ != nullptr ? parent.host_ + offset : nullptr);
+                    parent.host_ != nullptr ? parent.host_ + offset : nullptr, access);
 }
 
 Buffer::~Buffer() {

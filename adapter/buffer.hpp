@@ -19,12 +19,16 @@ public:
   // What the buffer does with a host pointer it is given: nothing, copy it in, or use it as the place host
   // maps show (copied in at creation, to it at each map, back from it at each unmap of a written map).
   enum class Host { None, Copy, Use };
+  // What kernels may do with the bytes. Not enforced on kernels (a pointer carries no access), but a view may
+  // not widen its buffer's.
+  enum class Access { ReadWrite, ReadOnly, WriteOnly };
 
   // `size` bytes of shared USM of the context's first device (a kernel reads it through a pointer, the host
   // maps it in place). `host` must be given exactly when `use` is not None.
-  static Result<Buffer *> create(Context &context, size_t size, void *host, Host use);
-  // A view of `size` bytes at `offset` of a buffer that is not itself a view.
-  static Result<Buffer *> view(Buffer &parent, size_t offset, size_t size);
+  static Result<Buffer *> create(Context &context, size_t size, void *host, Host use,
+                                 Access access = Access::ReadWrite);
+  // A view of `size` bytes at `offset` of a buffer that is not itself a view; `access` no wider than its own.
+  static Result<Buffer *> view(Buffer &parent, size_t offset, size_t size, Access access);
   ~Buffer() override;
 
   Context &context() const { return *context_; }
@@ -43,8 +47,8 @@ public:
   Result<Ref<Event>> unmap(Queue &queue, void *mapped, std::span<Event *const> wait);
 
 private:
-  Buffer(Context &context, Buffer *parent, uint8_t *base, size_t size, uint8_t *host)
-      : Object(kKind), context_(&context), parent_(parent), base_(base), size_(size), host_(host) {}
+  Buffer(Context &context, Buffer *parent, uint8_t *base, size_t size, uint8_t *host, Access access)
+      : Object(kKind), context_(&context), parent_(parent), base_(base), size_(size), host_(host), access_(access) {}
 
   struct Mapping {
     void *address;
@@ -58,6 +62,7 @@ private:
   uint8_t *base_;      // owned unless this is a view
   size_t size_;
   uint8_t *host_;      // Host::Use: the host bytes of this buffer (of this view)
+  Access access_;
   std::mutex maps_mutex_;
   std::vector<Mapping> maps_;
 };

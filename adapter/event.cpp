@@ -91,6 +91,17 @@ Status Event::wait() const {
   return ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
 }
 
+Result<bool> Event::wait_for(uint64_t ns) const {
+  if (known_complete_.load(std::memory_order_acquire)) return true;
+  ze_result_t r = zeEventHostSynchronize(event_.get(), ns);
+  if (r == ZE_RESULT_NOT_READY) return false;
+  if (Status s = ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
+      !s.ok())
+    return std::move(s).error();
+  known_complete_.store(true, std::memory_order_release);
+  return true;
+}
+
 Result<bool> Event::complete() const {
   if (known_complete_.load(std::memory_order_acquire)) return true;
   ze_result_t r = zeEventQueryStatus(event_.get());

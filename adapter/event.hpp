@@ -51,6 +51,8 @@ public:
   bool profiling() const { return profiling_; }
 
   Status wait() const;
+  // Waits at most `ns` nanoseconds: whether the event has completed.
+  Result<bool> wait_for(uint64_t ns) const;
   // Remembers a completion once seen, so later questions (and the destructor) skip the driver.
   Result<bool> complete() const;
   // Known complete without asking: a later command of an in-order chain is.

@@ -1,4 +1,5 @@
 // UR entry points of events, over the same Event every command of a zeal queue signals.
+#include "adapter/event_watcher.hpp"
 #include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
 
@@ -108,6 +109,33 @@ ur_result_t event_wait(uint32_t count, const ur_event_handle_t *events) {
   });
 }
 
+// Commands are with the driver from the moment they are enqueued, so SUBMITTED has been reached when a callback
+// can be set and is called at once. Level Zero does not tell running from waiting: RUNNING is called, like
+// COMPLETE, once the command has completed (a state at or past the one asked for, as OpenCL allows).
+ur_result_t event_set_callback(ur_event_handle_t handle, ur_execution_info_t state, ur_event_callback_t notify,
+                               void *user_data) {
+  return run([&]() -> Outcome {
+    Event *event = nullptr;
+    if (Outcome o = check_handle(handle, "event", UR_RESULT_ERROR_INVALID_EVENT, event); !o.ok()) return o;
+    if (notify == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventSetCallback: pfnNotify is null");
+    const int32_t s = abi_value(state);
+    if (s == UR_EXECUTION_INFO_QUEUED)
+      return fail(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                  "urEventSetCallback: QUEUED is the state an event starts in, and has no callback");
+    if (s < UR_EXECUTION_INFO_COMPLETE || s > UR_EXECUTION_INFO_QUEUED)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEventSetCallback: execStatus {} is not a ur_execution_info_t", s));
+    if (s == UR_EXECUTION_INFO_SUBMITTED) {
+      notify(handle, state, user_data);
+      return {};
+    }
+    EventWatcher::instance().when_complete(Ref<Event>(event), [handle, state, notify, user_data] {
+      notify(handle, state, user_data);
+    });
+    return {};
+  });
+}
+
 } // namespace
 
 void implement(ur_event_dditable_t &t) {
@@ -117,6 +145,7 @@ void implement(ur_event_dditable_t &t) {
   };
   t.pfnGetProfilingInfo = event_get_profiling_info;
   t.pfnWait = event_wait;
+  t.pfnSetCallback = event_set_callback;
   t.pfnRetain = [](ur_event_handle_t e) {
     return retain_or_release<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, true);
   };

@@ -9,6 +9,13 @@ namespace {
 
 constexpr ur_mem_flags_t kHostPointerFlags = UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER;
 
+// READ_WRITE is the default when neither READ_ONLY nor WRITE_ONLY is given.
+Buffer::Access access_of(ur_mem_flags_t flags) {
+  if ((flags & UR_MEM_FLAG_READ_ONLY) != 0) return Buffer::Access::ReadOnly;
+  if ((flags & UR_MEM_FLAG_WRITE_ONLY) != 0) return Buffer::Access::WriteOnly;
+  return Buffer::Access::ReadWrite;
+}
+
 // A bad buffer handle is INVALID_MEM_OBJECT, a buffer that is too small INVALID_SIZE (the Buffer's own code).
 Outcome check_buffer(ur_mem_handle_t handle, Buffer *&out) {
   return check_handle(handle, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, out);
@@ -34,7 +41,7 @@ ur_result_t buffer_create(ur_context_handle_t context_handle, ur_mem_flags_t fla
     const Buffer::Host use = (flags & UR_MEM_FLAG_USE_HOST_POINTER) != 0 ? Buffer::Host::Use
                              : host != nullptr                           ? Buffer::Host::Copy
                                                                          : Buffer::Host::None;
-    auto buffer = Buffer::create(*context, size, host, use);
+    auto buffer = Buffer::create(*context, size, host, use, access_of(flags));
     if (!buffer.ok())
       return Outcome(std::move(buffer).error()).remap(UR_RESULT_ERROR_INVALID_SIZE, UR_RESULT_ERROR_INVALID_BUFFER_SIZE);
     *out = to_ur<ur_mem_handle_t>(buffer.value());
@@ -53,11 +60,11 @@ ur_result_t buffer_partition(ur_mem_handle_t handle, ur_mem_flags_t flags, ur_bu
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                   fmt::format("urMemBufferPartition: flags {:#x} or create type {} is not UR's", flags,
                               abi_value(type)));
-    auto view = Buffer::view(*parent, region->origin, region->size);
+    auto view = Buffer::view(*parent, region->origin, region->size, access_of(flags));
     if (!view.ok())
       return Outcome(std::move(view).error())
           .remap(UR_RESULT_ERROR_INVALID_SIZE, UR_RESULT_ERROR_INVALID_BUFFER_SIZE)
-          .remap(UR_RESULT_ERROR_INVALID_VALUE, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+          .remap(UR_RESULT_ERROR_INVALID_NULL_HANDLE, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     *out = to_ur<ur_mem_handle_t>(view.value());
     return {};
   });

@@ -99,6 +99,14 @@ TEST_F(UrBuffer, ASubBufferIsAViewOfItsBuffer) {
   ur_buffer_region_t inner{UR_STRUCTURE_TYPE_BUFFER_REGION, nullptr, 0, 4};
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_MEM_OBJECT,
             urMemBufferPartition(part, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION, &inner, &bad));
+  // A read-only buffer has no read-write sub-buffers.
+  ur_mem_handle_t read_only = buffer(64, UR_MEM_FLAG_READ_ONLY);
+  ur_buffer_region_t head{UR_STRUCTURE_TYPE_BUFFER_REGION, nullptr, 0, 32};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
+            urMemBufferPartition(read_only, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION, &head, &bad));
+  UR_ASSERT_OK(urMemBufferPartition(read_only, UR_MEM_FLAG_READ_ONLY, UR_BUFFER_CREATE_TYPE_REGION, &head, &bad));
+  UR_EXPECT_OK(urMemRelease(bad));
+  UR_EXPECT_OK(urMemRelease(read_only));
   // The view keeps its buffer alive.
   UR_EXPECT_OK(urMemRelease(whole));
   EXPECT_EQ(7, read(part, 0, 1)[0]);

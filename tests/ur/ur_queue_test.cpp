@@ -3,6 +3,9 @@
 #include "ur_fixture.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstdint>
 #include <thread>
 
@@ -226,6 +229,39 @@ TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {
   for (ur_event_handle_t e : {fill, marker, barrier, prefetch, advise}) UR_EXPECT_OK(urEventRelease(e));
   UR_EXPECT_OK(urUSMFree(context, a));
   UR_EXPECT_OK(urQueueRelease(q));
+}
+
+// Callbacks for SUBMITTED, RUNNING and COMPLETE each run once; the event may be released before they do.
+TEST_F(UrQueue, EventCallbacksRunForEachState) {
+  struct Seen {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<ur_execution_info_t> states;
+    ur_event_handle_t event = nullptr;
+  } seen;
+  auto note = [](ur_event_handle_t e, ur_execution_info_t state, void *user) {
+    auto *s = static_cast<Seen *>(user);
+    std::lock_guard lock(s->mutex);
+    s->states.push_back(state);
+    s->event = e;
+    s->changed.notify_all();
+  };
+  void *a = shared(8 << 20);
+  const uint32_t zero = 0;
+  ur_event_handle_t e = nullptr;
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 4, &zero, 8 << 20, 0, nullptr, &e));
+  for (ur_execution_info_t state : {UR_EXECUTION_INFO_SUBMITTED, UR_EXECUTION_INFO_RUNNING, UR_EXECUTION_INFO_COMPLETE})
+    UR_ASSERT_OK(urEventSetCallback(e, state, note, &seen));
+  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION, urEventSetCallback(e, UR_EXECUTION_INFO_QUEUED, note, &seen));
+  UR_ASSERT_OK(urEventRelease(e));
+  std::unique_lock lock(seen.mutex);
+  ASSERT_TRUE(seen.changed.wait_for(lock, std::chrono::seconds(30), [&] { return seen.states.size() == 3; }))
+      << seen.states.size() << " of 3 callbacks ran";
+  EXPECT_EQ(UR_EXECUTION_INFO_SUBMITTED, seen.states[0]);
+  EXPECT_EQ(e, seen.event);
+  lock.unlock();
+  UR_EXPECT_OK(urQueueFinish(queue));
+  UR_EXPECT_OK(urUSMFree(context, a));
 }
 
 TEST_F(UrQueue, ProfilingTimesOnlyOnProfilingQueues) {
