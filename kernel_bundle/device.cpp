@@ -1,4 +1,4 @@
-// zeal::device and zeal::context over the loader's devices and the adapter's contexts.
+// zeal::device, zeal::platform and zeal::context over the loader's devices and the adapter's contexts.
 #include "kernel_bundle/detail.hpp"
 
 #include "common/log.hpp"
@@ -64,7 +64,7 @@ DeviceImpl *default_device_impl() {
   if (all.empty() && settings().device_selector_set)
     throw exception(errc::platform,
                     fmt::format("no device matches ONEAPI_DEVICE_SELECTOR='{}' ({} device(s) found in all)",
-                                settings().device_selector, all_devices().size()),
+                                settings().device_selector, devices(AdapterScope::selected).size()),
                     ZEAL_RESULT_ERROR_UNINITIALIZED);
   if (all.empty())
     throw exception(errc::platform, "no device is available: no zeal adapter loaded or no adapter found a device "
@@ -82,17 +82,25 @@ DeviceImpl *default_device_impl() {
 
 device::device() : impl_(detail::default_device_impl()) {}
 
-std::vector<device> device::get_devices(device_type type) {
+std::vector<device> device::get_devices(device_type type, selector_policy policy) {
   std::vector<device> out;
-  for (detail::DeviceImpl *dev : detail::selected_devices())
+  const auto candidates = policy == selector_policy::ignore ? detail::devices(detail::AdapterScope::all)
+                                                            : detail::selected_devices();
+  for (detail::DeviceImpl *dev : candidates)
     if (type == device_type::all || detail::to_device_type(dev->type) == type) out.emplace_back(dev);
   return out;
+}
+
+std::optional<std::string> active_device_selector() {
+  if (!settings().device_selector_set) return std::nullopt;
+  return settings().device_selector;
 }
 
 std::string device::name() const { return impl_->name; }
 std::string device::vendor() const { return info_string(ZEAL_DEVICE_INFO_VENDOR); }
 std::string device::driver_version() const { return info_string(ZEAL_DEVICE_INFO_DRIVER_VERSION); }
 uint32_t device::index() const { return impl_->index; }
+platform device::get_platform() const { return platform(impl_->adapter, impl_->platform); }
 
 void device::info_bytes(zeal_device_info_t key, size_t size, void *value) const {
   detail::check(dispatch(), dispatch().deviceGetInfo(impl_->handle, key, size, value, nullptr));
@@ -121,6 +129,21 @@ size_t device::max_work_group_size() const { return info<size_t>(ZEAL_DEVICE_INF
 
 zeal_device_handle_t device::native_handle() const { return impl_->handle; }
 const zeal_adapter_dispatch_t &device::dispatch() const { return impl_->adapter->dispatch; }
+
+std::string platform::name() const { return info_string(ZEAL_PLATFORM_INFO_NAME); }
+std::string platform::vendor() const { return info_string(ZEAL_PLATFORM_INFO_VENDOR); }
+std::string platform::driver_version() const { return info_string(ZEAL_PLATFORM_INFO_VERSION); }
+std::string platform::backend_version() const { return info_string(ZEAL_PLATFORM_INFO_BACKEND_VERSION); }
+
+std::string platform::info_string(zeal_platform_info_t key) const {
+  const zeal_adapter_dispatch_t &d = adapter_->dispatch;
+  size_t size = 0;
+  detail::check(d, d.platformGetInfo(handle_, key, 0, nullptr, &size));
+  std::string value(size, '\0');
+  detail::check(d, d.platformGetInfo(handle_, key, size, value.data(), nullptr));
+  if (!value.empty()) value.pop_back(); // the NUL
+  return value;
+}
 
 context::context(const device &dev) : impl_(detail::create_context(dev.impl())) {}
 device context::get_device() const { return device(impl_->device); }

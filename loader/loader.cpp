@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -108,95 +109,170 @@ Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path) {
   return adapter;
 }
 
-const std::vector<std::unique_ptr<LoadedAdapter>> &adapters() {
-  // Leaked on purpose: adapters stay loaded until the process ends, so that
-  // objects destroyed after the runtime's statics can still call them.
-  static auto *loaded = [] {
-    auto *out = new std::vector<std::unique_ptr<LoadedAdapter>>();
-    auto &log = logger("zeal");
-    std::set<std::string> seen;
-    size_t excluded = 0;
-    for (const std::string &candidate : adapter_candidates(settings(), runtime_directory())) {
-      std::error_code ec;
-      std::string key = std::filesystem::weakly_canonical(candidate, ec).string();
-      bool bare_name = candidate.find('/') == std::string::npos;
-      if (bare_name) key = candidate;
-      if (!seen.insert(key).second) continue;
-      const Result<DeviceSelector> &selector = device_selector();
-      std::string backend = backend_of_adapter_file(candidate);
-      if (selector.ok() && !backend.empty() && !selector.value().may_accept_backend(backend)) {
-        log.info("not loading adapter '{}': ONEAPI_DEVICE_SELECTOR excludes backend '{}'", candidate, backend);
-        ++excluded;
-        continue;
-      }
-      // The first adapter found for a backend serves it; opening another copy of
-      // the same library would only hand back the loaded one and initialise it twice.
-      if (std::any_of(out->begin(), out->end(), [&](auto &a) { return a->backend == backend; })) {
-        log.info("not loading adapter '{}': backend '{}' is already served", candidate, backend);
-        continue;
-      }
-      log.info("loading adapter candidate '{}'", candidate);
-      auto adapter = load_adapter(candidate);
-      if (!adapter) {
-        // A bare name not on the library path is the normal case, not a warning.
-        if (bare_name) log.info("{}", adapter.error().message);
-        else log.warn("{}; skipping it", adapter.error().message);
-        continue;
-      }
-      if (std::any_of(out->begin(), out->end(), [&](auto &a) { return a->backend == adapter.value()->backend; })) {
-        log.info("skipping adapter '{}': backend '{}' is already served", candidate, adapter.value()->backend);
-        continue;
-      }
-      log.info("loaded adapter '{}' for backend '{}'", candidate, adapter.value()->backend);
-      out->push_back(std::move(adapter).value());
-    }
-    if (out->empty() && excluded == 0) log.warn("no zeal adapter could be loaded; set ZEAL_LOG_LEVEL=info to see where zeal looked");
+namespace {
+
+// The devices of one adapter, each numbered among its backend's devices.
+std::vector<DeviceImpl *> find_devices(const LoadedAdapter &adapter) {
+  std::vector<DeviceImpl *> out;
+  auto &log = logger("zeal");
+  const zeal_adapter_dispatch_t &d = adapter.dispatch;
+  uint32_t num_platforms = 0;
+  if (d.platformGet(adapter.handle, &num_platforms, nullptr) != ZEAL_RESULT_SUCCESS) {
+    log.warn("adapter '{}' cannot list platforms: {}", adapter.path, d.getLastErrorMessage());
     return out;
-  }();
-  return *loaded;
+  }
+  std::vector<zeal_platform_handle_t> platforms(num_platforms);
+  if (d.platformGet(adapter.handle, &num_platforms, platforms.data()) != ZEAL_RESULT_SUCCESS) return out;
+  uint32_t index = 0;
+  for (zeal_platform_handle_t platform : platforms) {
+    uint32_t n = 0;
+    if (d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, nullptr) != ZEAL_RESULT_SUCCESS) continue;
+    std::vector<zeal_device_handle_t> handles(n);
+    if (d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, handles.data()) != ZEAL_RESULT_SUCCESS) continue;
+    for (zeal_device_handle_t handle : handles) {
+      auto *dev = new DeviceImpl();
+      dev->adapter = &adapter;
+      dev->platform = platform;
+      dev->handle = handle;
+      dev->index = index++;
+      (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_TYPE, sizeof(dev->type), &dev->type, nullptr);
+      size_t size = 0;
+      if (d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, 0, nullptr, &size) == ZEAL_RESULT_SUCCESS && size > 0) {
+        dev->name.resize(size);
+        (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, size, dev->name.data(), nullptr);
+        dev->name.resize(size - 1);
+      }
+      log.info("found device [{}:{}] {}", adapter.backend, dev->index, dev->name);
+      out.push_back(dev);
+    }
+  }
+  return out;
 }
 
-const std::vector<DeviceImpl *> &all_devices() {
-  static auto *all = [] {
-    auto *out = new std::vector<DeviceImpl *>();
+bool serves(const std::vector<const LoadedAdapter *> &loaded, std::string_view backend) {
+  return std::any_of(loaded.begin(), loaded.end(), [&](const LoadedAdapter *a) { return a->backend == backend; });
+}
+
+// Loads one candidate file unless an adapter in `loaded` already serves its backend: the
+// first adapter found for a backend serves it. Null when it is skipped or fails to load.
+const LoadedAdapter *load_candidate(const std::string &candidate, const std::vector<const LoadedAdapter *> &loaded) {
+  auto &log = logger("zeal");
+  std::string backend = backend_of_adapter_file(candidate);
+  // Opening another copy of a served backend's library would only hand back the
+  // loaded one and initialise it twice.
+  if (serves(loaded, backend)) {
+    log.info("not loading adapter '{}': backend '{}' is already served", candidate, backend);
+    return nullptr;
+  }
+  log.info("loading adapter candidate '{}'", candidate);
+  auto adapter = load_adapter(candidate);
+  if (!adapter) {
+    // A bare name not on the library path is the normal case, not a warning.
+    if (candidate.find('/') == std::string::npos) log.info("{}", adapter.error().message);
+    else log.warn("{}; skipping it", adapter.error().message);
+    return nullptr;
+  }
+  if (serves(loaded, adapter.value()->backend)) {
+    log.info("skipping adapter '{}': backend '{}' is already served", candidate, adapter.value()->backend);
+    return nullptr;
+  }
+  log.info("loaded adapter '{}' for backend '{}'", candidate, adapter.value()->backend);
+  // Leaked on purpose: adapters stay loaded until the process ends, so that
+  // objects destroyed after the runtime's statics can still call them.
+  LoadedAdapter *out = std::move(adapter).value().release();
+  out->devices = find_devices(*out);
+  return out;
+}
+
+// One candidate file as the selected scope left it.
+struct Slot {
+  std::string candidate;
+  const LoadedAdapter *adapter = nullptr; // loaded for the selected scope
+  bool deferred = false;                  // its backend excluded by the selector: the all scope loads it
+};
+
+// What one scope found: its adapters in search order, and their devices.
+struct Discovery {
+  std::vector<Slot> slots; // the selected scope's, for the all scope to finish
+  std::vector<const LoadedAdapter *> adapters;
+  std::vector<DeviceImpl *> devices;
+};
+
+void collect_devices(Discovery &d) {
+  for (const LoadedAdapter *adapter : d.adapters)
+    d.devices.insert(d.devices.end(), adapter->devices.begin(), adapter->devices.end());
+}
+
+bool any_deferred(const Discovery &d) {
+  return std::any_of(d.slots.begin(), d.slots.end(), [](const Slot &s) { return s.deferred; });
+}
+
+// Both scopes are built once, by magic statics, and immutable afterwards: a reader
+// of one never sees the other being built, and no file is opened twice because the
+// all scope opens only the files the selected scope deferred.
+const Discovery &selected_discovery() {
+  static const auto *found = [] {
+    auto *out = new Discovery();
     auto &log = logger("zeal");
-    for (const auto &adapter : adapters()) {
-      const zeal_adapter_dispatch_t &d = adapter->dispatch;
-      uint32_t num_platforms = 0;
-      if (d.platformGet(adapter->handle, &num_platforms, nullptr) != ZEAL_RESULT_SUCCESS) {
-        log.warn("adapter '{}' cannot list platforms: {}", adapter->path, d.getLastErrorMessage());
+    std::set<std::string> seen;
+    const Result<DeviceSelector> &selector = device_selector();
+    for (const std::string &candidate : adapter_candidates(settings(), runtime_directory())) {
+      std::error_code ec;
+      std::string key = candidate.find('/') == std::string::npos
+                            ? candidate
+                            : std::filesystem::weakly_canonical(candidate, ec).string();
+      if (!seen.insert(key).second) continue;
+      std::string backend = backend_of_adapter_file(candidate);
+      if (selector.ok() && !backend.empty() && !selector.value().may_accept_backend(backend)) {
+        log.info("not loading adapter '{}' unless every device is asked for: ONEAPI_DEVICE_SELECTOR excludes "
+                 "backend '{}'", candidate, backend);
+        out->slots.push_back({candidate, nullptr, true});
         continue;
       }
-      std::vector<zeal_platform_handle_t> platforms(num_platforms);
-      if (d.platformGet(adapter->handle, &num_platforms, platforms.data()) != ZEAL_RESULT_SUCCESS) continue;
-      uint32_t index = 0;
-      for (zeal_platform_handle_t platform : platforms) {
-        uint32_t n = 0;
-        if (d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, nullptr) != ZEAL_RESULT_SUCCESS) continue;
-        std::vector<zeal_device_handle_t> handles(n);
-        if (d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, handles.data()) != ZEAL_RESULT_SUCCESS) continue;
-        for (zeal_device_handle_t handle : handles) {
-          auto *dev = new DeviceImpl();
-          dev->adapter = adapter.get();
-          dev->platform = platform;
-          dev->handle = handle;
-          dev->index = index++;
-          (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_TYPE, sizeof(dev->type), &dev->type, nullptr);
-          size_t size = 0;
-          if (d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, 0, nullptr, &size) == ZEAL_RESULT_SUCCESS && size > 0) {
-            dev->name.resize(size);
-            (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, size, dev->name.data(), nullptr);
-            dev->name.resize(size - 1);
-          }
-          log.info("found device [{}:{}] {}", adapter->backend, dev->index, dev->name);
-          out->push_back(dev);
-        }
-      }
+      const LoadedAdapter *adapter = load_candidate(candidate, out->adapters);
+      if (adapter != nullptr) out->adapters.push_back(adapter);
+      out->slots.push_back({candidate, adapter, false});
     }
+    if (out->adapters.empty() && !any_deferred(*out))
+      log.warn("no zeal adapter could be loaded; set ZEAL_LOG_LEVEL=info to see where zeal looked");
+    collect_devices(*out);
     return out;
   }();
-  return *all;
+  return *found;
 }
+
+const Discovery &complete_discovery() {
+  static const auto *found = [] {
+    const Discovery &selected = selected_discovery();
+    auto *out = new Discovery();
+    for (const Slot &slot : selected.slots) {
+      if (!slot.deferred) {
+        if (slot.adapter != nullptr) out->adapters.push_back(slot.adapter);
+        continue;
+      }
+      // The selected scope's adapters keep serving their backends, wherever they come in the order.
+      std::vector<const LoadedAdapter *> serving = selected.adapters;
+      serving.insert(serving.end(), out->adapters.begin(), out->adapters.end());
+      if (const LoadedAdapter *adapter = load_candidate(slot.candidate, serving)) out->adapters.push_back(adapter);
+    }
+    // The selected scope warned already unless it deferred something.
+    if (out->adapters.empty() && any_deferred(selected))
+      logger("zeal").warn("no zeal adapter could be loaded; set ZEAL_LOG_LEVEL=info to see where zeal looked");
+    collect_devices(*out);
+    return out;
+  }();
+  return *found;
+}
+
+const Discovery &discovery(AdapterScope scope) {
+  return scope == AdapterScope::all ? complete_discovery() : selected_discovery();
+}
+
+} // namespace
+
+const std::vector<const LoadedAdapter *> &adapters(AdapterScope scope) { return discovery(scope).adapters; }
+
+const std::vector<DeviceImpl *> &devices(AdapterScope scope) { return discovery(scope).devices; }
 
 const Result<DeviceSelector> &device_selector() {
   static const Result<DeviceSelector> selector = []() -> Result<DeviceSelector> {
@@ -210,7 +286,7 @@ Result<std::vector<DeviceImpl *>> visible_devices() {
   const Result<DeviceSelector> &selector = device_selector();
   if (!selector) return selector.error();
   std::vector<DeviceImpl *> out;
-  for (DeviceImpl *dev : all_devices())
+  for (DeviceImpl *dev : devices(AdapterScope::selected))
     if (selector.value().accepts(dev->adapter->backend, dev->index, dev->type)) out.push_back(dev);
   return out;
 }

@@ -14,6 +14,8 @@
 
 namespace zeal::detail {
 
+struct DeviceImpl;
+
 // One adapter plugin that loaded and initialised. Never unloaded: device code
 // and objects may outlive the runtime's statics at exit.
 struct LoadedAdapter {
@@ -22,6 +24,9 @@ struct LoadedAdapter {
   void *library = nullptr;
   zeal_adapter_dispatch_t dispatch{};
   zeal_adapter_handle_t handle = nullptr;
+  // Its devices, found once when it loaded, so that every list holding them
+  // holds the same objects.
+  std::vector<DeviceImpl *> devices;
 };
 
 struct DeviceImpl {
@@ -33,6 +38,14 @@ struct DeviceImpl {
   uint32_t index = 0; // position among the devices of its backend
 };
 
+// Which adapters a list draws on. ONEAPI_DEVICE_SELECTOR spares a process the
+// adapters of backends it excludes; a caller asking for every device
+// (zeal::selector_policy::ignore) needs them after all.
+enum class AdapterScope {
+  selected, // the backends the selector may accept; all when it is unset or malformed
+  all,      // every adapter found, whatever the selector says
+};
+
 // Where adapters are looked for, in order (see README, "Finding adapters").
 // Each entry is a file path or, for the system library path, a bare file name.
 std::vector<std::string> adapter_candidates(const Settings &settings, std::string_view runtime_dir);
@@ -40,11 +53,13 @@ std::vector<std::string> adapter_candidates(const Settings &settings, std::strin
 // Opens one adapter file and initialises it; the error says which file and why.
 Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path);
 
-// Every adapter that loaded, found once on first use (thread-safe).
-const std::vector<std::unique_ptr<LoadedAdapter>> &adapters();
+// The adapters that loaded for `scope`, in search order, found once on first
+// use (thread-safe). `all` loads, once, the files `selected` left out, and never
+// opens a file again; `selected` never loads them, whichever is asked first.
+const std::vector<const LoadedAdapter *> &adapters(AdapterScope scope);
 
-// Every device of every loaded adapter, in adapter order; found once.
-const std::vector<DeviceImpl *> &all_devices();
+// Every device of those adapters, in adapter order.
+const std::vector<DeviceImpl *> &devices(AdapterScope scope);
 
 // The devices ONEAPI_DEVICE_SELECTOR lets through, or the selector's error.
 Result<std::vector<DeviceImpl *>> visible_devices();

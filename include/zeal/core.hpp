@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -16,6 +17,7 @@
 namespace zeal {
 
 namespace detail {
+struct LoadedAdapter;
 struct DeviceImpl;
 struct ContextImpl;
 struct QueueImpl;
@@ -25,11 +27,46 @@ struct EventImpl;
 
 enum class device_type { cpu, gpu, accelerator, fpga, all };
 
+// Whether a list of devices honours ONEAPI_DEVICE_SELECTOR.
+enum class selector_policy {
+  apply,  // only the devices the selector lets through; a malformed selector is errc::invalid
+  // Every device of every adapter found, as if the selector were unset, for tools that
+  // show what the selector chooses from. Adapters the selector spared the process are
+  // loaded now, once; the environment is neither read again nor changed, and lists that
+  // apply the selector stay as they were.
+  ignore,
+};
+
+// The ONEAPI_DEVICE_SELECTOR that device lists apply, as zeal read it on first use; nullopt when unset.
+std::optional<std::string> active_device_selector();
+
+// A platform: one driver of one backend, as its adapter reports it.
+class platform {
+public:
+  std::string name() const;
+  std::string vendor() const;
+  std::string driver_version() const;
+  std::string backend_version() const; // the backend's API version, e.g. "1.4" for Level Zero
+  // Any string query of the C ABI.
+  std::string info_string(zeal_platform_info_t key) const;
+
+  zeal_platform_handle_t native_handle() const { return handle_; }
+
+  bool operator==(const platform &other) const { return adapter_ == other.adapter_ && handle_ == other.handle_; }
+
+  platform(const detail::LoadedAdapter *adapter, zeal_platform_handle_t handle) : adapter_(adapter), handle_(handle) {}
+
+private:
+  const detail::LoadedAdapter *adapter_;
+  zeal_platform_handle_t handle_;
+};
+
 class device {
 public:
-  // The default device: the first GPU if there is one, else the CPU.
+  // The default device, among those the selector lets through: the first GPU if there is one, else the CPU.
   device();
-  static std::vector<device> get_devices(device_type type = device_type::all);
+  static std::vector<device> get_devices(device_type type = device_type::all,
+                                         selector_policy policy = selector_policy::apply);
 
   std::string name() const;
   std::string vendor() const;
@@ -42,6 +79,7 @@ public:
   size_t max_work_group_size() const;
   // Its position among the devices of its backend, as ONEAPI_DEVICE_SELECTOR counts.
   uint32_t index() const;
+  platform get_platform() const;
 
   // Any device query of the C ABI: a fixed-size value, a string, or an array.
   template <class T>

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <string>
 
 namespace {
@@ -56,7 +57,7 @@ TEST(Loader, GivenAFileThatIsNotASharedObject_ThenItIsRefusedWithDlerror) {
 }
 
 TEST(Loader, FindsTheLevelZeroAdapterBesideLibzeal) {
-  const auto &adapters = zeal::detail::adapters();
+  const auto &adapters = zeal::detail::adapters(zeal::detail::AdapterScope::selected);
   ASSERT_FALSE(adapters.empty());
   EXPECT_EQ(adapters.front()->backend, "level_zero");
   EXPECT_NE(adapters.front()->path.find("libzeal_adapter_level_zero.so"), std::string::npos);
@@ -74,6 +75,44 @@ TEST(Loader, FindsTheCpuDevice) {
     EXPECT_TRUE(zeal::device().is_cpu());
   } else {
     EXPECT_TRUE(zeal::device().is_gpu());
+  }
+}
+
+// zeal::platform answers what the C ABI answers for the device's platform handle.
+std::string abi_platform_string(const zeal::device &dev, zeal_platform_info_t key) {
+  const zeal_adapter_dispatch_t &d = dev.dispatch();
+  const zeal_platform_handle_t handle = dev.get_platform().native_handle();
+  size_t size = 0;
+  EXPECT_EQ(d.platformGetInfo(handle, key, 0, nullptr, &size), ZEAL_RESULT_SUCCESS);
+  std::string value(size, '\0');
+  EXPECT_EQ(d.platformGetInfo(handle, key, size, value.data(), nullptr), ZEAL_RESULT_SUCCESS);
+  return value.substr(0, value.find('\0'));
+}
+
+TEST(Platform, TheCpuDevicesPlatformNamesItselfAndItsLevelZeroVersionAsTheCAbiDoes) {
+  auto cpus = zeal::device::get_devices(zeal::device_type::cpu);
+  ASSERT_FALSE(cpus.empty());
+  const zeal::device &cpu = cpus.front();
+  const zeal::platform platform = cpu.get_platform();
+  EXPECT_EQ(platform, cpu.get_platform());
+  EXPECT_EQ(platform.name(), "zeal CPU Level-Zero");
+  EXPECT_EQ(platform.vendor(), "zeal");
+  EXPECT_TRUE(std::regex_match(platform.backend_version(), std::regex("[0-9]+\\.[0-9]+"))) << platform.backend_version();
+  EXPECT_TRUE(std::regex_match(platform.driver_version(), std::regex("[0-9]+\\.[0-9]+\\.[0-9]+")))
+      << platform.driver_version();
+  EXPECT_EQ(platform.name(), abi_platform_string(cpu, ZEAL_PLATFORM_INFO_NAME));
+  EXPECT_EQ(platform.backend_version(), abi_platform_string(cpu, ZEAL_PLATFORM_INFO_BACKEND_VERSION));
+  EXPECT_EQ(platform.driver_version(), abi_platform_string(cpu, ZEAL_PLATFORM_INFO_VERSION));
+  EXPECT_EQ(platform.info_string(ZEAL_PLATFORM_INFO_BACKEND), cpu.backend());
+}
+
+TEST(Platform, GivenAnUnknownInfoKey_ThenTheErrorSaysTheAdapterDoesNotKnowIt) {
+  const zeal::platform platform = zeal::device::get_devices(zeal::device_type::cpu).at(0).get_platform();
+  try {
+    (void)platform.info_string(static_cast<zeal_platform_info_t>(999));
+    FAIL() << "expected an error for platform info key 999";
+  } catch (const zeal::exception &e) {
+    EXPECT_NE(std::string(e.what()).find("platform info key 999 is not known"), std::string::npos) << e.what();
   }
 }
 

@@ -1,14 +1,13 @@
 // zeal-ls: lists the devices zeal sees, like sycl-ls, as lines, a verbose report or JSON.
-#include "loader/loader.hpp"
-
 #include <zeal/zeal.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,18 +48,8 @@ const char *type_name(zeal::device_type t) {
   }
 }
 
-std::string platform_info(const zeal::detail::DeviceImpl *impl, zeal_platform_info_t key) {
-  const zeal_adapter_dispatch_t &d = impl->adapter->dispatch;
-  size_t size = 0;
-  if (d.platformGetInfo(impl->platform, key, 0, nullptr, &size) != ZEAL_RESULT_SUCCESS || size == 0) return {};
-  std::string value(size, '\0');
-  if (d.platformGetInfo(impl->platform, key, size, value.data(), nullptr) != ZEAL_RESULT_SUCCESS) return {};
-  value.pop_back();
-  return value;
-}
-
-DeviceReport describe(zeal::detail::DeviceImpl *impl) {
-  zeal::device dev(impl);
+DeviceReport describe(const zeal::device &dev) {
+  const zeal::platform platform = dev.get_platform();
   DeviceReport r;
   r.backend = dev.backend();
   r.type = type_name(dev.type());
@@ -68,8 +57,8 @@ DeviceReport describe(zeal::detail::DeviceImpl *impl) {
   r.name = dev.name();
   r.vendor = dev.vendor();
   r.driver_version = dev.driver_version();
-  r.platform = platform_info(impl, ZEAL_PLATFORM_INFO_NAME);
-  r.platform_version = platform_info(impl, ZEAL_PLATFORM_INFO_BACKEND_VERSION);
+  r.platform = platform.name();
+  r.platform_version = platform.backend_version();
   r.sub_group_sizes = dev.sub_group_sizes();
   r.max_sub_groups = dev.info<uint32_t>(ZEAL_DEVICE_INFO_MAX_NUM_SUB_GROUPS);
   r.primary_sub_group_size = dev.info<uint32_t>(ZEAL_DEVICE_INFO_PRIMARY_SUB_GROUP_SIZE);
@@ -164,30 +153,19 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  // Settings are read once, on zeal's first use: dropping the selector now also
-  // loads the adapters of backends it would have excluded.
-  if (opts.ignore_selector) unsetenv("ONEAPI_DEVICE_SELECTOR");
   try {
-    std::vector<zeal::detail::DeviceImpl *> devices;
-    if (opts.ignore_selector) {
-      devices = zeal::detail::all_devices();
-    } else {
-      auto visible = zeal::detail::visible_devices();
-      if (!visible) {
-        std::fprintf(stderr, "zeal-ls: %s\n", visible.error().message.c_str());
-        return 1;
-      }
-      devices = std::move(visible).value();
-    }
+    const auto policy = opts.ignore_selector ? zeal::selector_policy::ignore : zeal::selector_policy::apply;
+    const std::vector<zeal::device> devices = zeal::device::get_devices(zeal::device_type::all, policy);
     std::vector<DeviceReport> reports;
-    for (auto *impl : devices) reports.push_back(describe(impl));
+    for (const zeal::device &dev : devices) reports.push_back(describe(dev));
     if (opts.json) print_json(reports);
     else print_lines(reports, opts.verbose);
     if (reports.empty()) {
+      std::string selector;
+      if (std::optional<std::string> active = zeal::active_device_selector(); active && !opts.ignore_selector)
+        selector = fmt::format(" for ONEAPI_DEVICE_SELECTOR='{}'", *active);
       std::fprintf(stderr, "zeal-ls: no device found%s (set ZEAL_LOG_LEVEL=info to see where zeal looked)\n",
-                   !zeal::settings().device_selector_set
-                       ? ""
-                       : fmt::format(" for ONEAPI_DEVICE_SELECTOR='{}'", zeal::settings().device_selector).c_str());
+                   selector.c_str());
       return 1;
     }
     return 0;
