@@ -82,22 +82,18 @@ void Event::drop_waits() {
 }
 
 Status Event::wait() const {
-  if (known_complete_.load(std::memory_order_acquire)) return {};
-  ze_result_t r = zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());
-  if (r == ZE_RESULT_SUCCESS) {
-    known_complete_.store(true, std::memory_order_release);
-    return {}; // the message is only made on failure: queueFinish must not allocate
-  }
-  return ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
+  auto done = wait_for(std::numeric_limits<uint64_t>::max());
+  if (!done.ok()) return std::move(done).error();
+  if (done.value()) return {};
+  return ze_check(ZE_RESULT_NOT_READY, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
 }
 
 Result<bool> Event::wait_for(uint64_t ns) const {
   if (known_complete_.load(std::memory_order_acquire)) return true;
   ze_result_t r = zeEventHostSynchronize(event_.get(), ns);
   if (r == ZE_RESULT_NOT_READY) return false;
-  if (Status s = ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this)));
-      !s.ok())
-    return std::move(s).error();
+  if (r != ZE_RESULT_SUCCESS) // the message is only made on failure: queueFinish must not allocate
+    return ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this))).error();
   known_complete_.store(true, std::memory_order_release);
   return true;
 }

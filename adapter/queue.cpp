@@ -5,10 +5,16 @@
 
 namespace zeal::adapter {
 
+namespace {
+Status check_device(const Context &context, const Device &device, const char *what) {
+  if (context.has_device(&device)) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("{}: device '{}' is not in the context", what, device.name()));
+}
+} // namespace
+
 Result<Queue *> Queue::create(Context &context, Device &device, uint32_t flags) {
-  if (!context.has_device(&device))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("queue create: device '{}' is not in the context", device.name()));
+  if (Status s = check_device(context, device, "queue create"); !s.ok()) return std::move(s).error();
   auto desc = ze_desc<ze_command_queue_desc_t>();
   desc.ordinal = device.compute_queue_ordinal();
   desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
@@ -18,17 +24,17 @@ Result<Queue *> Queue::create(Context &context, Device &device, uint32_t flags) 
                           "zeCommandListCreateImmediate", "device '" + device.name() + "'");
       !s.ok())
     return std::move(s).error();
-  auto *queue = new Queue(context, device, flags, ZeCommandList(list));
-  context.add_queue(queue);
-  return queue;
+  return make(context, device, list, flags, true);
 }
 
 Result<Queue *> Queue::adopt(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags,
                              bool owned) {
   if (list == nullptr) return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "queue adopt: the native command list is null");
-  if (!context.has_device(&device))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("queue adopt: device '{}' is not in the context", device.name()));
+  if (Status s = check_device(context, device, "queue adopt"); !s.ok()) return std::move(s).error();
+  return make(context, device, list, flags, owned);
+}
+
+Queue *Queue::make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned) {
   auto *queue = new Queue(context, device, flags, ZeCommandList(list));
   queue->owns_list_ = owned;
   context.add_queue(queue);

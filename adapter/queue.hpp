@@ -76,6 +76,8 @@ private:
     finishing_.reserve(kMaxInFlight + 1);
     Event::reserve_storage(kMaxInFlight + 16);
   }
+  // The queue over `list`, registered with its context (so that freeing memory waits for it).
+  static Queue *make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned);
   bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   void forget_completed();
   Status check_extent(const void *ptr, size_t size, const char *what) const;

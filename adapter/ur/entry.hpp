@@ -210,4 +210,20 @@ Outcome wait_list(uint32_t count, const ur_event_handle_t *events, WaitList &out
 // Hands the command's event to the caller when asked for one; otherwise the reference is dropped.
 void return_event(Ref<Event> event, ur_event_handle_t *out);
 
+// What every UR enqueue shares once its queue (and any memory object) is checked: the wait list checked, the
+// command enqueued, its event handed out and, for a blocking call, waited for. `command(queue, waits)` returns
+// the command's event.
+template <class Command>
+Outcome enqueue_command(Queue &queue, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event,
+                        bool blocking, Command &&command) {
+  WaitList waits;
+  if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
+  Result<Ref<Event>> e = command(queue, waits.events());
+  if (!e.ok()) return std::move(e).error();
+  if (blocking)
+    if (Status s = e.value()->wait(); !s.ok()) return s;
+  return_event(std::move(e).value(), event);
+  return {};
+}
+
 } // namespace zeal::adapter::ur

@@ -89,103 +89,103 @@ ur_result_t mem_native_handle(ur_mem_handle_t handle, ur_device_handle_t, ur_nat
   });
 }
 
-// What every buffer command shares: the queue, the buffer and the wait list checked, the command enqueued, its
-// event handed out and, for a blocking call, waited for.
+// A command on a buffer: the queue and buffer handles checked, then enqueue_command with the buffer.
 template <class Command>
-ur_result_t enqueue_on(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle, uint32_t num_wait,
-                       const ur_event_handle_t *wait, ur_event_handle_t *event, bool blocking,
-                       Command &&command) noexcept {
-  return run([&]() -> Outcome {
-    Queue *queue = nullptr;
-    Buffer *buffer = nullptr;
-    if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
-    if (Outcome o = check_buffer(buffer_handle, buffer); !o.ok()) return o;
-    WaitList waits;
-    if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
-    Result<Ref<Event>> e = command(*queue, *buffer, waits.events());
-    if (!e.ok()) return std::move(e).error();
-    if (blocking)
-      if (Status s = e.value()->wait(); !s.ok()) return s;
-    return_event(std::move(e).value(), event);
-    return {};
-  });
+Outcome on_buffer(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle, uint32_t num_wait,
+                  const ur_event_handle_t *wait, ur_event_handle_t *event, bool blocking, Command &&command) {
+  Queue *queue = nullptr;
+  Buffer *buffer = nullptr;
+  if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+  if (Outcome o = check_buffer(buffer_handle, buffer); !o.ok()) return o;
+  return enqueue_command(*queue, num_wait, wait, event, blocking,
+                         [&](Queue &q, std::span<Event *const> w) { return command(q, *buffer, w); });
 }
 
 ur_result_t buffer_read(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, size_t offset, size_t size,
                         void *dst, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (dst == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferRead: pDst is null"));
-  return enqueue_on(queue, buffer, num_wait, wait, event, blocking,
-                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
-                      auto src = b.range(offset, size, "urEnqueueMemBufferRead");
-                      if (!src.ok()) return std::move(src).error();
-                      return q.copy(dst, src.value(), size, w, Command::Read);
-                    });
+  return run([&]() -> Outcome {
+    if (dst == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferRead: pDst is null");
+    return on_buffer(queue, buffer, num_wait, wait, event, blocking,
+                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                       auto src = b.range(offset, size, "urEnqueueMemBufferRead");
+                       if (!src.ok()) return std::move(src).error();
+                       return q.copy(dst, src.value(), size, w, Command::Read);
+                     });
+  });
 }
 
 ur_result_t buffer_write(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, size_t offset, size_t size,
                          const void *src, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (src == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferWrite: pSrc is null"));
-  return enqueue_on(queue, buffer, num_wait, wait, event, blocking,
-                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
-                      auto dst = b.range(offset, size, "urEnqueueMemBufferWrite");
-                      if (!dst.ok()) return std::move(dst).error();
-                      return q.copy(dst.value(), src, size, w, Command::Write);
-                    });
+  return run([&]() -> Outcome {
+    if (src == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferWrite: pSrc is null");
+    return on_buffer(queue, buffer, num_wait, wait, event, blocking,
+                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                       auto dst = b.range(offset, size, "urEnqueueMemBufferWrite");
+                       if (!dst.ok()) return std::move(dst).error();
+                       return q.copy(dst.value(), src, size, w, Command::Write);
+                     });
+  });
 }
 
 ur_result_t buffer_copy(ur_queue_handle_t queue, ur_mem_handle_t src_handle, ur_mem_handle_t dst_handle,
                         size_t src_offset, size_t dst_offset, size_t size, uint32_t num_wait,
                         const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  return enqueue_on(queue, src_handle, num_wait, wait, event, false,
-                    [&](Queue &q, Buffer &src, std::span<Event *const> w) -> Result<Ref<Event>> {
-                      auto dst = from_ur<Buffer>(dst_handle, "destination buffer");
-                      if (!dst.ok()) return std::move(dst).error();
-                      auto from = src.range(src_offset, size, "urEnqueueMemBufferCopy source");
-                      if (!from.ok()) return std::move(from).error();
-                      auto to = dst.value()->range(dst_offset, size, "urEnqueueMemBufferCopy destination");
-                      if (!to.ok()) return std::move(to).error();
-                      return q.copy(to.value(), from.value(), size, w, Command::CopyBuffer);
-                    });
+  return run([&]() -> Outcome {
+    return on_buffer(queue, src_handle, num_wait, wait, event, false,
+                     [&](Queue &q, Buffer &src, std::span<Event *const> w) -> Result<Ref<Event>> {
+                       auto dst = from_ur<Buffer>(dst_handle, "destination buffer");
+                       if (!dst.ok()) return std::move(dst).error();
+                       auto from = src.range(src_offset, size, "urEnqueueMemBufferCopy source");
+                       if (!from.ok()) return std::move(from).error();
+                       auto to = dst.value()->range(dst_offset, size, "urEnqueueMemBufferCopy destination");
+                       if (!to.ok()) return std::move(to).error();
+                       return q.copy(to.value(), from.value(), size, w, Command::CopyBuffer);
+                     });
+  });
 }
 
 ur_result_t buffer_fill(ur_queue_handle_t queue, ur_mem_handle_t buffer, const void *pattern, size_t pattern_size,
                         size_t offset, size_t size, uint32_t num_wait, const ur_event_handle_t *wait,
                         ur_event_handle_t *event) {
-  if (pattern == nullptr)
-    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferFill: pPattern is null"));
-  return enqueue_on(queue, buffer, num_wait, wait, event, false,
-                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
-                      auto at = b.range(offset, size, "urEnqueueMemBufferFill");
-                      if (!at.ok()) return std::move(at).error();
-                      return q.fill(at.value(), pattern, pattern_size, size, w, Command::FillBuffer);
-                    });
+  return run([&]() -> Outcome {
+    if (pattern == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferFill: pPattern is null");
+    return on_buffer(queue, buffer, num_wait, wait, event, false,
+                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                       auto at = b.range(offset, size, "urEnqueueMemBufferFill");
+                       if (!at.ok()) return std::move(at).error();
+                       return q.fill(at.value(), pattern, pattern_size, size, w, Command::FillBuffer);
+                     });
+  });
 }
 
 ur_result_t buffer_map(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, ur_map_flags_t flags,
                        size_t offset, size_t size, uint32_t num_wait, const ur_event_handle_t *wait,
                        ur_event_handle_t *event, void **mapped) {
-  if (mapped == nullptr)
-    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferMap: ppRetMap is null"));
-  if ((flags & UR_MAP_FLAGS_MASK) != 0)
-    return record(fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
-                       fmt::format("urEnqueueMemBufferMap: map flags {:#x} have bits UR does not define", flags)));
-  // WRITE_INVALIDATE_REGION: the host overwrites the region, so its old bytes need not be shown.
-  const bool read = (flags & (UR_MAP_FLAG_READ | UR_MAP_FLAG_WRITE)) != 0;
-  const bool write = (flags & (UR_MAP_FLAG_WRITE | UR_MAP_FLAG_WRITE_INVALIDATE_REGION)) != 0;
-  return enqueue_on(queue, buffer, num_wait, wait, event, blocking,
-                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
-                      auto m = b.map(q, offset, size, read, write, w);
-                      if (!m.ok()) return std::move(m).error();
-                      *mapped = m.value().first;
-                      return std::move(m.value().second);
-                    });
+  return run([&]() -> Outcome {
+    if (mapped == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferMap: ppRetMap is null");
+    if ((flags & UR_MAP_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEnqueueMemBufferMap: map flags {:#x} have bits UR does not define", flags));
+    // WRITE_INVALIDATE_REGION: the host overwrites the region, so its old bytes need not be shown.
+    const bool read = (flags & (UR_MAP_FLAG_READ | UR_MAP_FLAG_WRITE)) != 0;
+    const bool write = (flags & (UR_MAP_FLAG_WRITE | UR_MAP_FLAG_WRITE_INVALIDATE_REGION)) != 0;
+    return on_buffer(queue, buffer, num_wait, wait, event, blocking,
+                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                       auto m = b.map(q, offset, size, read, write, w);
+                       if (!m.ok()) return std::move(m).error();
+                       *mapped = m.value().first;
+                       return std::move(m.value().second);
+                     });
+  });
 }
 
 ur_result_t mem_unmap(ur_queue_handle_t queue, ur_mem_handle_t buffer, void *mapped, uint32_t num_wait,
                       const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (mapped == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemUnmap: pMappedPtr is null"));
-  return enqueue_on(queue, buffer, num_wait, wait, event, false,
-                    [&](Queue &q, Buffer &b, std::span<Event *const> w) { return b.unmap(q, mapped, w); });
+  return run([&]() -> Outcome {
+    if (mapped == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemUnmap: pMappedPtr is null");
+    return on_buffer(queue, buffer, num_wait, wait, event, false,
+                     [&](Queue &q, Buffer &b, std::span<Event *const> w) { return b.unmap(q, mapped, w); });
+  });
 }
 
 } // namespace

@@ -124,77 +124,79 @@ ur_result_t queue_flush(ur_queue_handle_t handle) {
   });
 }
 
-// What every UR enqueue shares: the queue and the wait list checked, the command enqueued, its event handed out
-// (and waited for when the call is blocking).
+// A command on a queue handle: the handle checked, then enqueue_command.
 template <class Command>
-ur_result_t enqueue(ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait,
-                    ur_event_handle_t *event, bool blocking, Command &&command) noexcept {
-  return run([&]() -> Outcome {
-    Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
-    WaitList waits;
-    if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
-    Result<Ref<Event>> e = command(*queue, waits.events());
-    if (!e.ok()) return std::move(e).error();
-    if (blocking)
-      if (Status s = e.value()->wait(); !s.ok()) return s;
-    return_event(std::move(e).value(), event);
-    return {};
-  });
+Outcome on_queue(ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event,
+                 bool blocking, Command &&command) {
+  Queue *queue = nullptr;
+  if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+  return enqueue_command(*queue, num_wait, wait, event, blocking, std::forward<Command>(command));
 }
 
 ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const void *src, size_t size,
                        uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (dst == nullptr || src == nullptr)
-    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMMemcpy: pDst or pSrc is null"));
-  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMMemcpy: size is 0"));
-  return enqueue(queue, num_wait, wait, event, blocking,
-                 [&](Queue &q, std::span<Event *const> w) { return q.copy(dst, src, size, w); });
+  return run([&]() -> Outcome {
+    if (dst == nullptr || src == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMMemcpy: pDst or pSrc is null");
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMMemcpy: size is 0");
+    return on_queue(queue, num_wait, wait, event, blocking,
+                    [&](Queue &q, std::span<Event *const> w) { return q.copy(dst, src, size, w); });
+  });
 }
 
 ur_result_t usm_fill(ur_queue_handle_t queue, void *ptr, size_t pattern_size, const void *pattern, size_t size,
                      uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (ptr == nullptr || pattern == nullptr)
-    return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMFill: pMem or pPattern is null"));
-  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMFill: size is 0"));
-  return enqueue(queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
-    return q.fill(ptr, pattern, pattern_size, size, w);
+  return run([&]() -> Outcome {
+    if (ptr == nullptr || pattern == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMFill: pMem or pPattern is null");
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMFill: size is 0");
+    return on_queue(queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
+      return q.fill(ptr, pattern, pattern_size, size, w);
+    });
   });
 }
 
 // Prefetch and advice are hints; the CPU's shared memory is the host's, so each is a marker in the queue's order.
 ur_result_t usm_prefetch(ur_queue_handle_t queue, const void *ptr, size_t size, ur_usm_migration_flags_t flags,
                          uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (ptr == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMPrefetch: pMem is null"));
-  if ((flags & UR_USM_MIGRATION_FLAGS_MASK) != 0)
-    return record(fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
-                       fmt::format("urEnqueueUSMPrefetch: flags {:#x} has bits UR does not define", flags)));
-  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMPrefetch: size is 0"));
-  return enqueue(queue, num_wait, wait, event, false,
-                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Prefetch, w); });
+  return run([&]() -> Outcome {
+    if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMPrefetch: pMem is null");
+    if ((flags & UR_USM_MIGRATION_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEnqueueUSMPrefetch: flags {:#x} has bits UR does not define", flags));
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMPrefetch: size is 0");
+    return on_queue(queue, num_wait, wait, event, false,
+                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Prefetch, w); });
+  });
 }
 
 ur_result_t usm_advise(ur_queue_handle_t queue, const void *ptr, size_t size, ur_usm_advice_flags_t advice,
                        ur_event_handle_t *event) {
-  if (ptr == nullptr) return record(fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMAdvise: pMem is null"));
-  if ((advice & UR_USM_ADVICE_FLAGS_MASK) != 0)
-    return record(fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
-                       fmt::format("urEnqueueUSMAdvise: advice {:#x} has bits UR does not define", advice)));
-  if (size == 0) return record(fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMAdvise: size is 0"));
-  return enqueue(queue, 0, nullptr, event, false,
-                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Advise, w); });
+  return run([&]() -> Outcome {
+    if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMAdvise: pMem is null");
+    if ((advice & UR_USM_ADVICE_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEnqueueUSMAdvise: advice {:#x} has bits UR does not define", advice));
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMAdvise: size is 0");
+    return on_queue(queue, 0, nullptr, event, false,
+                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Advise, w); });
+  });
 }
 
 ur_result_t events_wait(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_handle_t *wait,
                         ur_event_handle_t *event) {
-  return enqueue(queue, num_wait, wait, event, false,
-                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Marker, w); });
+  return run([&]() -> Outcome {
+    return on_queue(queue, num_wait, wait, event, false,
+                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Marker, w); });
+  });
 }
 
 ur_result_t barrier(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_handle_t *wait,
                     ur_event_handle_t *event) {
-  return enqueue(queue, num_wait, wait, event, false,
-                 [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Barrier, w); });
+  return run([&]() -> Outcome {
+    return on_queue(queue, num_wait, wait, event, false,
+                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Barrier, w); });
+  });
 }
 
 // The only property is low-power events, a hint.
