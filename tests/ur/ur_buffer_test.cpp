@@ -7,23 +7,8 @@
 namespace zeal_ur_test {
 namespace {
 
-class UrBuffer : public UrFace {
+class UrBuffer : public UrQueueFace {
 protected:
-  void SetUp() override {
-    UrFace::SetUp();
-    if (HasFatalFailure()) return;
-    UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &context));
-    UR_ASSERT_OK(urQueueCreate(context, device, nullptr, &queue));
-  }
-  void TearDown() override {
-    if (queue != nullptr) {
-      UR_EXPECT_OK(urQueueRelease(queue));
-    }
-    if (context != nullptr) {
-      UR_EXPECT_OK(urContextRelease(context));
-    }
-    UrFace::TearDown();
-  }
   ur_mem_handle_t buffer(size_t size, ur_mem_flags_t flags = UR_MEM_FLAG_READ_WRITE, void *host = nullptr) {
     ur_buffer_properties_t props{UR_STRUCTURE_TYPE_BUFFER_PROPERTIES, nullptr, host};
     ur_mem_handle_t b = nullptr;
@@ -36,9 +21,6 @@ protected:
                                                         nullptr, nullptr));
     return out;
   }
-
-  ur_context_handle_t context = nullptr;
-  ur_queue_handle_t queue = nullptr;
 };
 
 TEST_F(UrBuffer, WriteCopyFillAndReadBack) {

@@ -9,11 +9,13 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace zeal_ur_test {
@@ -157,6 +159,62 @@ protected:
   ur_adapter_handle_t adapter = nullptr;
   ur_platform_handle_t platform = nullptr;
   ur_device_handle_t device = nullptr;
+};
+
+// A context on zeal's device, released when the test ends (after what derived fixtures release).
+class UrContextFace : public UrFace {
+protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(UrFace::SetUp());
+    UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &context));
+  }
+  void TearDown() override {
+    if (context != nullptr) {
+      UR_EXPECT_OK(urContextRelease(context));
+    }
+    UrFace::TearDown();
+  }
+
+  // Runs `body(thread, own_queue)` on `threads` threads at once, each with an in-order queue of its own made
+  // in `context`; the bodies return how many of their checks failed, and a queue that cannot be made counts as
+  // one failure. Returns the sum.
+  template <class Body>
+  int failures_across_threads(int threads, Body &&body) {
+    std::atomic<int> failures{0};
+    std::vector<std::thread> running;
+    for (int t = 0; t < threads; ++t) {
+      running.emplace_back([&, t] {
+        ur_queue_handle_t own = nullptr;
+        if (urQueueCreate(context, device, nullptr, &own) != UR_RESULT_SUCCESS) {
+          ++failures;
+          return;
+        }
+        failures += body(t, own);
+        urQueueRelease(own);
+      });
+    }
+    for (auto &th : running) th.join();
+    return failures.load();
+  }
+
+  ur_context_handle_t context = nullptr;
+};
+
+// A context and an in-order queue on it.
+class UrQueueFace : public UrContextFace {
+protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(UrContextFace::SetUp());
+    UR_ASSERT_OK(urQueueCreate(context, device, nullptr, &queue));
+  }
+  void TearDown() override {
+    if (queue != nullptr) {
+      UR_EXPECT_OK(urQueueRelease(queue));
+    }
+    UrContextFace::TearDown();
+  }
+
+  ur_queue_handle_t queue = nullptr;
 };
 
 } // namespace zeal_ur_test

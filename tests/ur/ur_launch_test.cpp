@@ -6,9 +6,7 @@
 
 #include "tests/support/null_args_outputs.hpp"
 
-#include <atomic>
 #include <mutex>
-#include <thread>
 
 namespace zeal_ur_test {
 namespace {
@@ -253,32 +251,23 @@ TEST_F(UrLaunch, EightThreadsLaunchOneKernelWithTheirOwnArguments) {
   constexpr size_t n = 128;
   std::vector<int *> outs;
   for (int t = 0; t < kThreads; ++t) outs.push_back(shared<int>(n));
-  std::atomic<int> wrong{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      ur_queue_handle_t own = nullptr;
-      if (urQueueCreate(context, device, nullptr, &own) != UR_RESULT_SUCCESS) {
+  const int failures = failures_across_threads(kThreads, [&](int t, ur_queue_handle_t own) {
+    int wrong = 0;
+    for (int r = 0; r < kRounds; ++r) {
+      const int factor = t * 100 + r;
+      if (launch(k, n, 32, {pointer(0, outs[t]), value(1, &factor)}, r % 2 ? own : queue) != UR_RESULT_SUCCESS) {
         ++wrong;
-        return;
+        continue;
       }
-      for (int r = 0; r < kRounds; ++r) {
-        const int factor = t * 100 + r;
-        if (launch(k, n, 32, {pointer(0, outs[t]), value(1, &factor)}, r % 2 ? own : queue) != UR_RESULT_SUCCESS) {
+      for (size_t i = 0; i < n; ++i)
+        if (outs[t][i] != static_cast<int>(i) * factor) {
           ++wrong;
-          continue;
+          break;
         }
-        for (size_t i = 0; i < n; ++i)
-          if (outs[t][i] != static_cast<int>(i) * factor) {
-            ++wrong;
-            break;
-          }
-      }
-      urQueueRelease(own);
-    });
-  }
-  for (auto &th : threads) th.join();
-  EXPECT_EQ(0, wrong.load());
+    }
+    return wrong;
+  });
+  EXPECT_EQ(0, failures);
 }
 
 } // namespace

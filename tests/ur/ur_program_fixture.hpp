@@ -6,12 +6,8 @@
 
 namespace zeal_ur_test {
 
-class UrPrograms : public UrFace {
+class UrPrograms : public UrContextFace {
 protected:
-  void SetUp() override {
-    ASSERT_NO_FATAL_FAILURE(UrFace::SetUp());
-    UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &context));
-  }
   void TearDown() override {
     for (ur_kernel_handle_t k : kernels) {
       UR_EXPECT_OK(urKernelRelease(k));
@@ -19,10 +15,7 @@ protected:
     for (ur_program_handle_t p : programs) {
       UR_EXPECT_OK(urProgramRelease(p));
     }
-    if (context != nullptr) {
-      UR_EXPECT_OK(urContextRelease(context));
-    }
-    UrFace::TearDown();
+    UrContextFace::TearDown();
   }
 
   // tests/ur's kernels and tests/adapter's are compiled into one folder; spec_constant.spv is assembled there.
@@ -87,7 +80,6 @@ protected:
     return e;
   }
 
-  ur_context_handle_t context = nullptr;
   std::vector<ur_program_handle_t> programs;
   std::vector<ur_kernel_handle_t> kernels;
 };

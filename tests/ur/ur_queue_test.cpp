@@ -2,33 +2,16 @@
 // calls, the results checked, and the UR codes for bad input.
 #include "ur_fixture.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <cstdint>
-#include <thread>
 
 namespace zeal_ur_test {
 namespace {
 
-class UrQueue : public UrFace {
+class UrQueue : public UrQueueFace {
 protected:
-  void SetUp() override {
-    UrFace::SetUp();
-    if (HasFatalFailure()) return;
-    UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &context));
-    UR_ASSERT_OK(urQueueCreate(context, device, nullptr, &queue));
-  }
-  void TearDown() override {
-    if (queue != nullptr) {
-      UR_EXPECT_OK(urQueueRelease(queue));
-    }
-    if (context != nullptr) {
-      UR_EXPECT_OK(urContextRelease(context));
-    }
-    UrFace::TearDown();
-  }
 
   ur_queue_handle_t make_queue(ur_queue_flags_t flags) {
     ur_queue_properties_t props{UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, nullptr, flags};
@@ -56,9 +39,6 @@ protected:
     EXPECT_EQ(UR_RESULT_SUCCESS, urUSMSharedAlloc(context, device, nullptr, nullptr, size, &p));
     return p;
   }
-
-  ur_context_handle_t context = nullptr;
-  ur_queue_handle_t queue = nullptr;
 };
 
 TEST_F(UrQueue, AQueueAnswersWhatItWasCreatedWith) {
@@ -339,38 +319,29 @@ TEST_F(UrQueue, EightThreadsFillAndCopyAtOnce) {
   constexpr int kThreads = 8;
   constexpr int kRounds = 50;
   constexpr size_t n = 1024;
-  std::atomic<int> wrong{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      ur_queue_handle_t own = nullptr;
-      if (urQueueCreate(context, device, nullptr, &own) != UR_RESULT_SUCCESS) {
+  const int failures = failures_across_threads(kThreads, [&](int t, ur_queue_handle_t own) {
+    void *dev = nullptr;
+    if (urUSMDeviceAlloc(context, device, nullptr, nullptr, n * 4, &dev) != UR_RESULT_SUCCESS) return 1;
+    int wrong = 0;
+    std::vector<uint32_t> host(n);
+    for (int r = 0; r < kRounds; ++r) {
+      const uint32_t value = static_cast<uint32_t>(t * 1000 + r);
+      ur_queue_handle_t q = r % 2 == 0 ? own : queue;
+      ur_event_handle_t e = nullptr;
+      if (urEnqueueUSMFill(q, dev, 4, &value, n * 4, 0, nullptr, &e) != UR_RESULT_SUCCESS ||
+          urEnqueueUSMMemcpy(q, true, host.data(), dev, n * 4, 1, &e, nullptr) != UR_RESULT_SUCCESS)
         ++wrong;
-        return;
-      }
-      void *dev = nullptr;
-      if (urUSMDeviceAlloc(context, device, nullptr, nullptr, n * 4, &dev) != UR_RESULT_SUCCESS) ++wrong;
-      std::vector<uint32_t> host(n);
-      for (int r = 0; r < kRounds && dev != nullptr; ++r) {
-        const uint32_t value = static_cast<uint32_t>(t * 1000 + r);
-        ur_queue_handle_t q = r % 2 == 0 ? own : queue;
-        ur_event_handle_t e = nullptr;
-        if (urEnqueueUSMFill(q, dev, 4, &value, n * 4, 0, nullptr, &e) != UR_RESULT_SUCCESS ||
-            urEnqueueUSMMemcpy(q, true, host.data(), dev, n * 4, 1, &e, nullptr) != UR_RESULT_SUCCESS)
+      if (e != nullptr) urEventRelease(e);
+      for (uint32_t v : host)
+        if (v != value) {
           ++wrong;
-        if (e != nullptr) urEventRelease(e);
-        for (uint32_t v : host)
-          if (v != value) {
-            ++wrong;
-            break;
-          }
-      }
-      if (dev != nullptr) urUSMFree(context, dev);
-      urQueueRelease(own);
-    });
-  }
-  for (auto &th : threads) th.join();
-  EXPECT_EQ(0, wrong.load());
+          break;
+        }
+    }
+    urUSMFree(context, dev);
+    return wrong;
+  });
+  EXPECT_EQ(0, failures);
 }
 
 } // namespace
