@@ -3,6 +3,7 @@
 
 #include "common/log.hpp"
 #include "common/spirv_host_access.hpp"
+#include "cpu_driver/compiler/spirv/legalize.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -143,7 +144,9 @@ Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMC
   ReadInputs read;
   for (const CompileInput &input : inputs) {
     HostAccessRewrite host_access = rewrite_host_access(input.spirv);
-    std::span<const uint8_t> spirv = host_access.module_or(input.spirv);
+    Legalized legal = legalize_for_translator(host_access.module_or(input.spirv));
+    std::span<const uint8_t> spirv = legal.module_or(host_access.module_or(input.spirv));
+    for (const std::string &note : legal.notes) log += note + "\n";
     auto module = read_spirv(spirv, context, input.options.spec_constants, log);
     if (!module) return std::move(module).error();
     SpirvLinkage linkage = scan_linkage(spirv);

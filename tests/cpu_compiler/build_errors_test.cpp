@@ -97,11 +97,24 @@ TEST(CpuCompilerRejects, AnIdDefinedTwice) {
   expect_failure(binary, ZE_RESULT_ERROR_INVALID_ARGUMENT, fmt::format("the SPIR-V binary could not be parsed: Id {} is defined more than once", int_id));
 }
 
-TEST(CpuCompilerRejects, SpirvVersion16AsBuildFailureNamingTheAcceptedVersions) {
+TEST(CpuCompilerRejects, SpirvVersion17AsBuildFailureNamingTheAcceptedVersions) {
   std::vector<uint8_t> binary = load_kernel("vector_add");
-  set_word(binary, 1, 0x00010600);
+  set_word(binary, 1, 0x00010700);
   expect_failure(binary, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
-                 "the module is SPIR-V 1.6, which this driver cannot read: it accepts SPIR-V 1.0 to 1.4");
+                 "the module is SPIR-V 1.7, which this driver cannot read: it accepts SPIR-V 1.0 to 1.6");
+}
+
+// SPIR-V 1.5 and 1.6 modules are read as 1.4 (real_world_spirv_test.cpp) unless they use what 1.4 lacks.
+TEST(CpuCompilerRejects, SpirvVersion15WithTheVulkanMemoryModelNamingIt) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, 1, 0x00010500);
+  std::vector<uint32_t> words(binary.size() / 4);
+  std::memcpy(words.data(), binary.data(), binary.size());
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    if ((words[at] & 0xffff) == 14 /* OpMemoryModel */) set_word(binary, at + 2, 3 /* Vulkan */);
+  }
+  expect_failure(binary, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                 "the module is SPIR-V 1.5 and uses the Vulkan memory model, which this driver's SPIR-V reader");
 }
 
 TEST(CpuCompilerRejects, AMalformedVersionWordAsInvalidBinary) {

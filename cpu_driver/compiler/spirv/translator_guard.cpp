@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -22,9 +24,13 @@ Status check_version(uint32_t version) {
   if ((version & 0xff0000ffu) != 0 || major == 0) {
     return invalid_binary(fmt::format("the SPIR-V version word 0x{:08x} is not a valid version number", version));
   }
-  if (major != 1 || minor > 4) {
+  if (major == 1 && (minor == 5 || minor == 6)) { // legalize_for_translator read the others as 1.4
+    return build_failure(fmt::format("the module is SPIR-V 1.{} and uses the Vulkan memory model, which this "
+                                     "driver's SPIR-V reader (LLVMSPIRVLib 15) cannot read", minor));
+  }
+  if (major != 1 || minor > 6) {
     return build_failure(fmt::format(
-        "the module is SPIR-V {}.{}, which this driver cannot read: it accepts SPIR-V 1.0 to 1.4", major, minor));
+        "the module is SPIR-V {}.{}, which this driver cannot read: it accepts SPIR-V 1.0 to 1.6", major, minor));
   }
   return {};
 }
@@ -213,11 +219,72 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
   return SPV_SUCCESS;
 }
 
+// SPV_INTEL_bfloat16_conversion, which LLVMSPIRVLib 15 reads but SPIRV-Tools 2023.1 cannot parse
+// (numbers from the extension's specification, newer than Debian 12's SPIR-V headers).
+constexpr uint32_t CapabilityBFloat16ConversionINTEL = 6115;
+constexpr uint32_t OpConvertFToBF16INTEL = 6116, OpConvertBF16ToFINTEL = 6117;
+
+// The words SPIRV-Tools parses: the bfloat16 conversions stand in as the conversions of the same shape
+// (float to 16-bit integer, and back), and their capability as no-ops, so every other word, and every
+// offset a refusal names, stays where it is.
+std::vector<uint32_t> parse_view(std::span<const uint32_t> words) {
+  std::vector<uint32_t> view(words.begin(), words.end());
+  for (size_t at = header_words; at < view.size(); at += view[at] >> 16) {
+    uint32_t count = view[at] >> 16, opcode = view[at] & 0xffff;
+    if (opcode == spv::OpCapability && count == 2 && view[at + 1] == CapabilityBFloat16ConversionINTEL) {
+      view[at] = view[at + 1] = (1u << 16) | spv::OpNop;
+    } else if (opcode == OpConvertFToBF16INTEL) {
+      view[at] = (count << 16) | spv::OpConvertFToU;
+    } else if (opcode == OpConvertBF16ToFINTEL) {
+      view[at] = (count << 16) | spv::OpConvertUToF;
+    }
+  }
+  return view;
+}
+
+// Capabilities newer than SPIRV-Tools 2023.1, named from their extensions' specifications, so a refusal
+// says which feature a module needs rather than a number.
+std::string capability_name(uint32_t capability) {
+  static const std::unordered_map<uint32_t, const char *> names = {
+      {6114, "DebugInfoModuleINTEL (SPV_INTEL_debug_module)"},
+      {6141, "SplitBarrierINTEL (SPV_INTEL_split_barrier)"},
+      {6144, "ArithmeticFenceEXT (SPV_EXT_arithmetic_fence)"},
+      {6169, "FPMaxErrorINTEL (SPV_INTEL_fp_max_error)"},
+      {6187, "GlobalVariableHostAccessINTEL (SPV_INTEL_global_variable_host_access)"},
+      {6189, "GlobalVariableFPGADecorationsINTEL (SPV_INTEL_global_variable_fpga_decorations)"},
+      {6220, "SubgroupBufferPrefetchINTEL (SPV_INTEL_subgroup_buffer_prefetch)"},
+      {6228, "Subgroup2DBlockIOINTEL (SPV_INTEL_2d_block_io)"},
+      {6229, "Subgroup2DBlockTransformINTEL (SPV_INTEL_2d_block_io)"},
+      {6230, "Subgroup2DBlockTransposeINTEL (SPV_INTEL_2d_block_io)"},
+      {6236, "SubgroupMatrixMultiplyAccumulateINTEL (SPV_INTEL_subgroup_matrix_multiply_accumulate)"},
+      {6400, "GroupUniformArithmeticKHR (SPV_KHR_uniform_group_instructions)"},
+      {6425, "TensorFloat32RoundingINTEL (SPV_INTEL_tensor_float32_rounding)"},
+      {6427, "MaskedGatherScatterINTEL (SPV_INTEL_masked_gather_scatter)"},
+      {6441, "CacheControlsINTEL (SPV_INTEL_cache_controls)"},
+      {6460, "RegisterLimitsINTEL (SPV_INTEL_maximum_registers)"},
+  };
+  auto found = names.find(capability);
+  return found != names.end() ? fmt::format("{}, capability {}", found->second, capability)
+                              : fmt::format("capability {}", capability);
+}
+
+// SPIRV-Tools' sentence; an unknown capability is named, and is a feature this driver lacks, not bad input.
+Error parse_failure(const std::string &message) {
+  constexpr std::string_view unknown = "Invalid capability operand: ";
+  if (size_t at = message.find(unknown); at != std::string::npos) {
+    uint32_t capability = uint32_t(std::strtoul(message.c_str() + at + unknown.size(), nullptr, 10));
+    return build_failure(fmt::format("the module declares {}, which this driver's SPIR-V tools (SPIRV-Tools "
+                                     "2023.1) do not know", capability_name(capability)));
+  }
+  return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
+}
+
 // Operand-level parse (opcodes, operand counts and kinds) without the full
 // validator, which refuses modules llvm-spirv really produces (an
 // OpCompositeExtract of lane 3 for get_global_id(3)), then the type checks.
-Status check_ids(std::span<const uint32_t> words) {
+Status check_ids(std::span<const uint32_t> module) {
   static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4); // immutable, shared by threads
+  std::vector<uint32_t> words = parse_view(module);
   IdCheck ids;
   ids.base = words.data();
   ids.bound = words[3];
@@ -227,7 +294,7 @@ Status check_ids(std::span<const uint32_t> words) {
   std::string message = diagnostic && diagnostic->error ? diagnostic->error : "";
   spvDiagnosticDestroy(diagnostic);
   if (!ids.problem.empty()) return invalid_binary(ids.problem);
-  if (result != SPV_SUCCESS) return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
+  if (result != SPV_SUCCESS) return parse_failure(message);
   for (const Use &use : ids.used) {
     if (!ids.defined.contains(use.id)) {
       return invalid_binary(fmt::format("the SPIR-V module uses id %{}, which it never defines", use.id));

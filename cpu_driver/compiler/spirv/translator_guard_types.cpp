@@ -801,7 +801,10 @@ private:
       bool cast = use.opcode == spv::OpBitcast || use.opcode == spv::OpPtrCastToGeneric ||
                   use.opcode == spv::OpGenericCastToPtr;
       if (use.opcode == spv::OpLoad && use.word == 3) continue;
-      if ((chain || cast) && use.word == 3) {
+      // A bitcast to another pointee reads one element of the vector: the translator has no pattern for
+      // it (llvm_unreachable), and legalize_for_translator rewrites the loads it can.
+      bool retyped = use.opcode == spv::OpBitcast && pointee(inst[1]) != pointee(type_of(use.id));
+      if ((chain || cast) && use.word == 3 && !retyped) {
         bool constant = true;
         for (uint32_t i = 4; chain && i < count; ++i) constant = constant && opcode_of(inst[i]) == spv::OpConstant;
         if (constant) {

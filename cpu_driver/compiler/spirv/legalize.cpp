@@ -1,0 +1,509 @@
+// Real compilers' SPIR-V rewritten into the equivalent SPIR-V LLVMSPIRVLib 15 reads (legalize.hpp).
+#include "cpu_driver/compiler/spirv/legalize.hpp"
+
+#include "common/spirv_host_access.hpp"
+
+#include <fmt/format.h>
+#define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
+#include <spirv/unified1/spirv.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace zeal::cpu::detail {
+namespace {
+
+constexpr uint32_t header_words = 5;
+constexpr uint32_t debug_source = 35;          // DebugSource in OpenCL.DebugInfo.100: File, then optional Text
+constexpr uint32_t debug_source_words = 7;     // with Text: opcode, type, result, set, instruction, File, Text
+constexpr uint32_t nontemporal_mask = 0x4000;  // SPIR-V 1.6's memory-operand hint
+constexpr uint32_t version_1_4 = 0x00010400;
+
+uint32_t word_of(uint32_t opcode, uint32_t count) { return (count << 16) | opcode; }
+
+struct Instruction {
+  size_t at;
+  uint32_t count;
+  uint32_t opcode;
+};
+
+// Every instruction's place, or nothing when a word count does not fit (the guard then says how).
+std::optional<std::vector<Instruction>> instructions(std::span<const uint32_t> words) {
+  std::vector<Instruction> out;
+  for (size_t at = header_words; at < words.size();) {
+    uint32_t count = words[at] >> 16;
+    if (count == 0 || count > words.size() - at) return std::nullopt;
+    out.push_back({at, count, words[at] & 0xffff});
+    at += count;
+  }
+  return out;
+}
+
+// The rewrites of one module: each instruction is kept, dropped or replaced by other words.
+class Legalizer {
+public:
+  Legalizer(std::vector<uint32_t> words, std::vector<Instruction> insts)
+      : words_(std::move(words)), insts_(std::move(insts)), replaced_(insts_.size()) {}
+
+  Legalized run() {
+    index_definitions();
+    drop_no_read_write();
+    drop_unreadable_debug_info();
+    scalarize_one_component_vectors();
+    zero_scalar_nulls();
+    read_builtins_whole();
+    read_newer_versions_as_1_4();
+    Legalized out;
+    out.notes = std::move(notes_);
+    if (!changed_) return out;
+    std::vector<uint32_t> result(words_.begin(), words_.begin() + header_words);
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      if (replaced_[i]) result.insert(result.end(), replaced_[i]->begin(), replaced_[i]->end());
+      else result.insert(result.end(), words_.begin() + insts_[i].at, words_.begin() + insts_[i].at + insts_[i].count);
+    }
+    result[3] = bound_;
+    out.spirv.resize(result.size() * 4);
+    std::memcpy(out.spirv.data(), result.data(), out.spirv.size());
+    return out;
+  }
+
+private:
+  std::span<const uint32_t> inst(size_t i) const { return {words_.data() + insts_[i].at, insts_[i].count}; }
+  void replace(size_t i, std::vector<uint32_t> with) {
+    replaced_[i] = std::move(with);
+    changed_ = true;
+  }
+  void drop(size_t i) { replace(i, {}); }
+
+  // Result id -> instruction index, for the instructions that have a result (types, constants, variables, values).
+  void index_definitions() {
+    bound_ = words_[3];
+    in_function_.resize(insts_.size());
+    bool inside = false;
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      inside = insts_[i].opcode == spv::OpFunction || (inside && insts_[i].opcode != spv::OpFunctionEnd);
+      in_function_[i] = inside;
+      bool has_result = false, has_type = false;
+      spv::HasResultAndType(spv::Op(insts_[i].opcode), &has_result, &has_type);
+      size_t slot = has_type ? 2 : 1;
+      if (has_result && w.size() > slot) definition_[w[slot]] = i;
+      if (insts_[i].opcode == spv::OpExtInstImport && w.size() >= 3 && spirv_literal_string(w.subspan(2)) == "OpenCL.std") {
+        opencl_std_ = w[1];
+      }
+    }
+  }
+  const Instruction *definition(uint32_t id) const {
+    auto found = definition_.find(id);
+    return found == definition_.end() ? nullptr : &insts_[found->second];
+  }
+  std::span<const uint32_t> defining(uint32_t id) const {
+    auto found = definition_.find(id);
+    return found == definition_.end() ? std::span<const uint32_t>() : inst(found->second);
+  }
+
+  void drop_no_read_write() {
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode == spv::OpDecorate && w.size() == 4 && w[2] == spv::DecorationFuncParamAttr &&
+          w[3] == spv::FunctionParameterAttributeNoReadWrite) {
+        drop(i);
+      }
+    }
+  }
+
+  // Non-semantic sets go always (the translator knows none of them, nor their extension); OpenCL.DebugInfo.100
+  // only when it holds a form the translator asserts on.
+  void drop_unreadable_debug_info() {
+    std::unordered_map<uint32_t, std::string> sets; // id -> name
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode == spv::OpExtInstImport && w.size() >= 3) sets[w[1]] = spirv_literal_string(w.subspan(2));
+    }
+    std::unordered_set<uint32_t> dropped_sets;
+    for (const auto &[id, name] : sets) {
+      if (std::string_view(name).starts_with("NonSemantic.")) {
+        dropped_sets.insert(id);
+        notes_.push_back(fmt::format("note: the non-semantic instructions of '{}' were dropped: this driver's "
+                                     "SPIR-V reader (LLVMSPIRVLib 15) does not read them", name));
+      } else if (name == "OpenCL.DebugInfo.100") {
+        if (std::optional<uint32_t> bad = source_without_text(id)) {
+          dropped_sets.insert(id);
+          notes_.push_back(fmt::format("note: the module's debug information was dropped: its DebugSource %{} has "
+                                       "no Text operand, which this driver's SPIR-V reader (LLVMSPIRVLib 15) cannot "
+                                       "read; debug information does not change what the kernels compute", *bad));
+        }
+      }
+    }
+    if (dropped_sets.empty()) return;
+    std::unordered_set<uint32_t> dropped_ids;
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      uint32_t op = insts_[i].opcode;
+      if (op == spv::OpExtInstImport && w.size() >= 2 && dropped_sets.contains(w[1])) {
+        drop(i);
+      } else if (op == spv::OpExtInst && w.size() >= 5 && dropped_sets.contains(w[3])) {
+        dropped_ids.insert(w[2]);
+        drop(i);
+      } else if (op == spv::OpExtension && w.size() >= 2 &&
+                 spirv_literal_string(w.subspan(1)) == "SPV_KHR_non_semantic_info") {
+        drop(i);
+      }
+    }
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      uint32_t op = insts_[i].opcode;
+      bool names = op == spv::OpName || op == spv::OpMemberName || op == spv::OpDecorate ||
+                   op == spv::OpMemberDecorate;
+      if (names && insts_[i].count >= 2 && dropped_ids.contains(inst(i)[1])) drop(i);
+    }
+  }
+
+  std::optional<uint32_t> source_without_text(uint32_t set) const {
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode == spv::OpExtInst && w.size() >= 5 && w[3] == set && w[4] == debug_source &&
+          w.size() < debug_source_words) {
+        return w[2];
+      }
+    }
+    return std::nullopt;
+  }
+
+  void zero_scalar_nulls() {
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode != spv::OpConstantNull || w.size() != 3 || replaced_[i]) continue;
+      auto type = defining(w[1]);
+      if (type.empty()) continue;
+      uint32_t type_op = type[0] & 0xffff;
+      if (type_op == spv::OpTypeBool) {
+        replace(i, {word_of(spv::OpConstantFalse, 3), w[1], w[2]});
+      } else if ((type_op == spv::OpTypeInt || type_op == spv::OpTypeFloat) && type.size() >= 3 && type[2] <= 64) {
+        uint32_t value_words = type[2] > 32 ? 2 : 1;
+        std::vector<uint32_t> constant = {word_of(spv::OpConstant, 3 + value_words), w[1], w[2]};
+        constant.resize(3 + value_words, 0);
+        replace(i, std::move(constant));
+      }
+    }
+  }
+
+  // VectorAnyINTEL's one-component vectors (Triton emits them), which the translator cannot hold, become their
+  // component: the type is renamed wherever a type is named, and the composite instructions over it copy.
+  void scalarize_one_component_vectors() {
+    std::unordered_map<uint32_t, uint32_t> component; // one-component vector type -> its component
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode == spv::OpTypeVector && w.size() == 4 && w[3] == 1) {
+        component[w[1]] = w[2];
+        drop(i);
+      }
+    }
+    if (component.empty()) return;
+    std::unordered_map<uint32_t, uint32_t> value_type; // value -> its type, to find one-component operands
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      bool has_result = false, has_type = false;
+      spv::HasResultAndType(spv::Op(insts_[i].opcode), &has_result, &has_type);
+      if (has_result && has_type && insts_[i].count >= 3) value_type[inst(i)[2]] = inst(i)[1];
+    }
+    auto one = [&](uint32_t value) {
+      auto t = value_type.find(value);
+      return t != value_type.end() && component.contains(t->second);
+    };
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      if (replaced_[i]) continue;
+      std::vector<uint32_t> w(inst(i).begin(), inst(i).end());
+      std::optional<std::vector<uint32_t>> scalar = scalarized(insts_[i].opcode, w, component, one);
+      if (scalar) replace(i, std::move(*scalar));
+    }
+  }
+
+  // One lane of two vectors (either may be a one-component one): an extract, or a copy of a one-component operand.
+  template <class IsOne>
+  std::optional<std::vector<uint32_t>> shuffle_one(const std::vector<uint32_t> &w, const IsOne &one) const {
+    auto lanes = [&](uint32_t value) -> uint32_t {
+      if (one(value)) return 1;
+      auto type = defining(value_type_of(value));
+      return type.size() == 4 && (type[0] & 0xffff) == spv::OpTypeVector ? type[3] : 0;
+    };
+    uint32_t first = lanes(w[3]), second = lanes(w[4]), lane = w[5] == 0xffffffffu ? 0 : w[5];
+    if (first == 0 || second == 0 || lane >= first + second) return std::nullopt;
+    uint32_t from = lane < first ? w[3] : w[4];
+    if (lane >= first) lane -= first;
+    if (one(from)) return std::vector<uint32_t>{word_of(spv::OpCopyObject, 4), w[1], w[2], from};
+    return std::vector<uint32_t>{word_of(spv::OpCompositeExtract, 5), w[1], w[2], from, lane};
+  }
+
+  uint32_t value_type_of(uint32_t value) const {
+    auto def = defining(value);
+    bool has_result = false, has_type = false;
+    if (def.empty()) return 0;
+    spv::HasResultAndType(spv::Op(def[0] & 0xffff), &has_result, &has_type);
+    return has_type && def.size() >= 3 ? def[1] : 0;
+  }
+
+  template <class IsOne>
+  std::optional<std::vector<uint32_t>> scalarized(uint32_t op, std::vector<uint32_t> w,
+                                                  const std::unordered_map<uint32_t, uint32_t> &component,
+                                                  const IsOne &one) const {
+    auto rename = [&](uint32_t &id) {
+      auto c = component.find(id);
+      if (c == component.end()) return false;
+      id = c->second;
+      return true;
+    };
+    bool changed = false;
+    auto copy = [&](uint32_t from) {
+      return std::vector<uint32_t>{word_of(spv::OpCopyObject, 4), w[1], w[2], from};
+    };
+    switch (op) {
+    case spv::OpCompositeExtract:
+    case spv::OpVectorExtractDynamic:
+      if (w.size() >= 5 && one(w[3])) return copy(w[3]);
+      break;
+    case spv::OpCompositeInsert:
+      if (w.size() == 6 && rename(w[1])) return copy(w[3]);
+      break;
+    case spv::OpVectorInsertDynamic:
+      if (w.size() == 6 && rename(w[1])) return copy(w[4]);
+      break;
+    case spv::OpCompositeConstruct:
+      if (w.size() == 4 && rename(w[1])) return copy(w[3]);
+      break;
+    case spv::OpVectorShuffle:
+      if (w.size() == 6 && rename(w[1])) return shuffle_one(w, one);
+      break;
+    case spv::OpConstantComposite:
+      if (w.size() == 4 && rename(w[1])) {
+        auto constant = defining(w[3]);
+        if (constant.size() < 3) return std::nullopt;
+        std::vector<uint32_t> out(constant.begin(), constant.end());
+        out[2] = w[2];
+        return out;
+      }
+      break;
+    case spv::OpConstantNull:
+      if (w.size() == 3 && rename(w[1])) {
+        auto type = defining(w[1]);
+        uint32_t value_words = type.size() >= 3 && type[2] > 32 ? 2 : 1;
+        if ((type[0] & 0xffff) == spv::OpTypeBool) return std::vector<uint32_t>{word_of(spv::OpConstantFalse, 3), w[1], w[2]};
+        std::vector<uint32_t> out = {word_of(spv::OpConstant, 3 + value_words), w[1], w[2]};
+        out.resize(3 + value_words, 0);
+        return out;
+      }
+      break;
+    case spv::OpTypePointer:
+      if (w.size() == 4) changed = rename(w[3]);
+      return changed ? std::optional(w) : std::nullopt;
+    case spv::OpTypeFunction:
+    case spv::OpTypeStruct:
+      for (size_t k = 2; k < w.size(); ++k) changed = rename(w[k]) || changed;
+      return changed ? std::optional(w) : std::nullopt;
+    case spv::OpTypeArray:
+    case spv::OpTypeRuntimeArray:
+      if (w.size() >= 3) changed = rename(w[2]);
+      return changed ? std::optional(w) : std::nullopt;
+    case spv::OpName:
+    case spv::OpDecorate:
+      if (w.size() >= 2 && component.contains(w[1])) return std::vector<uint32_t>{};
+      return std::nullopt;
+    default: break;
+    }
+    bool has_result = false, has_type = false;
+    spv::HasResultAndType(spv::Op(op), &has_result, &has_type);
+    if (has_type && w.size() >= 2 && rename(w[1])) return w;
+    return std::nullopt;
+  }
+
+  // The integer value of an OpConstant, if `id` is one that fits 32 bits.
+  std::optional<uint32_t> constant_value(uint32_t id) const {
+    auto c = defining(id);
+    if (c.size() < 4 || (c[0] & 0xffff) != spv::OpConstant) return std::nullopt;
+    if (c.size() == 5 && c[4] != 0) return std::nullopt;
+    return c[3];
+  }
+
+  // A built-in variable's pointee when it is a vector (the three-component ids and sizes), else 0.
+  uint32_t builtin_vector(uint32_t variable) const {
+    auto var = defining(variable);
+    if (var.size() < 4 || (var[0] & 0xffff) != spv::OpVariable) return 0;
+    auto pointer = defining(var[1]);
+    if (pointer.size() != 4 || (pointer[0] & 0xffff) != spv::OpTypePointer) return 0;
+    auto vector = defining(pointer[3]);
+    if (vector.size() != 4 || (vector[0] & 0xffff) != spv::OpTypeVector) return 0;
+    return pointer[3];
+  }
+
+  // The scalar a pointer type points to.
+  uint32_t pointee(uint32_t pointer_type) const {
+    auto pointer = defining(pointer_type);
+    return pointer.size() == 4 && (pointer[0] & 0xffff) == spv::OpTypePointer ? pointer[3] : 0;
+  }
+
+  // Bytes of a scalar type, 0 for anything else.
+  uint32_t scalar_bytes(uint32_t type) const {
+    auto t = defining(type);
+    if (t.size() < 3 || ((t[0] & 0xffff) != spv::OpTypeInt && (t[0] & 0xffff) != spv::OpTypeFloat)) return 0;
+    return t[2] % 8 == 0 ? t[2] / 8 : 0;
+  }
+
+  // A pointer into a built-in vector variable: where it points, in bytes from the vector's start.
+  struct Derived {
+    uint32_t variable;
+    uint32_t offset;
+    uint32_t pointee;
+    size_t derivation; // the instruction that makes it; none for the variable itself
+  };
+  static constexpr size_t none = ~size_t(0);
+
+  // How instruction i moves a pointer in `derived`, if it does: OpBitcast to another pointee, and pointer access
+  // chains at constant indices (byte steps after a cast to char*, as Triton emits; element steps from the vector
+  // itself, as DPC++ does).
+  std::optional<Derived> derive(size_t i, const std::unordered_map<uint32_t, Derived> &derived) const {
+    auto w = inst(i);
+    uint32_t op = insts_[i].opcode;
+    if (w.size() < 4 || !derived.contains(w[3])) return std::nullopt;
+    const Derived &base = derived.at(w[3]);
+    if (op == spv::OpBitcast && w.size() == 4) return Derived{base.variable, base.offset, pointee(w[1]), i};
+    if (op != spv::OpPtrAccessChain && op != spv::OpInBoundsPtrAccessChain) return std::nullopt;
+    std::optional<uint32_t> element = w.size() >= 5 ? constant_value(w[4]) : std::nullopt;
+    if (!element) return std::nullopt;
+    uint32_t step = scalar_bytes(base.pointee);
+    if (w.size() == 5 && step != 0) return Derived{base.variable, base.offset + *element * step, pointee(w[1]), i};
+    auto vector = defining(base.pointee);
+    if (w.size() == 6 && *element == 0 && vector.size() == 4 && (vector[0] & 0xffff) == spv::OpTypeVector) {
+      std::optional<uint32_t> lane = constant_value(w[5]);
+      if (lane && *lane < vector[3]) {
+        return Derived{base.variable, base.offset + *lane * scalar_bytes(vector[2]), pointee(w[1]), i};
+      }
+    }
+    return std::nullopt;
+  }
+
+  // One element of a built-in vector read through casts and pointer access chains becomes a whole load and an
+  // extract: the form the translator turns into a call. All of a variable's derived pointers are rewritten, or
+  // none (the guard then refuses the pattern by name).
+  void read_builtins_whole() {
+    std::unordered_map<uint32_t, Derived> derived; // pointer id -> where it points
+    std::unordered_map<uint32_t, uint32_t> vectors; // built-in variable -> its vector type
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode != spv::OpDecorate || w.size() != 4 || w[2] != spv::DecorationBuiltIn) continue;
+      if (uint32_t vector = builtin_vector(w[1])) {
+        vectors[w[1]] = vector;
+        derived[w[1]] = Derived{w[1], 0, vector, none};
+      }
+    }
+    if (vectors.empty()) return;
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      if (std::optional<Derived> d = derive(i, derived)) derived[inst(i)[2]] = *d;
+    }
+    // Every use of a derived pointer must be a derivation or a load of one whole element.
+    std::unordered_set<uint32_t> blocked; // variables with another use
+    std::vector<std::pair<size_t, uint32_t>> loads; // load, lane
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      bool derivation = w.size() >= 3 && derived.contains(w[2]) && derived.at(w[2]).derivation == i;
+      for (size_t k = 1, last = value_words(i); k <= last; ++k) {
+        auto d = derived.find(w[k]);
+        if (d == derived.end() || d->second.derivation == none || (derivation && k <= 3)) continue;
+        std::optional<uint32_t> lane = element_load(i, d->second, vectors.at(d->second.variable));
+        if (insts_[i].opcode == spv::OpLoad && k == 3 && lane) loads.emplace_back(i, *lane);
+        else blocked.insert(d->second.variable);
+      }
+    }
+    for (const auto &[load, lane] : loads) {
+      auto w = inst(load);
+      uint32_t variable = derived.at(w[3]).variable;
+      if (blocked.contains(variable)) continue;
+      uint32_t whole = bound_++;
+      replace(load, {word_of(spv::OpLoad, 4), vectors.at(variable), whole, variable,
+                     word_of(spv::OpCompositeExtract, 5), w[1], w[2], whole, lane});
+    }
+    for (const auto &[id, d] : derived) {
+      if (d.derivation != none && !blocked.contains(d.variable)) drop(d.derivation);
+    }
+  }
+
+  // How many leading words of instruction i (after the opcode word) may name a value: none outside functions
+  // (derived pointers live in them), in dropped instructions or in debug information, whose literals (lines,
+  // columns, sizes) may equal any id; memory operands, loop controls and switch literals are left out too.
+  size_t value_words(size_t i) const {
+    if (!in_function_[i] || (replaced_[i] && replaced_[i]->empty())) return 0;
+    uint32_t op = insts_[i].opcode, count = insts_[i].count;
+    switch (op) {
+    case spv::OpLine:
+    case spv::OpNoLine: return 0;
+    case spv::OpExtInst: return count >= 4 && inst(i)[3] == opencl_std_ ? count - 1 : 0;
+    case spv::OpLoad: return std::min<size_t>(count - 1, 3);
+    case spv::OpStore: return std::min<size_t>(count - 1, 2);
+    case spv::OpCopyMemory: return std::min<size_t>(count - 1, 2);
+    case spv::OpCopyMemorySized: return std::min<size_t>(count - 1, 3);
+    case spv::OpLoopMerge: return std::min<size_t>(count - 1, 2);
+    case spv::OpSwitch: return std::min<size_t>(count - 1, 2);
+    default: return count - 1;
+    }
+  }
+
+  // The lane an OpLoad at instruction i reads, when it loads one whole element of the vector.
+  std::optional<uint32_t> element_load(size_t i, const Derived &d, uint32_t vector_type) const {
+    auto w = inst(i);
+    auto vector = defining(vector_type);
+    uint32_t bytes = scalar_bytes(vector[2]);
+    if (insts_[i].opcode != spv::OpLoad || w.size() < 4 || w[1] != vector[2] || d.pointee != vector[2]) {
+      return std::nullopt;
+    }
+    if (bytes == 0 || d.offset % bytes != 0 || d.offset / bytes >= vector[3]) return std::nullopt;
+    return d.offset / bytes;
+  }
+
+  // Kernels gain nothing from SPIR-V 1.5 and 1.6 that the translator would need: read them as 1.4 unless
+  // they use the Vulkan memory model (the guard then refuses the version by number).
+  void read_newer_versions_as_1_4() {
+    uint32_t version = words_[1];
+    if (version != 0x00010500 && version != 0x00010600) return;
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode == spv::OpMemoryModel && w.size() >= 3 && w[2] == spv::MemoryModelVulkan) return;
+    }
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      size_t operand = insts_[i].opcode == spv::OpLoad ? 4 : insts_[i].opcode == spv::OpStore ? 3 : 0;
+      if (operand == 0 || w.size() <= operand || (w[operand] & nontemporal_mask) == 0) continue;
+      std::vector<uint32_t> copy(w.begin(), w.end());
+      copy[operand] &= ~nontemporal_mask;
+      replace(i, std::move(copy));
+    }
+    notes_.push_back(fmt::format("note: the module is SPIR-V {}.{}; it is read as SPIR-V 1.4, which has everything "
+                                 "it uses", version >> 16, (version >> 8) & 0xff));
+    words_[1] = version_1_4;
+    changed_ = true;
+  }
+
+  std::vector<uint32_t> words_;
+  std::vector<Instruction> insts_;
+  std::vector<std::optional<std::vector<uint32_t>>> replaced_;
+  std::unordered_map<uint32_t, size_t> definition_;
+  std::vector<bool> in_function_;
+  std::vector<std::string> notes_;
+  uint32_t bound_ = 0;
+  uint32_t opencl_std_ = 0; // the OpenCL.std instruction set's id
+  bool changed_ = false;
+};
+
+} // namespace
+
+Legalized legalize_for_translator(std::span<const uint8_t> spirv) {
+  if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4) return {};
+  std::vector<uint32_t> words(spirv.size() / 4); // copied: the input need not be 4-byte aligned
+  std::memcpy(words.data(), spirv.data(), spirv.size());
+  if (words[0] != spv::MagicNumber) return {};
+  std::optional<std::vector<Instruction>> insts = instructions(words);
+  if (!insts) return {};
+  return Legalizer(std::move(words), std::move(*insts)).run();
+}
+
+} // namespace zeal::cpu::detail
