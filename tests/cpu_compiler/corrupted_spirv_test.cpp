@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <fstream>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -93,11 +94,23 @@ void compile_mutated(const std::vector<uint32_t> &original, const std::string &s
   }
 }
 
+// A test kernel by stem, or a module of the real-world corpus by file name (<name>.spv).
+std::vector<uint8_t> module_bytes(const std::string &name) {
+#ifdef ZEAL_SPIRV_CORPUS
+  if (name.ends_with(".spv")) {
+    std::ifstream file(std::string(ZEAL_SPIRV_CORPUS) + "/" + name, std::ios::binary);
+    EXPECT_TRUE(file.good()) << "cannot open " << name << " in " << ZEAL_SPIRV_CORPUS;
+    return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  }
+#endif
+  return load_kernel(name);
+}
+
 // Child processes compile seeds [first, last) in turn, telling the parent
 // each seed before compiling it; a child that dies is replaced by one that
 // resumes after the seed it died on, so one run lists every crashing seed.
 std::vector<std::string> failing_seeds(const std::string &stem, uint64_t first, uint64_t last) {
-  std::vector<uint32_t> words = to_words(load_kernel(stem));
+  std::vector<uint32_t> words = to_words(module_bytes(stem));
   std::vector<std::string> failures;
   for (uint64_t next = first; next < last;) {
     int channel[2];
@@ -179,6 +192,43 @@ TEST(CorruptedSpirvRegressions, EarlierCrashesNowFailWithALog) {
     for (const std::string &failure : failing_seeds(stem, seed, seed + 1)) ADD_FAILURE() << failure;
   }
 }
+
+#ifdef ZEAL_SPIRV_CORPUS
+// The same for corruptions of corpus modules (found with seeds 0 to 6,000 on each).
+TEST(CorruptedSpirvRegressions, EarlierCrashesOfCorpusModulesNowFailWithALog) {
+  const char *triton = "triton_7KFKLODGHDGEV2UCBYWAFVZEVTPY5QGVMLNKTEPLO32BOWAONIKA_triton_poi_fused_embedding_0.spv";
+  const char *triton_red =
+      "triton_2NKELKYHMOJCEKRD5Y34ITYMI7DATEWKOS4RZWVBMBXRQNMMJKSA_triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_6.spv";
+  const std::pair<const char *, uint64_t> seeds[] = {
+      {triton, 25},                               // a variable named __spirv_BuiltIn* without the decoration
+      {triton, 58},                               // an integer comparison made a floating-point one
+      {triton, 220},                              // a comparison typed as an integer
+      {triton_red, 1101},                         // a non-uniform group operation at work-group scope
+      {"rodinia_kernel_gpu_opencl.spv", 254},     // a decoration group decorated after its definition
+      {"rodinia_kernel_gpu_opencl.spv", 1183},    // OpTypeRuntimeArray (the translator exits)
+      {"rodinia_kernel_gpu_opencl.spv", 1285},    // OpGroupMemberDecorate
+      {"lzt_ze_nano_benchmarks.spv", 357},        // an image type's multisampled operand out of range
+      {"lzt_ze_nano_benchmarks.spv", 1290},       // an image of 8-bit integers
+  };
+  for (const auto &[name, seed] : seeds) {
+    for (const std::string &failure : failing_seeds(name, seed, seed + 1)) ADD_FAILURE() << failure;
+  }
+}
+#endif
+
+#ifdef ZEAL_SPIRV_CORPUS
+// Modules other compilers emitted (../shared/spirv-corpus): Triton's with debug information, one-component
+// vectors and bfloat16 conversions, DPC++-style built-ins, clang + llvm-spirv's from Rodinia and level-zero-tests.
+INSTANTIATE_TEST_SUITE_P(
+    CorpusModules, CorruptedSpirv,
+    ::testing::Values("triton_7KFKLODGHDGEV2UCBYWAFVZEVTPY5QGVMLNKTEPLO32BOWAONIKA_triton_poi_fused_embedding_0.spv",
+                      "triton_2NKELKYHMOJCEKRD5Y34ITYMI7DATEWKOS4RZWVBMBXRQNMMJKSA_triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_6.spv",
+                      "rodinia_kernel_gpu_opencl.spv", "lzt_ze_nano_benchmarks.spv", "tornadovm_reduce04_uncompressed.spv"),
+    [](const auto &param) {
+      std::string name = param.param;
+      return name.substr(0, std::min<size_t>(name.find('_', 8), name.size() - 4));
+    });
+#endif
 
 INSTANTIATE_TEST_SUITE_P(RealModules, CorruptedSpirv,
                          ::testing::Values("vector_add", "struct_arg", "local_arg", "barrier", "atomics",

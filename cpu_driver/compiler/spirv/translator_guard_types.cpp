@@ -48,6 +48,7 @@ bool is_kernel_builtin(uint32_t builtin) {
 // ones but OpDot, whose types OpenCL kernels cannot declare.
 bool is_unimplemented(uint32_t opcode) {
   return opcode == spv::OpSourceContinued || opcode == spv::OpTranspose || opcode == spv::OpImageTexelPointer ||
+         opcode == spv::OpTypeRuntimeArray || opcode == spv::OpGroupMemberDecorate ||
          opcode == spv::OpArrayLength ||
          (opcode >= spv::OpMatrixTimesScalar && opcode <= spv::OpSMulExtended && opcode != spv::OpDot) ||
          opcode == spv::OpKill || (opcode >= spv::OpCopyLogical && opcode <= spv::OpPtrDiff) ||
@@ -139,6 +140,7 @@ public:
     for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
       if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
     }
+    if (Status ok = check_builtin_names(); !ok) return ok;
     return check_builtin_uses();
   }
 
@@ -268,6 +270,25 @@ private:
       }
       return {};
     case spv::OpTypeVector: return check_vector_type(at, inst);
+    case spv::OpTypeImage:
+      // The translator asserts each of Depth, Arrayed, MS and Sampled is one it has a meaning for, and has
+      // a name only for images of void, integers and floats.
+      if (inst.size() < 9 || inst[4] > 2 || inst[5] > 1 || inst[6] > 1 || inst[7] > 2) {
+        return wrong(at, inst, "declares an image type with a depth, arrayed, multisampled or sampled operand "
+                               "out of range");
+      }
+      if (uint32_t sampled = opcode_of(inst[2]); !(sampled == spv::OpTypeVoid ||
+          (sampled == spv::OpTypeInt && word_of(inst[2], 2) == 32) ||
+          (sampled == spv::OpTypeFloat && (word_of(inst[2], 2) == 16 || word_of(inst[2], 2) == 32)))) {
+        return wrong(at, inst, "declares an image of something other than void, 32-bit integers or 16- or "
+                               "32-bit floats");
+      }
+      return {};
+    case spv::OpGroupDecorate:
+      if (inst.size() >= 2 && !applied_groups_.insert(inst[1]).second) {
+        return wrong(at, inst, fmt::format("applies decoration group %{} a second time", inst[1]));
+      }
+      return {};
     case spv::OpTypePointer:
       if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
         return wrong(at, inst,
@@ -294,7 +315,22 @@ private:
                                            inst[1]));
       }
       return {};
+    case spv::OpIEqual: case spv::OpINotEqual: case spv::OpUGreaterThan: case spv::OpSGreaterThan:
+    case spv::OpUGreaterThanEqual: case spv::OpSGreaterThanEqual: case spv::OpULessThan: case spv::OpSLessThan:
+    case spv::OpULessThanEqual: case spv::OpSLessThanEqual: case spv::OpFOrdEqual: case spv::OpFUnordEqual:
+    case spv::OpFOrdNotEqual: case spv::OpFUnordNotEqual: case spv::OpFOrdLessThan: case spv::OpFUnordLessThan:
+    case spv::OpFOrdGreaterThan: case spv::OpFUnordGreaterThan: case spv::OpFOrdLessThanEqual:
+    case spv::OpFUnordLessThanEqual: case spv::OpFOrdGreaterThanEqual: case spv::OpFUnordGreaterThanEqual:
+      return check_comparison(at, inst);
     case spv::OpAccessChain: case spv::OpInBoundsAccessChain: return check_access_chain(at, inst, false);
+    default: break;
+    }
+    // OpenCL has sub-group non-uniform operations only; the translator asserts on any other scope.
+    if (opcode >= spv::OpGroupNonUniformElect && opcode <= spv::OpGroupNonUniformQuadSwap && inst.size() >= 4 &&
+        opcode_of(inst[3]) == spv::OpConstant && word_of(inst[3], 3) != spv::ScopeSubgroup) {
+      return wrong(at, inst, "is a non-uniform group operation at a scope other than the sub-group");
+    }
+    switch (opcode) {
     case spv::OpPtrAccessChain: case spv::OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
     case spv::OpCopyMemory: case spv::OpCopyMemorySized:
       if (inst.size() >= 3 &&
@@ -643,10 +679,46 @@ private:
   }
 
   // The translator treats names like decorations: attached to forward references.
-  Status check_name_target(uint32_t at, std::span<const uint32_t> inst) const {
+  // The translator builds an LLVM comparison, which asserts its operands have one type and gives a bool (or
+  // a vector of as many bools).
+  Status check_comparison(uint32_t at, std::span<const uint32_t> inst) const {
+    if (inst.size() < 5) return {};
+    uint32_t operands = type_of(inst[3]);
+    bool same = operands == type_of(inst[4]);
+    bool boolean = opcode_of(component(inst[1])) == spv::OpTypeBool &&
+                   (opcode_of(inst[1]) == spv::OpTypeVector) == (opcode_of(operands) == spv::OpTypeVector) &&
+                   (opcode_of(inst[1]) != spv::OpTypeVector || word_of(inst[1], 3) == word_of(operands, 3));
+    uint32_t kind = (inst[0] & 0xffff) >= spv::OpFOrdEqual ? spv::OpTypeFloat : spv::OpTypeInt;
+    if (!same) return wrong(at, inst, "compares two values of different types");
+    if (opcode_of(component(operands)) != kind) {
+      return wrong(at, inst, kind == spv::OpTypeFloat ? "compares values that are not floating-point"
+                                                     : "compares values that are not integers");
+    }
+    if (!boolean) return wrong(at, inst, "gives a comparison a type other than bool or a vector of as many bools");
+    return {};
+  }
+
+  Status check_name_target(uint32_t at, std::span<const uint32_t> inst) {
     const Definition *target = inst.size() >= 2 ? find(inst[1]) : nullptr;
     if (target && target->at < at) {
       return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
+    }
+    if (inst.size() >= 3) note_builtin_name(at, inst[1], inst.subspan(2));
+    return {};
+  }
+
+  // The translator also takes a variable named __spirv_BuiltIn* for a built-in (and reaches its
+  // llvm_unreachable on a use it has no pattern for), so such a name must come with the decoration.
+  void note_builtin_name(uint32_t at, uint32_t target, std::span<const uint32_t> name) {
+    if (spirv_literal_string(name).starts_with("__spirv_BuiltIn")) builtin_names_.emplace(target, at);
+  }
+  Status check_builtin_names() const {
+    for (const auto &[target, at] : builtin_names_) {
+      const Definition *variable = find(target);
+      if (variable == nullptr || variable->opcode != spv::OpVariable || builtins_.contains(target)) continue;
+      return invalid_binary(fmt::format("the SPIR-V instruction at word {} names variable %{} like a built-in "
+                                        "(__spirv_BuiltIn...), but the variable is not decorated BuiltIn",
+                                        at, target));
     }
     return {};
   }
@@ -658,7 +730,7 @@ private:
     size_t kind = member ? 3 : 2;
     if (inst.size() <= kind) return {};
     const Definition *target = find(inst[1]);
-    if (target && target->at < at && target->opcode != spv::OpDecorationGroup) {
+    if (target && target->at < at) { // a group's decorations too come before its OpDecorationGroup
       return wrong(at, inst, fmt::format("decorates %{}, which is defined before the decoration", inst[1]));
     }
     if (member && !is_member(inst[1], inst[2])) return wrong(at, inst, "decorates a member its struct lacks");
@@ -684,6 +756,7 @@ private:
       if (!member && !linked_.insert(inst[1]).second) {
         return wrong(at, inst, fmt::format("gives %{} a second linkage name", inst[1]));
       }
+      if (!member && inst.size() >= 5) note_builtin_name(at, inst[1], inst.subspan(3, inst.size() - 4));
       // A kernel may be exported, under its own name only (the translator pairs them by name).
       if (auto entry = entry_points_.find(inst[1]);
           !member && entry != entry_points_.end() && inst.size() >= 5 &&
@@ -823,7 +896,9 @@ private:
   const IdCheck &ids_;
   std::unordered_map<uint32_t, std::string> entry_points_; // function -> entry point name
   std::unordered_map<uint32_t, uint32_t> builtins_; // variable -> BuiltIn
+  std::unordered_map<uint32_t, uint32_t> builtin_names_; // id named __spirv_BuiltIn* -> where
   std::unordered_set<uint32_t> linked_;
+  std::unordered_set<uint32_t> applied_groups_;
   uint32_t address_bits_ = 64;
   uint32_t opencl_std_ = 0; // the OpenCL.std instruction set's id, 0 when not imported
   std::vector<std::pair<uint32_t, uint32_t>> bodies_;
