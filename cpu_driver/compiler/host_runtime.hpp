@@ -119,6 +119,10 @@ void define_atomic_builtins(llvm::Module &module);   // builtins/atomics.cpp
 void define_integer_builtins(llvm::Module &module);  // builtins/integer_builtins.cpp
 void define_vector_builtins(llvm::Module &module);   // builtins/vector_builtins.cpp: common, geometric, relational, vload/vstore
 void define_libm_builtins(llvm::Module &module);     // builtins/math_builtins.cpp: the math library beyond intrinsics
+void define_half_math_builtins(llvm::Module &module); // builtins/half_math.cpp: math on half through float
+void define_conversion_builtins(llvm::Module &module); // builtins/conversion_builtins.cpp: convert_*, bfloat16
+// True for the OpenCL math functions (the base of a mangled name) this driver provides for float.
+bool is_math_builtin(llvm::StringRef name);
 void lower_printf(llvm::Module &module);             // builtins/printf.cpp
 
 // --- Helpers shared by the generators (builtins/builtin_support.cpp) ----------------
@@ -131,6 +135,13 @@ bool is_signed_letter(llvm::StringRef letter);
 llvm::IRBuilder<> start_body(llvm::Function &function);
 // `value` (scalar) broadcast to `like`'s vector shape, or `value` itself.
 llvm::Value *splat_like(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Type *like);
+// `nearest`, the value nearest to an exact one, moved one unit in the last place
+// where rounding mode `mode` (_rtz, _rtp, _rtn; others leave it) goes the other
+// way; `above` and `below` (i1, per lane) say whether nearest lies above or below the exact value.
+llvm::Value *round_directed(llvm::IRBuilder<> &b, llvm::Value *nearest, llvm::Value *above, llvm::Value *below,
+                            llvm::StringRef mode);
+// Floating-point `x` narrowed to `type` in rounding mode `mode` (empty: to nearest even).
+llvm::Value *fp_truncate(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Type *type, llvm::StringRef mode);
 // Declarations named _Z<base>... that are still undefined: the candidates for a body.
 llvm::SmallVector<llvm::Function *, 16> undefined_builtins(llvm::Module &module);
 

@@ -89,6 +89,10 @@ void add_streaming_stores(llvm::Module &module, llvm::TargetMachine &machine);
 inline constexpr const char *streaming_threshold_symbol = "zeal_cpu_streaming_threshold";
 std::span<const RuntimeSymbol> streaming_store_symbols();
 
+// After optimisation: min and max of half vectors, which LLVM 15's x86 back end
+// cannot select, computed in float (backend/half_vectors.cpp).
+void widen_half_vector_min_max(llvm::Module &module);
+
 // Adds the hidden WorkItem parameter to every device function and call, then
 // replaces the work-item built-ins with loads from it.
 void add_work_item_parameter(llvm::Module &module);

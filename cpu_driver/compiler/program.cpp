@@ -73,6 +73,7 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   llvm::ModulePassManager passes = level == 0 ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                               : builder.buildPerModuleDefaultPipeline(optimization_level(level));
   passes.run(module, modules);
+  widen_half_vector_min_max(module);
   if (level >= 2) add_streaming_stores(module, machine); // the loops it versions are the vectorised ones
 }
 

@@ -239,6 +239,13 @@ bool define_simple_math(llvm::Function &function) {
 
 } // namespace
 
+bool is_math_builtin(llvm::StringRef name) {
+  if (math_lowering(name) || scalar_function(name)) return true;
+  name.consume_front("native_");
+  name.consume_front("half_");
+  return math_lowering(name) || name == "nan" || name == "powr" || name == "divide" || name == "recip" || name == "rsqrt";
+}
+
 void define_libm_builtins(llvm::Module &module) {
   for (llvm::Function *function : undefined_builtins(module)) {
     if (define_simple_math(*function)) continue;
@@ -249,6 +256,8 @@ void define_libm_builtins(llvm::Module &module) {
 }
 
 void lower_math_builtins(llvm::Module &module) {
+  // First, so that the float and double declarations they call are lowered below.
+  define_half_math_builtins(module);
   for (llvm::Function &function : llvm::make_early_inc_range(module)) {
     std::optional<Lowering> lowering = lowering_for(function);
     if (!lowering) continue;
@@ -268,6 +277,7 @@ void lower_math_builtins(llvm::Module &module) {
   define_integer_builtins(module);
   define_vector_builtins(module);
   define_libm_builtins(module);
+  define_conversion_builtins(module);
   lower_printf(module);
 }
 

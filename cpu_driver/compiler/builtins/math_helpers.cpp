@@ -70,7 +70,8 @@ T fract(T x, T *whole) {
   T floor = std::floor(x);
   *whole = floor;
   if (std::isinf(x)) return std::copysign(T(0), x);
-  return std::fmin(x - floor, std::nextafter(T(1), T(0))); // NaN stays NaN
+  if (std::isnan(x)) return x; // fmin below would return its other operand
+  return std::fmin(x - floor, std::nextafter(T(1), T(0)));
 }
 
 // OpenCL's sincos returns the sine and stores the cosine.

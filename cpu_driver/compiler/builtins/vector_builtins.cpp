@@ -89,10 +89,8 @@ llvm::Value *cross(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
   return n == 4 ? b.CreateInsertElement(r, fp(type->getElementType(), 0.0), uint64_t(3)) : r;
 }
 
-llvm::Value *geometric_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Function &f) {
+llvm::Value *geometric_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Value *x, llvm::Value *y) {
   name.consume_front("fast_");
-  llvm::Value *x = f.arg_size() > 0 ? f.getArg(0) : nullptr;
-  llvm::Value *y = f.arg_size() > 1 ? f.getArg(1) : nullptr;
   bool vector3or4 = x && x->getType()->isVectorTy() &&
                     llvm::cast<llvm::FixedVectorType>(x->getType())->getNumElements() >= 3;
   if (name == "dot" && y) return dot(b, x, y);
@@ -181,33 +179,6 @@ llvm::Value *element_address(llvm::IRBuilder<> &b, llvm::Value *pointer, llvm::T
   return b.CreatePointerCast(at, llvm::PointerType::get(access, space));
 }
 
-// float or double to half in a rounding mode (empty: the default, to nearest
-// even, which fptrunc does). The directed modes move fptrunc's result one unit
-// in the last place where it went the wrong way: widened back it compares
-// exactly with the source. NaN compares false and stays as it is.
-llvm::Value *to_half(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Type *half_type, llvm::StringRef mode) {
-  llvm::Value *nearest = b.CreateFPTrunc(x, half_type);
-  if (mode.empty() || mode == "_rte") return nearest;
-  llvm::Value *back = b.CreateFPExt(nearest, x->getType());
-  llvm::Type *bits_type_ = bits_type(half_type);
-  auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(bits_type_, v); };
-  llvm::Value *bits = b.CreateBitCast(nearest, bits_type_);
-  llvm::Value *negative = b.CreateICmpUGE(bits, constant(0x8000));
-  llvm::Value *plus = b.CreateAdd(bits, constant(1)), *minus = b.CreateSub(bits, constant(1));
-  llvm::Value *fixed = nullptr;
-  if (mode == "_rtz") {
-    auto fabs = [&](llvm::Value *v) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
-    fixed = b.CreateSelect(b.CreateFCmpOGT(fabs(back), fabs(x)), minus, bits); // magnitude one step down
-  } else if (mode == "_rtp") {
-    llvm::Value *up = b.CreateSelect(negative, b.CreateSelect(b.CreateICmpEQ(bits, constant(0x8000)), constant(1), minus), plus);
-    fixed = b.CreateSelect(b.CreateFCmpOLT(back, x), up, bits);
-  } else {
-    llvm::Value *down = b.CreateSelect(negative, plus, b.CreateSelect(b.CreateICmpEQ(bits, constant(0)), constant(0x8001), minus));
-    fixed = b.CreateSelect(b.CreateFCmpOGT(back, x), down, bits);
-  }
-  return b.CreateBitCast(fixed, half_type);
-}
-
 // vloadN/vstoreN and the half forms: vload_half[N], vloada_halfN, vstore[a]_half[N][_rte|_rtz|_rtp|_rtn].
 llvm::Value *load_store_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Function &f, bool &stores) {
   bool is_store = name.consume_front("vstore");
@@ -233,7 +204,7 @@ llvm::Value *load_store_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::F
   llvm::Align align(element->getPrimitiveSizeInBits() / 8);
   stores = is_store;
   if (is_store) {
-    llvm::Value *data = half ? to_half(b, f.getArg(0), access, mode) : f.getArg(0);
+    llvm::Value *data = half ? fp_truncate(b, f.getArg(0), access, mode) : f.getArg(0);
     b.CreateAlignedStore(data, address, align);
     return nullptr;
   }
@@ -284,6 +255,33 @@ bool is_vector_builtin_name(llvm::StringRef name) {
   return names.contains(name) || name.startswith("vload") || name.startswith("vstore");
 }
 
+// Common and geometric functions. On half they are computed in float, which
+// is more precise, and which LLVM 15's x86 back end needs: it cannot select
+// minnum and maxnum on vectors of half.
+llvm::Value *arithmetic_body(llvm::IRBuilder<> &b, llvm::StringRef name, llvm::Function &f) {
+  auto widen = [&](llvm::Value *v) {
+    llvm::Type *type = v->getType();
+    return type->getScalarType()->isHalfTy() ? b.CreateFPExt(v, type->getWithNewType(b.getFloatTy())) : v;
+  };
+  llvm::Type *type = f.getReturnType();
+  llvm::Value *result = nullptr;
+  if (type->isFPOrFPVectorTy() && !name.startswith("vload")) {
+    Args args;
+    for (llvm::Argument &arg : f.args()) args.push_back(widen(splat_like(b, &arg, type)));
+    llvm::Type *wide = type->getScalarType()->isHalfTy() ? type->getWithNewType(b.getFloatTy()) : type;
+    bool same_types = llvm::all_of(args, [&](llvm::Value *v) { return v->getType() == wide; });
+    result = same_types ? common_body(b, name, args, wide) : nullptr;
+  }
+  if (result == nullptr && f.arg_size() <= 2 && llvm::all_of(f.args(), [](llvm::Argument &arg) {
+        return arg.getType()->isFPOrFPVectorTy();
+      })) {
+    result = geometric_body(b, name, f.arg_size() > 0 ? widen(f.getArg(0)) : nullptr,
+                            f.arg_size() > 1 ? widen(f.getArg(1)) : nullptr);
+  }
+  if (result != nullptr && result->getType() != type) result = b.CreateFPTrunc(result, type);
+  return result;
+}
+
 // Builds the body into a scratch function first: a name may turn out not to
 // be one of ours (wrong types), and the declaration must then stay untouched.
 bool define_vector_builtin(llvm::Function &function) {
@@ -292,16 +290,8 @@ bool define_vector_builtin(llvm::Function &function) {
   llvm::Function *scratch = llvm::Function::Create(function.getFunctionType(), llvm::GlobalValue::InternalLinkage,
                                                    "zeal.scratch", function.getParent());
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(function.getContext(), "entry", scratch));
-  llvm::Type *type = function.getReturnType();
   bool stores = false;
-  llvm::Value *result = nullptr;
-  if (type->isFPOrFPVectorTy() && !name.startswith("vload")) {
-    Args args;
-    for (llvm::Argument &arg : scratch->args()) args.push_back(splat_like(b, &arg, type));
-    bool same_types = llvm::all_of(args, [&](llvm::Value *v) { return v->getType() == type; });
-    result = same_types ? common_body(b, name, args, type) : nullptr;
-  }
-  if (result == nullptr) result = geometric_body(b, name, *scratch);
+  llvm::Value *result = arithmetic_body(b, name, *scratch);
   if (result == nullptr) result = relational_body(b, name, *scratch);
   if (result == nullptr) result = select_body(b, name, *scratch);
   if (result == nullptr) result = shuffle_body(b, name, *scratch);

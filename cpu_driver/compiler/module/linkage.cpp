@@ -136,6 +136,12 @@ void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool librar
 
 Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std::vector<std::string> imports) {
   Linkage linkage;
+  // An import the lowering defined (a built-in such as IGC's bfloat16
+  // conversions, which modules import by name) needs no provider.
+  std::erase_if(imports, [&](const std::string &name) {
+    const llvm::GlobalValue *value = module.getNamedValue(name);
+    return value == nullptr || !value->isDeclaration();
+  });
   linkage.imports = std::move(imports);
   const llvm::DataLayout &layout = module.getDataLayout();
   for (const std::string &name : spirv.exports) {
