@@ -1,5 +1,6 @@
 // printf from kernels: stdout captured around the launch and compared as exact text.
 #include "test_support.hpp"
+#include "tests/support/capture_stderr.hpp"
 
 #include <cstdio>
 #include <fcntl.h>
@@ -54,6 +55,21 @@ TEST(Printf, EveryWorkItemsLineAndVectorAndLengthModifiers) {
                   "item 1 of 4: x=   -3 hex=0xfffffffd zeal\n"
                   "item 2 of 4: x=  255 hex=0xff zeal\n"
                   "item 3 of 4: x=    7 hex=0x7 zeal\n");
+}
+
+// DPC++'s device assert imports __devicelib_assert_fail, which the driver provides (as Intel's does): the module
+// has no import left, each failing work-item prints DPC++'s line on stderr, and the kernel goes on.
+TEST(DeviceAssert, AFailingAssertPrintsWhereAndWhatAndTheKernelCompletes) {
+  auto program = build("device_assert");
+  ASSERT_NE(program, nullptr);
+  EXPECT_TRUE(program->linkage().imports.empty());
+  std::vector<int> in = {1, 2, -3, 4}, out(4, 0);
+  int *pi = in.data(), *po = out.data();
+  const void *args[] = {&pi, &po};
+  std::string text = zeal::test::capture_stderr(
+      [&] { run(*program->find_kernel("checked_copy"), args, Range{1, {2, 1, 1}, {2, 1, 1}}); });
+  EXPECT_EQ("copy.cpp:12: checked_copy: global id: [2,0,0], local id: [0,0,0] Assertion `in[i] >= 0` failed.\n", text);
+  EXPECT_EQ((std::vector<int>{2, 4, -6, 8}), out);
 }
 
 } // namespace

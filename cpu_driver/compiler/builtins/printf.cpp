@@ -254,8 +254,25 @@ void lower_printf(llvm::Module &module) {
   if (printf->use_empty()) printf->eraseFromParent();
 }
 
+// DPC++'s device-side assert: its headers call devicelib's __devicelib_assert_fail, which Intel's GPU compiler
+// provides natively and modules (Triton's too) import by that name. The line is the one DPC++'s fallback
+// prints, on stderr, once per failing work-item. The kernel goes on: the driver never aborts the process it
+// runs in, and a SYCL runtime that wants assert's abort checks for it on the host.
+extern "C" void zeal_cpu_devicelib_assert_fail(const char *expression, const char *file, int32_t line,
+                                                const char *function, uint64_t gid0, uint64_t gid1, uint64_t gid2,
+                                                uint64_t lid0, uint64_t lid1, uint64_t lid2) {
+  auto text = [](const char *s) { return s != nullptr ? s : "<unknown>"; };
+  std::fprintf(stderr, "%s:%d: %s: global id: [%llu,%llu,%llu], local id: [%llu,%llu,%llu] Assertion `%s` failed.\n",
+               text(file), int(line), text(function), (unsigned long long)gid0, (unsigned long long)gid1,
+               (unsigned long long)gid2, (unsigned long long)lid0, (unsigned long long)lid1,
+               (unsigned long long)lid2, text(expression));
+  std::fflush(stderr);
+}
+
 std::span<const RuntimeSymbol> printf_symbols() {
-  static const RuntimeSymbol symbols[] = {{printf_symbol, reinterpret_cast<void *>(&zeal_cpu_printf)}};
+  static const RuntimeSymbol symbols[] = {
+      {printf_symbol, reinterpret_cast<void *>(&zeal_cpu_printf)},
+      {"__devicelib_assert_fail", reinterpret_cast<void *>(&zeal_cpu_devicelib_assert_fail)}};
   return symbols;
 }
 

@@ -1,5 +1,6 @@
 // Imports and exports of a module in LLVM IR: static linking, checks, what stays visible and what is exported.
 #include "cpu_driver/compiler/linking.hpp"
+#include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringSet.h>
@@ -63,7 +64,8 @@ std::vector<std::string> remaining_imports(const llvm::Module &module, const Spi
   std::vector<std::string> imports;
   for (const std::string &name : spirv.imports) {
     const llvm::GlobalValue *value = module.getNamedValue(name);
-    if (value != nullptr && value->isDeclaration() &&
+    // What the driver's host runtime provides (DPC++'s __devicelib_assert_fail) is bound, not imported.
+    if (value != nullptr && value->isDeclaration() && !is_host_symbol(name) &&
         std::find(imports.begin(), imports.end(), name) == imports.end()) {
       imports.push_back(name);
     }
