@@ -2,6 +2,7 @@
 #include "module_linker/module_info.hpp"
 
 #include "common/spirv_host_access.hpp"
+#include "common/spirv_newer.hpp"
 
 #include <spirv-tools/libspirv.h>
 
@@ -240,6 +241,11 @@ Result<ModuleInfo> parse(std::span<const uint32_t> words) {
     std::string what = diagnostic != nullptr && diagnostic->error != nullptr ? diagnostic->error : "unknown error";
     size_t at = diagnostic != nullptr ? diagnostic->position.index : 0;
     spvDiagnosticDestroy(diagnostic);
+    if (std::optional<uint32_t> capability = spirv_unknown_capability(what)) {
+      return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                        fmt::format("the module declares {}, which zeal's SPIR-V tools (SPIRV-Tools 2023.1) do not "
+                                    "know", spirv_capability_name(*capability)));
+    }
     return make_error(ZEAL_RESULT_ERROR_INVALID_BINARY,
                       fmt::format("the SPIR-V binary does not parse: {} (at word {})", what, at));
   }
@@ -267,7 +273,10 @@ Status apply_validation(std::span<const uint32_t> words, Validation validation, 
 
 } // namespace
 
-Result<ModuleInfo> inspect_spirv(std::span<const uint32_t> words, const InspectOptions &options) {
+Result<ModuleInfo> inspect_spirv(std::span<const uint32_t> module, const InspectOptions &options) {
+  // Triton's and oneCCL's bfloat16 conversions, which SPIRV-Tools 2023.1 cannot parse, seen as what it can.
+  std::vector<uint32_t> view = spirv_tools_view(module);
+  std::span<const uint32_t> words = view.empty() ? module : std::span<const uint32_t>(view);
   Result<ModuleInfo> info = parse(words);
   if (!info.ok()) return info;
   if (Status s = apply_validation(words, options.validation, info.value()); !s.ok()) return std::move(s).error();

@@ -1,12 +1,12 @@
 // The guard in front of LLVMSPIRVLib, which asserts instead of failing: the SPIR-V structure it trusts, checked first.
 #include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
+#include "common/spirv_newer.hpp"
+
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <unordered_map>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -219,62 +219,11 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
   return SPV_SUCCESS;
 }
 
-// SPV_INTEL_bfloat16_conversion, which LLVMSPIRVLib 15 reads but SPIRV-Tools 2023.1 cannot parse
-// (numbers from the extension's specification, newer than Debian 12's SPIR-V headers).
-constexpr uint32_t CapabilityBFloat16ConversionINTEL = 6115;
-constexpr uint32_t OpConvertFToBF16INTEL = 6116, OpConvertBF16ToFINTEL = 6117;
-
-// The words SPIRV-Tools parses: the bfloat16 conversions stand in as the conversions of the same shape
-// (float to 16-bit integer, and back), and their capability as no-ops, so every other word, and every
-// offset a refusal names, stays where it is.
-std::vector<uint32_t> parse_view(std::span<const uint32_t> words) {
-  std::vector<uint32_t> view(words.begin(), words.end());
-  for (size_t at = header_words; at < view.size(); at += view[at] >> 16) {
-    uint32_t count = view[at] >> 16, opcode = view[at] & 0xffff;
-    if (opcode == spv::OpCapability && count == 2 && view[at + 1] == CapabilityBFloat16ConversionINTEL) {
-      view[at] = view[at + 1] = (1u << 16) | spv::OpNop;
-    } else if (opcode == OpConvertFToBF16INTEL) {
-      view[at] = (count << 16) | spv::OpConvertFToU;
-    } else if (opcode == OpConvertBF16ToFINTEL) {
-      view[at] = (count << 16) | spv::OpConvertUToF;
-    }
-  }
-  return view;
-}
-
-// Capabilities newer than SPIRV-Tools 2023.1, named from their extensions' specifications, so a refusal
-// says which feature a module needs rather than a number.
-std::string capability_name(uint32_t capability) {
-  static const std::unordered_map<uint32_t, const char *> names = {
-      {6114, "DebugInfoModuleINTEL (SPV_INTEL_debug_module)"},
-      {6141, "SplitBarrierINTEL (SPV_INTEL_split_barrier)"},
-      {6144, "ArithmeticFenceEXT (SPV_EXT_arithmetic_fence)"},
-      {6169, "FPMaxErrorINTEL (SPV_INTEL_fp_max_error)"},
-      {6187, "GlobalVariableHostAccessINTEL (SPV_INTEL_global_variable_host_access)"},
-      {6189, "GlobalVariableFPGADecorationsINTEL (SPV_INTEL_global_variable_fpga_decorations)"},
-      {6220, "SubgroupBufferPrefetchINTEL (SPV_INTEL_subgroup_buffer_prefetch)"},
-      {6228, "Subgroup2DBlockIOINTEL (SPV_INTEL_2d_block_io)"},
-      {6229, "Subgroup2DBlockTransformINTEL (SPV_INTEL_2d_block_io)"},
-      {6230, "Subgroup2DBlockTransposeINTEL (SPV_INTEL_2d_block_io)"},
-      {6236, "SubgroupMatrixMultiplyAccumulateINTEL (SPV_INTEL_subgroup_matrix_multiply_accumulate)"},
-      {6400, "GroupUniformArithmeticKHR (SPV_KHR_uniform_group_instructions)"},
-      {6425, "TensorFloat32RoundingINTEL (SPV_INTEL_tensor_float32_rounding)"},
-      {6427, "MaskedGatherScatterINTEL (SPV_INTEL_masked_gather_scatter)"},
-      {6441, "CacheControlsINTEL (SPV_INTEL_cache_controls)"},
-      {6460, "RegisterLimitsINTEL (SPV_INTEL_maximum_registers)"},
-  };
-  auto found = names.find(capability);
-  return found != names.end() ? fmt::format("{}, capability {}", found->second, capability)
-                              : fmt::format("capability {}", capability);
-}
-
 // SPIRV-Tools' sentence; an unknown capability is named, and is a feature this driver lacks, not bad input.
 Error parse_failure(const std::string &message) {
-  constexpr std::string_view unknown = "Invalid capability operand: ";
-  if (size_t at = message.find(unknown); at != std::string::npos) {
-    uint32_t capability = uint32_t(std::strtoul(message.c_str() + at + unknown.size(), nullptr, 10));
+  if (std::optional<uint32_t> capability = spirv_unknown_capability(message)) {
     return build_failure(fmt::format("the module declares {}, which this driver's SPIR-V tools (SPIRV-Tools "
-                                     "2023.1) do not know", capability_name(capability)));
+                                     "2023.1) do not know", spirv_capability_name(*capability)));
   }
   return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
 }
@@ -284,7 +233,8 @@ Error parse_failure(const std::string &message) {
 // OpCompositeExtract of lane 3 for get_global_id(3)), then the type checks.
 Status check_ids(std::span<const uint32_t> module) {
   static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4); // immutable, shared by threads
-  std::vector<uint32_t> words = parse_view(module);
+  std::vector<uint32_t> view = spirv_tools_view(module); // the bfloat16 conversions, as SPIRV-Tools can parse them
+  std::span<const uint32_t> words = view.empty() ? module : std::span<const uint32_t>(view);
   IdCheck ids;
   ids.base = words.data();
   ids.bound = words[3];

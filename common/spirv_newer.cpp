@@ -1,0 +1,65 @@
+// SPIR-V newer than SPIRV-Tools 2023.1, seen through what it knows (spirv_newer.hpp).
+#include "common/spirv_newer.hpp"
+
+#include <fmt/format.h>
+#include <spirv/unified1/spirv.hpp>
+
+#include <cstdlib>
+#include <string_view>
+#include <unordered_map>
+
+namespace zeal {
+
+std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words) {
+  constexpr size_t header_words = 5;
+  std::vector<uint32_t> view;
+  for (size_t at = header_words; at < words.size();) {
+    uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || count > words.size() - at) break; // the parser that follows says how the module is cut
+    bool capability = opcode == spv::OpCapability && count == 2 && words[at + 1] == spirv_capability_bfloat16_conversion;
+    if (capability || opcode == spirv_op_convert_f_to_bf16 || opcode == spirv_op_convert_bf16_to_f) {
+      if (view.empty()) view.assign(words.begin(), words.end());
+      if (capability) view[at] = view[at + 1] = (1u << 16) | spv::OpNop;
+      else view[at] = (count << 16) | (opcode == spirv_op_convert_f_to_bf16 ? spv::OpConvertFToU : spv::OpConvertUToF);
+    }
+    at += count;
+  }
+  return view;
+}
+
+std::string spirv_capability_name(uint32_t capability) {
+  static const std::unordered_map<uint32_t, const char *> names = {
+      {6114, "DebugInfoModuleINTEL (SPV_INTEL_debug_module)"},
+      {6115, "BFloat16ConversionINTEL (SPV_INTEL_bfloat16_conversion)"},
+      {6141, "SplitBarrierINTEL (SPV_INTEL_split_barrier)"},
+      {6144, "ArithmeticFenceEXT (SPV_EXT_arithmetic_fence)"},
+      {6169, "FPMaxErrorINTEL (SPV_INTEL_fp_max_error)"},
+      {6187, "GlobalVariableHostAccessINTEL (SPV_INTEL_global_variable_host_access)"},
+      {6189, "GlobalVariableFPGADecorationsINTEL (SPV_INTEL_global_variable_fpga_decorations)"},
+      {6220, "SubgroupBufferPrefetchINTEL (SPV_INTEL_subgroup_buffer_prefetch)"},
+      {6228, "Subgroup2DBlockIOINTEL (SPV_INTEL_2d_block_io)"},
+      {6229, "Subgroup2DBlockTransformINTEL (SPV_INTEL_2d_block_io)"},
+      {6230, "Subgroup2DBlockTransposeINTEL (SPV_INTEL_2d_block_io)"},
+      {6236, "SubgroupMatrixMultiplyAccumulateINTEL (SPV_INTEL_subgroup_matrix_multiply_accumulate)"},
+      {6400, "GroupUniformArithmeticKHR (SPV_KHR_uniform_group_instructions)"},
+      {6425, "TensorFloat32RoundingINTEL (SPV_INTEL_tensor_float32_rounding)"},
+      {6427, "MaskedGatherScatterINTEL (SPV_INTEL_masked_gather_scatter)"},
+      {6441, "CacheControlsINTEL (SPV_INTEL_cache_controls)"},
+      {6460, "RegisterLimitsINTEL (SPV_INTEL_maximum_registers)"},
+  };
+  auto found = names.find(capability);
+  return found != names.end() ? fmt::format("{}, capability {}", found->second, capability)
+                              : fmt::format("capability {}", capability);
+}
+
+std::optional<uint32_t> spirv_unknown_capability(const std::string &message) {
+  constexpr std::string_view unknown = "Invalid capability operand: ";
+  size_t at = message.find(unknown);
+  if (at == std::string::npos) return std::nullopt;
+  unsigned long capability = std::strtoul(message.c_str() + at + unknown.size(), nullptr, 10);
+  // Enumerants are 16-bit in practice; a larger number is a corrupt word, not a feature.
+  if (capability > 0xffff) return std::nullopt;
+  return uint32_t(capability);
+}
+
+} // namespace zeal
