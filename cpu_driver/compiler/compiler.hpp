@@ -41,6 +41,10 @@ struct KernelInfo {
   uint64_t private_bytes = 0;                   // estimate of private memory per work-item
   bool uses_barriers = false;                   // barriers or sub-group collectives: work-items wait for others
   bool barrier_regions = false;                 // those waits compiled into region loops, not fibers (both kinds)
+  // Why this driver cannot run the kernel, a sentence naming it and what it
+  // calls (an image built-in, a built-in the driver lacks); empty when it can.
+  // zeKernelCreate refuses such a kernel, while the module's others run.
+  std::string refusal;
 };
 
 // A specialization constant's new value; its size is the size of the constant's type in the module.

@@ -97,9 +97,6 @@ void widen_half_vector_min_max(llvm::Module &module);
 // replaces the work-item built-ins with loads from it.
 void add_work_item_parameter(llvm::Module &module);
 
-// Fails, naming them, when calls remain to functions neither defined nor provided.
-Status check_external_calls(const llvm::Module &module, const CompileOptions &options);
-
 // Adds `zeal.wg.<kernel>` with the WorkGroupFn signature for each kernel, whose
 // sub-groups have KernelInfo::subgroup_size work-items. Sets each kernel's barrier_regions.
 void build_work_group_functions(llvm::Module &module, std::span<KernelInfo> kernels, const CompileOptions &options);

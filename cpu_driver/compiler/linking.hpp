@@ -25,10 +25,17 @@ Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_pt
 // built-in the lowering replaced): what dynamic linking must provide.
 std::vector<std::string> remaining_imports(const llvm::Module &module, const SpirvLinkage &spirv);
 
-// Calls to functions that are neither defined, imported nor provided by the
-// driver fail the build; used instead of check_external_calls when the
-// module has imports.
-Status check_calls_with_imports(const llvm::Module &module, std::span<const std::string> imports);
+// Refuses kernels one by one, as Intel's driver does, instead of the module:
+// a kernel reaching (through calls, callees of callees, function pointers) a
+// function neither defined, imported nor provided by this driver (an image
+// built-in, a built-in it lacks) gets its KernelInfo::refusal and a trap for a
+// body. Calls to such functions left elsewhere (exported functions of a
+// library, dead code) become traps too, so the rest of the module compiles.
+// Returns build-log notes naming the `exported` functions that reach one.
+std::string refuse_unsupported_kernels(llvm::Module &module, std::span<KernelInfo> kernels,
+                                       std::span<const std::string> imports, std::span<const std::string> exported);
+// One build-log line per refused kernel, saying why.
+std::string refusal_notes(std::span<const KernelInfo> kernels);
 
 // With typed pointers, an indirect call given the hidden WorkItem argument
 // still calls through a pointer to the old function type; casts it to the new

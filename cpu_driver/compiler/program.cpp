@@ -110,16 +110,20 @@ Status verify(const llvm::Module &module, const char *stage) {
   return build_failure(fmt::format("internal compiler error: the module is invalid {}: {}", stage, out.str()));
 }
 
-// Imports are allowed in any module; without them the compiler's own check
-// of external calls applies unchanged.
+// Imports are allowed in any module. A kernel reaching a call nothing
+// provides is refused on its own (its reason in its KernelInfo), as on Intel's
+// driver, where such a module builds and only those kernels fail; notes about
+// exported functions reaching one go to `log`.
 Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<KernelInfo> kernels,
-                        const SpirvLinkage &spirv, std::span<const std::string> imports) {
+                        const SpirvLinkage &spirv, std::span<const std::string> imports, std::string &log) {
   use_c_calling_convention(module);
   lower_math_builtins(module);
   add_work_item_parameter(module);
   retype_indirect_calls(module);
-  Status calls = imports.empty() ? check_external_calls(module, options) : check_calls_with_imports(module, imports);
-  if (!calls) return calls;
+  // Only a library's exported functions can be called from elsewhere; the others are internalised.
+  std::span<const std::string> exported;
+  if (options.library_compilation) exported = spirv.exports;
+  log += refuse_unsupported_kernels(module, kernels, imports, exported);
   build_work_group_functions(module, kernels, options);
   hide_internals(module, spirv, options.library_compilation);
   return verify(module, "after lowering for the host");
@@ -223,9 +227,10 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &la
                                                               : options.primary_subgroup_size;
   if (Status sizes = check_subgroup_sizes(*kernels, options); !sizes) return std::move(sizes).error();
   std::vector<std::string> imports = remaining_imports(ir, read->spirv);
-  if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports); !rewritten) {
+  if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports, log); !rewritten) {
     return std::move(rewritten).error();
   }
+  log += refusal_notes(*kernels);
   clock.mark("lower");
   trace_module(ir);
   for (KernelInfo &kernel : *kernels) kernel.private_bytes = private_bytes(ir, kernel.name);
@@ -276,7 +281,13 @@ Result<std::unique_ptr<Program>> compile_spirv(std::span<const uint8_t> spirv, c
 Result<std::unique_ptr<Program>> compile_spirv_program(std::span<const CompileInput> inputs) {
   assert(!inputs.empty());
   auto program = detail::compile(inputs);
-  if (!program) logger("zeal-cpu").info("SPIR-V build failed: {}", program.error().log);
+  if (!program) {
+    logger("zeal-cpu").info("SPIR-V build failed: {}", program.error().log);
+    return program;
+  }
+  for (const KernelInfo &kernel : program.value()->kernels()) {
+    if (!kernel.refusal.empty()) logger("zeal-cpu").info("kernel refused: {}", kernel.refusal);
+  }
   return program;
 }
 
@@ -291,7 +302,8 @@ Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blo
   auto contents = detail::read_native_binary(blob);
   if (!contents) return std::move(contents).error();
   if (Status sizes = detail::check_subgroup_sizes(contents->kernels, options); !sizes) return std::move(sizes).error();
-  return detail::make_program(std::move(*contents), std::string());
+  std::string notes = detail::refusal_notes(contents->kernels); // the kernels refused when it was compiled
+  return detail::make_program(std::move(*contents), std::move(notes));
 }
 
 } // namespace zeal::cpu

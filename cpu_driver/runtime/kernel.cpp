@@ -189,6 +189,11 @@ ze_result_t kernel_create(ze_module_handle_t module, const ze_kernel_desc_t *des
     zeal::logger("zeal-cpu").warn("zeKernelCreate: the module has no kernel named '{}'", desc->pKernelName);
     return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   }
+  // Before the link check: linking would not make a refused kernel runnable.
+  if (!info->refusal.empty()) {
+    zeal::logger("zeal-cpu").warn("zeKernelCreate: {}", info->refusal);
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  }
   if (!program->linked()) {
     zeal::logger("zeal-cpu").warn("zeKernelCreate: kernel '{}': the module imports '{}', which no "
                                   "zeModuleDynamicLink has resolved yet",

@@ -86,6 +86,25 @@ TEST_F(NativeBinaries, KernelPropertiesSurviveTheRoundTrip) {
   }
 }
 
+// A blob carries each kernel's refusal: the module loaded from it refuses the same kernels, says so in its log,
+// and runs the others.
+TEST_F(NativeBinaries, ARoundTripRefusesTheSameKernels) {
+  ze_module_handle_t native = nullptr;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, load(native_of(plain("refused_kernels.spv")), native, log)) << log;
+  for (const char *name : {"sample_image", "prefetch_twice_removed"}) {
+    EXPECT_NE(std::string::npos, log.find(std::string("info: kernel refused: kernel '") + name + "' calls ")) << log;
+    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+    ze_kernel_handle_t k = nullptr;
+    EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeKernelCreate(native, &desc, &k)) << name;
+    EXPECT_EQ(nullptr, k);
+  }
+  int factor = 3;
+  std::vector<int> want(16);
+  for (int i = 0; i < 16; ++i) want[i] = 3 * i;
+  EXPECT_EQ(want, run(kernel(native, "scale_buffer"), 16, {{sizeof(factor), &factor}}));
+}
+
 TEST_F(NativeBinaries, ABlobTruncatedAtEveryEighthIsRefused) {
   std::vector<uint8_t> blob = native_of(plain("vector_add.spv"));
   for (size_t eighth = 0; eighth < 8; ++eighth) {
@@ -115,7 +134,7 @@ TEST_F(NativeBinaries, AFlippedByteIsRefusedWhereverItIs) {
   EXPECT_EQ("the binary is not a zeal CPU native binary: it does not start with the magic 'ZEALCPU'", flipped(0));
   uint32_t format = 0;
   std::memcpy(&format, blob.data() + 8, sizeof format);
-  EXPECT_EQ(6u, format);
+  EXPECT_EQ(7u, format);
   EXPECT_EQ("the native binary has format version " + std::to_string(format ^ 0x5a) + "; this driver reads version " +
                 std::to_string(format),
             flipped(8));

@@ -182,6 +182,8 @@ public:
   }
 
   Result<WorkGroupFn> entry(const KernelInfo &kernel) const override {
+    // zeKernelCreate refuses it first; its body is a trap, which must never run.
+    if (!kernel.refusal.empty()) return make_error(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, kernel.refusal);
     assert(linked() && "the caller checks that imports are bound first");
     return lookup_entry(kernel);
   }

@@ -15,13 +15,13 @@ namespace {
 
 // Layout (little-endian): magic[8], format u32, reserved u32, total size u64,
 // then fields (strings are u32 length + bytes): driver build id, target id,
-// kernels, imports, exported functions, exported globals, object code; then an
+// kernels (each with its refusal, empty when it runs), imports, exported functions, exported globals, object code; then an
 // FNV-1a 64 checksum of everything before it.
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // 2: the work-item record gained the sub-group size; 3: kernels record the size they run with;
 // 4: and whether barriers became regions; 5: host-access names kept; 6: a work-group
-// function runs GroupContext::group_count groups per call.
-constexpr uint32_t format_version = 6;
+// function runs GroupContext::group_count groups per call; 7: kernels carry their refusal.
+constexpr uint32_t format_version = 7;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 uint64_t fnv1a(std::span<const uint8_t> bytes) {
@@ -101,6 +101,7 @@ void write_kernel(Writer &w, const KernelInfo &kernel) {
   w.put(kernel.private_bytes);
   w.put(uint8_t(kernel.uses_barriers));
   w.put(uint8_t(kernel.barrier_regions));
+  w.put(kernel.refusal);
 }
 
 KernelInfo read_kernel(Reader &r) {
@@ -120,6 +121,7 @@ KernelInfo read_kernel(Reader &r) {
   kernel.private_bytes = r.get<uint64_t>();
   kernel.uses_barriers = r.get<uint8_t>() != 0;
   kernel.barrier_regions = r.get<uint8_t>() != 0;
+  kernel.refusal = r.string();
   return kernel;
 }
 

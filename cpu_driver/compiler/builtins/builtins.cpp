@@ -1,10 +1,8 @@
 // The hidden work-item parameter of device functions and the work-item built-ins lowered onto it.
 #include "cpu_driver/compiler/host_runtime.hpp"
 
-#include <fmt/format.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringSwitch.h>
-#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 
@@ -335,30 +333,6 @@ void add_work_item_parameter(llvm::Module &module) {
   define_subgroup_builtins(module);
   lower_barriers_and_fences(module);
   lower_local_variables(module);
-}
-
-Status check_external_calls(const llvm::Module &module, const CompileOptions &options) {
-  std::string log;
-  for (const llvm::Function &function : module) {
-    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
-    if (is_host_symbol(function.getName())) continue;
-    std::string name = function.getName().str();
-    std::string readable = llvm::demangle(name);
-    std::string called = fmt::format("'{}'{}", readable, readable == name ? "" : fmt::format(" ({})", name));
-    if (function.getName().contains("ocl_image")) {
-      bool block_io = function.getName().contains("intel_sub_group_block_");
-      log += fmt::format("the module calls {}, which takes an image: this driver supports no images{}\n", called,
-                         block_io ? ", and sub-group block reads and writes on global memory only" : "");
-      continue;
-    }
-    log += fmt::format("the module calls {}, which is neither defined in the module nor provided by this driver\n",
-                       called);
-  }
-  if (log.empty()) return {};
-  if (options.library_compilation) {
-    log += "note: this compiler does not link imported functions across modules yet\n";
-  }
-  return build_failure(log);
 }
 
 } // namespace zeal::cpu::detail

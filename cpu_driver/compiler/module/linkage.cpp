@@ -73,23 +73,6 @@ std::vector<std::string> remaining_imports(const llvm::Module &module, const Spi
   return imports;
 }
 
-Status check_calls_with_imports(const llvm::Module &module, std::span<const std::string> imports) {
-  llvm::StringSet<> provided = as_set(imports);
-  for (const RuntimeSymbol &symbol : runtime_symbols()) provided.insert(symbol.name);
-  std::string log;
-  for (const llvm::Function &function : module) {
-    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
-    if (provided.contains(function.getName())) continue;
-    std::string name = function.getName().str();
-    std::string readable = llvm::demangle(name);
-    log += fmt::format(
-        "the module calls '{}'{}, which is neither defined in the module, imported, nor provided by this driver\n",
-        readable, readable == name ? "" : fmt::format(" ({})", name));
-  }
-  if (log.empty()) return {};
-  return build_failure(log);
-}
-
 void retype_indirect_calls(llvm::Module &module) {
   for (llvm::Function &function : module) {
     for (llvm::Instruction &inst : llvm::instructions(function)) {

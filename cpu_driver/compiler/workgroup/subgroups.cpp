@@ -232,11 +232,11 @@ void define_subgroup_builtins(llvm::Module &module) {
     std::optional<Collective> c = collective(base);
     std::optional<uint32_t> ballot = ballot_query_kind(base);
     // Block I/O on buffers only: an image is a pointer too (to an opaque type),
-    // left undefined so that check_external_calls says images are unsupported.
+    // left undefined so that the kernels calling it are refused for taking an image.
     bool block = base.startswith("intel_sub_group_block_") && f->getArg(0)->getType()->isPointerTy() &&
                  !f->getName().contains("ocl_image");
     bool known_query = is_query(base) && f->arg_size() == 1 && f->getReturnType()->isIntegerTy();
-    if (!c && !ballot && !block && !known_query) continue; // unknown: check_external_calls names it
+    if (!c && !ballot && !block && !known_query) continue; // unknown: refuse_unsupported_kernels names it
     llvm::IRBuilder<> b = start_body(*f);
     if (c) {
       define_collective(*f, *c, b);

@@ -1,0 +1,115 @@
+// Kernels refused one by one: a module mixing runnable kernels with kernels that call images or missing built-ins
+// builds, its other kernels run, and only those fail at zeKernelCreate, each with a sentence saying why.
+#include "link_support.hpp"
+#include "tests/support/capture_stderr.hpp"
+
+#include <cstring>
+
+namespace zeal::cpu::test {
+namespace {
+
+using zeal::test::capture_stderr;
+
+class RefusedKernels : public LinkingDriver {
+protected:
+  // zeKernelCreate's result, and what it logged in `warning`.
+  ze_result_t create(ze_module_handle_t module, const char *name, std::string *warning = nullptr) {
+    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+    ze_kernel_handle_t k = nullptr;
+    ze_result_t r = ZE_RESULT_ERROR_UNKNOWN;
+    std::string text = capture_stderr([&] { r = zeKernelCreate(module, &desc, &k); });
+    if (k != nullptr) kernels.push_back(k);
+    EXPECT_EQ(r == ZE_RESULT_SUCCESS, k != nullptr);
+    if (warning != nullptr) *warning = text;
+    return r;
+  }
+  std::vector<std::string> kernel_names(ze_module_handle_t module) {
+    uint32_t count = 0;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(module, &count, nullptr));
+    std::vector<const char *> names(count);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(module, &count, names.data()));
+    return {names.begin(), names.end()};
+  }
+};
+
+// Every unsupported call the kernel reaches, in the order its code reaches them.
+constexpr const char *sample_image_refusal =
+    "kernel 'sample_image' calls 'read_imagef(ocl_image2d_ro, ocl_sampler, int vector[2])' "
+    "(_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i), which takes an image: this driver supports no images; it "
+    "also calls '__translate_sampler_initializer', which makes or takes a sampler, used only with images: this driver "
+    "supports no images";
+// The call two functions down, named with the helper making it.
+constexpr const char *prefetch_refusal =
+    "kernel 'prefetch_twice_removed' calls 'prefetch(float vector[4] const AS1*, unsigned long)' "
+    "(_Z8prefetchPU3AS1KDv4_fm) through 'fetch_ahead', which is neither defined in the module nor provided by this "
+    "driver";
+
+TEST_F(RefusedKernels, AModuleMixingThemBuildsAndListsEachRefusalInItsLog) {
+  ze_module_handle_t module = nullptr;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("refused_kernels.spv"), module, &log)) << log;
+  EXPECT_NE(std::string::npos, log.find(std::string("info: kernel refused: ") + sample_image_refusal)) << log;
+  EXPECT_NE(std::string::npos, log.find(std::string("info: kernel refused: ") + prefetch_refusal)) << log;
+  EXPECT_EQ(std::string::npos, log.find("scale_buffer")) << log;
+  // Every kernel is listed, refused or not.
+  EXPECT_EQ((std::vector<std::string>{"scale_buffer", "sample_image", "prefetch_twice_removed"}),
+            kernel_names(module));
+}
+
+TEST_F(RefusedKernels, TheBufferKernelRunsAndTheOthersAreUnsupportedFeatures) {
+  ze_module_handle_t module = plain("refused_kernels.spv");
+  ASSERT_NE(nullptr, module);
+  std::string warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(module, "sample_image", &warning));
+  EXPECT_NE(std::string::npos, warning.find(std::string("zeKernelCreate: ") + sample_image_refusal)) << warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(module, "prefetch_twice_removed", &warning));
+  EXPECT_NE(std::string::npos, warning.find(prefetch_refusal)) << warning;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create(module, "scale_buffer"));
+  int factor = 5;
+  std::vector<int> want(16);
+  for (int i = 0; i < 16; ++i) want[i] = 5 * i;
+  EXPECT_EQ(want, run(kernels.back(), 16, {{sizeof(factor), &factor}}));
+}
+
+// Unresolved imports keep their rule: no kernel of the module until it is linked. Linking makes the kernels that
+// reach no unsupported call runnable, not the one writing an image.
+TEST_F(RefusedKernels, AnImportStillWaitsForTheLinkWhileAnImageKernelIsRefusedForGood) {
+  ze_module_handle_t user = plain("refused_with_import.spv");
+  ze_module_handle_t lib = library("link_library.spv");
+  ASSERT_NE(nullptr, user);
+  std::string warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, create(user, "use_import", &warning));
+  EXPECT_NE(std::string::npos, warning.find("the module imports 'link_helper'")) << warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(user, "write_image", &warning));
+  EXPECT_NE(std::string::npos,
+            warning.find("kernel 'write_image' calls 'write_imagei(ocl_image2d_wo, int vector[2], int vector[4])' "
+                         "(_Z12write_imagei14ocl_image2d_woDv2_iDv4_i), which takes an image: this driver supports no "
+                         "images"))
+      << warning;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(user, "write_image"));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create(user, "use_import"));
+  std::vector<int> want(8);
+  for (int i = 0; i < 8; ++i) want[i] = 3 * i + 2;
+  EXPECT_EQ(want, run(kernels.back(), 8));
+}
+
+// A library's exported function calling an image built-in does not stop the library: its other exports link.
+TEST_F(RefusedKernels, ALibraryWithoutKernelsWhoseExportTakesAnImageBuildsAndNotesIt) {
+  ze_module_handle_t lib = nullptr;
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("image_library.spv"), lib, &log, "-library-compilation")) << log;
+  EXPECT_NE(std::string::npos,
+            log.find("info: exported function 'first_texel' calls "
+                     "'read_imagef(ocl_image2d_ro, int vector[2])' (_Z11read_imagef14ocl_image2d_roDv2_i), which "
+                     "takes an image: this driver supports no images; such a call is compiled as a trap"))
+      << log;
+  EXPECT_TRUE(kernel_names(lib).empty());
+  void *add_one = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(lib, "add_one", &add_one));
+  EXPECT_NE(nullptr, add_one);
+}
+
+} // namespace
+} // namespace zeal::cpu::test
