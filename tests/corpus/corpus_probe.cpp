@@ -8,6 +8,7 @@
 // it once per module in a child process. Exit 2 means the driver answered inconsistently.
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -34,6 +35,15 @@ std::string build_log(ze_module_build_log_handle_t log) {
   std::string text(size, '\0');
   if (zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS) return {};
   return text;
+}
+
+// The build log's line refusing `kernel`, after the kernel's name: what it calls that the driver lacks.
+std::string refusal_reason(const std::string &log, const std::string &kernel) {
+  std::string marker = "kernel '" + kernel + "' ";
+  size_t at = log.find(marker);
+  if (at == std::string::npos) return {};
+  size_t end = std::min(log.find('\n', at), log.find(':', at + marker.size())); // up to the reason's detail
+  return " (" + log.substr(at + marker.size(), end == std::string::npos ? std::string::npos : end - at - marker.size()) + ")";
 }
 
 } // namespace
@@ -103,7 +113,7 @@ int main(int argc, char **argv) {
     }
     char code[16];
     std::snprintf(code, sizeof code, "0x%08x", unsigned(r));
-    refusals += std::string(refusals.empty() ? "" : " | ") + name + ": " + code;
+    refusals += std::string(refusals.empty() ? "" : " | ") + name + ": " + code + refusal_reason(log_text, name);
   }
   if (codegen) {
     size_t size = 0;
