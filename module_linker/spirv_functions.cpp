@@ -91,8 +91,12 @@ void on_function_instruction(ParseState &s, const spv_parsed_instruction_t &inst
   if (inst.opcode == OpFunctionEnd) s.current = -1;
 }
 
+// Built-in variables, and functions the drivers provide rather than another image: SPIR-V's own (__spirv_*),
+// Intel's GPU compiler's (__builtin_spirv_*, which oneCCL's kernels import) and DPC++'s device assert
+// (__devicelib_assert_fail, native on Intel's driver and provided by zeal's CPU driver; Triton imports it).
 bool is_builtin_import(const ParseState &s, uint32_t id, const std::string &name) {
-  return s.builtins.count(id) != 0 || name.rfind("__spirv_", 0) == 0;
+  return s.builtins.count(id) != 0 || name.rfind("__spirv_", 0) == 0 || name.rfind("__builtin_spirv_", 0) == 0 ||
+         name == "__devicelib_assert_fail";
 }
 
 namespace {

@@ -71,7 +71,7 @@ TEST(InspectSpirv, GivenOpenClWithExternalFunctions_ThenImportsAndExportsAreList
   EXPECT_EQ(info.imports.size(), 1u);
 }
 
-TEST(InspectSpirv, GivenBuiltinVariableAndSpirvFunctionImports_ThenOnlyRealImportIsListed) {
+TEST(InspectSpirv, GivenBuiltinVariableAndDriverProvidedFunctionImports_ThenOnlyRealImportIsListed) {
   ml::ModuleInfo info = inspect_fixture("builtin_imports.spv");
   EXPECT_EQ(info.imports, std::vector<std::string>{"real_import"});
   EXPECT_EQ(info.exports, std::vector<std::string>{"exported_fn"});
