@@ -194,7 +194,7 @@ TEST(CorruptedSpirvRegressions, EarlierCrashesNowFailWithALog) {
 }
 
 #ifdef ZEAL_SPIRV_CORPUS
-// The same for corruptions of corpus modules (found with seeds 0 to 6,000 on each).
+// The same for corruptions of corpus modules (found with seeds 0 to 12,000 on each).
 TEST(CorruptedSpirvRegressions, EarlierCrashesOfCorpusModulesNowFailWithALog) {
   const char *triton = "triton_7KFKLODGHDGEV2UCBYWAFVZEVTPY5QGVMLNKTEPLO32BOWAONIKA_triton_poi_fused_embedding_0.spv";
   const char *triton_red =
@@ -209,6 +209,11 @@ TEST(CorruptedSpirvRegressions, EarlierCrashesOfCorpusModulesNowFailWithALog) {
       {"rodinia_kernel_gpu_opencl.spv", 1285},    // OpGroupMemberDecorate
       {"lzt_ze_nano_benchmarks.spv", 357},        // an image type's multisampled operand out of range
       {"lzt_ze_nano_benchmarks.spv", 1290},       // an image of 8-bit integers
+      {triton, 7558},                             // another instruction among a function's parameters
+      {triton_red, 6760},                         // a bfloat16 conversion of a 32-bit integer (the translator exits)
+      {triton_red, 7111},                         // the same, of another type
+      {"lzt_ze_nano_benchmarks.spv", 8407},       // an image sampled at compile time
+      {"lzt_ze_nano_benchmarks.spv", 11414},      // an image of a dimension the translator lacks
   };
   for (const auto &[name, seed] : seeds) {
     for (const std::string &failure : failing_seeds(name, seed, seed + 1)) ADD_FAILURE() << failure;

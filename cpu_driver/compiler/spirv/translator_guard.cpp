@@ -104,6 +104,11 @@ private:
   }
 
   Status visit(size_t at, uint32_t opcode, std::span<const uint32_t> inst) {
+    // Between OpFunction and its first block only parameters stand (the translator asserts on anything else).
+    if (in_header_ && opcode != spv::OpFunctionParameter && opcode != spv::OpLabel && opcode != spv::OpFunctionEnd &&
+        opcode != spv::OpLine && opcode != spv::OpNoLine) {
+      return misplaced(at, "an instruction among a function's parameters");
+    }
     switch (opcode) {
     case spv::OpMemoryModel: ++memory_models_; return {};
     case spv::OpEntryPoint:
@@ -115,11 +120,13 @@ private:
       if (in_function_) return misplaced(at, "OpFunction inside a function");
       if (inst[2] == 0 || inst[2] >= bound_) return misplaced(at, "a function id outside the id bound");
       in_function_ = true;
+      in_header_ = true;
       functions_.insert(inst[2]);
       return {};
     case spv::OpFunctionEnd:
       if (!in_function_ || in_block_) return misplaced(at, "OpFunctionEnd outside a function or inside a block");
       in_function_ = false;
+      in_header_ = false;
       return {};
     case spv::OpFunctionCall:
       if (Status ok = operands(at, inst, 4); !ok) return ok;
@@ -130,6 +137,7 @@ private:
         return misplaced(at, "OpLabel outside a function or inside an unterminated block");
       }
       in_block_ = true;
+      in_header_ = false;
       return {};
     default: break;
     }
@@ -147,6 +155,7 @@ private:
   std::span<const uint32_t> words_;
   uint32_t bound_;
   bool in_function_ = false;
+  bool in_header_ = false; // between OpFunction and its first OpLabel
   bool in_block_ = false;
   int memory_models_ = 0;
   std::unordered_set<uint32_t> functions_;
@@ -238,6 +247,12 @@ Status check_ids(std::span<const uint32_t> module) {
   IdCheck ids;
   ids.base = words.data();
   ids.bound = words[3];
+  for (size_t at = header_words; !view.empty() && at < module.size(); at += module[at] >> 16) {
+    uint32_t opcode = module[at] & 0xffff;
+    if (opcode == spirv_op_convert_f_to_bf16 || opcode == spirv_op_convert_bf16_to_f) {
+      ids.bfloat16_conversions.emplace_back(uint32_t(at), opcode == spirv_op_convert_f_to_bf16);
+    }
+  }
   spv_diagnostic diagnostic = nullptr;
   spv_result_t result =
       spvBinaryParse(context, &ids, words.data(), words.size(), nullptr, collect_ids, &diagnostic);

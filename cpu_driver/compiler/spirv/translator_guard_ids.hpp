@@ -40,6 +40,7 @@ struct IdCheck {
   uint32_t bound = 0;
   std::unordered_map<uint32_t, Definition> defined;
   std::vector<Use> used;
+  std::vector<std::pair<uint32_t, bool>> bfloat16_conversions; // word offset, to bfloat16 (else from it)
   std::string problem;
 };
 

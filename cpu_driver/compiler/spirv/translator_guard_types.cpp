@@ -141,6 +141,7 @@ public:
       if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
     }
     if (Status ok = check_builtin_names(); !ok) return ok;
+    if (Status ok = check_bfloat16_conversions(); !ok) return ok;
     return check_builtin_uses();
   }
 
@@ -273,9 +274,10 @@ private:
     case spv::OpTypeImage:
       // The translator asserts each of Depth, Arrayed, MS and Sampled is one it has a meaning for, and has
       // a name only for images of void, integers and floats.
-      if (inst.size() < 9 || inst[4] > 2 || inst[5] > 1 || inst[6] > 1 || inst[7] > 2) {
-        return wrong(at, inst, "declares an image type with a depth, arrayed, multisampled or sampled operand "
-                               "out of range");
+      if (inst.size() < 9 || inst[3] > spv::DimBuffer || inst[4] > 2 || inst[5] > 1 || inst[6] > 1 || inst[7] != 0 ||
+          inst[8] != 0) {
+        return wrong(at, inst, "declares an image type with a dimension, depth, arrayed, multisampled, sampled or format "
+                               "operand out of range (OpenCL images are sampled at run time (0), of Unknown format)");
       }
       if (uint32_t sampled = opcode_of(inst[2]); !(sampled == spv::OpTypeVoid ||
           (sampled == spv::OpTypeInt && word_of(inst[2], 2) == 32) ||
@@ -704,6 +706,26 @@ private:
       return wrong(at, inst, fmt::format("names %{}, which is defined before the name", inst[1]));
     }
     if (inst.size() >= 3) note_builtin_name(at, inst[1], inst.subspan(2));
+    return {};
+  }
+
+  // SPV_INTEL_bfloat16_conversion's instructions (parsed as OpConvertFToU / OpConvertUToF): the translator
+  // exits the process unless the bfloat16 side is 16-bit integers and the other 32-bit floats, lane for lane.
+  Status check_bfloat16_conversions() const {
+    for (const auto &[at, to_bfloat16] : ids_.bfloat16_conversions) {
+      std::span<const uint32_t> inst = words_.subspan(at, words_[at] >> 16);
+      if (inst.size() < 4) continue;
+      uint32_t result = inst[1], operand = type_of(inst[3]);
+      uint32_t bf16 = to_bfloat16 ? result : operand, f32 = to_bfloat16 ? operand : result;
+      bool lanes = (opcode_of(bf16) == spv::OpTypeVector) == (opcode_of(f32) == spv::OpTypeVector) &&
+                   (opcode_of(bf16) != spv::OpTypeVector || word_of(bf16, 3) == word_of(f32, 3));
+      bool types = opcode_of(component(bf16)) == spv::OpTypeInt && word_of(component(bf16), 2) == 16 &&
+                   opcode_of(component(f32)) == spv::OpTypeFloat && word_of(component(f32), 2) == 32;
+      if (!lanes || !types) {
+        return wrong(at, inst, "converts between bfloat16 and float with other types than 16-bit integers and "
+                               "32-bit floats of as many lanes");
+      }
+    }
     return {};
   }
 
