@@ -141,10 +141,6 @@ private:
       }
     }
   }
-  const Instruction *definition(uint32_t id) const {
-    auto found = definition_.find(id);
-    return found == definition_.end() ? nullptr : &insts_[found->second];
-  }
   std::span<const uint32_t> defining(uint32_t id) const {
     auto found = definition_.find(id);
     return found == definition_.end() ? std::span<const uint32_t>() : inst(found->second);
@@ -221,18 +217,23 @@ private:
     for (size_t i = 0; i < insts_.size(); ++i) {
       auto w = inst(i);
       if (insts_[i].opcode != spv::OpConstantNull || w.size() != 3 || replaced_[i]) continue;
-      auto type = defining(w[1]);
-      if (type.empty()) continue;
-      uint32_t type_op = type[0] & 0xffff;
-      if (type_op == spv::OpTypeBool) {
-        replace(i, {word_of(spv::OpConstantFalse, 3), w[1], w[2]});
-      } else if ((type_op == spv::OpTypeInt || type_op == spv::OpTypeFloat) && type.size() >= 3 && type[2] <= 64) {
-        uint32_t value_words = type[2] > 32 ? 2 : 1;
-        std::vector<uint32_t> constant = {word_of(spv::OpConstant, 3 + value_words), w[1], w[2]};
-        constant.resize(3 + value_words, 0);
-        replace(i, std::move(constant));
-      }
+      if (std::optional<std::vector<uint32_t>> zero = scalar_zero(w[1], w[2])) replace(i, std::move(*zero));
     }
+  }
+
+  // The constant `result` of scalar `type` that is zero (false for a bool), if `type` is a scalar.
+  std::optional<std::vector<uint32_t>> scalar_zero(uint32_t type_id, uint32_t result) const {
+    auto type = defining(type_id);
+    if (type.empty()) return std::nullopt;
+    uint32_t type_op = type[0] & 0xffff;
+    if (type_op == spv::OpTypeBool) return std::vector<uint32_t>{word_of(spv::OpConstantFalse, 3), type_id, result};
+    if ((type_op != spv::OpTypeInt && type_op != spv::OpTypeFloat) || type.size() < 3 || type[2] > 64) {
+      return std::nullopt;
+    }
+    uint32_t value_words = type[2] > 32 ? 2 : 1;
+    std::vector<uint32_t> constant = {word_of(spv::OpConstant, 3 + value_words), type_id, result};
+    constant.resize(3 + value_words, 0);
+    return constant;
   }
 
   // VectorAnyINTEL's one-component vectors (Triton emits them), which the translator cannot hold, become their
@@ -247,16 +248,7 @@ private:
       }
     }
     if (component.empty()) return;
-    std::unordered_map<uint32_t, uint32_t> value_type; // value -> its type, to find one-component operands
-    for (size_t i = 0; i < insts_.size(); ++i) {
-      bool has_result = false, has_type = false;
-      spv::HasResultAndType(spv::Op(insts_[i].opcode), &has_result, &has_type);
-      if (has_result && has_type && insts_[i].count >= 3) value_type[inst(i)[2]] = inst(i)[1];
-    }
-    auto one = [&](uint32_t value) {
-      auto t = value_type.find(value);
-      return t != value_type.end() && component.contains(t->second);
-    };
+    auto one = [&](uint32_t value) { return component.contains(value_type_of(value)); };
     for (size_t i = 0; i < insts_.size(); ++i) {
       if (replaced_[i]) continue;
       std::vector<uint32_t> w(inst(i).begin(), inst(i).end());
@@ -330,14 +322,7 @@ private:
       }
       break;
     case spv::OpConstantNull:
-      if (w.size() == 3 && rename(w[1])) {
-        auto type = defining(w[1]);
-        uint32_t value_words = type.size() >= 3 && type[2] > 32 ? 2 : 1;
-        if ((type[0] & 0xffff) == spv::OpTypeBool) return std::vector<uint32_t>{word_of(spv::OpConstantFalse, 3), w[1], w[2]};
-        std::vector<uint32_t> out = {word_of(spv::OpConstant, 3 + value_words), w[1], w[2]};
-        out.resize(3 + value_words, 0);
-        return out;
-      }
+      if (w.size() == 3 && rename(w[1])) return scalar_zero(w[1], w[2]);
       break;
     case spv::OpTypePointer:
       if (w.size() == 4) changed = rename(w[3]);
