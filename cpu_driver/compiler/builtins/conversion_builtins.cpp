@@ -65,6 +65,20 @@ std::optional<Conversion> parse_conversion(llvm::StringRef name) {
 // The integer bounds of `kind` as FP values of `type`'s shape, for the exact comparisons below.
 llvm::Value *fp_constant(llvm::Type *type, double value) { return llvm::ConstantFP::get(type, value); }
 
+// llvm.fpto[su]i.sat of `x` into `type`. A half is widened to float first,
+// which is exact: on CPUs with AVX512-FP16 LLVM 15 lowers the half form of
+// i16 to the native vcvttph2w, which gives 0x8000 for NaN instead of 0.
+llvm::Value *saturating_fp_to_int(llvm::IRBuilder<> &b, llvm::Value *x, bool is_signed, llvm::Type *type) {
+  if (x->getType()->getScalarType()->isHalfTy()) {
+    llvm::Type *wide = b.getFloatTy();
+    if (auto *vector = llvm::dyn_cast<llvm::VectorType>(x->getType()))
+      wide = llvm::VectorType::get(wide, vector->getElementCount());
+    x = b.CreateFPExt(x, wide);
+  }
+  auto sat = is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+  return b.CreateIntrinsic(sat, {type, x->getType()}, {x});
+}
+
 // An integer to floating point: the nearest value, moved in a directed mode
 // where it lies on the wrong side of `x`. Whether it does is decided exactly by
 // converting it back with saturation; a value at or beyond the integer range's
@@ -74,8 +88,7 @@ llvm::Value *int_to_fp(llvm::IRBuilder<> &b, llvm::Value *x, bool is_signed, llv
   llvm::Value *nearest = is_signed ? b.CreateSIToFP(x, type) : b.CreateUIToFP(x, type);
   if (mode.empty() || mode == "_rte") return nearest;
   unsigned n = x->getType()->getScalarSizeInBits();
-  auto sat = is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-  llvm::Value *back = b.CreateIntrinsic(sat, {x->getType(), type}, {nearest});
+  llvm::Value *back = saturating_fp_to_int(b, nearest, is_signed, x->getType());
   llvm::Value *top = fp_constant(type, std::ldexp(1.0, int(is_signed ? n - 1 : n)));
   llvm::Value *above = b.CreateOr(b.CreateFCmpOGE(nearest, top), is_signed ? b.CreateICmpSGT(back, x) : b.CreateICmpUGT(back, x));
   llvm::Value *below = b.CreateOr(b.CreateFCmpOEQ(nearest, fp_constant(type, -INFINITY)),
@@ -93,10 +106,7 @@ llvm::Value *fp_to_int(llvm::IRBuilder<> &b, llvm::Value *x, const Conversion &c
                       .Case("_rtn", llvm::Intrinsic::floor)
                       .Default(llvm::Intrinsic::not_intrinsic);
   llvm::Value *rounded = rounding == llvm::Intrinsic::not_intrinsic ? x : b.CreateUnaryIntrinsic(rounding, x);
-  if (c.saturate) {
-    auto sat = c.to.is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-    return b.CreateIntrinsic(sat, {type, x->getType()}, {rounded});
-  }
+  if (c.saturate) return saturating_fp_to_int(b, rounded, c.to.is_signed, type);
   return c.to.is_signed ? b.CreateFPToSI(rounded, type) : b.CreateFPToUI(rounded, type);
 }
 
