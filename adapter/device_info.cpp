@@ -1,5 +1,6 @@
 // The device info table: each zeal_device_info_t key and how it is answered from Level Zero properties.
 #include "adapter/platform.hpp"
+#include "zeal/ze_zeal_ext.h"
 
 namespace zeal::adapter {
 namespace {
@@ -92,6 +93,10 @@ const Row kDeviceInfo[] = {
     {ZEAL_DEVICE_INFO_USM_SHARED_ALLOCATIONS, "USM_SHARED_ALLOCATIONS",
      [](const Device &d) -> Result<InfoValue> {
        return boolean(usm_capable(d.memory_access().sharedSingleDeviceAllocCapabilities));
+     }},
+    {ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE, "DRIVER_CACHES_KERNEL_CODE",
+     [](const Device &d) -> Result<InfoValue> {
+       return boolean(d.platform().has_extension(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME));
      }},
 };
 

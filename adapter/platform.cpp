@@ -14,6 +14,16 @@ Result<std::unique_ptr<Platform>> Platform::create(ze_driver_handle_t driver) {
 Status Platform::query() {
   if (Status s = ze_check(zeDriverGetProperties(driver_, &props_), "zeDriverGetProperties"); !s.ok()) return s;
   if (Status s = ze_check(zeDriverGetApiVersion(driver_, &api_version_), "zeDriverGetApiVersion"); !s.ok()) return s;
+  uint32_t listed = 0;
+  if (Status s = ze_check(zeDriverGetExtensionProperties(driver_, &listed, nullptr), "zeDriverGetExtensionProperties");
+      !s.ok())
+    return s;
+  std::vector<ze_driver_extension_properties_t> extensions(listed);
+  if (Status s = ze_check(zeDriverGetExtensionProperties(driver_, &listed, extensions.data()),
+                          "zeDriverGetExtensionProperties");
+      !s.ok())
+    return s;
+  for (uint32_t i = 0; i < listed; ++i) extensions_.emplace_back(extensions[i].name);
   uint32_t count = 0;
   if (Status s = ze_check(zeDeviceGet(driver_, &count, nullptr), "zeDeviceGet"); !s.ok()) return s;
   std::vector<ze_device_handle_t> handles(count);
@@ -76,6 +86,10 @@ const Row kPlatformInfo[] = {
 
 Result<InfoValue> Platform::info(int32_t key) const {
   return answer_info<Platform, zeal_platform_info_t>(kPlatformInfo, *this, key, "platform");
+}
+
+bool Platform::has_extension(std::string_view name) const {
+  return std::find(extensions_.begin(), extensions_.end(), name) != extensions_.end();
 }
 
 } // namespace zeal::adapter

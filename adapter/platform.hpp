@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zeal::adapter {
@@ -23,6 +24,8 @@ public:
   std::string vendor() const;
   std::string driver_version() const;
   std::string api_version() const;
+  // The driver lists the extension (zeDriverGetExtensionProperties, read once at creation).
+  bool has_extension(std::string_view name) const;
 
   Result<InfoValue> info(int32_t key) const;
 
@@ -33,6 +36,7 @@ private:
   ze_driver_handle_t driver_;
   ze_driver_properties_t props_ = ze_desc<ze_driver_properties_t>();
   ze_api_version_t api_version_ = ZE_API_VERSION_1_0;
+  std::vector<std::string> extensions_;
   std::vector<std::unique_ptr<Device>> devices_;
 };
 

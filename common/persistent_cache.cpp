@@ -1,5 +1,5 @@
 // Reads, writes and evicts the entries of the persistent cache.
-#include "kernel_bundle/persistent_cache.hpp"
+#include "common/persistent_cache.hpp"
 
 #include "common/log.hpp"
 #include "common/settings.hpp"
@@ -114,8 +114,9 @@ uint64_t fnv1a64(std::span<const uint8_t> bytes, uint64_t seed) {
   return h;
 }
 
-PersistentCache::PersistentCache(std::filesystem::path dir, uint64_t max_bytes, std::string driver)
-    : dir_(std::move(dir)), max_bytes_(max_bytes), driver_(std::move(driver)) {}
+PersistentCache::PersistentCache(std::filesystem::path dir, uint64_t max_bytes, std::string driver,
+                                 std::string extension)
+    : dir_(std::move(dir)), max_bytes_(max_bytes), driver_(std::move(driver)), extension_(std::move(extension)) {}
 
 std::filesystem::path PersistentCache::default_directory() {
   if (!settings().cache_dir.empty()) return settings().cache_dir;
@@ -131,7 +132,7 @@ std::filesystem::path PersistentCache::path_of(const std::string &key) const {
   // profiles) sharing a folder keep their own entries instead of evicting each other's.
   std::string named = driver_ + '\n' + key;
   auto bytes = std::span(reinterpret_cast<const uint8_t *>(named.data()), named.size());
-  return dir_ / fmt::format("{:016x}.zbin", fnv1a64(bytes));
+  return dir_ / fmt::format("{:016x}{}", fnv1a64(bytes), extension_);
 }
 
 std::optional<std::vector<uint8_t>> PersistentCache::load(const std::string &key) {
@@ -151,12 +152,11 @@ std::optional<std::vector<uint8_t>> PersistentCache::load(const std::string &key
   return payload;
 }
 
-Status PersistentCache::store(const std::string &key, std::span<const uint8_t> payload) {
+CacheStatus PersistentCache::store(const std::string &key, std::span<const uint8_t> payload) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec)
-    return make_error(ZEAL_RESULT_ERROR_UNKNOWN,
-                      fmt::format("cannot create cache folder '{}': {}", dir_.string(), ec.message()));
+    return fmt::format("cannot create cache folder '{}': {}", dir_.string(), ec.message());
   std::vector<uint8_t> entry(std::begin(kMagic), std::end(kMagic));
   put_u32(entry, kFormatVersion);
   put_string(entry, driver_);
@@ -173,14 +173,13 @@ Status PersistentCache::store(const std::string &key, std::span<const uint8_t> p
     out.write(reinterpret_cast<const char *>(entry.data()), static_cast<std::streamsize>(entry.size()));
     if (!out.flush()) {
       std::filesystem::remove(temp, ec);
-      return make_error(ZEAL_RESULT_ERROR_UNKNOWN, fmt::format("cannot write cache entry '{}'", temp.string()));
+      return fmt::format("cannot write cache entry '{}'", temp.string());
     }
   }
   std::filesystem::rename(temp, path, ec);
   if (ec) {
     std::filesystem::remove(temp, ec);
-    return make_error(ZEAL_RESULT_ERROR_UNKNOWN,
-                      fmt::format("cannot move cache entry into place at '{}': {}", path.string(), ec.message()));
+    return fmt::format("cannot move cache entry into place at '{}': {}", path.string(), ec.message());
   }
   evict(path);
   return {};
@@ -197,7 +196,7 @@ void PersistentCache::evict(const std::filesystem::path &keep) {
   uint64_t total = 0;
   std::error_code ec;
   for (const auto &file : std::filesystem::directory_iterator(dir_, ec)) {
-    if (file.path().extension() != ".zbin") continue;
+    if (file.path().extension() != extension_) continue;
     std::error_code e1, e2;
     uint64_t size = file.file_size(e1);
     auto used = file.last_write_time(e2);

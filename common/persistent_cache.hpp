@@ -1,7 +1,9 @@
 // The on-disk cache of built device code: one file per key, written atomically, checked on read.
+// Used by the runtime (whole programs' native binaries, for drivers without a
+// code cache of their own) and by the CPU driver (each kernel's compiled code).
 #pragma once
 
-#include "common/result.hpp"
+#include "common/basic_result.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -20,17 +22,23 @@ namespace zeal::detail {
 // that is truncated, corrupted, written for another driver, of another format
 // version, or for another key whose hash collides is never trusted: it is
 // logged, removed and reported as a miss, and the caller rebuilds.
+// Success, or the sentence saying why an entry was not written (a failure only
+// costs a later rebuild, so it is logged, never returned to a user).
+using CacheStatus = Result<void, std::string>;
+
 class PersistentCache {
 public:
   // `driver` names the driver and its version: an entry written by another is stale.
-  PersistentCache(std::filesystem::path dir, uint64_t max_bytes, std::string driver);
+  // Only files named `*<extension>` in `dir` are entries of this cache (and evicted by it).
+  PersistentCache(std::filesystem::path dir, uint64_t max_bytes, std::string driver,
+                  std::string extension = ".zbin");
 
   // The folder ZEAL_CACHE_DIR names, else $XDG_CACHE_HOME/zeal, else ~/.cache/zeal.
   static std::filesystem::path default_directory();
 
   std::optional<std::vector<uint8_t>> load(const std::string &key);
   // Stores the payload, then evicts least-recently-used entries beyond max_bytes.
-  Status store(const std::string &key, std::span<const uint8_t> payload);
+  CacheStatus store(const std::string &key, std::span<const uint8_t> payload);
 
   std::filesystem::path path_of(const std::string &key) const;
   const std::filesystem::path &directory() const { return dir_; }
@@ -43,6 +51,7 @@ private:
   std::filesystem::path dir_;
   uint64_t max_bytes_;
   std::string driver_;
+  std::string extension_;
   std::mutex evict_mutex_;
 };
 

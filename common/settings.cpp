@@ -96,6 +96,12 @@ const std::vector<Row> &rows() {
          s.cpu_target = v;
          return true;
        }},
+      {{"ZEAL_CPU_KERNEL_CACHE", "1",
+        "1 lets the CPU driver keep each kernel's compiled code on disk (in the cpu folder of ZEAL_CACHE_DIR) "
+        "when ZEAL_CACHE_PERSISTENT is on, and the runtime leaves caching to it; 0 leaves persistence to the "
+        "runtime, which then stores whole native binaries as it does for a driver without a code cache."},
+       "0 or 1",
+       [](Settings &s, std::string_view v) { return parse_bool(v, s.cpu_kernel_cache); }},
       {{"ZEAL_CPU_STREAMING_STORES", "auto",
         "When the CPU driver's kernels store past the caches (non-temporal stores): auto (launches storing more than "
         "a quarter of the last-level cache), off, or a size such as 64M (launches storing at least that much)."},

@@ -26,6 +26,7 @@ struct Settings {
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: one per CPU the process may use
   std::string cpu_target = "native";                         // ZEAL_CPU_TARGET: the CPU the driver compiles for
+  bool cpu_kernel_cache = true;                              // ZEAL_CPU_KERNEL_CACHE
   // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass
   // the caches; unset ("auto"): a quarter of the last-level cache. "off": UINT64_MAX.
   std::optional<uint64_t> cpu_streaming_threshold;

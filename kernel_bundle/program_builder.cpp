@@ -3,7 +3,7 @@
 
 #include "common/log.hpp"
 #include "common/settings.hpp"
-#include "kernel_bundle/persistent_cache.hpp"
+#include "common/persistent_cache.hpp"
 
 #include <fmt/format.h>
 
@@ -167,22 +167,30 @@ std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImp
   return nullptr;
 }
 
-// Keeps the object's native binary for later processes and returns it; a
-// failure only costs a later rebuild.
-std::optional<std::vector<uint8_t>> store_object(const ProgramImpl &object, PersistentCache &cache,
-                                                 const std::string &key) {
+// Keeps the object's native binary for later processes; a failure only costs a later rebuild.
+void store_object(const ProgramImpl &object, PersistentCache &cache, const std::string &key) {
   const zeal_adapter_dispatch_t &d = object.context->dispatch();
   size_t size = 0;
   if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, 0, nullptr, &size) != ZEAL_RESULT_SUCCESS ||
       size == 0)
-    return std::nullopt;
+    return;
   std::vector<uint8_t> native(size);
   if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, size, native.data(), nullptr) !=
       ZEAL_RESULT_SUCCESS)
-    return std::nullopt;
-  if (Status s = cache.store(key, native); !s.ok()) logger("zeal").warn("{}", s.error().message);
+    return;
+  if (CacheStatus s = cache.store(key, native); !s.ok()) logger("zeal").warn("{}", s.error());
   else ++stats().stores;
-  return native;
+}
+
+// Whether the device's driver keeps compiled kernels across processes itself
+// (ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE); an adapter of an older ABI
+// that does not know the key answers no.
+bool driver_caches_kernel_code(const DeviceImpl &device) {
+  uint32_t caches = 0;
+  const zeal_adapter_dispatch_t &d = device.adapter->dispatch;
+  return d.deviceGetInfo(device.handle, ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE, sizeof caches, &caches,
+                         nullptr) == ZEAL_RESULT_SUCCESS &&
+         caches != 0;
 }
 
 std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
@@ -190,7 +198,9 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   const zeal_device_image_t &img = *image->image;
   // Native images are loaded as they are: caching their native binary would only copy them.
-  bool persistent = settings().cache_persistent && img.format == ZEAL_PROGRAM_FORMAT_SPIRV;
+  // A driver that keeps each kernel's code itself (zeal's CPU driver) is left to it.
+  bool persistent = settings().cache_persistent && img.format == ZEAL_PROGRAM_FORMAT_SPIRV &&
+                    !driver_caches_kernel_code(*ctx->device);
   PersistentCache *cache = persistent ? &persistent_cache(*ctx->device) : nullptr;
   std::string key = persistent ? persistent_key(*image, options, spec) : std::string();
   if (cache != nullptr) {
@@ -224,13 +234,9 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
          fmt::format("compiling device image {} for device '{}' failed", image->describe(), ctx->device->name),
          program->handle);
   logger("zeal").debug("compiled device image {} for '{}'", image->describe(), ctx->device->name);
-  if (cache != nullptr) {
-    // Producing the native binary compiled the whole image; running from that
-    // code spares the driver compiling each kernel again at its first launch.
-    if (auto native = store_object(*program, *cache, key)) {
-      if (auto compiled = object_from_native(ctx, image, options, *native)) return compiled;
-    }
-  }
+  // This driver compiled the image at its creation (one that compiles lazily
+  // caches its kernels itself), so its native binary costs nothing more.
+  if (cache != nullptr) store_object(*program, *cache, key);
   return program;
 }
 

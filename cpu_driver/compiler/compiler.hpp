@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -179,5 +180,20 @@ uint64_t streaming_store_threshold();
 
 // The version written into native binaries; a blob of another version is refused.
 std::string driver_build_id();
+
+// The kernel code cache (backend/code_cache.hpp): each kernel's object code,
+// kept on disk after its first compilation, found again by later processes.
+struct CodeCacheStats {
+  uint64_t hits = 0;          // kernels loaded from the cache instead of compiled
+  uint64_t misses = 0;        // kernels compiled (the cache had no entry, or a stale or corrupt one)
+  uint64_t stores = 0;        // entries written
+  uint64_t failed_stores = 0; // entries that could not be written (logged once)
+};
+// This process's counts; all zero when the cache is off.
+CodeCacheStats code_cache_stats();
+// Waits until every entry queued so far is written (tests; the process does it at exit).
+void flush_code_cache();
+// The folder of the entries; empty when the cache is off (ZEAL_CACHE_PERSISTENT=0, ZEAL_CPU_KERNEL_CACHE=off).
+std::filesystem::path code_cache_directory();
 
 } // namespace zeal::cpu

@@ -5,11 +5,14 @@
 #include "common/settings.hpp"
 #include "cpu_driver/compiler/compiler.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
+#include "zeal/ze_zeal_ext.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <span>
+#include <vector>
 
 namespace zeal::cpu {
 namespace {
@@ -106,25 +109,35 @@ ze_result_t driver_get_ipc_properties(ze_driver_handle_t driver, ze_driver_ipc_p
   return ZE_RESULT_SUCCESS;
 }
 
-// Exactly the extensions implemented; listing one means implementing it.
-constexpr std::pair<const char *, uint32_t> extensions[] = {
-    {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0},
-    {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0},
-};
+// Exactly the extensions implemented; listing one means implementing it. The
+// kernel code cache is listed while it is on: it is a fact about this process.
+std::span<const std::pair<const char *, uint32_t>> extensions() {
+  static const std::vector<std::pair<const char *, uint32_t>> listed = [] {
+    std::vector<std::pair<const char *, uint32_t>> names = {
+        {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0},
+        {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0},
+    };
+    if (!code_cache_directory().empty())
+      names.emplace_back(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0);
+    return names;
+  }();
+  return listed;
+}
 
 ze_result_t driver_get_extension_properties(ze_driver_handle_t driver, uint32_t *count,
                                             ze_driver_extension_properties_t *out) {
   if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  constexpr uint32_t available = static_cast<uint32_t>(std::size(extensions));
+  const auto listed = extensions();
+  const auto available = static_cast<uint32_t>(listed.size());
   if (*count == 0 || out == nullptr) {
     *count = available;
     return ZE_RESULT_SUCCESS;
   }
   *count = std::min(*count, available);
   for (uint32_t i = 0; i < *count; ++i) {
-    std::snprintf(out[i].name, sizeof(out[i].name), "%s", extensions[i].first);
-    out[i].version = extensions[i].second;
+    std::snprintf(out[i].name, sizeof(out[i].name), "%s", listed[i].first);
+    out[i].version = listed[i].second;
   }
   return ZE_RESULT_SUCCESS;
 }

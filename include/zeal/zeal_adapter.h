@@ -15,7 +15,7 @@ extern "C" {
 
 /* Major versions break compatibility; a minor version only appends to the
  * dispatch table, so a plugin of a newer minor version serves an older caller. */
-#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 2)
+#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 3)
 
 #if defined(_WIN32)
 #define ZEAL_APICALL __cdecl
@@ -104,7 +104,11 @@ typedef enum zeal_device_info_t {
   ZEAL_DEVICE_INFO_HAS_ATOMIC64,              /* uint32_t (bool) */
   ZEAL_DEVICE_INFO_USM_DEVICE_ALLOCATIONS,    /* uint32_t (bool) */
   ZEAL_DEVICE_INFO_USM_HOST_ALLOCATIONS,      /* uint32_t (bool) */
-  ZEAL_DEVICE_INFO_USM_SHARED_ALLOCATIONS     /* uint32_t (bool) */
+  ZEAL_DEVICE_INFO_USM_SHARED_ALLOCATIONS,    /* uint32_t (bool) */
+  /* 0.3, uint32_t (bool): the driver keeps each kernel's compiled code across
+   * processes itself (zeal's CPU driver: ZE_zeal_kernel_code_cache), so a
+   * runtime's persistent cache has nothing to add; 0: store native binaries. */
+  ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE
 } zeal_device_info_t;
 
 typedef enum zeal_queue_flags_t {

@@ -1,5 +1,6 @@
 // Adapter ABI, platforms, devices and their info, USM, copies and fills, through the dispatch table.
 #include "adapter_fixture.hpp"
+#include "common/settings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -50,7 +51,7 @@ TEST_F(AdapterTest, PlatformsReportLevelZeroBackendAndNames) {
 }
 
 TEST_F(AdapterTest, EveryDeviceInfoKeyIsAnswered) {
-  for (int key = ZEAL_DEVICE_INFO_TYPE; key <= ZEAL_DEVICE_INFO_USM_SHARED_ALLOCATIONS; ++key) {
+  for (int key = ZEAL_DEVICE_INFO_TYPE; key <= ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE; ++key) {
     size_t size = 0;
     EXPECT_EQ(d.deviceGetInfo(device, static_cast<zeal_device_info_t>(key), 0, nullptr, &size), ZEAL_RESULT_SUCCESS)
         << "key " << key << ": " << last_error();
@@ -59,6 +60,19 @@ TEST_F(AdapterTest, EveryDeviceInfoKeyIsAnswered) {
   EXPECT_EQ(d.deviceGetInfo(device, static_cast<zeal_device_info_t>(31), 0, nullptr, nullptr),
             ZEAL_RESULT_ERROR_INVALID_ENUMERATION);
   EXPECT_NE(last_error().find("31"), std::string::npos) << last_error();
+}
+
+// zeal's CPU driver keeps kernels' code while the persistent cache and its kernel cache are on (ctest runs
+// this test again with ZEAL_CPU_KERNEL_CACHE=0), and the runtime reads that here.
+TEST_F(AdapterTest, TheDeviceSaysWhetherItsDriverKeepsCompiledKernels) {
+  const bool on = zeal::settings().cache_persistent && zeal::settings().cpu_kernel_cache;
+  uint32_t caches = 7;
+  size_t size = 0;
+  ASSERT_EQ(d.deviceGetInfo(device, ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE, sizeof caches, &caches, &size),
+            ZEAL_RESULT_SUCCESS)
+      << last_error();
+  EXPECT_EQ(size, sizeof caches);
+  EXPECT_EQ(caches, on ? 1u : 0u);
 }
 
 TEST_F(AdapterTest, SubGroupInfoIsConsistent) {

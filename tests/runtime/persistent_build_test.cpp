@@ -1,6 +1,6 @@
-// The persistent cache in use: native binaries stored on the first build, used by later contexts and
-// processes, corrupt entries rebuilt, several processes sharing one cache folder.
-#include "kernel_bundle/persistent_cache.hpp"
+// The persistent cache in use, in each of its modes (see `mode()`): code stored on the first build, used by
+// later contexts and processes, corrupt entries rebuilt, several processes sharing one cache folder.
+#include "common/persistent_cache.hpp"
 #include "kernel_bundle/program_builder.hpp"
 
 #include <zeal/zeal.hpp>
@@ -8,12 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern char **environ;
@@ -23,12 +27,59 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path cache_dir() { return zeal::detail::PersistentCache::default_directory(); }
+// The CPU driver's kernel code cache keeps its entries here.
+fs::path driver_dir() { return cache_dir() / "cpu"; }
 
-size_t entries() {
+// Who keeps built code on disk, as ctest's entries set it.
+enum class Mode {
+  off,     // ZEAL_CACHE_PERSISTENT=0: nobody
+  driver,  // the default: the CPU driver keeps each kernel's code, the runtime stores nothing
+  runtime, // ZEAL_CPU_KERNEL_CACHE=0: the runtime stores native binaries, as for a driver without a code cache
+};
+Mode mode() {
+  if (!zeal::settings().cache_persistent) return Mode::off;
+  return zeal::settings().cpu_kernel_cache ? Mode::driver : Mode::runtime;
+}
+
+size_t files_in(const fs::path &dir, const char *extension) {
   size_t n = 0;
-  if (fs::exists(cache_dir()))
-    for (const auto &f : fs::directory_iterator(cache_dir())) n += f.path().extension() == ".zbin";
+  if (fs::exists(dir))
+    for (const auto &f : fs::directory_iterator(dir)) n += f.path().extension() == extension;
   return n;
+}
+size_t entries() { return files_in(cache_dir(), ".zbin"); }
+size_t driver_entries() { return files_in(driver_dir(), ".zobj"); }
+
+// The driver writes its entries in the background: waits (10 s at most) for at least `n`.
+size_t wait_for_driver_entries(size_t n) {
+  for (int i = 0; i < 1000 && driver_entries() < n; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return driver_entries();
+}
+
+// Each driver entry's inode, with its modification time set far back. An entry
+// the driver reads gets a new modification time (its least-recently-used
+// mark); one it writes anew (after compiling) gets a new inode (written aside,
+// renamed into place).
+std::map<fs::path, ino_t> age_driver_entries() {
+  std::map<fs::path, ino_t> inodes;
+  for (const auto &f : fs::directory_iterator(driver_dir())) {
+    struct stat st {};
+    EXPECT_EQ(stat(f.path().c_str(), &st), 0);
+    inodes[f.path()] = st.st_ino;
+    fs::last_write_time(f.path(), fs::file_time_type::clock::now() - std::chrono::hours(24 * 365));
+  }
+  return inodes;
+}
+// How many of the aged entries were read since, each still the same file.
+size_t entries_read_since(const std::map<fs::path, ino_t> &aged) {
+  size_t read = 0;
+  for (const auto &[path, inode] : aged) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) continue;
+    EXPECT_EQ(st.st_ino, inode) << path << " was written again: its kernel was compiled again";
+    read += fs::last_write_time(path) > fs::file_time_type::clock::now() - std::chrono::hours(1);
+  }
+  return read;
 }
 
 // Builds and runs vector_add in a fresh context, so the in-memory cache cannot answer.
@@ -50,33 +101,48 @@ void run_vector_add_in_new_context() {
 }
 
 TEST(PersistentBuild, TheFirstBuildStoresAndALaterContextLoadsInsteadOfCompiling) {
-  if (!zeal::settings().cache_persistent) {
-    // ZEAL_CACHE_PERSISTENT=0: nothing may reach the disk.
-    fs::remove_all(cache_dir());
-    run_vector_add_in_new_context();
-    EXPECT_EQ(entries(), 0u);
-    EXPECT_EQ(zeal::detail::persistent_cache_stats().stores, 0u);
-    return;
-  }
   fs::remove_all(cache_dir());
   auto before = zeal::detail::persistent_cache_stats();
   run_vector_add_in_new_context();
   auto cold = zeal::detail::persistent_cache_stats();
-  EXPECT_GE(cold.misses, before.misses + 1);
-  EXPECT_GE(cold.stores, before.stores + 1);
-  EXPECT_GE(entries(), 1u);
-
-  run_vector_add_in_new_context();
-  auto warm = zeal::detail::persistent_cache_stats();
-  EXPECT_GE(warm.hits, cold.hits + 1) << "a new context must load the stored native binary";
-  EXPECT_EQ(warm.stores, cold.stores);
+  switch (mode()) {
+  case Mode::off:
+    // Nothing may reach the disk.
+    EXPECT_FALSE(fs::exists(cache_dir()));
+    EXPECT_EQ(cold.stores, 0u);
+    return;
+  case Mode::runtime: {
+    EXPECT_GE(cold.misses, before.misses + 1);
+    EXPECT_GE(cold.stores, before.stores + 1);
+    EXPECT_GE(entries(), 1u);
+    EXPECT_EQ(driver_entries(), 0u);
+    run_vector_add_in_new_context();
+    auto warm = zeal::detail::persistent_cache_stats();
+    EXPECT_GE(warm.hits, cold.hits + 1) << "a new context must load the stored native binary";
+    EXPECT_EQ(warm.stores, cold.stores);
+    return;
+  }
+  case Mode::driver: {
+    // The runtime leaves it to the driver, which keeps the one kernel that ran.
+    EXPECT_EQ(cold.stores, before.stores);
+    EXPECT_EQ(cold.misses, before.misses);
+    EXPECT_EQ(entries(), 0u);
+    EXPECT_EQ(wait_for_driver_entries(1), 1u);
+    auto aged = age_driver_entries();
+    run_vector_add_in_new_context();
+    EXPECT_EQ(entries_read_since(aged), 1u) << "a new context must load the kernel's stored code";
+    EXPECT_EQ(zeal::detail::persistent_cache_stats().stores, before.stores);
+    return;
+  }
+  }
 }
 
 TEST(PersistentBuild, GivenCorruptedEntries_ThenTheyAreRebuiltAndTheResultIsRight) {
-  if (!zeal::settings().cache_persistent) return; // covered by the test above
+  if (mode() == Mode::off) return; // covered by the test above
   run_vector_add_in_new_context(); // make sure entries exist
-  ASSERT_GE(entries(), 1u);
-  for (const auto &f : fs::directory_iterator(cache_dir())) {
+  fs::path dir = mode() == Mode::driver ? driver_dir() : cache_dir();
+  ASSERT_GE(mode() == Mode::driver ? wait_for_driver_entries(1) : entries(), 1u);
+  for (const auto &f : fs::directory_iterator(dir)) {
     std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
     io.seekg(0, std::ios::end);
     auto size = static_cast<long>(io.tellg());
@@ -86,6 +152,14 @@ TEST(PersistentBuild, GivenCorruptedEntries_ThenTheyAreRebuiltAndTheResultIsRigh
   auto before = zeal::detail::persistent_cache_stats();
   run_vector_add_in_new_context();
   auto after = zeal::detail::persistent_cache_stats();
+  if (mode() == Mode::driver) {
+    // Found corrupt, removed, compiled again and stored again; then read.
+    EXPECT_EQ(wait_for_driver_entries(1), 1u);
+    auto aged = age_driver_entries();
+    run_vector_add_in_new_context();
+    EXPECT_EQ(entries_read_since(aged), 1u);
+    return;
+  }
   EXPECT_GE(after.misses, before.misses + 1);
   EXPECT_GE(after.stores, before.stores + 1) << "the rebuilt binary replaces the corrupted entry";
   run_vector_add_in_new_context();
@@ -115,19 +189,32 @@ TEST(PersistentBuild, SeveralProcessesShareOneCacheFolderAtOnce) {
     children.push_back(spawn({ZEAL_TEST_VERSION_APP, "1"}));
   }
   for (pid_t pid : children) EXPECT_TRUE(exited_ok(pid)) << "process " << pid << " failed";
-  if (!zeal::settings().cache_persistent) {
-    EXPECT_EQ(entries(), 0u);
+  if (mode() == Mode::off) {
+    EXPECT_FALSE(fs::exists(cache_dir()));
     return;
   }
-  EXPECT_GE(entries(), 2u);
-  for (const auto &f : fs::directory_iterator(cache_dir())) {
-    EXPECT_EQ(f.path().extension(), ".zbin") << "left behind: " << f.path();
+  fs::path dir = mode() == Mode::driver ? driver_dir() : cache_dir();
+  const char *extension = mode() == Mode::driver ? ".zobj" : ".zbin";
+  const char *magic_expected = "ZEALCACH";
+  EXPECT_GE(files_in(dir, extension), 2u);
+  for (const auto &f : fs::directory_iterator(dir)) {
+    if (f.is_directory() && f.path() == driver_dir()) continue;
+    EXPECT_EQ(f.path().extension(), extension) << "left behind: " << f.path();
     char magic[8] = {};
     std::ifstream(f.path(), std::ios::binary).read(magic, sizeof(magic));
-    EXPECT_EQ(std::string(magic, sizeof(magic)), "ZEALCACH") << f.path();
+    EXPECT_EQ(std::string(magic, sizeof(magic)), magic_expected) << f.path();
   }
-  EXPECT_TRUE(exited_ok(spawn({ZEAL_TEST_VERSION_APP, "1", "--all-from-cache"})))
-      << "a process started after the others must find every object in the cache";
+  if (mode() == Mode::runtime) {
+    EXPECT_TRUE(exited_ok(spawn({ZEAL_TEST_VERSION_APP, "1", "--all-from-cache"})))
+        << "a process started after the others must find every object in the cache";
+    return;
+  }
+  // The processes wrote their kernels' code before they ended; a later one compiles nothing.
+  EXPECT_EQ(entries(), 0u) << "the runtime stores nothing when the driver keeps the code";
+  auto aged = age_driver_entries();
+  EXPECT_TRUE(exited_ok(spawn({ZEAL_TEST_VERSION_APP, "1"})));
+  EXPECT_EQ(files_in(dir, extension), aged.size()) << "a process started after the others compiled a kernel";
+  EXPECT_GE(entries_read_since(aged), 2u) << "its kernels come from the cache";
 }
 
 } // namespace

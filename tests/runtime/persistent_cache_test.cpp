@@ -1,5 +1,5 @@
 // The persistent cache: round trips, every kind of bad entry rebuilt, LRU eviction, processes racing.
-#include "kernel_bundle/persistent_cache.hpp"
+#include "common/persistent_cache.hpp"
 
 #include "common/settings.hpp"
 

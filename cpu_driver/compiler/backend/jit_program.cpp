@@ -2,6 +2,7 @@
 #include "cpu_driver/compiler/linking.hpp"
 
 #include "common/log.hpp"
+#include "cpu_driver/compiler/backend/code_cache.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -36,14 +37,27 @@ unsigned opt_level(const llvm::Module &module) {
   return level != nullptr ? unsigned(level->getZExtValue()) : 2;
 }
 
-// The JIT's IR transform: a kernel's module is optimised when first looked up.
-llvm::Expected<llvm::orc::ThreadSafeModule> optimise_for_jit(llvm::orc::ThreadSafeModule module,
-                                                             llvm::orc::MaterializationResponsibility &) {
-  llvm::Error failed = module.withModuleDo([](llvm::Module &ir) -> llvm::Error {
+// The JIT's compiler: a kernel's module is optimised and compiled when first
+// looked up, on the looking-up thread, unless the kernel code cache has its
+// object; what it compiles goes to the cache in the background.
+class KernelCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  explicit KernelCompiler(const llvm::orc::JITTargetMachineBuilder &builder)
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(builder.getOptions())) {}
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module &ir) override {
     unsigned level = opt_level(ir);
+    CodeCache *cache = CodeCache::instance();
+    std::string key;
+    if (cache != nullptr) {
+      key = CodeCache::key_of(ir, level);
+      if (auto object = cache->load(key)) return object;
+    }
+    // A target machine per compilation: kernels compile on several threads at once.
     auto machine = host_machine(level);
     if (!machine) return llvm::make_error<llvm::StringError>(machine.error().message, llvm::inconvertibleErrorCode());
-    optimise(ir, **machine, level);
+    auto object = compile_object(ir, **machine, level);
+    if (!object) return llvm::make_error<llvm::StringError>(object.error().message, llvm::inconvertibleErrorCode());
     spdlog::logger &log = logger("zeal-cpu");
     if (log.should_log(spdlog::level::trace)) {
       std::string text;
@@ -51,11 +65,11 @@ llvm::Expected<llvm::orc::ThreadSafeModule> optimise_for_jit(llvm::orc::ThreadSa
       ir.print(out, nullptr);
       log.trace("optimised module:\n{}", out.str());
     }
-    return llvm::Error::success();
-  });
-  if (failed) return failed;
-  return module;
-}
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(*object, "zeal-kernel.o");
+    if (cache != nullptr) cache->store_later(std::move(key), std::move(*object));
+    return buffer;
+  }
+};
 
 // One LLJIT for the process, so that modules can see each other's exports
 // through JITDylib link orders. Created on first use and never destroyed:
@@ -95,18 +109,15 @@ private:
   static Result<std::unique_ptr<JitEngine>> create() {
     const Result<CpuTarget> &target = process_cpu_target();
     if (!target) return build_failure(target.error().message);
-    // Kernels compile on the threads that first launch them, several at once:
-    // a target machine per compilation, as one is not thread-safe.
+    // Kernels compile on the threads that first launch them, several at once.
     auto jit = llvm::orc::LLJITBuilder()
                    .setJITTargetMachineBuilder(target_machine_builder(*target, 2))
                    .setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder builder)
                                                   -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                     return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
+                     return std::make_unique<KernelCompiler>(builder);
                    })
                    .create();
     if (!jit) return jit_failure("the JIT could not be created", jit.takeError());
-    // Lowered modules are optimised when first looked up, on the looking-up thread.
-    (*jit)->getIRTransformLayer().setTransform(optimise_for_jit);
     // Failures also come back from lookup(); the default reporter would print to stderr.
     (*jit)->getExecutionSession().setErrorReporter([](llvm::Error error) {
       logger("zeal-cpu").debug("JIT session error: {}", llvm::toString(std::move(error)));

@@ -1,0 +1,222 @@
+// The kernel code cache: content-addressed object code on disk, written by one background thread.
+#include "cpu_driver/compiler/backend/code_cache.hpp"
+
+#include "common/log.hpp"
+#include "common/settings.hpp"
+#include "cpu_driver/compiler/linking.hpp"
+
+#include <fmt/format.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace zeal::cpu::detail {
+namespace {
+
+// The GNU build-id note of the loaded object holding `address`, as hex; empty when it has none.
+std::string build_id_of(const void *address) {
+  struct Search {
+    uintptr_t address;
+    std::string id;
+  } search{reinterpret_cast<uintptr_t>(address), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) -> int {
+        auto &s = *static_cast<Search *>(data);
+        bool holds = false;
+        for (int i = 0; i < info->dlpi_phnum && !holds; ++i) {
+          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+          uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+          holds = segment.p_type == PT_LOAD && s.address >= start && s.address < start + segment.p_memsz;
+        }
+        if (!holds) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+          if (segment.p_type != PT_NOTE) continue;
+          auto *at = reinterpret_cast<const uint8_t *>(info->dlpi_addr + segment.p_vaddr);
+          const uint8_t *end = at + segment.p_memsz;
+          while (at + sizeof(ElfW(Nhdr)) <= end) {
+            ElfW(Nhdr) note;
+            std::memcpy(&note, at, sizeof note);
+            const uint8_t *name = at + sizeof note;
+            const uint8_t *desc = name + ((note.n_namesz + 3) & ~3u);
+            const uint8_t *next = desc + ((note.n_descsz + 3) & ~3u);
+            if (next > end) break;
+            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+              for (uint32_t b = 0; b < note.n_descsz; ++b) s.id += fmt::format("{:02x}", desc[b]);
+              return 1;
+            }
+            at = next;
+          }
+        }
+        return 1; // the object holding the address has no build-id
+      },
+      &search);
+  return search.id;
+}
+
+std::string hex(llvm::ArrayRef<uint8_t> bytes) {
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+// Stores still queued when the process ends are written before the loggers and
+// the rest of the process's static state go (bounded, so a hung disk cannot hold
+// the process); later stores are dropped.
+struct FlushAtExit {
+  CodeCache *cache;
+  ~FlushAtExit() { cache->flush(); }
+};
+
+} // namespace
+
+const std::string &compiler_build_identity() {
+  static const std::string identity = [] {
+    std::string id = build_id_of(reinterpret_cast<const void *>(&compiler_build_identity));
+    return fmt::format("{} build {}", driver_build_id(), id.empty() ? "unknown" : id);
+  }();
+  return identity;
+}
+
+CodeCache *CodeCache::instance() {
+  static CodeCache *cache = []() -> CodeCache * {
+    const Settings &s = settings();
+    if (!s.cache_persistent || !s.cpu_kernel_cache) return nullptr;
+    // Never destroyed: compilations on other threads may still use it while the process ends.
+    auto *made = new CodeCache(zeal::detail::PersistentCache::default_directory() / "cpu", s.cache_max_size,
+                               fmt::format("{} | {}", compiler_build_identity(), host_target_id()));
+    // The logger first, so that it outlives the flush at exit, which may log.
+    (void)logger("zeal-cpu");
+    static FlushAtExit flush_at_exit{made};
+    (void)flush_at_exit;
+    pthread_atfork(
+        [] { CodeCache::instance()->mutex_.lock(); }, [] { CodeCache::instance()->mutex_.unlock(); },
+        [] { CodeCache::instance()->after_fork_in_child(); });
+    return made;
+  }();
+  return cache;
+}
+
+CodeCache::CodeCache(std::filesystem::path dir, uint64_t max_bytes, std::string identity)
+    : files_(std::move(dir), max_bytes, std::move(identity), ".zobj") {}
+
+CodeCache::~CodeCache() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+std::string CodeCache::key_of(const llvm::Module &module, unsigned opt_level) {
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::raw_svector_ostream out(bitcode);
+  llvm::WriteBitcodeToFile(module, out);
+  llvm::SHA256 hash;
+  hash.update(llvm::StringRef(bitcode.data(), bitcode.size()));
+  return fmt::format("kernel code | O{} | ir sha256 {}", opt_level, hex(hash.final()));
+}
+
+std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) {
+  auto payload = files_.load(key);
+  std::lock_guard lock(mutex_);
+  if (!payload) {
+    ++stats_.misses;
+    return nullptr;
+  }
+  ++stats_.hits;
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(reinterpret_cast<const char *>(payload->data()), payload->size()), "zeal-cached-kernel.o");
+}
+
+void CodeCache::store_later(std::string key, std::string object) {
+  std::unique_lock lock(mutex_);
+  queue_.push_back({std::move(key), std::move(object)});
+  if (!writer_running_) {
+    writer_running_ = true;
+    writer_ = std::thread([this] { write_pending(); });
+  }
+  changed_.notify_all();
+}
+
+void CodeCache::write_pending() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+    if (queue_.empty()) return; // stopping, with everything written
+    Pending next = std::move(queue_.front());
+    queue_.pop_front();
+    writing_ = true;
+    lock.unlock();
+    zeal::detail::CacheStatus written = files_.store(next.key, std::span(reinterpret_cast<const uint8_t *>(next.object.data()),
+                                                           next.object.size()));
+    lock.lock();
+    writing_ = false;
+    if (written.ok()) {
+      ++stats_.stores;
+    } else {
+      ++stats_.failed_stores;
+      // One warning per process: an unwritable folder would otherwise warn for every kernel.
+      if (!warned_) {
+        warned_ = true;
+        logger("zeal-cpu").warn("the kernel code cache cannot keep compiled kernels ({}); kernels are compiled "
+                                "again in each process",
+                                written.error());
+      }
+    }
+    changed_.notify_all();
+  }
+}
+
+void CodeCache::flush() {
+  std::unique_lock lock(mutex_);
+  if (!writer_running_) return;
+  changed_.wait_for(lock, std::chrono::seconds(10), [&] { return queue_.empty() && !writing_; });
+}
+
+CodeCacheStats CodeCache::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void CodeCache::after_fork_in_child() {
+  // The forking thread holds the mutex (the prepare handler took it). The
+  // writer thread did not come along, so the condition variable may still count
+  // it as a waiter: it is made anew. The parent writes what was queued.
+  mutex_.unlock();
+  new (&changed_) std::condition_variable();
+  new (&writer_) std::thread(); // forgets the parent's thread without touching it
+  queue_.clear();
+  writer_running_ = false;
+  writing_ = false;
+}
+
+} // namespace zeal::cpu::detail
+
+namespace zeal::cpu {
+
+CodeCacheStats code_cache_stats() {
+  detail::CodeCache *cache = detail::CodeCache::instance();
+  return cache != nullptr ? cache->stats() : CodeCacheStats{};
+}
+
+void flush_code_cache() {
+  if (detail::CodeCache *cache = detail::CodeCache::instance()) cache->flush();
+}
+
+std::filesystem::path code_cache_directory() {
+  detail::CodeCache *cache = detail::CodeCache::instance();
+  return cache != nullptr ? cache->directory() : std::filesystem::path();
+}
+
+} // namespace zeal::cpu
