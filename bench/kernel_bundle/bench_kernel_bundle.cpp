@@ -1,7 +1,6 @@
 // Benchmarks of kernel_bundle: warm get_kernel_bundle<executable> and queue::get_kernel, import resolution
 // across 1,000 images, and the time to the first results of a 50-kernel image with the persistent cache
 // off, on and empty, on and warm.
-#include "common/persistent_cache.hpp"
 #include "kernel_bundle/resolver.hpp"
 
 #include <zeal/zeal.hpp>
@@ -131,6 +130,7 @@ int first_results(int kernels) {
 }
 
 // Runs this program as `--first-results N` with the cache on or off, and returns what it printed.
+// The children inherit ZEAL_CACHE_DIR, the folder `dir` of bench_first_results.
 double first_results_in_child(int kernels, bool cache_on) {
   std::string command = fmt::format("ZEAL_CACHE_PERSISTENT={} /proc/{}/exe --first-results {}", cache_on ? 1 : 0,
                                     getpid(), kernels);
@@ -148,8 +148,7 @@ double first_results_in_child(int kernels, bool cache_on) {
 // Issue 26: the cache must cost nothing on the first run, and pay off on the next.
 // Each round runs, in this order: cache off, cache on with an empty folder (1 kernel,
 // then all 50), then on with the folder the 50-kernel run filled.
-void bench_first_results() {
-  const auto dir = zeal::detail::PersistentCache::default_directory();
+void bench_first_results(const std::filesystem::path &dir) {
   std::vector<double> off1, empty1, off50, empty50, warm50, warm1, r1, r50, rwarm;
   for (int round = 0; round < 7; ++round) {
     double o1 = first_results_in_child(1, false);
@@ -196,7 +195,7 @@ int main(int argc, char **argv) {
     bench_resolution();
     bench_warm_bundle();
     bench_warm_get_kernel();
-    bench_first_results();
+    bench_first_results(dir);
     return 0;
   } catch (const zeal::exception &e) {
     std::fprintf(stderr, "bench_kernel_bundle: %s\n", e.what());
