@@ -167,7 +167,8 @@ TEST_F(CodeCacheTest, TheFolderStaysWithinItsLimit) {
 }
 
 // Processes of this test binary, each building vector_add and checking its result.
-int spawn_child(bool expect_hit) {
+// `expect`: "hit" (the entry must be found), "miss" (it must be compiled), "any" (processes racing).
+int spawn_child(const char *expect, const char *extra_env = nullptr) {
   std::string self = fs::read_symlink("/proc/self/exe").string();
   std::vector<std::string> words = {self, "--gtest_also_run_disabled_tests",
                                     "--gtest_filter=CodeCacheChild.DISABLED_BuildsAndRunsVectorAdd"};
@@ -176,8 +177,10 @@ int spawn_child(bool expect_hit) {
   argv.push_back(nullptr);
   std::vector<std::string> env_words;
   for (char **e = environ; *e != nullptr; ++e)
-    if (std::string_view(*e).rfind("GTEST_", 0) != 0) env_words.emplace_back(*e);
-  env_words.push_back(expect_hit ? "ZEAL_TEST_EXPECT_CODE_CACHE_HIT=1" : "ZEAL_TEST_EXPECT_CODE_CACHE_HIT=0");
+    if (std::string_view(*e).rfind("GTEST_", 0) != 0 && std::string_view(*e).rfind("ZEAL_CPU_TARGET=", 0) != 0)
+      env_words.emplace_back(*e);
+  env_words.push_back(std::string("ZEAL_TEST_EXPECT_CODE_CACHE=") + expect);
+  if (extra_env != nullptr) env_words.emplace_back(extra_env);
   std::vector<char *> envp;
   for (std::string &w : env_words) envp.push_back(w.data());
   envp.push_back(nullptr);
@@ -193,19 +196,35 @@ bool exited_ok(int pid) {
 
 TEST(CodeCacheChild, DISABLED_BuildsAndRunsVectorAdd) {
   build_and_run_vector_add();
-  const char *expect_hit = std::getenv("ZEAL_TEST_EXPECT_CODE_CACHE_HIT");
-  if (expect_hit != nullptr && std::string_view(expect_hit) == "1") {
+  const char *expect = std::getenv("ZEAL_TEST_EXPECT_CODE_CACHE");
+  const std::string_view want = expect != nullptr ? expect : "any";
+  if (want == "hit") {
     EXPECT_EQ(code_cache_stats().hits, 1u) << "a process of the same build and target finds the entry";
+  } else if (want == "miss") {
+    EXPECT_EQ(code_cache_stats().hits, 0u) << "code for another target CPU must not be found";
+    EXPECT_EQ(code_cache_stats().misses, 1u);
   }
 }
 
 TEST_F(CodeCacheTest, SeveralProcessesAtOnceThenALaterProcessLoadsTheirCode) {
   std::vector<int> children;
-  for (int i = 0; i < 4; ++i) children.push_back(spawn_child(false));
+  for (int i = 0; i < 4; ++i) children.push_back(spawn_child("any"));
   for (int pid : children) EXPECT_TRUE(exited_ok(pid));
   for (const fs::path &file : entries(dir)) EXPECT_EQ(file.extension(), ".zobj") << "left behind: " << file;
   EXPECT_EQ(entries(dir).size(), 1u);
-  EXPECT_TRUE(exited_ok(spawn_child(true)));
+  EXPECT_TRUE(exited_ok(spawn_child("hit")));
+}
+
+// The target CPU is part of an entry's identity: a process generating code for another compiles again
+// (x86-64-v2 runs on every x86-64 CPU CI may have), and its entry sits beside the first.
+TEST_F(CodeCacheTest, AProcessOfAnotherTargetCpuCompilesAgain) {
+  build_and_run_vector_add();
+  flush_code_cache();
+  ASSERT_EQ(entries(dir).size(), 1u);
+  EXPECT_TRUE(exited_ok(spawn_child("miss", "ZEAL_CPU_TARGET=x86-64-v2")));
+  EXPECT_EQ(entries(dir).size(), 2u);
+  EXPECT_TRUE(exited_ok(spawn_child("hit", "ZEAL_CPU_TARGET=x86-64-v2")));
+  EXPECT_TRUE(exited_ok(spawn_child("hit")));
 }
 
 // Run alone, in a ctest entry with ZEAL_CPU_KERNEL_CACHE=0 (and one with ZEAL_CACHE_PERSISTENT=0).
