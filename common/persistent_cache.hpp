@@ -15,6 +15,10 @@
 
 namespace zeal::detail {
 
+// Success, or the sentence saying why an entry was not written (a failure only
+// costs a later rebuild, so it is logged, never returned to a user).
+using CacheStatus = Result<void, std::string>;
+
 // An entry file is: a header (magic "ZEALCACH", format version, the driver's
 // identity and version, the full key, the payload size and a 64-bit checksum)
 // then the payload. Files are written to a unique temporary name and renamed
@@ -22,10 +26,6 @@ namespace zeal::detail {
 // that is truncated, corrupted, written for another driver, of another format
 // version, or for another key whose hash collides is never trusted: it is
 // logged, removed and reported as a miss, and the caller rebuilds.
-// Success, or the sentence saying why an entry was not written (a failure only
-// costs a later rebuild, so it is logged, never returned to a user).
-using CacheStatus = Result<void, std::string>;
-
 class PersistentCache {
 public:
   // `driver` names the driver and its version: an entry written by another is stale.
@@ -55,7 +55,7 @@ private:
   std::mutex evict_mutex_;
 };
 
-// FNV-1a, 64 bits: the entry file names and the payload checksums.
+// FNV-1a, 64 bits: the entry file names and the payload checksums, and the CPU driver's native binary checksum.
 uint64_t fnv1a64(std::span<const uint8_t> bytes, uint64_t seed = 0xcbf29ce484222325ull);
 
 } // namespace zeal::detail

@@ -6,6 +6,7 @@
 #include "cpu_driver/compiler/linking.hpp"
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
@@ -50,7 +51,7 @@ std::string build_id_of(const void *address) {
             const uint8_t *next = desc + ((note.n_descsz + 3) & ~3u);
             if (next > end) break;
             if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
-              for (uint32_t b = 0; b < note.n_descsz; ++b) s.id += fmt::format("{:02x}", desc[b]);
+              s.id = llvm::toHex(llvm::ArrayRef(desc, note.n_descsz), /*LowerCase=*/true);
               return 1;
             }
             at = next;
@@ -60,13 +61,6 @@ std::string build_id_of(const void *address) {
       },
       &search);
   return search.id;
-}
-
-std::string hex(llvm::ArrayRef<uint8_t> bytes) {
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
-  return out;
 }
 
 // Stores still queued when the process ends are written before the loggers and
@@ -124,7 +118,7 @@ std::string CodeCache::key_of(const llvm::Module &module, unsigned opt_level) {
   llvm::WriteBitcodeToFile(module, out);
   llvm::SHA256 hash;
   hash.update(llvm::StringRef(bitcode.data(), bitcode.size()));
-  return fmt::format("kernel code | O{} | ir sha256 {}", opt_level, hex(hash.final()));
+  return fmt::format("kernel code | O{} | ir sha256 {}", opt_level, llvm::toHex(hash.final(), /*LowerCase=*/true));
 }
 
 std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) {
@@ -142,10 +136,7 @@ std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) {
 void CodeCache::store_later(std::string key, std::string object) {
   std::unique_lock lock(mutex_);
   queue_.push_back({std::move(key), std::move(object)});
-  if (!writer_running_) {
-    writer_running_ = true;
-    writer_ = std::thread([this] { write_pending(); });
-  }
+  if (!writer_.joinable()) writer_ = std::thread([this] { write_pending(); });
   changed_.notify_all();
 }
 
@@ -180,7 +171,7 @@ void CodeCache::write_pending() {
 
 void CodeCache::flush() {
   std::unique_lock lock(mutex_);
-  if (!writer_running_) return;
+  if (!writer_.joinable()) return;
   changed_.wait_for(lock, std::chrono::seconds(10), [&] { return queue_.empty() && !writing_; });
 }
 
@@ -197,7 +188,6 @@ void CodeCache::after_fork_in_child() {
   new (&changed_) std::condition_variable();
   new (&writer_) std::thread(); // forgets the parent's thread without touching it
   queue_.clear();
-  writer_running_ = false;
   writing_ = false;
 }
 

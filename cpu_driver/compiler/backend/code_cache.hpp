@@ -65,8 +65,7 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Pending> queue_;
-  std::thread writer_;
-  bool writer_running_ = false;
+  std::thread writer_; // started by the first store
   bool stopping_ = false;
   bool writing_ = false;
   bool warned_ = false;

@@ -1,6 +1,8 @@
 // The native binary format: object code plus the metadata that makes it a module, checked before it is trusted.
 #include "cpu_driver/compiler/linking.hpp"
 
+#include "common/persistent_cache.hpp"
+
 #include <fmt/format.h>
 #include <llvm/Config/llvm-config.h>
 
@@ -23,12 +25,6 @@ constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // function runs GroupContext::group_count groups per call; 7: kernels carry their refusal.
 constexpr uint32_t format_version = 7;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
-
-uint64_t fnv1a(std::span<const uint8_t> bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (uint8_t byte : bytes) hash = (hash ^ byte) * 0x100000001b3ull;
-  return hash;
-}
 
 class Writer {
 public:
@@ -158,7 +154,7 @@ Status check_envelope(std::span<const uint8_t> blob) {
   }
   uint64_t stored = 0;
   std::memcpy(&stored, blob.data() + blob.size() - checksum_bytes, checksum_bytes);
-  uint64_t actual = fnv1a(blob.first(blob.size() - checksum_bytes));
+  uint64_t actual = zeal::detail::fnv1a64(blob.first(blob.size() - checksum_bytes));
   if (stored != actual) {
     return invalid(fmt::format("the native binary is corrupted: its checksum is {:016x} but its contents hash to {:016x}",
                                stored, actual));
@@ -190,7 +186,7 @@ std::vector<uint8_t> write_native_binary(const NativeContents &contents, const s
   w.bytes.insert(w.bytes.end(), contents.object.begin(), contents.object.end());
   uint64_t total = w.bytes.size() + checksum_bytes;
   std::memcpy(w.bytes.data() + 16, &total, 8);
-  w.put(fnv1a(w.bytes));
+  w.put(zeal::detail::fnv1a64(w.bytes));
   return std::move(w.bytes);
 }
 
