@@ -2,6 +2,7 @@
 #include "adapter/queue.hpp"
 
 #include <bit>
+#include <tuple>
 
 namespace zeal::adapter {
 
@@ -132,6 +133,56 @@ Result<Ref<Event>> Queue::copy(void *dst, const void *src, size_t size, std::spa
   return submit(command, wait, "zeCommandListAppendMemoryCopy",
                 [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
                   return zeCommandListAppendMemoryCopy(l, dst, src, size, sig, n, w);
+                });
+}
+
+Result<Ref<Event>> Queue::copy_rect(Pitched dst, Pitched src, size_t width, size_t height, size_t depth,
+                                    std::span<Event *const> wait, Command command) {
+  if (dst.first == nullptr || src.first == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("rectangular copy: the {} pointer is null", dst.first == nullptr ? "destination" : "source"));
+  if (width == 0 || height == 0 || depth == 0)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("rectangular copy: the region is {}x{}x{} bytes, and none may be 0", width, height,
+                                  depth));
+  size_t extents[2] = {};
+  for (const auto &[side, name, extent] :
+       {std::tuple{&dst, "destination", &extents[0]}, std::tuple{&src, "source", &extents[1]}}) {
+    if (side->row_pitch < width)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                        fmt::format("rectangular copy: the {} row pitch {} is less than the region's width {}", name,
+                                    side->row_pitch, width));
+    size_t rows = 0;
+    if (depth > 1 && (__builtin_mul_overflow(height, side->row_pitch, &rows) || side->slice_pitch < rows))
+      return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                        fmt::format("rectangular copy: the {} slice pitch {} does not hold {} rows of pitch {}", name,
+                                    side->slice_pitch, height, side->row_pitch));
+    // zeCommandListAppendMemoryCopyRegion takes 32-bit sizes and pitches.
+    const size_t slice_pitch = depth > 1 ? side->slice_pitch : 0;
+    if (width > UINT32_MAX || height > UINT32_MAX || depth > UINT32_MAX || side->row_pitch > UINT32_MAX ||
+        slice_pitch > UINT32_MAX)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                        fmt::format("rectangular copy: the {} region ({}x{}x{} bytes, pitches {} and {}) has a "
+                                    "size or pitch of 4 GiB or more, which Level Zero's region copy cannot take",
+                                    name, width, height, depth, side->row_pitch, slice_pitch));
+    // Bytes from the first byte to just past the last: fits, since each factor is under 2^32.
+    *extent = (depth - 1) * slice_pitch + (height - 1) * side->row_pitch + width;
+    if (Status s = check_extent(side->first, *extent, fmt::format("rectangular copy {}", name).c_str()); !s.ok())
+      return std::move(s).error();
+  }
+  const ze_copy_region_t region{0,
+                                0,
+                                0,
+                                static_cast<uint32_t>(width),
+                                static_cast<uint32_t>(height),
+                                static_cast<uint32_t>(depth)};
+  return submit(command, wait, "zeCommandListAppendMemoryCopyRegion",
+                [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                  return zeCommandListAppendMemoryCopyRegion(
+                      l, dst.first, &region, static_cast<uint32_t>(dst.row_pitch),
+                      static_cast<uint32_t>(depth > 1 ? dst.slice_pitch : 0), src.first, &region,
+                      static_cast<uint32_t>(src.row_pitch), static_cast<uint32_t>(depth > 1 ? src.slice_pitch : 0),
+                      sig, n, w);
                 });
 }
 

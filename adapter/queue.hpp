@@ -52,6 +52,18 @@ public:
   // in order, the previous command.
   Result<Ref<Event>> copy(void *dst, const void *src, size_t size, std::span<Event *const> wait,
                           Command command = Command::Copy);
+  // One side of a rectangular copy: the address of the region's first byte and the distances, in bytes, from a
+  // row to the next and from a slice to the next.
+  struct Pitched {
+    void *first;
+    size_t row_pitch;
+    size_t slice_pitch;
+  };
+  // A rectangular copy of `depth` slices of `height` rows of `width` bytes (each at least 1). Pitches must hold
+  // their rows and slices, fit Level Zero's 32-bit fields, and each side must lie in its USM allocation when it
+  // is one; overlapping regions are the driver's to refuse.
+  Result<Ref<Event>> copy_rect(Pitched dst, Pitched src, size_t width, size_t height, size_t depth,
+                               std::span<Event *const> wait, Command command);
   // pattern_size a power of two up to 128 dividing size; the pattern is copied.
   Result<Ref<Event>> fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
                           std::span<Event *const> wait, Command command = Command::Fill);

@@ -39,6 +39,10 @@ ur_command_t command_type(Command command) {
   case Command::FillBuffer: return UR_COMMAND_MEM_BUFFER_FILL;
   case Command::Map: return UR_COMMAND_MEM_BUFFER_MAP;
   case Command::Unmap: return UR_COMMAND_MEM_UNMAP;
+  case Command::ReadRect: return UR_COMMAND_MEM_BUFFER_READ_RECT;
+  case Command::WriteRect: return UR_COMMAND_MEM_BUFFER_WRITE_RECT;
+  case Command::CopyBufferRect: return UR_COMMAND_MEM_BUFFER_COPY_RECT;
+  case Command::Copy2D: return UR_COMMAND_USM_MEMCPY_2D;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

@@ -144,6 +144,122 @@ ur_result_t buffer_copy(ur_queue_handle_t queue, ur_mem_handle_t src_handle, ur_
   });
 }
 
+// One side of a UR rectangular command: where its region starts, in bytes from the side's base, its pitches
+// (UR's 0 meaning rows and slices packed tight) and the bytes from its first to just past its last.
+struct RectSide {
+  size_t offset;
+  size_t row_pitch;
+  size_t slice_pitch;
+  size_t extent;
+};
+
+// UR's checks of one side's pitches (each failure INVALID_SIZE), then its placement.
+Outcome rect_side(const char *entry, const char *name, ur_rect_offset_t origin, ur_rect_region_t region,
+                  size_t row_pitch, size_t slice_pitch, RectSide &out) {
+  if (region.width == 0 || region.height == 0 || region.depth == 0)
+    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: the region is {}x{}x{} bytes, and none may be 0", entry,
+                                                          region.width, region.height, region.depth));
+  if (row_pitch != 0 && row_pitch < region.width)
+    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: the {} row pitch {} is less than the region's width {}",
+                                                          entry, name, row_pitch, region.width));
+  const size_t row = row_pitch != 0 ? row_pitch : region.width;
+  size_t rows = 0;
+  if (__builtin_mul_overflow(region.height, row, &rows))
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: {} rows of pitch {} overflow the address space", entry, region.height, row));
+  if (slice_pitch != 0 && (slice_pitch < rows || slice_pitch % row != 0))
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: the {} slice pitch {} is not a multiple of its row pitch {} of at least {} rows",
+                            entry, name, slice_pitch, row, region.height));
+  const size_t slice = slice_pitch != 0 ? slice_pitch : rows;
+  size_t z = 0, y = 0, offset = 0, slices = 0, extent = 0;
+  if (__builtin_mul_overflow(origin.z, slice, &z) || __builtin_mul_overflow(origin.y, row, &y) ||
+      __builtin_add_overflow(z, y, &offset) || __builtin_add_overflow(offset, origin.x, &offset) ||
+      __builtin_mul_overflow(region.depth - 1, slice, &slices) ||
+      __builtin_add_overflow(slices, rows - row + region.width, &extent))
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: the {} region at ({}, {}, {}) with pitches {} and {} overflows the address space",
+                            entry, name, origin.x, origin.y, origin.z, row, slice));
+  out = {offset, row, slice, extent};
+  return {};
+}
+
+// The bytes a side of a rectangular command reaches in a buffer, or INVALID_SIZE when they do not fit in it.
+Result<Queue::Pitched> in_buffer(Buffer &buffer, const RectSide &side, const char *what) {
+  auto first = buffer.range(side.offset, side.extent, what);
+  if (!first.ok()) return std::move(first).error();
+  return Queue::Pitched{first.value(), side.row_pitch, side.slice_pitch};
+}
+
+Queue::Pitched in_host(void *host, const RectSide &side) {
+  return {static_cast<uint8_t *>(host) + side.offset, side.row_pitch, side.slice_pitch};
+}
+
+// urEnqueueMemBufferReadRect (to_host) and urEnqueueMemBufferWriteRect.
+Outcome host_rect(const char *entry, bool to_host, ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking,
+                  ur_rect_offset_t buffer_origin, ur_rect_offset_t host_origin, ur_rect_region_t region,
+                  size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
+                  void *host, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  if (host == nullptr)
+    return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: {} is null", entry, to_host ? "pDst" : "pSrc"));
+  RectSide in_b{}, in_h{};
+  if (Outcome o = rect_side(entry, "buffer", buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, in_b);
+      !o.ok())
+    return o;
+  if (Outcome o = rect_side(entry, "host", host_origin, region, host_row_pitch, host_slice_pitch, in_h); !o.ok())
+    return o;
+  return on_buffer(queue, buffer, num_wait, wait, event, blocking,
+                   [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+                     auto bytes = in_buffer(b, in_b, entry);
+                     if (!bytes.ok()) return std::move(bytes).error();
+                     const Queue::Pitched h = in_host(host, in_h);
+                     if (to_host)
+                       return q.copy_rect(h, bytes.value(), region.width, region.height, region.depth, w,
+                                          Command::ReadRect);
+                     return q.copy_rect(bytes.value(), h, region.width, region.height, region.depth, w,
+                                        Command::WriteRect);
+                   });
+}
+
+// urEnqueueMemBufferReadRect (kToHost) and urEnqueueMemBufferWriteRect: one signature, so one entry point.
+template <bool kToHost>
+ur_result_t buffer_rect(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, ur_rect_offset_t buffer_origin,
+                        ur_rect_offset_t host_origin, ur_rect_region_t region, size_t buffer_row_pitch,
+                        size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *host,
+                        uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return run([&] {
+    return host_rect(kToHost ? "urEnqueueMemBufferReadRect" : "urEnqueueMemBufferWriteRect", kToHost, queue, buffer,
+                     blocking, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
+                     host_row_pitch, host_slice_pitch, host, num_wait, wait, event);
+  });
+}
+
+ur_result_t buffer_copy_rect(ur_queue_handle_t queue, ur_mem_handle_t src_handle, ur_mem_handle_t dst_handle,
+                             ur_rect_offset_t src_origin, ur_rect_offset_t dst_origin, ur_rect_region_t region,
+                             size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+                             size_t dst_slice_pitch, uint32_t num_wait, const ur_event_handle_t *wait,
+                             ur_event_handle_t *event) {
+  constexpr const char *entry = "urEnqueueMemBufferCopyRect";
+  return run([&]() -> Outcome {
+    Buffer *dst = nullptr;
+    if (Outcome o = check_buffer(dst_handle, dst); !o.ok()) return o;
+    RectSide from{}, to{};
+    if (Outcome o = rect_side(entry, "source", src_origin, region, src_row_pitch, src_slice_pitch, from); !o.ok())
+      return o;
+    if (Outcome o = rect_side(entry, "destination", dst_origin, region, dst_row_pitch, dst_slice_pitch, to); !o.ok())
+      return o;
+    return on_buffer(queue, src_handle, num_wait, wait, event, false,
+                     [&](Queue &q, Buffer &src, std::span<Event *const> w) -> Result<Ref<Event>> {
+                       auto s = in_buffer(src, from, "urEnqueueMemBufferCopyRect source");
+                       if (!s.ok()) return std::move(s).error();
+                       auto d = in_buffer(*dst, to, "urEnqueueMemBufferCopyRect destination");
+                       if (!d.ok()) return std::move(d).error();
+                       return q.copy_rect(d.value(), s.value(), region.width, region.height, region.depth, w,
+                                          Command::CopyBufferRect);
+                     });
+  });
+}
+
 ur_result_t buffer_fill(ur_queue_handle_t queue, ur_mem_handle_t buffer, const void *pattern, size_t pattern_size,
                         size_t offset, size_t size, uint32_t num_wait, const ur_event_handle_t *wait,
                         ur_event_handle_t *event) {
@@ -210,6 +326,9 @@ void implement_buffer_commands(ur_enqueue_dditable_t &t) {
   t.pfnMemBufferRead = buffer_read;
   t.pfnMemBufferWrite = buffer_write;
   t.pfnMemBufferCopy = buffer_copy;
+  t.pfnMemBufferReadRect = buffer_rect<true>;
+  t.pfnMemBufferWriteRect = buffer_rect<false>;
+  t.pfnMemBufferCopyRect = buffer_copy_rect;
   t.pfnMemBufferFill = buffer_fill;
   t.pfnMemBufferMap = buffer_map;
   t.pfnMemUnmap = mem_unmap;

@@ -144,6 +144,43 @@ ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const 
   });
 }
 
+// UR's bound for a 2-D USM copy: pitch * height bytes from `ptr` in its allocation (when it is one of the
+// context's; other host memory the adapter cannot see the end of).
+Outcome check_2d_extent(const Queue &queue, const void *ptr, size_t pitch, size_t height, const char *name) {
+  auto allocation = queue.context().usm_allocation(ptr);
+  if (!allocation) return {};
+  const size_t room = allocation->size - static_cast<size_t>(static_cast<const uint8_t *>(ptr) -
+                                                             static_cast<const uint8_t *>(allocation->base));
+  size_t bytes = 0;
+  if (!__builtin_mul_overflow(pitch, height, &bytes) && bytes <= room) return {};
+  return fail(UR_RESULT_ERROR_INVALID_SIZE,
+              fmt::format("urEnqueueUSMMemcpy2D: {} rows of pitch {} from the {} at {} run past the end of its USM "
+                          "allocation ({} bytes at {})",
+                          height, pitch, name, ptr, allocation->size, allocation->base));
+}
+
+ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, size_t dst_pitch, const void *src,
+                          size_t src_pitch, size_t width, size_t height, uint32_t num_wait,
+                          const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (dst == nullptr || src == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMMemcpy2D: pDst or pSrc is null");
+    if (dst_pitch == 0 || src_pitch == 0 || height == 0 || width == 0 || dst_pitch < width || src_pitch < width)
+      return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                  fmt::format("urEnqueueUSMMemcpy2D: {} rows of {} bytes cannot be copied with pitches {} "
+                              "(destination) and {} (source): each must be at least the width, and none 0",
+                              height, width, dst_pitch, src_pitch));
+    if (Outcome o = check_2d_extent(*queue, dst, dst_pitch, height, "destination"); !o.ok()) return o;
+    if (Outcome o = check_2d_extent(*queue, src, src_pitch, height, "source"); !o.ok()) return o;
+    return enqueue_command(*queue, num_wait, wait, event, blocking, [&](Queue &q, std::span<Event *const> w) {
+      return q.copy_rect({dst, dst_pitch, dst_pitch * height}, {const_cast<void *>(src), src_pitch, src_pitch * height},
+                         width, height, 1, w, Command::Copy2D);
+    });
+  });
+}
+
 ur_result_t usm_fill(ur_queue_handle_t queue, void *ptr, size_t pattern_size, const void *pattern, size_t size,
                      uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
@@ -227,6 +264,7 @@ void implement(ur_queue_dditable_t &t) {
 void implement(ur_enqueue_dditable_t &t) {
   t.pfnUSMMemcpy = usm_memcpy;
   t.pfnUSMFill = usm_fill;
+  t.pfnUSMMemcpy2D = usm_memcpy_2d;
   t.pfnUSMPrefetch = usm_prefetch;
   t.pfnUSMAdvise = usm_advise;
   t.pfnEventsWait = events_wait;

@@ -1,5 +1,6 @@
 // Buffers through UR's loader, as SYCL's buffers and accessors use them: create (plain, copying or using a host
-// pointer), sub-buffers, read, write, copy, fill, map and unmap, every result checked; the UR codes for bad input.
+// pointer), sub-buffers, read, write, copy, fill, map and unmap, rectangular reads, writes and copies (SYCL's
+// ranged accessors) and 2-D USM copies, every result checked; the UR codes for bad input.
 #include "ur_fixture.hpp"
 
 #include <numeric>
@@ -162,6 +163,132 @@ TEST_F(UrBuffer, BadBufferRequestsGetTheSpecsCodes) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION,
             urEnqueueMemBufferMap(queue, small, true, 0x100, 0, 8, 0, nullptr, nullptr, &mapped));
   UR_EXPECT_OK(urMemRelease(small));
+}
+
+// A 3-D box of a 3-D array, as a SYCL copy between accessors with ranges and offsets asks for it: host and buffer
+// with different shapes, origins in every dimension, pitches given and defaulted.
+TEST_F(UrBuffer, RectangularReadsWritesAndCopiesMoveExactlyTheBox) {
+  // The buffer: 4 slices of 5 rows of 24 bytes; the host array: 3 slices of 4 rows of 16 bytes.
+  constexpr size_t bw = 24, bh = 5, bd = 4, hw = 16, hh = 4, hd = 3;
+  std::vector<uint8_t> host(hw * hh * hd);
+  std::iota(host.begin(), host.end(), uint8_t{1});
+  ur_mem_handle_t a = buffer(bw * bh * bd), b = buffer(bw * bh * bd);
+  ASSERT_NE(nullptr, a);
+  ASSERT_NE(nullptr, b);
+  const uint8_t zero = 0;
+  UR_ASSERT_OK(urEnqueueMemBufferFill(queue, a, &zero, 1, 0, bw * bh * bd, 0, nullptr, nullptr));
+  // A box of 8 bytes x 3 rows x 2 slices: host origin (2, 1, 1), buffer origin (5, 2, 1).
+  const ur_rect_region_t box{8, 3, 2};
+  const ur_rect_offset_t host_at{2, 1, 1}, buffer_at{5, 2, 1};
+  ur_event_handle_t written = nullptr;
+  UR_ASSERT_OK(urEnqueueMemBufferWriteRect(queue, a, false, buffer_at, host_at, box, bw, bw * bh, hw, hw * hh,
+                                           host.data(), 0, nullptr, &written));
+  ur_command_t type{};
+  UR_ASSERT_OK(urEventGetInfo(written, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(UR_COMMAND_MEM_BUFFER_WRITE_RECT, type);
+  UR_EXPECT_OK(urEventRelease(written));
+  std::vector<uint8_t> all(bw * bh * bd, 0xEE);
+  UR_ASSERT_OK(urEnqueueMemBufferRead(queue, a, true, 0, all.size(), all.data(), 0, nullptr, nullptr));
+  for (size_t z = 0; z < bd; ++z)
+    for (size_t y = 0; y < bh; ++y)
+      for (size_t x = 0; x < bw; ++x) {
+        const bool inside = x >= 5 && x < 13 && y >= 2 && y < 5 && z >= 1 && z < 3;
+        const uint8_t want = inside ? host[(z - 1 + 1) * hw * hh + (y - 2 + 1) * hw + (x - 5 + 2)] : 0;
+        ASSERT_EQ(want, all[z * bw * bh + y * bw + x]) << "buffer byte (" << x << ", " << y << ", " << z << ")";
+      }
+  // Buffer to buffer, the box moved to the origin of b with b's rows packed (pitches 0: tight, 8 and 24).
+  UR_ASSERT_OK(urEnqueueMemBufferFill(queue, b, &zero, 1, 0, bw * bh * bd, 0, nullptr, nullptr));
+  UR_ASSERT_OK(urEnqueueMemBufferCopyRect(queue, a, b, buffer_at, {0, 0, 0}, box, bw, bw * bh, 0, 0, 0, nullptr,
+                                          nullptr));
+  // Read the packed box back with a pitched host layout of its own: rows of 10 bytes, origin (1, 0, 0).
+  std::vector<uint8_t> back(10 * 3 * 2, 0xEE);
+  ur_event_handle_t read_event = nullptr;
+  UR_ASSERT_OK(urEnqueueMemBufferReadRect(queue, b, true, {0, 0, 0}, {1, 0, 0}, box, 0, 0, 10, 30, back.data(), 0,
+                                          nullptr, &read_event));
+  UR_ASSERT_OK(urEventGetInfo(read_event, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(UR_COMMAND_MEM_BUFFER_READ_RECT, type);
+  UR_EXPECT_OK(urEventRelease(read_event));
+  for (size_t z = 0; z < 2; ++z)
+    for (size_t y = 0; y < 3; ++y)
+      for (size_t x = 0; x < 10; ++x) {
+        const bool inside = x >= 1 && x < 9;
+        const uint8_t want = inside ? host[(z + 1) * hw * hh + (y + 1) * hw + (x - 1 + 2)] : 0xEE;
+        ASSERT_EQ(want, back[z * 30 + y * 10 + x]) << "host byte (" << x << ", " << y << ", " << z << ")";
+      }
+  UR_EXPECT_OK(urMemRelease(a));
+  UR_EXPECT_OK(urMemRelease(b));
+}
+
+TEST_F(UrBuffer, BadRectanglesGetTheSpecsCodes) {
+  ur_mem_handle_t b = buffer(64);
+  ASSERT_NE(nullptr, b);
+  uint8_t host[64] = {};
+  const ur_rect_offset_t at{0, 0, 0};
+  auto read_rect = [&](ur_rect_offset_t origin, ur_rect_region_t region, size_t row, size_t slice) {
+    return urEnqueueMemBufferReadRect(queue, b, true, origin, at, region, row, slice, 0, 0, host, 0, nullptr, nullptr);
+  };
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, read_rect(at, {0, 1, 1}, 0, 0));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, read_rect(at, {8, 2, 1}, 4, 0)) << "row pitch under the width";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, read_rect(at, {8, 2, 2}, 8, 12)) << "slice pitch under two rows";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, read_rect(at, {8, 2, 2}, 8, 20)) << "slice pitch not a multiple of 8";
+  // 2 slices of 2 rows of 8, pitches 8 and 16: 32 bytes; at (0, 0, 3) the last byte is 16*3 + 32 - 1 = 79 > 63.
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, read_rect({0, 0, 3}, {8, 2, 2}, 8, 16));
+  if (zeal_sees_bad_input()) {
+    EXPECT_EQ("urEnqueueMemBufferReadRect: 32 bytes at offset 48 do not fit in a buffer of 64 bytes", error());
+  }
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, read_rect({SIZE_MAX, 0, 0}, {8, 1, 1}, 0, 0)) << "an origin past the end";
+  UR_EXPECT_OK(read_rect({0, 0, 2}, {8, 2, 2}, 8, 16)) << "the same box two slices earlier fits exactly";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+            urEnqueueMemBufferReadRect(queue, b, true, at, at, {8, 1, 1}, 0, 0, 0, 0, nullptr, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE,
+            urEnqueueMemBufferWriteRect(queue, nullptr, true, at, at, {8, 1, 1}, 0, 0, 0, 0, host, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE,
+            urEnqueueMemBufferCopyRect(nullptr, b, b, at, at, {8, 1, 1}, 0, 0, 0, 0, 0, nullptr, nullptr));
+  // Overlapping rows of one buffer are the driver's to refuse, as clEnqueueCopyBufferRect's MEM_COPY_OVERLAP.
+  EXPECT_NE(UR_RESULT_SUCCESS, urEnqueueMemBufferCopyRect(queue, b, b, at, {4, 0, 0}, {8, 2, 1}, 16, 0, 16, 0, 0,
+                                                          nullptr, nullptr));
+  UR_EXPECT_OK(urEnqueueMemBufferCopyRect(queue, b, b, at, {8, 0, 0}, {8, 2, 1}, 16, 0, 16, 0, 0, nullptr, nullptr))
+      << "interleaved rows that do not overlap";
+  UR_EXPECT_OK(urQueueFinish(queue));
+  UR_EXPECT_OK(urMemRelease(b));
+}
+
+TEST_F(UrBuffer, TwoDimensionalUsmCopiesKeepEachSidesPitch) {
+  ur_bool_t supported = false;
+  UR_ASSERT_OK(urContextGetInfo(context, UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT, sizeof supported, &supported, nullptr));
+  EXPECT_TRUE(supported);
+  constexpr size_t width = 12, height = 5, src_pitch = 16, dst_pitch = 20;
+  void *src = nullptr, *dst = nullptr;
+  UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, nullptr, src_pitch * height, &src));
+  UR_ASSERT_OK(urUSMSharedAlloc(context, device, nullptr, nullptr, dst_pitch * height, &dst));
+  std::vector<uint8_t> pattern(src_pitch * height);
+  std::iota(pattern.begin(), pattern.end(), uint8_t{1});
+  UR_ASSERT_OK(urEnqueueUSMMemcpy(queue, true, src, pattern.data(), pattern.size(), 0, nullptr, nullptr));
+  std::memset(dst, 0, dst_pitch * height);
+  ur_event_handle_t copied = nullptr;
+  UR_ASSERT_OK(urEnqueueUSMMemcpy2D(queue, true, dst, dst_pitch, src, src_pitch, width, height, 0, nullptr, &copied));
+  ur_command_t type{};
+  UR_ASSERT_OK(urEventGetInfo(copied, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(UR_COMMAND_USM_MEMCPY_2D, type);
+  UR_EXPECT_OK(urEventRelease(copied));
+  const auto *got = static_cast<const uint8_t *>(dst);
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < dst_pitch; ++x)
+      ASSERT_EQ(x < width ? pattern[y * src_pitch + x] : 0, got[y * dst_pitch + x]) << "(" << x << ", " << y << ")";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE,
+            urEnqueueUSMMemcpy2D(queue, true, dst, dst_pitch, src, src_pitch, width, 0, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE,
+            urEnqueueUSMMemcpy2D(queue, true, dst, 8, src, src_pitch, width, height, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE,
+            urEnqueueUSMMemcpy2D(queue, true, dst, dst_pitch + 1, src, src_pitch, width, height, 0, nullptr, nullptr))
+      << "UR's bound: dstPitch * height past the allocation";
+  if (zeal_sees_bad_input()) {
+    EXPECT_NE(std::string::npos, error().find("5 rows of pitch 21 from the destination")) << error();
+  }
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+            urEnqueueUSMMemcpy2D(queue, true, nullptr, dst_pitch, src, src_pitch, width, height, 0, nullptr, nullptr));
+  UR_EXPECT_OK(urUSMFree(context, src));
+  UR_EXPECT_OK(urUSMFree(context, dst));
 }
 
 } // namespace
