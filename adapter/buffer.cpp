@@ -28,6 +28,19 @@ Result<Buffer *> Buffer::create(Context &context, size_t size, void *host, Host 
   return new Buffer(context, nullptr, base, size, use == Host::Use ? static_cast<uint8_t *>(host) : nullptr, access);
 }
 
+Result<Buffer *> Buffer::adopt(Context &context, void *memory, bool owned) {
+  auto allocation = context.foreign_allocation(memory, owned);
+  if (!allocation.ok()) {
+    Error e = std::move(allocation).error();
+    e.message = "buffer from a native handle: " + e.message;
+    return e;
+  }
+  auto *buffer = new Buffer(context, nullptr, static_cast<uint8_t *>(memory), allocation.value().size, nullptr,
+                            Access::ReadWrite);
+  buffer->owns_memory_ = owned;
+  return buffer;
+}
+
 Result<Buffer *> Buffer::view(Buffer &parent, size_t offset, size_t size, Access access) {
   // A handle of the wrong kind of buffer, so INVALID_HANDLE.
   if (parent.parent_)
@@ -50,7 +63,7 @@ Result<Buffer *> Buffer::view(Buffer &parent, size_t offset, size_t size, Access
 
 Buffer::~Buffer() {
   // Freeing waits for the context's queues, so no command still uses the memory.
-  if (!parent_) (void)context_->usm_free(base_);
+  if (!parent_ && owns_memory_) (void)context_->usm_free(base_);
 }
 
 Result<uint8_t *> Buffer::range(size_t offset, size_t size, const char *what) const {

@@ -27,6 +27,9 @@ public:
   // maps it in place). `host` must be given exactly when `use` is not None.
   static Result<Buffer *> create(Context &context, size_t size, void *host, Host use,
                                  Access access = Access::ReadWrite);
+  // A buffer over USM made elsewhere (a native handle): from `memory` to the end of its allocation in the
+  // context. `owned`: the context takes the allocation and the buffer frees it; otherwise its maker does.
+  static Result<Buffer *> adopt(Context &context, void *memory, bool owned);
   // A view of `size` bytes at `offset` of a buffer that is not itself a view; `access` no wider than its own.
   static Result<Buffer *> view(Buffer &parent, size_t offset, size_t size, Access access);
   ~Buffer() override;
@@ -59,7 +62,8 @@ private:
 
   Ref<Context> context_;
   Ref<Buffer> parent_; // a view keeps its buffer alive
-  uint8_t *base_;      // owned unless this is a view
+  uint8_t *base_;      // owned unless this is a view or owns_memory_ is false
+  bool owns_memory_ = true;
   size_t size_;
   uint8_t *host_;      // Host::Use: the host bytes of this buffer (of this view)
   Access access_;

@@ -27,6 +27,22 @@ Result<Context *> Context::create(std::vector<Device *> devices) {
   return new Context(std::move(devices), ZeContext(context));
 }
 
+Result<Context *> Context::adopt(std::vector<Device *> devices, ze_context_handle_t context, bool owned) {
+  if (context == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "context adopt: the native Level Zero context is null");
+  if (devices.empty())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      "context adopt: no devices are given, and a Level Zero context cannot be asked for its own");
+  for (const Device *d : devices)
+    if (&d->platform() != &devices.front()->platform())
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        fmt::format("context adopt: devices '{}' and '{}' belong to different platforms",
+                                    devices.front()->name(), d->name()));
+  auto *adopted = new Context(std::move(devices), ZeContext(context));
+  adopted->owns_context_ = owned;
+  return adopted;
+}
+
 Context::~Context() {
   // Memory the application forgot is freed with the context it belongs to.
   for (auto &[ptr, allocation] : allocations_) {
@@ -34,6 +50,9 @@ Context::~Context() {
                                 allocation.size);
     (void)zeMemFree(context_.get(), ptr);
   }
+  // A context made elsewhere stays for its maker (the event pools still go, after this body, with their own
+  // handles).
+  if (!owns_context_) (void)context_.release();
 }
 
 bool Context::has_device(const Device *device) const {
@@ -88,6 +107,43 @@ std::optional<Context::UsmAllocation> Context::usm_allocation(const void *ptr) c
   if (reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(it->first) >= it->second.size)
     return std::nullopt;
   return UsmAllocation{it->first, it->second.size, it->second.kind, it->second.device};
+}
+
+Result<Context::UsmAllocation> Context::foreign_allocation(void *ptr, bool take) {
+  if (ptr == nullptr) return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, "the native memory pointer is null");
+  std::optional<UsmAllocation> whole = usm_allocation(ptr);
+  const bool known = whole.has_value();
+  if (!known) {
+    void *base = nullptr;
+    size_t size = 0;
+    if (zeMemGetAddressRange(context_.get(), ptr, &base, &size) != ZE_RESULT_SUCCESS || base == nullptr)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        fmt::format("pointer {} is not memory Level Zero allocated in this context", ptr));
+    auto props = ze_desc<ze_memory_allocation_properties_t>();
+    ze_device_handle_t ze_device = nullptr;
+    if (Status s = ze_check(zeMemGetAllocProperties(context_.get(), ptr, &props, &ze_device),
+                            "zeMemGetAllocProperties", fmt::format("pointer {}", ptr));
+        !s.ok())
+      return std::move(s).error();
+    whole = UsmAllocation{base, size,
+                          props.type == ZE_MEMORY_TYPE_DEVICE   ? ZEAL_USM_KIND_DEVICE
+                          : props.type == ZE_MEMORY_TYPE_SHARED ? ZEAL_USM_KIND_SHARED
+                                                                : ZEAL_USM_KIND_HOST,
+                          nullptr};
+    for (Device *d : devices_)
+      if (d->ze() == ze_device) whole->device = d;
+  }
+  const size_t offset = static_cast<size_t>(static_cast<uint8_t *>(ptr) - static_cast<uint8_t *>(whole->base));
+  if (take && offset != 0)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("pointer {} is {} bytes into its allocation, so its ownership cannot be taken (only "
+                                  "an allocation's first byte frees it)",
+                                  ptr, offset));
+  if (take && !known) {
+    std::lock_guard lock(usm_mutex_);
+    allocations_.emplace(ptr, Allocation{whole->kind, whole->size, whole->device});
+  }
+  return UsmAllocation{ptr, whole->size - offset, whole->kind, whole->device};
 }
 
 void Context::add_queue(Queue *queue) {

@@ -18,6 +18,9 @@ public:
   static constexpr Kind kKind = Kind::Context;
 
   static Result<Context *> create(std::vector<Device *> devices);
+  // A context over a Level Zero context made elsewhere (a native handle) for `devices` (one platform, not
+  // empty). `owned`: the context destroys it when it goes; otherwise its maker does.
+  static Result<Context *> adopt(std::vector<Device *> devices, ze_context_handle_t context, bool owned);
   ~Context() override;
 
   ze_context_handle_t ze() const { return context_.get(); }
@@ -39,6 +42,10 @@ public:
     Device *device; // null for host memory
   };
   std::optional<UsmAllocation> usm_allocation(const void *ptr) const;
+  // An allocation made in this Level Zero context elsewhere (a native handle), from `ptr` to its end: with
+  // `take`, the context records it as its own (freed by usm_free, or with the context); without, it is only
+  // measured.
+  Result<UsmAllocation> foreign_allocation(void *ptr, bool take);
 
   // Queues register while they live, so that freeing memory can wait for their commands.
   void add_queue(Queue *queue);
@@ -49,6 +56,7 @@ private:
 
   std::vector<Device *> devices_;
   ZeContext context_;
+  bool owns_context_ = true;
   // Declared after context_, so they are destroyed before it.
   EventPools plain_pools_;
   EventPools timestamp_pools_;

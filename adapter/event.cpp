@@ -23,7 +23,25 @@ Result<Ref<Event>> Event::create(Queue &queue, Command command) {
   return event;
 }
 
+Result<Ref<Event>> Event::adopt(Context &context, ze_event_handle_t event, bool owned) {
+  if (event == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "event adopt: the native Level Zero event is null");
+  // One question the driver must answer for an event of its own: a handle it does not know fails here.
+  const ze_result_t status = zeEventQueryStatus(event);
+  if (status != ZE_RESULT_SUCCESS && status != ZE_RESULT_NOT_READY)
+    return ze_check(status, "zeEventQueryStatus", "the native event").error();
+  Ref<Event> adopted(new Event(Ref<Context>(&context), *context.devices().front(), false, ZeEvent(event),
+                               EventPools::Slot{}),
+                     false);
+  adopted->owns_event_ = owned;
+  return adopted;
+}
+
 Event::~Event() {
+  if (slot_.pool == nullptr) { // adopted: its maker signals and reuses it
+    if (!owns_event_) (void)event_.release();
+    return;
+  }
   // The device may still signal the event: reusing it first would let that signal land on the next command.
   if (submitted_ && !known_complete_.load(std::memory_order_acquire))
     (void)zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());

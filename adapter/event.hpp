@@ -24,6 +24,10 @@ public:
   static Result<Ref<Event>> create(Context &context, const Device &device, bool profiling);
   // The event of a command of `queue` (a plain pointer: the queue holds its events, not the other way round).
   static Result<Ref<Event>> create(Queue &queue, Command command);
+  // An event over a Level Zero event made elsewhere (a native handle) in `context`'s Level Zero context, for the
+  // context's first device; it has no command and no profiling. `owned`: the event destroys it when it goes;
+  // otherwise its maker does.
+  static Result<Ref<Event>> adopt(Context &context, ze_event_handle_t event, bool owned);
   ~Event() override;
 
   // Events come and go with every command: their storage is kept on a free list
@@ -73,7 +77,8 @@ private:
   const Device &device_;
   bool profiling_;
   ZeEvent event_;
-  EventPools::Slot slot_;
+  EventPools::Slot slot_; // pool null: an adopted event, not the pools'
+  bool owns_event_ = true;
   Queue *queue_ = nullptr;
   Command command_ = Command::Marker;
   bool submitted_ = false;

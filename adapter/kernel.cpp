@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace zeal::adapter {
 namespace {
@@ -43,6 +44,31 @@ Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
   std::unique_ptr<Kernel> k(new Kernel(program, name, ZeKernel(kernel)));
   if (Status s = k->query(); !s.ok()) return std::move(s).error();
   return k.release();
+}
+
+Result<Kernel *> Kernel::adopt(Program &program, ze_kernel_handle_t kernel, bool owned) {
+  if (kernel == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "kernel adopt: the native Level Zero kernel is null");
+  size_t length = 0;
+  if (Status s = ze_check(zeKernelGetName(kernel, &length, nullptr), "zeKernelGetName"); !s.ok())
+    return std::move(s).error();
+  std::string name(length, '\0');
+  if (Status s = ze_check(zeKernelGetName(kernel, &length, name.data()), "zeKernelGetName"); !s.ok())
+    return std::move(s).error();
+  name.resize(std::strlen(name.c_str()));
+  // The program must know the name (INVALID_KERNEL_NAME listing its kernels otherwise).
+  if (auto module = program.module_of(name); !module.ok()) return std::move(module).error();
+  std::unique_ptr<Kernel> k(new Kernel(program, name, ZeKernel(kernel)));
+  k->owns_kernel_ = owned;
+  if (Status s = k->query(); !s.ok()) {
+    (void)k->kernel_.release(); // a failure leaves the kernel with its maker
+    return std::move(s).error();
+  }
+  return k.release();
+}
+
+Kernel::~Kernel() {
+  if (!owns_kernel_) (void)kernel_.release();
 }
 
 // Requirements the driver does not report are still enforced: SPIR-V execution

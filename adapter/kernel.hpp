@@ -20,6 +20,10 @@ public:
   // kernel the program left out (the device cannot honour it) is created too:
   // it answers its info and sub-group info, and refuses every launch.
   static Result<Kernel *> create(Program &program, const std::string &name);
+  // A kernel over a Level Zero kernel made elsewhere (a native handle) from a module of `program`, which must
+  // have a kernel of its name. `owned`: the kernel destroys it when it goes; otherwise its maker does.
+  static Result<Kernel *> adopt(Program &program, ze_kernel_handle_t kernel, bool owned);
+  ~Kernel() override;
 
   Program &program() const { return *program_; }
   const std::string &name() const { return name_; }
@@ -77,6 +81,7 @@ private:
   Ref<Program> program_;
   std::string name_;
   ZeKernel kernel_; // null for a refused kernel
+  bool owns_kernel_ = true;
   ze_kernel_properties_t props_ = ze_desc<ze_kernel_properties_t>();
   KernelLimits limits_;
   uint64_t range_limit_ = 0; // range_type: most work-items per launch, 0 for none

@@ -37,6 +37,18 @@ Result<Program *> Program::create(Context &context, Device &device, const zeal_p
   return p.release();
 }
 
+Result<Program *> Program::adopt(Context &context, Device &device, ze_module_handle_t module, bool owned) {
+  if (module == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "program adopt: the native Level Zero module is null");
+  if (Status s = check_device_in_context("program adopt", context, device); !s.ok()) return std::move(s).error();
+  std::unique_ptr<Program> p(new Program(context, device));
+  p->format_ = ZEAL_PROGRAM_FORMAT_NATIVE;
+  // Owned only once adopted: a failure leaves the module with its maker.
+  if (Status s = p->become_executable({}, {module}, {}); !s.ok()) return std::move(s).error();
+  if (owned) p->owned_modules_.emplace_back(module);
+  return p.release();
+}
+
 zeal_program_state_t Program::state() const {
   std::lock_guard lock(mutex_);
   return state_;

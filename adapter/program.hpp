@@ -23,6 +23,10 @@ public:
 
   // SPIR-V is inspected first: a binary that is not SPIR-V is INVALID_BINARY.
   static Result<Program *> create(Context &context, Device &device, const zeal_program_desc_t &desc);
+  // An executable over a Level Zero module made elsewhere (a native handle) for `device` of `context`: its
+  // kernels are the module's, with no metadata but what the driver reports. `owned`: the program destroys the
+  // module when it goes; otherwise its maker does.
+  static Result<Program *> adopt(Context &context, Device &device, ze_module_handle_t module, bool owned);
   // objects -> a new executable. On a failure with a log, *log_holder receives a
   // program holding that log (state INPUT), for the C ABI to hand out.
   static Result<Program *> link(Context &context, Device &device, std::span<Program *const> objects,

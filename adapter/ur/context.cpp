@@ -1,4 +1,5 @@
 // UR entry points of contexts, over the same Context the zeal ABI creates.
+#include "adapter/adapter.hpp"
 #include "adapter/context.hpp"
 #include "adapter/platform.hpp"
 #include "adapter/ur/entry.hpp"
@@ -23,6 +24,35 @@ ur_result_t context_create(uint32_t count, const ur_device_handle_t *handles, co
       devices.push_back(device);
     }
     auto context = Context::create(std::move(devices));
+    if (!context.ok()) return std::move(context).error();
+    *out = to_ur<ur_context_handle_t>(context.value());
+    return {};
+  });
+}
+
+// The devices of a context made from a native handle must be given: a Level Zero context does not tell its own.
+// Not owned unless the properties say so.
+ur_result_t context_from_native(ur_native_handle_t native, ur_adapter_handle_t adapter_handle, uint32_t count,
+                                const ur_device_handle_t *handles, const ur_context_native_properties_t *properties,
+                                ur_context_handle_t *out) {
+  return run([&]() -> Outcome {
+    Adapter *adapter = nullptr;
+    if (Outcome o = check_handle(adapter_handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok())
+      return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urContextCreateWithNativeHandle: phContext is null");
+    if (count == 0 || handles == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  "urContextCreateWithNativeHandle: no devices are given, and zeal cannot ask a Level Zero context "
+                  "for its devices");
+    std::vector<Device *> devices;
+    for (uint32_t i = 0; i < count; ++i) {
+      Device *device = nullptr;
+      if (Outcome o = check_handle(handles[i], "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+      devices.push_back(device);
+    }
+    const bool owned = properties != nullptr && properties->isNativeHandleOwned;
+    auto context = Context::adopt(std::move(devices), reinterpret_cast<ze_context_handle_t>(native), owned);
     if (!context.ok()) return std::move(context).error();
     *out = to_ur<ur_context_handle_t>(context.value());
     return {};
@@ -60,6 +90,7 @@ void implement(ur_context_dditable_t &t) {
                              UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, key, size, value, size_ret,
                              [](const Context &) { return std::string("context"); });
   };
+  t.pfnCreateWithNativeHandle = context_from_native;
   t.pfnGetNativeHandle = [](ur_context_handle_t c, ur_native_handle_t *native) {
     return native_handle<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, native, "urContextGetNativeHandle");
   };

@@ -1,4 +1,5 @@
 // UR entry points of devices: listing, info (table-driven, from the facts the zeal ABI answers), binaries.
+#include "adapter/adapter.hpp"
 #include "adapter/platform.hpp"
 #include "adapter/ur/entry.hpp"
 
@@ -366,6 +367,28 @@ ur_result_t device_get(ur_platform_handle_t handle, ur_device_type_t type, uint3
   });
 }
 
+// Devices are made once per adapter: the one over that Level Zero device is found, so the same native handle
+// always gives the same handle, as UR asks.
+ur_result_t device_from_native(ur_native_handle_t native, ur_adapter_handle_t handle,
+                               const ur_device_native_properties_t *, ur_device_handle_t *out) {
+  return run([&]() -> Outcome {
+    Adapter *adapter = nullptr;
+    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDeviceCreateWithNativeHandle: phDevice is null");
+    for (const auto &p : adapter->platforms())
+      for (const auto &d : p->devices())
+        if (reinterpret_cast<ur_native_handle_t>(d->ze()) == native) {
+          *out = to_ur<ur_device_handle_t>(d.get());
+          return {};
+        }
+    return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                fmt::format("urDeviceCreateWithNativeHandle: {:#x} is not the Level Zero device of any of zeal's "
+                            "devices",
+                            native));
+  });
+}
+
 // Root devices live as long as the adapter: retain and release only check the handle, as Intel's adapter does.
 ur_result_t device_retain_or_release(ur_device_handle_t handle) {
   return run([&]() -> Outcome {
@@ -412,6 +435,7 @@ void implement(ur_device_dditable_t &t) {
     return native_handle<Device>(d, "device", UR_RESULT_ERROR_INVALID_DEVICE, native, "urDeviceGetNativeHandle");
   };
   t.pfnSelectBinary = device_select_binary;
+  t.pfnCreateWithNativeHandle = device_from_native;
 }
 
 } // namespace zeal::adapter::ur

@@ -140,9 +140,27 @@ ur_result_t event_set_callback(ur_event_handle_t handle, ur_execution_info_t sta
   });
 }
 
+// A native handle is a Level Zero event of the context's Level Zero context. Not owned unless the properties
+// say so.
+ur_result_t event_from_native(ur_native_handle_t native, ur_context_handle_t hContext,
+                              const ur_event_native_properties_t *properties, ur_event_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventCreateWithNativeHandle: phEvent is null");
+    const bool owned = properties != nullptr && properties->isNativeHandleOwned;
+    auto event = Event::adopt(*context, reinterpret_cast<ze_event_handle_t>(native), owned);
+    if (!event.ok()) return std::move(event).error();
+    return_event(std::move(event).value(), out);
+    return {};
+  });
+}
+
 } // namespace
 
 void implement(ur_event_dditable_t &t) {
+  t.pfnCreateWithNativeHandle = event_from_native;
   t.pfnGetInfo = [](ur_event_handle_t e, ur_event_info_t key, size_t size, void *value, size_t *size_ret) {
     return get_info<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, kEventInfo, UR_EVENT_INFO_REFERENCE_COUNT, key,
                            size, value, size_ret, [](const Event &) { return std::string("event"); });

@@ -26,6 +26,28 @@ ur_result_t kernel_create(ur_program_handle_t hProgram, const char *name, ur_ker
   });
 }
 
+// A native handle is a Level Zero kernel of one of the program's modules; zeal needs the program (UR lets an
+// adapter require it) for the kernel's launch checks and info. Not owned unless the properties say so.
+ur_result_t kernel_from_native(ur_native_handle_t native, ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                               const ur_kernel_native_properties_t *properties, ur_kernel_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    Program *program = nullptr;
+    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelCreateWithNativeHandle: phKernel is null");
+    if (&program->context() != context)
+      return fail(UR_RESULT_ERROR_INVALID_CONTEXT,
+                  fmt::format("urKernelCreateWithNativeHandle: the {} is not of the given context", program->describe()));
+    const bool owned = properties != nullptr && properties->isNativeHandleOwned;
+    auto kernel = Kernel::adopt(*program, reinterpret_cast<ze_kernel_handle_t>(native), owned);
+    if (!kernel.ok()) return std::move(kernel).error();
+    *out = to_ur<ur_kernel_handle_t>(kernel.value());
+    return {};
+  });
+}
+
 // OpenCL's spelling of the attributes the source gave (clGetKernelInfo's CL_KERNEL_ATTRIBUTES).
 std::string attributes(const Kernel &k) {
   std::vector<std::string> list;
@@ -208,6 +230,7 @@ ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t qu
 
 void implement(ur_kernel_dditable_t &t) {
   t.pfnCreate = kernel_create;
+  t.pfnCreateWithNativeHandle = kernel_from_native;
   t.pfnRetain = [](ur_kernel_handle_t k) {
     return retain_or_release<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, true);
   };

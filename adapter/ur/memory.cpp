@@ -89,6 +89,23 @@ ur_result_t mem_native_handle(ur_mem_handle_t handle, ur_device_handle_t, ur_nat
   });
 }
 
+// A native handle is a USM pointer of the context's Level Zero context (what urMemGetNativeHandle gives): a
+// buffer from it to the end of its allocation. Not owned unless the properties say so.
+ur_result_t buffer_from_native(ur_native_handle_t native, ur_context_handle_t hContext,
+                               const ur_mem_native_properties_t *properties, ur_mem_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemBufferCreateWithNativeHandle: phMem is null");
+    const bool owned = properties != nullptr && properties->isNativeHandleOwned;
+    auto buffer = Buffer::adopt(*context, reinterpret_cast<void *>(native), owned);
+    if (!buffer.ok()) return std::move(buffer).error();
+    *out = to_ur<ur_mem_handle_t>(buffer.value());
+    return {};
+  });
+}
+
 // A command on a buffer: the queue and buffer handles checked, then enqueue_command with the buffer.
 template <class Command>
 Outcome on_buffer(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle, uint32_t num_wait,
@@ -320,6 +337,7 @@ void implement(ur_mem_dditable_t &t) {
                             size, value, size_ret, [](const Buffer &) { return std::string("buffer"); });
   };
   t.pfnGetNativeHandle = mem_native_handle;
+  t.pfnBufferCreateWithNativeHandle = buffer_from_native;
 }
 
 void implement_buffer_commands(ur_enqueue_dditable_t &t) {

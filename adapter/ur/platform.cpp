@@ -60,6 +60,26 @@ ur_result_t platform_get(ur_adapter_handle_t handle, uint32_t entries, ur_platfo
   });
 }
 
+// Platforms are made once per adapter: the one over that Level Zero driver is found, not made.
+ur_result_t platform_from_native(ur_native_handle_t native, ur_adapter_handle_t handle,
+                                 const ur_platform_native_properties_t *, ur_platform_handle_t *out) {
+  return run([&]() -> Outcome {
+    Adapter *adapter = nullptr;
+    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urPlatformCreateWithNativeHandle: phPlatform is null");
+    for (const auto &p : adapter->platforms()) {
+      if (reinterpret_cast<ur_native_handle_t>(p->ze()) != native) continue;
+      *out = to_ur<ur_platform_handle_t>(p.get());
+      return {};
+    }
+    return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                fmt::format("urPlatformCreateWithNativeHandle: {:#x} is not the Level Zero driver of any of zeal's "
+                            "{} platforms",
+                            native, adapter->platforms().size()));
+  });
+}
+
 // The platform's name says zeal, so that a SYCL user tells it from Intel's own Level Zero adapter.
 std::string platform_name(const Platform &p) {
   std::string name = p.name();
@@ -176,6 +196,7 @@ void implement(ur_platform_dditable_t &t) {
                               key, size, value, size_ret, [](const Platform &) { return std::string("platform"); });
   };
   t.pfnGetApiVersion = platform_get_api_version;
+  t.pfnCreateWithNativeHandle = platform_from_native;
   t.pfnGetNativeHandle = [](ur_platform_handle_t p, ur_native_handle_t *native) {
     return native_handle<Platform>(p, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, native, "urPlatformGetNativeHandle");
   };

@@ -240,9 +240,29 @@ ur_result_t set_spec_constants(ur_program_handle_t hProgram, uint32_t count,
   });
 }
 
+// A native handle is a Level Zero module (what urProgramGetNativeHandle gives) built for the context's device:
+// an executable program of its kernels. Not owned unless the properties say so.
+ur_result_t program_from_native(ur_native_handle_t native, ur_context_handle_t hContext,
+                                const ur_program_native_properties_t *properties, ur_program_handle_t *out) {
+  constexpr const char *entry = "urProgramCreateWithNativeHandle";
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: phProgram is null", entry));
+    Device *device = nullptr;
+    if (Outcome o = only_device(*context, entry, device); !o.ok()) return o;
+    const bool owned = properties != nullptr && properties->isNativeHandleOwned;
+    auto program = Program::adopt(*context, *device, reinterpret_cast<ze_module_handle_t>(native), owned);
+    if (!program.ok()) return std::move(program).error();
+    *out = to_ur<ur_program_handle_t>(program.value());
+    return {};
+  });
+}
+
 } // namespace
 
 void implement(ur_program_dditable_t &t) {
+  t.pfnCreateWithNativeHandle = program_from_native;
   t.pfnCreateWithIL = create_with_il;
   t.pfnCreateWithBinary = create_with_binary;
   t.pfnBuild = build;
