@@ -17,16 +17,6 @@ ur_native_handle_t native_of(Handle h) {
   return reinterpret_cast<ur_native_handle_t>(h);
 }
 
-ur_exp_kernel_arg_properties_t arg(ur_exp_kernel_arg_type_t type, uint32_t index, size_t size, const void *value) {
-  ur_exp_kernel_arg_properties_t a{};
-  a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
-  a.type = type;
-  a.index = index;
-  a.size = size;
-  a.value.value = value;
-  return a;
-}
-
 class UrNative : public UrPrograms {
 protected:
   void SetUp() override {
@@ -139,11 +129,8 @@ TEST_F(UrNative, AnApplicationsLevelZeroObjectsRunThroughUr) {
 
   ur_queue_handle_t q = nullptr;
   UR_ASSERT_OK(urQueueCreate(ctx, device, nullptr, &q));
-  ur_exp_kernel_arg_properties_t launch_args[2] = {arg(UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ, 0, sizeof(void *), nullptr),
-                                                   {}};
-  launch_args[0].value.memObjTuple = {buffer, UR_MEM_FLAG_READ_WRITE};
   const int three = 3;
-  launch_args[1] = arg(UR_EXP_KERNEL_ARG_TYPE_VALUE, 1, sizeof three, &three);
+  const ur_exp_kernel_arg_properties_t launch_args[2] = {buffer_arg(0, buffer), value(1, &three)};
   const size_t global = n, local = 64;
   ur_event_handle_t done = nullptr;
   UR_ASSERT_OK(urEnqueueKernelLaunchWithArgsExp(q, kernel, 1, nullptr, &global, &local, 2, launch_args, nullptr, 1,

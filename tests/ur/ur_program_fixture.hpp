@@ -6,6 +6,29 @@
 
 namespace zeal_ur_test {
 
+// Kernel arguments of urEnqueueKernelLaunchWithArgsExp, as libsycl fills them.
+inline ur_exp_kernel_arg_properties_t arg(ur_exp_kernel_arg_type_t type, uint32_t index, size_t size, const void *value) {
+  ur_exp_kernel_arg_properties_t a{};
+  a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+  a.type = type;
+  a.index = index;
+  a.size = size;
+  a.value.value = value;
+  return a;
+}
+inline ur_exp_kernel_arg_properties_t pointer(uint32_t index, const void *p) {
+  return arg(UR_EXP_KERNEL_ARG_TYPE_POINTER, index, sizeof(void *), p);
+}
+template <class T>
+ur_exp_kernel_arg_properties_t value(uint32_t index, const T *v) {
+  return arg(UR_EXP_KERNEL_ARG_TYPE_VALUE, index, sizeof(T), v);
+}
+inline ur_exp_kernel_arg_properties_t buffer_arg(uint32_t index, ur_mem_handle_t b) {
+  ur_exp_kernel_arg_properties_t a = arg(UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ, index, sizeof(void *), nullptr);
+  a.value.memObjTuple = {b, UR_MEM_FLAG_READ_WRITE};
+  return a;
+}
+
 class UrPrograms : public UrContextFace {
 protected:
   void TearDown() override {
