@@ -11,6 +11,19 @@
 namespace zeal::cpu::detail {
 
 // --- Host functions JIT'd code calls (bound as absolute symbols) -----------
+// The address a host function is bound at; the template argument picks one overload of a C library name.
+template <class F>
+void *address(F *function) {
+  return reinterpret_cast<void *>(function);
+}
+// The signatures of the math library's functions of one, two and three arguments.
+using F1 = float(float);
+using D1 = double(double);
+using F2 = float(float, float);
+using D2 = double(double, double);
+using F3 = float(float, float, float);
+using D3 = double(double, double, double);
+
 // The C++ mirror of the hidden WorkItem (work_item_type() in builtins/builtins.cpp).
 struct HostWorkItem {
   uint64_t local_id[3], group_id[3], local_size[3], num_groups[3], global_offset[3];

@@ -72,17 +72,6 @@ std::optional<Lowering> lowering_for(const llvm::Function &function) {
   return lowering;
 }
 
-template <class F>
-void *address(F *function) {
-  return reinterpret_cast<void *>(function);
-}
-
-using F1 = float(float);
-using D1 = double(double);
-using F2 = float(float, float);
-using D2 = double(double, double);
-using F3 = float(float, float, float);
-using D3 = double(double, double, double);
 
 // A math function the C library (or math_helpers.cpp) has in scalar form.
 // `shape` gives the return type then each parameter: f the floating-point

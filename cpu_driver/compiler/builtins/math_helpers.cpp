@@ -108,15 +108,6 @@ double minmagd(double x, double y) { return minmag(x, y); }
 float fractf(float x, float *whole) { return fract(x, whole); }
 double fractd(double x, double *whole) { return fract(x, whole); }
 
-template <class F>
-void *address(F *function) {
-  return reinterpret_cast<void *>(function);
-}
-
-using F1 = float(float);
-using D1 = double(double);
-using F2 = float(float, float);
-using D2 = double(double, double);
 
 } // namespace
 

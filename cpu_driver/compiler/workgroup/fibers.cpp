@@ -296,10 +296,6 @@ extern "C" void zeal_cpu_subgroup(HostWorkItem *work_item, uint32_t code, const 
   combine_collective(code, view, arg, out);
 }
 
-template <class F>
-void *address(F *function) {
-  return reinterpret_cast<void *>(function);
-}
 
 } // namespace
 
