@@ -1,6 +1,7 @@
 // bench_adapter_launch: host time per launch through the adapter vs a hand-written Level Zero sequence on the
 // same driver and kernel (median of paired rounds), and heap allocations per steady-state launch.
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/ze_setup.hpp"
 
 #include <zeal/zeal_adapter.h>
 
@@ -37,6 +38,7 @@ constexpr int kRounds = 301;
 void check(ze_result_t r, const char *call) {
   if (r != ZE_RESULT_SUCCESS) die(fmt::format("{} failed with {:#x}", call, static_cast<unsigned>(r)));
 }
+void check(zeal::test::ZeCall call) { check(call.result, call.name); }
 
 std::vector<uint8_t> read_spirv() {
   std::ifstream in(ZEAL_BENCH_KERNEL, std::ios::binary);
@@ -161,25 +163,12 @@ struct Raw {
   int *out = nullptr;
 
   void create(const std::vector<uint8_t> &spirv) {
-    uint32_t n = 1;
     ze_driver_handle_t driver = nullptr;
-    check(zeDriverGet(&n, &driver), "zeDriverGet");
-    n = 1;
-    check(zeDeviceGet(driver, &n, &device), "zeDeviceGet");
-    ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    check(zeContextCreate(driver, &cd, &context), "zeContextCreate");
-    ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                               ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    check(zeCommandListCreateImmediate(context, device, &qd, &list), "zeCommandListCreateImmediate");
-    ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
-                        spirv.data(), nullptr, nullptr};
-    check(zeModuleCreate(context, device, &md, &module, nullptr), "zeModuleCreate");
-    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "tiny"};
-    check(zeKernelCreate(module, &kd, &kernel), "zeKernelCreate");
-    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
-    check(zeEventPoolCreate(context, &pd, 0, nullptr, &pool), "zeEventPoolCreate");
-    ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    check(zeEventCreate(pool, &ed, &done), "zeEventCreate");
+    check(zeal::test::open_first_device(driver, device, context));
+    check(zeal::test::create_immediate_list(context, device, list), "zeCommandListCreateImmediate");
+    check(zeal::test::create_module(context, device, spirv, module), "zeModuleCreate");
+    check(zeal::test::create_kernel(module, "tiny", kernel), "zeKernelCreate");
+    check(zeal::test::create_host_events(context, pool, {&done, 1}));
     ze_host_mem_alloc_desc_t hd{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
     check(zeMemAllocHost(context, &hd, sizeof(int), 64, reinterpret_cast<void **>(&out)), "zeMemAllocHost");
   }
@@ -212,13 +201,8 @@ struct RawChained : Raw {
 
   void create(const std::vector<uint8_t> &spirv) {
     Raw::create(spirv);
-    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, kRing};
-    check(zeEventPoolCreate(context, &pd, 0, nullptr, &ring_pool), "zeEventPoolCreate");
     ring.resize(kRing);
-    for (uint32_t i = 0; i < kRing; ++i) {
-      ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-      check(zeEventCreate(ring_pool, &ed, &ring[i]), "zeEventCreate");
-    }
+    check(zeal::test::create_host_events(context, ring_pool, ring));
   }
   void launches(int n, int value) {
     const ze_group_count_t groups{1, 1, 1};

@@ -1,6 +1,8 @@
 // A Level Zero session on zeal's CPU driver for the compute benchmarks: context, immediate list, event, module.
 #pragma once
 
+#include "tests/support/ze_setup.hpp"
+
 #include <fmt/format.h>
 #include <level_zero/ze_api.h>
 
@@ -22,6 +24,7 @@ namespace bench {
 inline void ze(ze_result_t result, const char *call) {
   if (result != ZE_RESULT_SUCCESS) fail(fmt::format("{} failed: 0x{:x}", call, unsigned(result)));
 }
+inline void ze(zeal::test::ZeCall call) { ze(call.result, call.name); }
 
 // The machine a figure comes from, for BENCHMARKS.md's rows per CPU model: the model and its family/model
 // numbers (/proc/cpuinfo; a VM may give a bare "AMD EPYC"), and what zeal-aot says code is generated for
@@ -65,25 +68,14 @@ inline double median(std::vector<double> v) {
 class ZeSession {
 public:
   explicit ZeSession(const char *spirv_path) {
-    setenv("ZE_ENABLE_ALT_DRIVERS", ZEAL_CPU_DRIVER_PATH, 0); // an explicit setting wins
-    ze(zeInit(0), "zeInit");
-    uint32_t count = 1;
-    ze(zeDriverGet(&count, &driver_), "zeDriverGet");
-    count = 1;
-    ze(zeDeviceGet(driver_, &count, &device_), "zeDeviceGet");
-    ze_context_desc_t context_desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ze(zeContextCreate(driver_, &context_desc, &context_), "zeContextCreate");
-    ze_command_queue_desc_t queue{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                  ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze(zeCommandListCreateImmediate(context_, device_, &queue, &list_), "zeCommandListCreateImmediate");
-    ze_event_pool_desc_t pool{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
-    ze(zeEventPoolCreate(context_, &pool, 1, &device_, &pool_), "zeEventPoolCreate");
-    ze_event_desc_t event{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    ze(zeEventCreate(pool_, &event, &done_), "zeEventCreate");
+    ze(zeal::test::init_with_driver(ZEAL_CPU_DRIVER_PATH, zeal::test::AltDrivers::unless_set), "zeInit");
+    ze(zeal::test::open_first_device(driver_, device_, context_));
+    ze(zeal::test::create_immediate_list(context_, device_, list_), "zeCommandListCreateImmediate");
+    ze(zeal::test::create_host_events(context_, pool_, {&done_, 1}, device_));
     std::vector<char> spirv = read_file(spirv_path);
-    ze_module_desc_t module{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
-                            reinterpret_cast<const uint8_t *>(spirv.data()), "", nullptr};
-    ze(zeModuleCreate(context_, device_, &module, &module_, nullptr), "zeModuleCreate");
+    ze(zeal::test::create_module(context_, device_, {reinterpret_cast<const uint8_t *>(spirv.data()), spirv.size()},
+                                 module_, ""),
+       "zeModuleCreate");
   }
   ZeSession(const ZeSession &) = delete;
   ZeSession &operator=(const ZeSession &) = delete;
@@ -108,9 +100,8 @@ public:
 
   // The kernel `name` with its group size (x) and arguments ({size, pointer to value}) set.
   ze_kernel_handle_t kernel(const char *name, uint32_t group, const std::vector<std::pair<size_t, const void *>> &args) {
-    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
     ze_kernel_handle_t k = nullptr;
-    ze(zeKernelCreate(module_, &desc, &k), "zeKernelCreate");
+    ze(zeal::test::create_kernel(module_, name, k), "zeKernelCreate");
     kernels_.push_back(k);
     ze(zeKernelSetGroupSize(k, group, 1, 1), "zeKernelSetGroupSize");
     for (uint32_t i = 0; i < args.size(); ++i)

@@ -1,6 +1,8 @@
 // Shared by the cpu_modules benchmarks: timing, medians, files, and the CPU driver through the Level Zero loader.
 #pragma once
 
+#include "tests/support/ze_setup.hpp"
+
 #include <fmt/format.h>
 #include <level_zero/ze_api.h>
 
@@ -41,25 +43,19 @@ inline void check(ze_result_t r, const char *what) {
   fmt::print(stderr, "{} failed: 0x{:x}\n", what, unsigned(r));
   std::exit(1);
 }
+inline void check(zeal::test::ZeCall call) { check(call.result, call.name); }
 
 // The zeal CPU driver alone, through the real loader.
 class Ze {
 public:
   Ze() {
-    setenv("ZE_ENABLE_ALT_DRIVERS", ZEAL_CPU_DRIVER_PATH, 1);
-    check(zeInit(0), "zeInit");
-    uint32_t count = 1;
-    check(zeDriverGet(&count, &driver), "zeDriverGet");
-    count = 1;
-    check(zeDeviceGet(driver, &count, &device), "zeDeviceGet");
-    ze_context_desc_t desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    check(zeContextCreate(driver, &desc, &context), "zeContextCreate");
+    check(zeal::test::init_with_driver(ZEAL_CPU_DRIVER_PATH, zeal::test::AltDrivers::always), "zeInit");
+    check(zeal::test::open_first_device(driver, device, context));
   }
 
   ze_module_handle_t module(const std::vector<uint8_t> &bytes, ze_module_format_t format, const char *flags = "") {
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, bytes.size(), bytes.data(), flags, nullptr};
     ze_module_handle_t m = nullptr;
-    check(zeModuleCreate(context, device, &desc, &m, nullptr), "zeModuleCreate");
+    check(zeal::test::create_module(context, device, bytes, m, flags, format), "zeModuleCreate");
     return m;
   }
 
@@ -70,9 +66,8 @@ public:
     std::vector<const char *> names(count);
     check(zeModuleGetKernelNames(m, &count, names.data()), "zeModuleGetKernelNames");
     for (const char *name : names) {
-      ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
       ze_kernel_handle_t k = nullptr;
-      check(zeKernelCreate(m, &desc, &k), "zeKernelCreate");
+      check(zeal::test::create_kernel(m, name, k), "zeKernelCreate");
       zeKernelDestroy(k);
     }
   }

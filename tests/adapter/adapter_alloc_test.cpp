@@ -2,6 +2,7 @@
 // attributed to adapter or driver by its callers; the same driver work done by hand is shown beside it.
 #include "adapter_fixture.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/ze_setup.hpp"
 
 #include <level_zero/ze_api.h>
 
@@ -27,28 +28,15 @@ struct RawLevelZero {
   ze_event_handle_t events[3] = {};
 
   void create() {
-    uint32_t n = 1;
     ze_driver_handle_t driver = nullptr;
-    ASSERT_EQ(zeDriverGet(&n, &driver), ZE_RESULT_SUCCESS);
-    n = 1;
-    ASSERT_EQ(zeDeviceGet(driver, &n, &device), ZE_RESULT_SUCCESS);
-    ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ASSERT_EQ(zeContextCreate(driver, &cd, &context), ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                               ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ASSERT_EQ(zeCommandListCreateImmediate(context, device, &qd, &list), ZE_RESULT_SUCCESS);
+    zeal::test::ZeCall opened = zeal::test::open_first_device(driver, device, context);
+    ASSERT_EQ(opened.result, ZE_RESULT_SUCCESS) << opened.name;
+    ASSERT_EQ(zeal::test::create_immediate_list(context, device, list), ZE_RESULT_SUCCESS);
     auto spirv = read_kernel("vector_add.spv");
-    ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, spirv.size(),
-                        spirv.data(), nullptr, nullptr};
-    ASSERT_EQ(zeModuleCreate(context, device, &md, &module, nullptr), ZE_RESULT_SUCCESS);
-    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "scale"};
-    ASSERT_EQ(zeKernelCreate(module, &kd, &kernel), ZE_RESULT_SUCCESS);
-    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3};
-    ASSERT_EQ(zeEventPoolCreate(context, &pd, 0, nullptr, &pool), ZE_RESULT_SUCCESS);
-    for (uint32_t i = 0; i < 3; ++i) {
-      ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-      ASSERT_EQ(zeEventCreate(pool, &ed, &events[i]), ZE_RESULT_SUCCESS);
-    }
+    ASSERT_EQ(zeal::test::create_module(context, device, spirv, module), ZE_RESULT_SUCCESS);
+    ASSERT_EQ(zeal::test::create_kernel(module, "scale", kernel), ZE_RESULT_SUCCESS);
+    zeal::test::ZeCall events_made = zeal::test::create_host_events(context, pool, events);
+    ASSERT_EQ(events_made.result, ZE_RESULT_SUCCESS) << events_made.name;
   }
   void destroy() {
     for (auto e : events) zeEventDestroy(e);

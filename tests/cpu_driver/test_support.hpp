@@ -1,6 +1,8 @@
 // Shared fixture of the CPU driver tests: the driver through the real Level Zero loader, a context, helpers.
 #pragma once
 
+#include "tests/support/ze_setup.hpp"
+
 #include <gtest/gtest.h>
 #include <level_zero/ze_api.h>
 
@@ -28,11 +30,8 @@ protected:
     uint32_t count = 0;
     ZE_ASSERT_OK(zeDriverGet(&count, nullptr));
     ASSERT_EQ(1u, count) << "ZE_ENABLE_ALT_DRIVERS should name the zeal CPU driver only";
-    ZE_ASSERT_OK(zeDriverGet(&count, &driver));
-    count = 1;
-    ZE_ASSERT_OK(zeDeviceGet(driver, &count, &device));
-    ze_context_desc_t desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    ZE_ASSERT_OK(zeContextCreate(driver, &desc, &context));
+    zeal::test::ZeCall opened = zeal::test::open_first_device(driver, device, context);
+    ASSERT_EQ(ZE_RESULT_SUCCESS, opened.result) << opened.name;
   }
 
   // Destroys in dependency order; gtest's EXPECT macros are braced because they expand to an if.
@@ -59,10 +58,8 @@ protected:
   T *shared_array(size_t n) { return static_cast<T *>(shared(n * sizeof(T))); }
 
   ze_command_list_handle_t immediate_list() {
-    ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                 ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = nullptr;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(context, device, &desc, &list));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeal::test::create_immediate_list(context, device, list));
     if (list != nullptr) lists.push_back(list);
     return list;
   }
@@ -82,14 +79,11 @@ protected:
   // Host-visible events from one pool of 16, with kernel timestamps.
   ze_event_handle_t event() {
     if (pool == nullptr) {
-      ze_event_pool_desc_t desc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
-                                ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP, 16};
-      EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(context, &desc, 1, &device, &pool));
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeal::test::create_host_event_pool(context, 16, pool, device,
+                                                                      ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP));
     }
-    ze_event_desc_t desc{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, static_cast<uint32_t>(events.size()),
-                         ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
     ze_event_handle_t e = nullptr;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(pool, &desc, &e));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeal::test::create_host_event(pool, static_cast<uint32_t>(events.size()), e));
     if (e != nullptr) events.push_back(e);
     return e;
   }
@@ -97,26 +91,21 @@ protected:
   // Builds a module (SPIR-V unless `format` says otherwise); on failure returns the result and fills `log`.
   ze_result_t build(const std::vector<uint8_t> &spirv, ze_module_handle_t &module, std::string *log = nullptr,
                     const char *flags = "", ze_module_format_t format = ZE_MODULE_FORMAT_IL_SPIRV) {
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, spirv.size(), spirv.data(), flags, nullptr};
     ze_module_build_log_handle_t build_log = nullptr;
     module = nullptr;
-    ze_result_t r = zeModuleCreate(context, device, &desc, &module, &build_log);
+    ze_result_t r = zeal::test::create_module(context, device, spirv, module, flags, format, &build_log);
     if (build_log != nullptr) {
-      size_t size = 0;
-      EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(build_log, &size, nullptr));
-      std::string text(size, '\0');
-      EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(build_log, &size, text.data()));
-      text.resize(size > 0 ? size - 1 : 0);
+      std::string text;
+      zeal::test::ZeCall log_read = zeal::test::read_build_log(build_log, text);
+      EXPECT_EQ(ZE_RESULT_SUCCESS, log_read.result) << log_read.name;
       if (log != nullptr) *log = text;
-      EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogDestroy(build_log));
     }
     if (module != nullptr) modules.push_back(module);
     return r;
   }
   ze_kernel_handle_t kernel(ze_module_handle_t module, const char *name) {
-    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
     ze_kernel_handle_t k = nullptr;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelCreate(module, &desc, &k));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeal::test::create_kernel(module, name, k));
     if (k != nullptr) kernels.push_back(k);
     return k;
   }
