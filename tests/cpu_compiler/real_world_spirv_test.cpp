@@ -63,6 +63,19 @@ TEST(RealWorldSpirv, ASpirv16ModuleUsingNothingNewerIsReadAs14) {
   for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(3 * (i + 1), out[i]);
 }
 
+TEST(RealWorldSpirv, BlocksListedBeforeTheirDominatorsAreReadInDominanceOrder) {
+  auto program = build_real_world("blocks_out_of_order");
+  ASSERT_NE(program, nullptr);
+  EXPECT_NE(std::string::npos, program->build_log().find("their blocks are read in dominance order"))
+      << program->build_log();
+  std::vector<uint32_t> io(48);
+  for (uint32_t i = 0; i < io.size(); ++i) io[i] = 7 * i;
+  uint32_t *p = io.data();
+  const void *args[] = {&p};
+  run(*program->find_kernel("blocks_out_of_order"), args, Range{1, {3, 1, 1}, {16, 1, 1}});
+  for (uint32_t i = 0; i < io.size(); ++i) EXPECT_EQ(10 * 7 * i + 45 + 100 * (i % 3 + 1), io[i]) << "work-item " << i;
+}
+
 // The words of a module with its first OpCapability Int64 replaced by `capability`.
 std::vector<uint8_t> with_capability(std::vector<uint8_t> bytes, uint32_t capability) {
   std::vector<uint32_t> words(bytes.size() / 4);

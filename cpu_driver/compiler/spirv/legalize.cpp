@@ -1,5 +1,6 @@
 // Real compilers' SPIR-V rewritten into the equivalent SPIR-V LLVMSPIRVLib 15 reads (legalize.hpp).
 #include "cpu_driver/compiler/spirv/legalize.hpp"
+#include "cpu_driver/compiler/spirv/block_order.hpp"
 
 #include "common/spirv_host_access.hpp"
 
@@ -529,10 +530,25 @@ Legalized legalize_for_translator(std::span<const uint8_t> spirv) {
   if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4) return {};
   std::vector<uint32_t> words(spirv.size() / 4); // copied: the input need not be 4-byte aligned
   std::memcpy(words.data(), spirv.data(), spirv.size());
-  if (words[0] != spv::MagicNumber || !may_need_rewriting(words)) return {};
-  std::optional<std::vector<Instruction>> insts = instructions(words);
-  if (!insts) return {};
-  return Legalizer(std::move(words), std::move(*insts)).run();
+  if (words[0] != spv::MagicNumber) return {};
+  Legalized out;
+  if (may_need_rewriting(words)) {
+    std::optional<std::vector<Instruction>> insts = instructions(words);
+    if (!insts) return {};
+    out = Legalizer(words, std::move(*insts)).run();
+    if (!out.spirv.empty()) {
+      words.resize(out.spirv.size() / 4);
+      std::memcpy(words.data(), out.spirv.data(), out.spirv.size());
+    }
+  }
+  if (size_t functions = order_blocks_by_dominance(words); functions > 0) {
+    out.notes.push_back(fmt::format("info: {} function{} listed a block before one that dominates it, as older "
+                                    "llvm-spirv versions wrote them; their blocks are read in dominance order",
+                                    functions, functions == 1 ? "" : "s"));
+    out.spirv.resize(words.size() * 4);
+    std::memcpy(out.spirv.data(), words.data(), out.spirv.size());
+  }
+  return out;
 }
 
 } // namespace zeal::cpu::detail

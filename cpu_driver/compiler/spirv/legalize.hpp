@@ -24,7 +24,9 @@ namespace zeal::cpu::detail {
 //   2025 DPC++ emits them, become a whole load and an OpCompositeExtract;
 // - a SPIR-V 1.5 or 1.6 module that uses nothing the translator lacks is
 //   read as 1.4 (the `Nontemporal` memory-operand hint is dropped); one that
-//   does is refused by the guard with the feature's name.
+//   does is refused by the guard with the feature's name;
+// - a function listing a block before one that dominates it (older
+//   llvm-spirv) gets its blocks in dominance order (block_order.hpp).
 // A module that needs none of this, or is too malformed to walk (the guard
 // that follows says how), is returned as it is: `spirv` stays empty.
 struct Legalized {
