@@ -159,11 +159,7 @@ TEST_F(Kernels, LocalArgumentsArePerWorkGroup) {
   ZE_ASSERT_OK(zeKernelSetGroupSize(k, group, 1, 1));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(data), &data));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, group * sizeof(int), nullptr));
-  ze_command_list_handle_t list = immediate_list();
-  ze_event_handle_t done = event();
-  ze_group_count_t groups{n / group, 1, 1};
-  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  ZE_ASSERT_OK(launch_and_wait(k, {n / group, 1, 1}));
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(2 * i + i / group), data[i]) << "element " << i;
 }
 
@@ -176,11 +172,7 @@ TEST_F(Kernels, TwoDimensionalLaunchCoversEveryWorkItem) {
   ze_kernel_handle_t k = kernel(m, "ids_2d");
   ZE_ASSERT_OK(zeKernelSetGroupSize(k, 8, 4, 1));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
-  ze_command_list_handle_t list = immediate_list();
-  ze_event_handle_t done = event();
-  ze_group_count_t groups{w / 8, h / 4, 1};
-  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  ZE_ASSERT_OK(launch_and_wait(k, {w / 8, h / 4, 1}));
   for (uint32_t y = 0; y < h; ++y)
     for (uint32_t x = 0; x < w; ++x) ASSERT_EQ(y * 1000 + x, out[y * w + x]) << x << "," << y;
 }
@@ -199,11 +191,7 @@ TEST_F(Kernels, GivenAWorkGroupBarrier_ThenLocalReverseRunsCorrectly) {
   ZE_ASSERT_OK(zeKernelSetGroupSize(k, group, 1, 1));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(data), &data));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, group * sizeof(int), nullptr));
-  ze_command_list_handle_t list = immediate_list();
-  ze_event_handle_t done = event();
-  ze_group_count_t groups{n / group, 1, 1};
-  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  ZE_ASSERT_OK(launch_and_wait(k, {n / group, 1, 1}));
   for (uint32_t i = 0; i < n; ++i) {
     ASSERT_EQ(int(i / group * group + group - 1 - i % group), data[i]) << "element " << i;
   }

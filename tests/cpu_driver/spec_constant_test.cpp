@@ -63,11 +63,7 @@ TEST_F(SpecConstants, ScalarsOfEverySizeAndACompositesConstituentsAreSpecialised
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(f), &f));
   ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 2, sizeof(l), &l));
-  ze_command_list_handle_t list = immediate_list();
-  ze_event_handle_t done = event();
-  ze_group_count_t groups{1, 1, 1};
-  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  ZE_ASSERT_OK(launch_and_wait(k, {1, 1, 1}));
   EXPECT_EQ(100, out[0]);
   EXPECT_EQ(77, out[1]);
   EXPECT_EQ(88, out[2]);

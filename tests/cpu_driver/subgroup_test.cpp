@@ -35,10 +35,23 @@ protected:
   // Runs `k` as `groups` work-groups of `items` work-items on an immediate list and waits.
   void launch(ze_kernel_handle_t k, uint32_t items, uint32_t groups) {
     ZE_ASSERT_OK(zeKernelSetGroupSize(k, items, 1, 1));
-    ze_group_count_t count{groups, 1, 1};
-    ze_event_handle_t done = event();
-    ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(immediate_list(), k, &count, done, 0, nullptr));
-    ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    ZE_ASSERT_OK(launch_and_wait(k, {groups, 1, 1}));
+  }
+
+  // Kernel `name`'s arguments 0 and 1: shared arrays holding `host`, and -1 in each element; null on failure.
+  ze_kernel_handle_t with_in_out(ze_module_handle_t module, const char *name, const std::vector<int> &host, int *&in,
+                                 int *&out) {
+    const size_t n = host.size();
+    in = shared_array<int>(n);
+    out = shared_array<int>(n);
+    if (in == nullptr || out == nullptr) return nullptr;
+    std::copy(host.begin(), host.end(), in);
+    std::fill(out, out + n, -1);
+    ze_kernel_handle_t k = kernel(module, name);
+    if (k == nullptr || zeKernelSetArgumentValue(k, 0, sizeof(in), &in) != ZE_RESULT_SUCCESS ||
+        zeKernelSetArgumentValue(k, 1, sizeof(out), &out) != ZE_RESULT_SUCCESS)
+      return nullptr;
+    return k;
   }
 
   // Runs sg_ids over one work-group of `items` and checks every work-item against sub-groups of `size`.
@@ -117,13 +130,9 @@ TEST_P(Subgroups, SubGroupReduceAddMatchesTheHostSumOfEachSubGroup) {
     ASSERT_NE(nullptr, module);
     const uint32_t items = 3 * s - 1, n = 2 * items;
     std::vector<int> host = inputs(n);
-    int *in = shared_array<int>(n), *out = shared_array<int>(n);
-    ASSERT_TRUE(in != nullptr && out != nullptr);
-    std::copy(host.begin(), host.end(), in);
-    std::fill(out, out + n, -1);
-    ze_kernel_handle_t k = kernel(module, "sg_reduce_add");
-    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(in), &in));
-    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(out), &out));
+    int *in = nullptr, *out = nullptr;
+    ze_kernel_handle_t k = with_in_out(module, "sg_reduce_add", host, in, out);
+    ASSERT_NE(nullptr, k);
     launch(k, items, 2);
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t group = i / items, l = i % items, first = group * items + l / s * s;
@@ -143,13 +152,9 @@ TEST_P(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) 
     ASSERT_NE(nullptr, module);
     const uint32_t items = 3 * s - 1, n = 2 * items;
     std::vector<int> host = inputs(n);
-    int *in = shared_array<int>(n), *out = shared_array<int>(n);
-    ASSERT_TRUE(in != nullptr && out != nullptr);
-    std::copy(host.begin(), host.end(), in);
-    std::fill(out, out + n, -1);
-    ze_kernel_handle_t k = kernel(module, "sg_shuffle_down");
-    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(in), &in));
-    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(out), &out));
+    int *in = nullptr, *out = nullptr;
+    ze_kernel_handle_t k = with_in_out(module, "sg_shuffle_down", host, in, out);
+    ASSERT_NE(nullptr, k);
     ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 2, sizeof(delta), &delta));
     launch(k, items, 2);
     uint32_t checked = 0;

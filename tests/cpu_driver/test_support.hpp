@@ -110,6 +110,15 @@ protected:
     return k;
   }
 
+  // Launches `k` over `groups` on a fresh immediate list and waits for it.
+  ze_result_t launch_and_wait(ze_kernel_handle_t k, ze_group_count_t groups) {
+    ze_event_handle_t done = event();
+    if (ze_result_t r = zeCommandListAppendLaunchKernel(immediate_list(), k, &groups, done, 0, nullptr);
+        r != ZE_RESULT_SUCCESS)
+      return r;
+    return zeEventHostSynchronize(done, UINT64_MAX);
+  }
+
   ze_driver_handle_t driver = nullptr;
   ze_device_handle_t device = nullptr;
   ze_context_handle_t context = nullptr;
