@@ -215,6 +215,41 @@ Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_si
   return event;
 }
 
+Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
+                                    size_t height, std::span<Event *const> wait, Command command) {
+  if (pitch == width || height == 1) return fill(first, pattern, pattern_size, width * height, wait, command);
+  if (first == nullptr || pattern == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("rectangular fill: the {} is null", first == nullptr ? "destination pointer" : "pattern"));
+  if (pattern_size == 0 || pattern_size > 128 || !std::has_single_bit(pattern_size) || width == 0 ||
+      width % pattern_size != 0 || height == 0 || pitch < width)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("rectangular fill: {} rows of {} bytes, {} apart, cannot be filled with a pattern of "
+                                  "{} bytes (a power of two up to 128 that each row holds a whole number of times)",
+                                  height, width, pitch, pattern_size));
+  size_t span = 0;
+  if (__builtin_mul_overflow(height - 1, pitch, &span) || __builtin_add_overflow(span, width, &span))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("rectangular fill: {} rows {} bytes apart overflow the address space", height, pitch));
+  if (Status s = check_extent(first, span, "rectangular fill"); !s.ok()) return std::move(s).error();
+  const auto *bytes = static_cast<const uint8_t *>(pattern);
+  std::vector<uint8_t> kept(bytes, bytes + pattern_size);
+  auto *rows = static_cast<uint8_t *>(first);
+  // One fill a row, each waiting for what the command waits for; a barrier after them signals the command's
+  // event once every earlier command of the list, the rows among them, is done.
+  auto event = submit(command, wait, "zeCommandListAppendMemoryFill",
+                      [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                        for (size_t row = 0; row < height; ++row)
+                          if (ze_result_t r = zeCommandListAppendMemoryFill(l, rows + row * pitch, kept.data(),
+                                                                            pattern_size, width, nullptr, n, w);
+                              r != ZE_RESULT_SUCCESS)
+                            return r;
+                        return zeCommandListAppendBarrier(l, sig, 0, nullptr);
+                      });
+  if (event.ok()) event.value()->keep_alive(std::move(kept));
+  return event;
+}
+
 Result<Ref<Event>> Queue::barrier(Command command, std::span<Event *const> wait) {
   // Without a wait list the command waits for everything submitted before it.
   WaitList waits;

@@ -64,6 +64,10 @@ public:
   // is one; overlapping regions are the driver's to refuse.
   Result<Ref<Event>> copy_rect(Pitched dst, Pitched src, size_t width, size_t height, size_t depth,
                                std::span<Event *const> wait, Command command);
+  // `height` rows of `width` bytes, `pitch` apart from `first`, each filled with the pattern from its first byte
+  // (so `width` must be a whole number of patterns); the checks of fill() otherwise.
+  Result<Ref<Event>> fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
+                               size_t height, std::span<Event *const> wait, Command command);
   // pattern_size a power of two up to 128 dividing size; the pattern is copied.
   Result<Ref<Event>> fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
                           std::span<Event *const> wait, Command command = Command::Fill);

@@ -72,7 +72,7 @@ const UrInfoRow<Context, ur_context_info_t> kContextInfo[] = {
     {UR_CONTEXT_INFO_REFERENCE_COUNT, "REFERENCE_COUNT",
      [](const Context &c) -> R { return info_of<uint32_t>(c.ref_count()); }},
     {UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT, "USM_MEMCPY2D_SUPPORT", [](const Context &) -> R { return info_of<ur_bool_t>(true); }},
-    {UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, "USM_FILL2D_SUPPORT", [](const Context &) -> R { return info_of<ur_bool_t>(false); }},
+    {UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, "USM_FILL2D_SUPPORT", [](const Context &) -> R { return info_of<ur_bool_t>(true); }},
 };
 
 } // namespace

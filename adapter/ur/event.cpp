@@ -43,6 +43,7 @@ ur_command_t command_type(Command command) {
   case Command::WriteRect: return UR_COMMAND_MEM_BUFFER_WRITE_RECT;
   case Command::CopyBufferRect: return UR_COMMAND_MEM_BUFFER_COPY_RECT;
   case Command::Copy2D: return UR_COMMAND_USM_MEMCPY_2D;
+  case Command::Fill2D: return UR_COMMAND_USM_FILL_2D;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

@@ -3,6 +3,8 @@
 #include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
 
+#include <bit>
+
 namespace zeal::adapter::ur {
 namespace {
 
@@ -146,7 +148,8 @@ ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const 
 
 // UR's bound for a 2-D USM copy: pitch * height bytes from `ptr` in its allocation (when it is one of the
 // context's; other host memory the adapter cannot see the end of).
-Outcome check_2d_extent(const Queue &queue, const void *ptr, size_t pitch, size_t height, const char *name) {
+Outcome check_2d_extent(const Queue &queue, const void *ptr, size_t pitch, size_t height, const char *name,
+                        const char *entry = "urEnqueueUSMMemcpy2D") {
   auto allocation = queue.context().usm_allocation(ptr);
   if (!allocation) return {};
   const size_t room = allocation->size - static_cast<size_t>(static_cast<const uint8_t *>(ptr) -
@@ -154,9 +157,9 @@ Outcome check_2d_extent(const Queue &queue, const void *ptr, size_t pitch, size_
   size_t bytes = 0;
   if (!__builtin_mul_overflow(pitch, height, &bytes) && bytes <= room) return {};
   return fail(UR_RESULT_ERROR_INVALID_SIZE,
-              fmt::format("urEnqueueUSMMemcpy2D: {} rows of pitch {} from the {} at {} run past the end of its USM "
-                          "allocation ({} bytes at {})",
-                          height, pitch, name, ptr, allocation->size, allocation->base));
+              fmt::format("{}: {} rows of pitch {} from the {} at {} run past the end of its USM allocation ({} bytes "
+                          "at {})",
+                          entry, height, pitch, name, ptr, allocation->size, allocation->base));
 }
 
 ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, size_t dst_pitch, const void *src,
@@ -177,6 +180,38 @@ ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, si
     return enqueue_command(*queue, num_wait, wait, event, blocking, [&](Queue &q, std::span<Event *const> w) {
       return q.copy_rect({dst, dst_pitch, dst_pitch * height}, {const_cast<void *>(src), src_pitch, src_pitch * height},
                          width, height, 1, w, Command::Copy2D);
+    });
+  });
+}
+
+// UR's checks of a 2-D fill, then Queue::fill_rect. SYCL's fill2d writes whole values, so each row holds a whole
+// number of patterns; a pattern running on from one row into the next is refused as unsupported unless the rows
+// touch (then the fill is one run of bytes).
+ur_result_t usm_fill_2d(ur_queue_handle_t handle, void *mem, size_t pitch, size_t pattern_size, const void *pattern,
+                        size_t width, size_t height, uint32_t num_wait, const ur_event_handle_t *wait,
+                        ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    Queue *queue = nullptr;
+    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (mem == nullptr || pattern == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMFill2D: pMem or pPattern is null");
+    size_t area = 0;
+    if (pitch == 0 || pitch < width || width == 0 || height == 0 || pattern_size == 0 ||
+        !std::has_single_bit(pattern_size) || __builtin_mul_overflow(width, height, &area) || pattern_size > area ||
+        area % pattern_size != 0)
+      return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                  fmt::format("urEnqueueUSMFill2D: {} rows of {} bytes, pitch {}, cannot take a pattern of {} bytes "
+                              "(UR: pitch and sizes not 0, pitch at least the width, the pattern a power of two "
+                              "dividing width * height)",
+                              height, width, pitch, pattern_size));
+    if (Outcome o = check_2d_extent(*queue, mem, pitch, height, "destination", "urEnqueueUSMFill2D"); !o.ok()) return o;
+    if (width % pattern_size != 0 && pitch != width && height > 1)
+      return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                  fmt::format("urEnqueueUSMFill2D: rows of {} bytes do not hold a whole number of {}-byte patterns, and "
+                              "zeal fills each row from the pattern's start",
+                              width, pattern_size));
+    return enqueue_command(*queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
+      return q.fill_rect(mem, pitch, pattern, pattern_size, width, height, w, Command::Fill2D);
     });
   });
 }
@@ -265,6 +300,7 @@ void implement(ur_enqueue_dditable_t &t) {
   t.pfnUSMMemcpy = usm_memcpy;
   t.pfnUSMFill = usm_fill;
   t.pfnUSMMemcpy2D = usm_memcpy_2d;
+  t.pfnUSMFill2D = usm_fill_2d;
   t.pfnUSMPrefetch = usm_prefetch;
   t.pfnUSMAdvise = usm_advise;
   t.pfnEventsWait = events_wait;

@@ -291,5 +291,49 @@ TEST_F(UrBuffer, TwoDimensionalUsmCopiesKeepEachSidesPitch) {
   UR_EXPECT_OK(urUSMFree(context, dst));
 }
 
+TEST_F(UrBuffer, TwoDimensionalUsmFillsWriteEachRowAndNotTheGaps) {
+  ur_bool_t supported = false;
+  UR_ASSERT_OK(urContextGetInfo(context, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, sizeof supported, &supported, nullptr));
+  EXPECT_TRUE(supported);
+  constexpr size_t width = 12, height = 5, pitch = 20;
+  void *mem = nullptr;
+  UR_ASSERT_OK(urUSMSharedAlloc(context, device, nullptr, nullptr, pitch * height, &mem));
+  auto *bytes = static_cast<uint8_t *>(mem);
+  std::memset(bytes, 0, pitch * height);
+  const uint8_t pattern[4] = {0xA1, 0xB2, 0xC3, 0xD4};
+  ur_event_handle_t filled = nullptr;
+  UR_ASSERT_OK(urEnqueueUSMFill2D(queue, mem, pitch, sizeof pattern, pattern, width, height, 0, nullptr, &filled))
+      << error();
+  UR_ASSERT_OK(urEventWait(1, &filled));
+  ur_command_t type{};
+  UR_ASSERT_OK(urEventGetInfo(filled, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, nullptr));
+  EXPECT_EQ(UR_COMMAND_USM_FILL_2D, type);
+  UR_EXPECT_OK(urEventRelease(filled));
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < pitch; ++x)
+      ASSERT_EQ(x < width ? pattern[x % 4] : 0, bytes[y * pitch + x]) << "(" << x << ", " << y << ")";
+  // Rows that touch are one run: the pattern may run on from one row into the next.
+  std::memset(bytes, 0, pitch * height);
+  UR_ASSERT_OK(urEnqueueUSMFill2D(queue, mem, 6, sizeof pattern, pattern, 6, 2, 0, nullptr, nullptr)) << error();
+  UR_ASSERT_OK(urQueueFinish(queue));
+  for (size_t i = 0; i < 12; ++i) ASSERT_EQ(pattern[i % 4], bytes[i]) << "byte " << i;
+  EXPECT_EQ(0, bytes[12]);
+  // Apart, such rows would each start mid-pattern: zeal fills each row from the pattern's start, so it refuses.
+  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+            urEnqueueUSMFill2D(queue, mem, 8, sizeof pattern, pattern, 6, 2, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill2D(queue, mem, pitch, 3, pattern, width, height, 0, nullptr,
+                                                             nullptr)) << "a pattern of 3 bytes";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill2D(queue, mem, 8, sizeof pattern, pattern, width, height, 0,
+                                                             nullptr, nullptr)) << "a pitch under the width";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill2D(queue, mem, pitch + 4, sizeof pattern, pattern, width,
+                                                             height, 0, nullptr, nullptr)) << "past the allocation";
+  if (zeal_sees_bad_input()) {
+    EXPECT_NE(std::string::npos, error().find("urEnqueueUSMFill2D: 5 rows of pitch 24")) << error();
+  }
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+            urEnqueueUSMFill2D(queue, nullptr, pitch, sizeof pattern, pattern, width, height, 0, nullptr, nullptr));
+  UR_EXPECT_OK(urUSMFree(context, mem));
+}
+
 } // namespace
 } // namespace zeal_ur_test
