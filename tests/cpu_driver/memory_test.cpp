@@ -1,6 +1,8 @@
 // USM allocations: kinds, alignment, base and interior pointers, freeing what is not ours, advice, residency.
 #include "test_support.hpp"
 
+#include <unistd.h>
+
 namespace zeal::cpu::test {
 namespace {
 
@@ -75,6 +77,15 @@ TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
   void *p = nullptr;
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, zeMemAllocHost(context, &desc, 0, 0, &p));
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, zeMemAllocHost(context, &desc, 16, 3, &p));
+}
+
+// Virtual memory is not implemented yet, but its page size is answered: never 0, which a caller divides by.
+TEST_F(Memory, TheVirtualMemoryPageSizeIsTheHostsPage) {
+  size_t page = 0;
+  ZE_ASSERT_OK(zeVirtualMemQueryPageSize(context, device, 1 << 20, &page));
+  EXPECT_EQ(static_cast<size_t>(sysconf(_SC_PAGESIZE)), page);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeVirtualMemQueryPageSize(context, device, 4096, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeVirtualMemQueryPageSize(context, nullptr, 4096, &page));
 }
 
 TEST_F(Memory, EveryAdviceOnASharedAllocationIsAcceptedAndUnknownAdviceRefused) {
