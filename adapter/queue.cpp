@@ -2,7 +2,7 @@
 #include "adapter/queue.hpp"
 
 #include <bit>
-#include <tuple>
+#include <utility>
 
 namespace zeal::adapter {
 
@@ -145,9 +145,7 @@ Result<Ref<Event>> Queue::copy_rect(Pitched dst, Pitched src, size_t width, size
     return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
                       fmt::format("rectangular copy: the region is {}x{}x{} bytes, and none may be 0", width, height,
                                   depth));
-  size_t extents[2] = {};
-  for (const auto &[side, name, extent] :
-       {std::tuple{&dst, "destination", &extents[0]}, std::tuple{&src, "source", &extents[1]}}) {
+  for (const auto &[side, name] : {std::pair{&dst, "destination"}, std::pair{&src, "source"}}) {
     if (side->row_pitch < width)
       return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
                         fmt::format("rectangular copy: the {} row pitch {} is less than the region's width {}", name,
@@ -166,8 +164,8 @@ Result<Ref<Event>> Queue::copy_rect(Pitched dst, Pitched src, size_t width, size
                                     "size or pitch of 4 GiB or more, which Level Zero's region copy cannot take",
                                     name, width, height, depth, side->row_pitch, slice_pitch));
     // Bytes from the first byte to just past the last: fits, since each factor is under 2^32.
-    *extent = (depth - 1) * slice_pitch + (height - 1) * side->row_pitch + width;
-    if (Status s = check_extent(side->first, *extent, fmt::format("rectangular copy {}", name).c_str()); !s.ok())
+    const size_t extent = (depth - 1) * slice_pitch + (height - 1) * side->row_pitch + width;
+    if (Status s = check_extent(side->first, extent, fmt::format("rectangular copy {}", name).c_str()); !s.ok())
       return std::move(s).error();
   }
   const ze_copy_region_t region{0,
@@ -186,23 +184,30 @@ Result<Ref<Event>> Queue::copy_rect(Pitched dst, Pitched src, size_t width, size
                 });
 }
 
-Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
-                               std::span<Event *const> wait, Command command) {
+Status Queue::check_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t run, size_t extent,
+                         const char *what) const {
   if (ptr == nullptr || pattern == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("memory fill of {} bytes: the {} is null", size,
+                      fmt::format("{} of {} bytes: the {} is null", what, extent,
                                   ptr == nullptr ? "destination pointer" : "pattern"));
-  if (pattern_size == 0 || !std::has_single_bit(pattern_size) || size % pattern_size != 0)
+  if (pattern_size == 0 || !std::has_single_bit(pattern_size) || run % pattern_size != 0)
     return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("memory fill: pattern size {} must be a power of two dividing size {}",
-                                  pattern_size, size));
-  if (Status s = check_extent(ptr, size, "memory fill"); !s.ok()) return std::move(s).error();
+                      fmt::format("{}: pattern size {} must be a power of two dividing size {}", what, pattern_size,
+                                  run));
+  if (Status s = check_extent(ptr, extent, what); !s.ok()) return s;
   // Level Zero limits the pattern per command queue group; 128 bytes is the
   // smallest limit drivers report, and SYCL patterns are at most 128 bytes too.
   if (pattern_size > 128)
     return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("memory fill: pattern size {} is over 128 bytes on device '{}'", pattern_size,
+                      fmt::format("{}: pattern size {} is over 128 bytes on device '{}'", what, pattern_size,
                                   device_.name()));
+  return {};
+}
+
+Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
+                               std::span<Event *const> wait, Command command) {
+  if (Status s = check_fill(ptr, pattern, pattern_size, size, size, "memory fill"); !s.ok())
+    return std::move(s).error();
   // The spec does not say the driver copies the pattern at append, so a copy
   // lives with the event until the fill is complete.
   const auto *bytes = static_cast<const uint8_t *>(pattern);
@@ -218,20 +223,16 @@ Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_si
 Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
                                     size_t height, std::span<Event *const> wait, Command command) {
   if (pitch == width || height == 1) return fill(first, pattern, pattern_size, width * height, wait, command);
-  if (first == nullptr || pattern == nullptr)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("rectangular fill: the {} is null", first == nullptr ? "destination pointer" : "pattern"));
-  if (pattern_size == 0 || pattern_size > 128 || !std::has_single_bit(pattern_size) || width == 0 ||
-      width % pattern_size != 0 || height == 0 || pitch < width)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("rectangular fill: {} rows of {} bytes, {} apart, cannot be filled with a pattern of "
-                                  "{} bytes (a power of two up to 128 that each row holds a whole number of times)",
-                                  height, width, pitch, pattern_size));
   size_t span = 0;
-  if (__builtin_mul_overflow(height - 1, pitch, &span) || __builtin_add_overflow(span, width, &span))
+  if (width == 0 || height == 0 || pitch < width || __builtin_mul_overflow(height - 1, pitch, &span) ||
+      __builtin_add_overflow(span, width, &span))
     return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("rectangular fill: {} rows {} bytes apart overflow the address space", height, pitch));
-  if (Status s = check_extent(first, span, "rectangular fill"); !s.ok()) return std::move(s).error();
+                      fmt::format("rectangular fill: {} rows of {} bytes, {} apart, are not rows of memory (none may "
+                                  "be 0, a row may not be wider than the pitch, nor the rows overflow the address space)",
+                                  height, width, pitch));
+  // Each row is filled from the pattern's start, so the pattern must divide the width.
+  if (Status s = check_fill(first, pattern, pattern_size, width, span, "rectangular fill"); !s.ok())
+    return std::move(s).error();
   const auto *bytes = static_cast<const uint8_t *>(pattern);
   std::vector<uint8_t> kept(bytes, bytes + pattern_size);
   auto *rows = static_cast<uint8_t *>(first);

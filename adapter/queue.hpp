@@ -81,6 +81,9 @@ public:
   using Append = FunctionRef<ze_result_t(ze_command_list_handle_t list, ze_event_handle_t signal,
                                          uint32_t num_wait, ze_event_handle_t *wait)>;
   Result<Ref<Event>> submit(Command command, std::span<Event *const> wait, const char *call, Append append);
+  // INVALID_SIZE, its sentence beginning with `what`, when `ptr` is in a USM allocation of the queue's context
+  // that does not hold `size` bytes from it (other memory the adapter cannot see the end of passes).
+  Status check_extent(const void *ptr, size_t size, const char *what) const;
   // Events of every command not yet known complete, for a barrier on an out-of-order queue.
   std::vector<Ref<Event>> outstanding();
   Status finish();
@@ -96,7 +99,10 @@ private:
   static Queue *make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned);
   bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   void forget_completed();
-  Status check_extent(const void *ptr, size_t size, const char *what) const;
+  // The checks of fill() and fill_rect(): the pointers, a power-of-two pattern of at most 128 bytes dividing `run`
+  // (the bytes filled from the pattern's start), and `extent` bytes from `ptr` in its USM allocation.
+  Status check_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t run, size_t extent,
+                    const char *what) const;
 
   // How many commands the queue remembers before it drops completed ones.
   static constexpr size_t kForgetAt = 64;

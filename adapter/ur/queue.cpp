@@ -146,20 +146,13 @@ ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const 
   });
 }
 
-// UR's bound for a 2-D USM copy: pitch * height bytes from `ptr` in its allocation (when it is one of the
-// context's; other host memory the adapter cannot see the end of).
+// UR's bound for 2-D USM commands: pitch * height bytes from `ptr` in its allocation (Queue::check_extent).
 Outcome check_2d_extent(const Queue &queue, const void *ptr, size_t pitch, size_t height, const char *name,
                         const char *entry = "urEnqueueUSMMemcpy2D") {
-  auto allocation = queue.context().usm_allocation(ptr);
-  if (!allocation) return {};
-  const size_t room = allocation->size - static_cast<size_t>(static_cast<const uint8_t *>(ptr) -
-                                                             static_cast<const uint8_t *>(allocation->base));
   size_t bytes = 0;
-  if (!__builtin_mul_overflow(pitch, height, &bytes) && bytes <= room) return {};
-  return fail(UR_RESULT_ERROR_INVALID_SIZE,
-              fmt::format("{}: {} rows of pitch {} from the {} at {} run past the end of its USM allocation ({} bytes "
-                          "at {})",
-                          entry, height, pitch, name, ptr, allocation->size, allocation->base));
+  if (__builtin_mul_overflow(pitch, height, &bytes)) bytes = SIZE_MAX; // no allocation holds that many
+  const std::string what = fmt::format("{}: {} rows of pitch {} from the {}", entry, height, pitch, name);
+  return with_code(UR_RESULT_ERROR_INVALID_SIZE, queue.check_extent(ptr, bytes, what.c_str()));
 }
 
 ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, size_t dst_pitch, const void *src,
@@ -178,8 +171,9 @@ ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, si
     if (Outcome o = check_2d_extent(*queue, dst, dst_pitch, height, "destination"); !o.ok()) return o;
     if (Outcome o = check_2d_extent(*queue, src, src_pitch, height, "source"); !o.ok()) return o;
     return enqueue_command(*queue, num_wait, wait, event, blocking, [&](Queue &q, std::span<Event *const> w) {
-      return q.copy_rect({dst, dst_pitch, dst_pitch * height}, {const_cast<void *>(src), src_pitch, src_pitch * height},
-                         width, height, 1, w, Command::Copy2D);
+      // One slice: its slice pitch is never read.
+      return q.copy_rect({dst, dst_pitch, 0}, {const_cast<void *>(src), src_pitch, 0}, width, height, 1, w,
+                         Command::Copy2D);
     });
   });
 }
