@@ -20,6 +20,15 @@ bool parse_bool(std::string_view text, bool &out) {
   return false;
 }
 
+// A whole decimal number within [low, high].
+bool parse_count(std::string_view text, unsigned low, unsigned high, unsigned &out) {
+  unsigned n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc{} || end == text.data() || end != text.data() + text.size() || n < low || n > high) return false;
+  out = n;
+  return true;
+}
+
 bool parse_level(std::string_view text, spdlog::level::level_enum &out) {
   static constexpr std::pair<std::string_view, spdlog::level::level_enum> levels[] = {
       {"off", spdlog::level::off},   {"error", spdlog::level::err}, {"warn", spdlog::level::warn},
@@ -77,15 +86,18 @@ const std::vector<Row> &rows() {
       {{"ZEAL_CPU_PROFILE", "host", "CPU driver device profile: host (sub-groups 4-64), pvc (16/32), dg2 (8/16/32)."},
        "a profile name",
        [](Settings &s, std::string_view v) { s.cpu_profile = v; return !v.empty(); }},
-      {{"ZEAL_CPU_THREADS", "0 (one per CPU this process may run on)", "How many worker threads the CPU driver runs."},
+      {{"ZEAL_CPU_THREADS", "0 (one per CPU this process may run on)",
+        "How many worker threads the CPU driver runs, shared out among its root devices."},
        "a number from 0 to 1024",
-       [](Settings &s, std::string_view v) {
-         unsigned n = 0;
-         auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-         if (ec != std::errc{} || end != v.data() + v.size() || n > 1024) return false;
-         s.cpu_threads = n;
-         return true;
-       }},
+       [](Settings &s, std::string_view v) { return parse_count(v, 0, 1024, s.cpu_threads); }},
+      {{"ZEAL_CPU_DEVICES", "1",
+        "How many root devices the CPU driver reports; the threads are shared out among them (each has at least one)."},
+       "a number from 1 to 64",
+       [](Settings &s, std::string_view v) { return parse_count(v, 1, 64, s.cpu_devices); }},
+      {{"ZEAL_CPU_SUBDEVICES", "0",
+        "How many sub-devices each CPU driver root device splits into (its threads shared out among them); 0: none."},
+       "a number from 0 to 64",
+       [](Settings &s, std::string_view v) { return parse_count(v, 0, 64, s.cpu_subdevices); }},
       {{"ZEAL_CPU_TARGET", "native",
         "The CPU the CPU driver generates code for: native (this CPU, every feature it has) or an x86-64 CPU LLVM 15 "
         "knows, such as x86-64-v2, x86-64-v3, x86-64-v4, znver3 or skylake-avx512. A target needing instructions "

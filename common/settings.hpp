@@ -25,6 +25,8 @@ struct Settings {
   std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: one per CPU the process may use
+  unsigned cpu_devices = 1;                                  // ZEAL_CPU_DEVICES: root devices of the CPU driver
+  unsigned cpu_subdevices = 0;                               // ZEAL_CPU_SUBDEVICES: sub-devices of each; 0: none
   std::string cpu_target = "native";                         // ZEAL_CPU_TARGET: the CPU the driver compiles for
   bool cpu_kernel_cache = true;                              // ZEAL_CPU_KERNEL_CACHE
   // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass

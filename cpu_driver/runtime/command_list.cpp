@@ -14,8 +14,8 @@
 
 namespace zeal::cpu {
 
-CommandList::CommandList(Context &context, std::unique_ptr<Executor> immediate, bool synchronous)
-    : context_(context), immediate_(std::move(immediate)), synchronous_(synchronous),
+CommandList::CommandList(Context &context, std::unique_ptr<Executor> immediate, uint32_t group, bool synchronous)
+    : context_(context), immediate_(std::move(immediate)), group_(group), synchronous_(synchronous),
       commands_(std::make_shared<std::vector<Command>>()) {}
 
 ze_result_t CommandList::append(Command command) {
@@ -78,8 +78,13 @@ ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device, 
                         ze_command_list_handle_t *out) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->commandQueueGroupOrdinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  *out = new CommandList(*Context::from(context), nullptr, false);
+  if (desc->commandQueueGroupOrdinal >= queue_group_count) {
+    zeal::logger("zeal-cpu").warn("zeCommandListCreate: queue group {} does not exist; the device has groups 0 "
+                                  "(compute) and 1 (copy)",
+                                  desc->commandQueueGroupOrdinal);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  *out = new CommandList(*Context::from(context), nullptr, desc->commandQueueGroupOrdinal, false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -89,7 +94,7 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
   Context *c = Context::from(context);
-  *out = new CommandList(*c, std::make_unique<Executor>(c->driver().pool()),
+  *out = new CommandList(*c, std::make_unique<Executor>(Device::from(device)->pool()), desc->ordinal,
                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
@@ -220,11 +225,42 @@ ze_result_t append_event_reset(ze_command_list_handle_t list, ze_event_handle_t 
   return append(list, EventReset{Event::from(event)}, nullptr, 0, nullptr);
 }
 
+// Launches are for lists of the compute group; a copy-only list refuses them.
+ze_result_t check_computes(const char *entry_point, ze_command_list_handle_t list) {
+  if (CommandList::from(list)->group() == compute_group) return ZE_RESULT_SUCCESS;
+  zeal::logger("zeal-cpu").warn("{}: the command list belongs to the copy-only queue group {}, which runs no kernels",
+                                entry_point, CommandList::from(list)->group());
+  return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
 ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                  const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t wait_count,
                                  ze_event_handle_t *waits) {
   if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_computes("zeCommandListAppendLaunchKernel", list); r != ZE_RESULT_SUCCESS) return r;
+  KernelLaunch launch;
+  if (ze_result_t r = Kernel::from(kernel)->capture_launch(*groups, launch); r != ZE_RESULT_SUCCESS) return r;
+  return append(list, std::move(launch), signal, wait_count, waits);
+}
+
+// A cooperative launch's groups may wait for each other, so they must all run at once: at most one
+// per thread of the kernel's device (zeKernelSuggestMaxCooperativeGroupCount), each on its own thread.
+ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+                                             const ze_group_count_t *groups, ze_event_handle_t signal,
+                                             uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_computes("zeCommandListAppendLaunchCooperativeKernel", list); r != ZE_RESULT_SUCCESS)
+    return r;
+  const uint64_t count = uint64_t{groups->groupCountX} * groups->groupCountY * groups->groupCountZ;
+  const unsigned limit = Kernel::from(kernel)->device().threads();
+  if (count > limit) {
+    zeal::logger("zeal-cpu").warn("zeCommandListAppendLaunchCooperativeKernel: {} groups of kernel '{}' cannot all "
+                                  "run at once on a device of {} threads",
+                                  count, Kernel::from(kernel)->info().name, limit);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   KernelLaunch launch;
   if (ze_result_t r = Kernel::from(kernel)->capture_launch(*groups, launch); r != ZE_RESULT_SUCCESS) return r;
   return append(list, std::move(launch), signal, wait_count, waits);
@@ -252,6 +288,7 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendWaitOnEvents = guarded<append_wait_on_events>;
   t.pfnAppendEventReset = guarded<append_event_reset>;
   t.pfnAppendLaunchKernel = guarded<append_launch_kernel>;
+  t.pfnAppendLaunchCooperativeKernel = guarded<append_launch_cooperative_kernel>;
 }
 
 } // namespace zeal::cpu

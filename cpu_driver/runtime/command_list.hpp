@@ -14,12 +14,13 @@ class Context;
 
 class CommandList : public _ze_command_list_handle_t {
 public:
-  // `immediate` null: a regular list. Otherwise appends go straight to it.
-  CommandList(Context &context, std::unique_ptr<Executor> immediate, bool synchronous);
+  // `immediate` null: a regular list. Otherwise appends go straight to it. `group`: the queue group's ordinal.
+  CommandList(Context &context, std::unique_ptr<Executor> immediate, uint32_t group, bool synchronous);
   static CommandList *from(ze_command_list_handle_t h) { return static_cast<CommandList *>(h); }
 
   Context &context() { return context_; }
   bool is_immediate() const { return immediate_ != nullptr; }
+  uint32_t group() const { return group_; }
 
   // Records the command, or on an immediate list submits it (and, when
   // synchronous, waits for it). INVALID_ARGUMENT on a closed regular list.
@@ -33,6 +34,7 @@ public:
 private:
   Context &context_;
   std::unique_ptr<Executor> immediate_;
+  uint32_t group_;
   bool synchronous_;
   mutable std::mutex mutex_;
   std::shared_ptr<std::vector<Command>> commands_;

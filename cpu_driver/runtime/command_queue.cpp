@@ -12,9 +12,10 @@ namespace zeal::cpu {
 
 // Also used for immediate command lists, which take the same descriptor.
 ze_result_t check_queue_desc(const ze_command_queue_desc_t &desc) {
-  // One group (ordinal 0) with one queue, as zeDeviceGetCommandQueueGroupProperties says.
-  if (desc.ordinal != 0 || desc.index != 0) {
-    zeal::logger("zeal-cpu").warn("command queue ordinal {} index {} does not exist; the device has one queue (0, 0)",
+  // Two groups with one queue each, as zeDeviceGetCommandQueueGroupProperties says.
+  if (desc.ordinal >= queue_group_count || desc.index != 0) {
+    zeal::logger("zeal-cpu").warn("command queue ordinal {} index {} does not exist; the device has queues (0, 0) "
+                                  "for compute and (1, 0) for copies",
                                   desc.ordinal, desc.index);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
@@ -29,7 +30,8 @@ ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device,
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
   Context *c = Context::from(context);
-  *out = new CommandQueue(*c, c->driver().pool(), desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  *out = new CommandQueue(*c, Device::from(device)->pool(), desc->ordinal,
+                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -45,11 +47,18 @@ ze_result_t queue_execute_command_lists(ze_command_queue_handle_t queue, uint32_
   if (lists == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
   // Check every list before submitting any, so that a failed call ran nothing.
+  CommandQueue *q = CommandQueue::from(queue);
   std::vector<Executor::Batch> batches;
   batches.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
     if (lists[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     CommandList *list = CommandList::from(lists[i]);
+    if (list->group() != q->group()) {
+      zeal::logger("zeal-cpu").warn("zeCommandQueueExecuteCommandLists: list {} was created for queue group {}, "
+                                    "the queue belongs to group {}",
+                                    i, list->group(), q->group());
+      return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    }
     Executor::Batch batch = list->is_immediate() ? nullptr : list->recorded();
     if (batch == nullptr) {
       zeal::logger("zeal-cpu").warn("zeCommandQueueExecuteCommandLists: list {} is {}", i,
@@ -58,7 +67,6 @@ ze_result_t queue_execute_command_lists(ze_command_queue_handle_t queue, uint32_
     }
     batches.push_back(std::move(batch));
   }
-  CommandQueue *q = CommandQueue::from(queue);
   for (uint32_t i = 0; i < count; ++i) {
     bool last = i + 1 == count;
     q->executor().submit(std::move(batches[i]), last && fence != nullptr ? &Fence::from(fence)->signal() : nullptr);

@@ -8,18 +8,25 @@ namespace zeal::cpu {
 
 class Context;
 
+// Each device's command queue groups, by ordinal, as zeDeviceGetCommandQueueGroupProperties lists them:
+// compute (copies and cooperative kernels too), then copy only. Both run on the device's threads.
+enum QueueGroup : uint32_t { compute_group = 0, copy_group = 1 };
+constexpr uint32_t queue_group_count = 2;
+
 class CommandQueue : public _ze_command_queue_handle_t {
 public:
-  CommandQueue(Context &context, ThreadPool &pool, bool synchronous)
-      : context_(context), synchronous_(synchronous), executor_(pool) {}
+  CommandQueue(Context &context, ThreadPool &pool, uint32_t group, bool synchronous)
+      : context_(context), group_(group), synchronous_(synchronous), executor_(pool) {}
   static CommandQueue *from(ze_command_queue_handle_t h) { return static_cast<CommandQueue *>(h); }
 
   Context &context() { return context_; }
+  uint32_t group() const { return group_; }
   bool synchronous() const { return synchronous_; }
   Executor &executor() { return executor_; }
 
 private:
   Context &context_;
+  uint32_t group_;
   bool synchronous_;
   Executor executor_;
 };

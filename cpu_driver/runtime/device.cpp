@@ -1,4 +1,5 @@
-// The CPU device: how its properties follow from the host CPU, and the zeDevice* entry points.
+// The CPU devices: how their properties follow from the host CPU and their share of it, and the zeDevice* entry points.
+#include "cpu_driver/runtime/command_queue.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 
@@ -38,40 +39,59 @@ void copy_keeping_header(T *out, const T &in) {
   out->pNext = next;
 }
 
+// How a device is told apart from the others of the driver, in its name and in its UUID: nothing
+// for the only root device (so that its name and UUID stay those of the whole CPU).
+std::string position(const Placement &where) {
+  std::string text;
+  if (where.roots > 1) text += " device " + std::to_string(where.root);
+  if (where.sub >= 0) text += " sub-device " + std::to_string(where.sub);
+  return text;
+}
+
 } // namespace
 
-Device::Device(HostCpu cpu, const Profile &profile) : cpu_(std::move(cpu)), profile_(profile) {
+Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &placement, Device *parent)
+    : cpu_(cpu), profile_(profile), placement_(placement), parent_(parent) {
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_CPU;
   p.vendorId = vendor_id(cpu_.vendor);
   p.deviceId = profile.device_id;
   p.flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
+  if (placement.sub >= 0) {
+    p.flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
+    p.subdeviceId = static_cast<uint32_t>(placement.sub);
+  }
   p.coreClockRate = cpu_.mhz;
   // One allocation may take up to all of host memory; the kernel decides about overcommit.
   p.maxMemAllocSize = cpu_.memory_bytes;
   p.maxHardwareContexts = 1;
   p.maxCommandQueuePriority = 0;
   if (profile.slices == 0) {
-    // One "EU" per hardware thread, one thread each; SIMD width of a 256-bit vector of floats.
+    // One "EU" per thread the device runs work-groups on; SIMD width of a 256-bit vector of floats.
     p.numThreadsPerEU = 1;
     p.physicalEUSimdWidth = 8;
-    p.numEUsPerSubslice = cpu_.threads;
+    p.numEUsPerSubslice = placement.threads;
     p.numSubslicesPerSlice = 1;
     p.numSlices = 1;
   } else {
+    // A profile's GPU; a sub-device has its share of each slice's sub-slices.
     p.numThreadsPerEU = profile.threads_per_eu;
     p.physicalEUSimdWidth = profile.simd_width;
     p.numEUsPerSubslice = profile.eus_per_subslice;
-    p.numSubslicesPerSlice = profile.subslices_per_slice;
+    p.numSubslicesPerSlice = placement.sub < 0 ? profile.subslices_per_slice
+                                               : fair_share(profile.subslices_per_slice, placement.subs, placement.sub);
     p.numSlices = profile.slices;
   }
   p.timerResolution = 1; // nanoseconds (cycles per second for the 1.2 stype; see device_get_properties)
   p.timestampValidBits = 64;
   p.kernelTimestampValidBits = 64;
-  // The profile is part of the identity: a pvc-profile device is not the host-profile one.
-  stable_uuid("zeal-cpu/" + cpu_.vendor + "/" + cpu_.model + "/" + std::to_string(cpu_.threads) + "/" + profile.name,
-              p.uuid.id);
-  std::snprintf(p.name, sizeof(p.name), "zeal CPU (%s profile, %s)", profile.name, cpu_.model.c_str());
+  // The profile is part of the identity: a pvc-profile device is not the host-profile one. Native
+  // binaries run on every device of the CPU, so the whole CPU's identity is what they are built for.
+  const std::string cpu_identity =
+      "zeal-cpu/" + cpu_.vendor + "/" + cpu_.model + "/" + std::to_string(cpu_.threads) + "/" + profile.name;
+  stable_uuid(cpu_identity + position(placement), p.uuid.id);
+  std::snprintf(p.name, sizeof(p.name), "zeal CPU%s (%s profile, %s)", position(placement).c_str(), profile.name,
+                cpu_.model.c_str());
 
   auto &c = compute_;
   c.maxTotalGroupSize = profile.max_group_size;
@@ -92,28 +112,44 @@ Device::Device(HostCpu cpu, const Profile &profile) : cpu_(std::move(cpu)), prof
   m.fp64flags = ieee;
   m.maxArgumentsSize = 4096;
   m.printfBufferSize = 4 * 1024 * 1024;
-  std::memcpy(m.nativeKernelSupported.id, p.uuid.id, sizeof(m.nativeKernelSupported.id));
+  stable_uuid(cpu_identity, m.nativeKernelSupported.id);
+}
+
+void Device::partition(unsigned count) {
+  for (unsigned i = 0; i < count; ++i) {
+    Placement where{placement_.root, placement_.roots, static_cast<int>(i), count, fair_share(threads(), count, i)};
+    sub_devices_.push_back(std::make_unique<Device>(cpu_, profile_, where, this));
+    sub_device_handles_.push_back(sub_devices_.back().get());
+  }
 }
 
 namespace {
 
-ze_result_t device_get(ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
-  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || devices == nullptr) {
-    *count = 1;
+// Lists `available` handles the Level Zero way: a zero count (or no array) asks how many there are.
+template <class Handle>
+ze_result_t list_out(const std::vector<Handle> &available, uint32_t *count, Handle *out) {
+  const auto n = static_cast<uint32_t>(available.size());
+  if (*count == 0 || out == nullptr) {
+    *count = n;
     return ZE_RESULT_SUCCESS;
   }
-  devices[0] = &Driver::from(driver)->device();
-  *count = 1;
+  *count = std::min(*count, n);
+  std::copy_n(available.begin(), *count, out);
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t device_get_sub_devices(ze_device_handle_t device, uint32_t *count, ze_device_handle_t *) {
+ze_result_t device_get(ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::vector<Device *> &roots = Driver::from(driver)->devices();
+  return list_out(std::vector<ze_device_handle_t>(roots.begin(), roots.end()), count, devices);
+}
+
+ze_result_t device_get_sub_devices(ze_device_handle_t device, uint32_t *count, ze_device_handle_t *sub_devices) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *count = 0;
-  return ZE_RESULT_SUCCESS;
+  const std::vector<Device *> &subs = Device::from(device)->sub_devices();
+  return list_out(std::vector<ze_device_handle_t>(subs.begin(), subs.end()), count, sub_devices);
 }
 
 ze_result_t device_get_properties(ze_device_handle_t device, ze_device_properties_t *out) {
@@ -144,15 +180,20 @@ ze_result_t device_get_command_queue_group_properties(ze_device_handle_t device,
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (*count == 0 || out == nullptr) {
-    *count = 1;
+    *count = queue_group_count;
     return ZE_RESULT_SUCCESS;
   }
-  ze_command_queue_group_properties_t group{};
-  group.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
-  group.maxMemoryFillPatternSize = 128;
-  group.numQueues = 1;
-  copy_keeping_header(out, group);
-  *count = 1;
+  *count = std::min(*count, queue_group_count);
+  for (uint32_t ordinal = 0; ordinal < *count; ++ordinal) {
+    ze_command_queue_group_properties_t group{};
+    group.flags = ordinal == compute_group
+                      ? ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
+                            ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS
+                      : ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+    group.maxMemoryFillPatternSize = 128;
+    group.numQueues = 1;
+    copy_keeping_header(&out[ordinal], group);
+  }
   return ZE_RESULT_SUCCESS;
 }
 
@@ -209,7 +250,7 @@ ze_result_t device_get_cache_properties(ze_device_handle_t device, uint32_t *cou
   return ZE_RESULT_SUCCESS;
 }
 
-// The driver has one device, so the peer is the device itself: same memory, atomics included.
+// Every device runs on the same host memory: each reaches every other's allocations, atomics included.
 ze_result_t device_get_p2p_properties(ze_device_handle_t device, ze_device_handle_t peer,
                                       ze_device_p2p_properties_t *out) {
   if (device == nullptr || peer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -221,7 +262,7 @@ ze_result_t device_get_p2p_properties(ze_device_handle_t device, ze_device_handl
 ze_result_t device_can_access_peer(ze_device_handle_t device, ze_device_handle_t peer, ze_bool_t *value) {
   if (device == nullptr || peer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (value == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *value = true; // "if both device and peer device are the same then return true"
+  *value = true;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -35,23 +35,44 @@ Driver &Driver::instance() {
 }
 
 // zeInit has refused unknown profiles before the driver exists.
-Driver::Driver() : device_(read_host_cpu(), *find_device_profile_row(zeal::settings().cpu_profile)) {
+Driver::Driver() : cpu_(read_host_cpu()) {
+  const zeal::Settings &settings = zeal::settings();
+  const Profile &profile = *find_device_profile_row(settings.cpu_profile);
+  const unsigned roots = settings.cpu_devices;
+  for (unsigned i = 0; i < roots; ++i) {
+    devices_.push_back(std::make_unique<Device>(cpu_, profile, Placement{i, roots, -1, 0, fair_share(threads(), roots, i)}));
+    if (settings.cpu_subdevices > 0) devices_.back()->partition(settings.cpu_subdevices);
+    device_handles_.push_back(devices_.back().get());
+  }
   // A fixed identity: the same driver build reports the same UUID on every machine and run.
   static constexpr char id[] = "zeal-cpu-driver";
   static_assert(sizeof(id) <= ZE_MAX_DRIVER_UUID_SIZE);
   std::memcpy(uuid_.id, id, sizeof(id));
-  set_streaming_store_threshold(streaming_threshold(device_.cpu()));
+  set_streaming_store_threshold(streaming_threshold(cpu_));
 }
 
 unsigned Driver::threads() const {
   unsigned n = zeal::settings().cpu_threads;
-  return n != 0 ? n : device_.cpu().threads;
+  return n != 0 ? n : cpu_.threads;
 }
 
-ThreadPool &Driver::pool() {
+bool Driver::owns(const Device *device) const {
+  for (const Device *root : device_handles_) {
+    if (root == device) return true;
+    for (const Device *sub : root->sub_devices())
+      if (sub == device) return true;
+  }
+  return false;
+}
+
+unsigned fair_share(unsigned total, unsigned parts, unsigned n) {
+  return std::max(1u, total / parts + (n < total % parts ? 1u : 0u));
+}
+
+ThreadPool &Device::pool() {
   std::call_once(pool_once_, [this] {
     pool_ = std::make_unique<ThreadPool>(threads());
-    zeal::logger("zeal-cpu").debug("work-groups run on {} threads", pool_->threads());
+    zeal::logger("zeal-cpu").debug("{}: work-groups run on {} threads", properties_.name, pool_->threads());
   });
   return *pool_;
 }

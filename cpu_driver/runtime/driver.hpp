@@ -1,4 +1,4 @@
-// The driver object (one per process) and its one device, with the properties they report.
+// The driver object (one per process) and its devices, with the properties they report.
 #pragma once
 
 #include "cpu_driver/runtime/handles.hpp"
@@ -17,24 +17,51 @@ namespace zeal::cpu {
 // Which device the CPU driver pretends to be (ZEAL_CPU_PROFILE), limits included.
 using Profile = DeviceProfileRow;
 
+// Where a device sits among the driver's devices, and how many threads run its work-groups.
+struct Placement {
+  unsigned root = 0;       // the root device's index (a sub-device's parent's)
+  unsigned roots = 1;      // how many root devices the driver has
+  int sub = -1;            // -1: a root device; else the sub-device's id within its root
+  unsigned subs = 0;       // for a sub-device: how many its root splits into
+  unsigned threads = 1;    // at least 1
+};
+
+// The whole CPU, or a share of its threads: ZEAL_CPU_DEVICES root devices, each
+// with ZEAL_CPU_SUBDEVICES sub-devices. Every device runs its work-groups on a
+// pool of its own; all of them see the same host memory.
 class Device : public _ze_device_handle_t {
 public:
-  Device(HostCpu cpu, const Profile &profile);
+  Device(const HostCpu &cpu, const Profile &profile, const Placement &placement, Device *parent = nullptr);
   static Device *from(ze_device_handle_t h) { return static_cast<Device *>(h); }
 
   const HostCpu &cpu() const { return cpu_; }
   const Profile &profile() const { return profile_; }
+  const Placement &placement() const { return placement_; }
+  Device *parent() const { return parent_; }
+  const std::vector<Device *> &sub_devices() const { return sub_device_handles_; }
   const ze_device_properties_t &properties() const { return properties_; }
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
   const ze_device_module_properties_t &module_properties() const { return module_; }
   uint64_t max_alloc_size() const { return properties_.maxMemAllocSize; }
+  // The threads this device's work-groups run on, and their pool, started at the first queue or list.
+  unsigned threads() const { return placement_.threads; }
+  ThreadPool &pool();
+
+  // Splits this root device's threads among `count` sub-devices (each has at least one).
+  void partition(unsigned count);
 
 private:
-  HostCpu cpu_;
+  const HostCpu &cpu_;
   const Profile &profile_;
+  Placement placement_;
+  Device *parent_;
+  std::vector<std::unique_ptr<Device>> sub_devices_;
+  std::vector<Device *> sub_device_handles_;
   ze_device_properties_t properties_{};
   ze_device_compute_properties_t compute_{};
   ze_device_module_properties_t module_{};
+  std::once_flag pool_once_;
+  std::unique_ptr<ThreadPool> pool_;
 };
 
 class Driver : public _ze_driver_handle_t {
@@ -44,20 +71,25 @@ public:
   static Driver &instance();
   static Driver *from(ze_driver_handle_t h) { return static_cast<Driver *>(h); }
 
-  Device &device() { return device_; }
+  // The root devices, in the order zeDeviceGet lists them.
+  const std::vector<Device *> &devices() const { return device_handles_; }
+  const HostCpu &cpu() const { return cpu_; }
   const ze_driver_uuid_t &uuid() const { return uuid_; }
-  // The work-group workers, started at the first launch.
-  ThreadPool &pool();
-  // How many threads pool() runs work-groups on (ZEAL_CPU_THREADS, else one per hardware thread), without starting it.
+  // How many threads all devices together run work-groups on (ZEAL_CPU_THREADS, else one per hardware thread).
   unsigned threads() const;
+  // Whether `device` is one of this driver's devices, root or sub-device.
+  bool owns(const Device *device) const;
 
 private:
   Driver();
-  Device device_;
+  HostCpu cpu_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<Device *> device_handles_;
   ze_driver_uuid_t uuid_{};
-  std::once_flag pool_once_;
-  std::unique_ptr<ThreadPool> pool_;
 };
+
+// The n-th of `parts` shares of `total` (threads, sub-slices): as even as they can be, never 0.
+unsigned fair_share(unsigned total, unsigned parts, unsigned n);
 
 // Nanoseconds of the clock behind every device timestamp (timerResolution is 1 ns).
 uint64_t device_timestamp();

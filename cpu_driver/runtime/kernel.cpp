@@ -298,11 +298,11 @@ ze_result_t kernel_set_cache_config(ze_kernel_handle_t kernel, ze_cache_config_f
   return ZE_RESULT_SUCCESS;
 }
 
-// A work-group runs whole on one worker thread, so as many groups run at once as there are workers.
+// A work-group runs whole on one worker thread, so as many groups run at once as the kernel's device has workers.
 ze_result_t kernel_suggest_max_cooperative_group_count(ze_kernel_handle_t kernel, uint32_t *count) {
   if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *count = Driver::instance().threads();
+  *count = Kernel::from(kernel)->device().threads();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -20,6 +20,7 @@ public:
   static Kernel *from(ze_kernel_handle_t h) { return static_cast<Kernel *>(h); }
 
   const KernelInfo &info() const { return info_; }
+  const Device &device() const { return device_; }
   ze_result_t set_argument(uint32_t index, size_t size, const void *value);
   ze_result_t set_group_size(uint32_t x, uint32_t y, uint32_t z);
   void suggest_group_size(const uint32_t global[3], uint32_t out[3]) const;

@@ -71,7 +71,7 @@ ze_result_t check_alloc(ze_context_handle_t context, size_t size, size_t alignme
   if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   uint64_t limit = device != nullptr ? device->max_alloc_size()
-                                     : Context::from(context)->driver().device().max_alloc_size();
+                                     : Context::from(context)->driver().devices().front()->max_alloc_size();
   if (size == 0 || size > limit) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   if ((alignment & (alignment - 1)) != 0) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
   return ZE_RESULT_SUCCESS;

@@ -1,6 +1,7 @@
 // Copies, fills, events and fences on immediate lists and on regular lists executed by a queue.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace zeal::cpu::test {
@@ -46,6 +47,67 @@ TEST_F(Commands, AnOpenListCannotBeExecuted) {
   ze_command_list_handle_t list = regular_list();
   ze_command_queue_handle_t q = make_queue();
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueExecuteCommandLists(q, 1, &list, nullptr));
+}
+
+// Ordinal 1 is the copy-only group: its lists copy and fill, run on its queues only, and launch no kernels.
+TEST_F(Commands, TheCopyOnlyGroupCopiesButRunsNoKernelsAndKeepsItsListsApart) {
+  constexpr size_t n = 512;
+  auto *a = shared_array<int>(n);
+  auto *b = shared_array<int>(n);
+  std::iota(a, a + n, 3);
+  ze_command_list_desc_t copy_desc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 1, 0};
+  ze_command_list_handle_t copies = nullptr;
+  ZE_ASSERT_OK(zeCommandListCreate(context, device, &copy_desc, &copies));
+  lists.push_back(copies);
+  ZE_ASSERT_OK(zeCommandListAppendMemoryCopy(copies, b, a, n * sizeof(int), nullptr, 0, nullptr));
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("vector_add.spv"), module));
+  ze_kernel_handle_t fill = kernel(module, "fill_value");
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(fill, 0, sizeof(a), &a));
+  const int zero = 0;
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(fill, 1, sizeof(zero), &zero));
+  ze_group_count_t groups{1, 1, 1};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+            zeCommandListAppendLaunchKernel(copies, fill, &groups, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+            zeCommandListAppendLaunchCooperativeKernel(copies, fill, &groups, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeCommandListClose(copies));
+
+  ze_command_queue_desc_t copy_queue_desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 1, 0, 0,
+                                          ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+  ze_command_queue_handle_t copy_queue = nullptr;
+  ZE_ASSERT_OK(zeCommandQueueCreate(context, device, &copy_queue_desc, &copy_queue));
+  ze_command_queue_handle_t compute_queue = make_queue();
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+            zeCommandQueueExecuteCommandLists(compute_queue, 1, &copies, nullptr));
+  ze_command_list_handle_t compute = regular_list();
+  ZE_ASSERT_OK(zeCommandListClose(compute));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+            zeCommandQueueExecuteCommandLists(copy_queue, 1, &compute, nullptr));
+  ZE_EXPECT_OK(zeCommandQueueExecuteCommandLists(copy_queue, 1, &copies, nullptr));
+  ZE_EXPECT_OK(zeCommandQueueSynchronize(copy_queue, UINT64_MAX));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(int(i) + 3, b[i]) << i;
+  ZE_EXPECT_OK(zeCommandQueueDestroy(copy_queue));
+
+  // An immediate list of the copy group fills; no group 2 exists.
+  ze_command_queue_desc_t immediate_desc = copy_queue_desc;
+  immediate_desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+  ze_command_list_handle_t immediate = nullptr;
+  ZE_ASSERT_OK(zeCommandListCreateImmediate(context, device, &immediate_desc, &immediate));
+  lists.push_back(immediate);
+  const int seven = 7;
+  ZE_ASSERT_OK(zeCommandListAppendMemoryFill(immediate, b, &seven, sizeof(seven), n * sizeof(int), nullptr, 0,
+                                             nullptr));
+  EXPECT_EQ(n, size_t(std::count(b, b + n, 7)));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+            zeCommandListAppendLaunchKernel(immediate, fill, &groups, nullptr, 0, nullptr));
+  ze_command_queue_handle_t none = nullptr;
+  copy_queue_desc.ordinal = 2;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(context, device, &copy_queue_desc, &none));
+  ze_command_list_handle_t no_list = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListCreateImmediate(context, device, &copy_queue_desc, &no_list));
+  copy_desc.commandQueueGroupOrdinal = 2;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListCreate(context, device, &copy_desc, &no_list));
 }
 
 TEST_F(Commands, ImmediateAppendsReturnAtOnceAndRunWhenTheirEventIsSignalled) {

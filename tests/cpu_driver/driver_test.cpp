@@ -105,16 +105,28 @@ TEST_F(DriverAndDevice, ComputeModuleAndMemoryPropertiesDescribeTheLimits) {
   EXPECT_GT(mem.totalSize, 0u);
 }
 
-TEST_F(DriverAndDevice, OneComputeQueueGroupThatCanCopy) {
+TEST_F(DriverAndDevice, AComputeQueueGroupThatCopiesAndRunsCooperativeKernelsThenACopyOnlyOne) {
   uint32_t count = 0;
   ZE_ASSERT_OK(zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));
-  ASSERT_EQ(1u, count);
-  ze_command_queue_group_properties_t g{};
-  g.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
-  ZE_ASSERT_OK(zeDeviceGetCommandQueueGroupProperties(device, &count, &g));
-  EXPECT_TRUE(g.flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
-  EXPECT_TRUE(g.flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
-  EXPECT_GE(g.numQueues, 1u);
+  ASSERT_EQ(2u, count);
+  ze_command_queue_group_properties_t g[2] = {};
+  for (auto &group : g) group.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetCommandQueueGroupProperties(device, &count, g));
+  EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
+                ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS,
+            g[0].flags);
+  EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY, g[1].flags);
+  for (const auto &group : g) {
+    EXPECT_EQ(1u, group.numQueues);
+    EXPECT_EQ(128u, group.maxMemoryFillPatternSize);
+  }
+  // A count of 1 gets the compute group alone.
+  count = 1;
+  ze_command_queue_group_properties_t first{};
+  first.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetCommandQueueGroupProperties(device, &count, &first));
+  EXPECT_EQ(1u, count);
+  EXPECT_EQ(g[0].flags, first.flags);
 }
 
 // The host's data caches, L1 first: sysconf's levels, else the data and unified caches sysfs lists for cpu0.
@@ -166,12 +178,9 @@ TEST_F(DriverAndDevice, CachePropertiesAreTheHostsDataCachesL1First) {
 }
 
 TEST_F(DriverAndDevice, TheOneDeviceIsItsOwnPeerWithAccessAndAtomics) {
+  expect_full_peer_access(device, device);
   ze_bool_t can = false;
-  ZE_ASSERT_OK(zeDeviceCanAccessPeer(device, device, &can));
-  EXPECT_TRUE(can);
   ze_device_p2p_properties_t p2p{ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES, nullptr, 0};
-  ZE_ASSERT_OK(zeDeviceGetP2PProperties(device, device, &p2p));
-  EXPECT_EQ(ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS, p2p.flags);
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceCanAccessPeer(device, device, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceGetP2PProperties(device, device, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceCanAccessPeer(device, nullptr, &can));

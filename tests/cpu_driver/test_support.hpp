@@ -23,6 +23,16 @@ inline std::vector<uint8_t> read_kernel(const std::string &name) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Every device of the CPU driver reaches every other's memory (host memory), atomics included.
+inline void expect_full_peer_access(ze_device_handle_t device, ze_device_handle_t peer) {
+  ze_bool_t can = false;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceCanAccessPeer(device, peer, &can));
+  EXPECT_TRUE(can);
+  ze_device_p2p_properties_t p2p{ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES, nullptr, 0};
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetP2PProperties(device, peer, &p2p));
+  EXPECT_EQ(ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS, p2p.flags);
+}
+
 class CpuDriver : public ::testing::Test {
 protected:
   void SetUp() override {
