@@ -29,6 +29,25 @@ bool parse_count(std::string_view text, unsigned low, unsigned high, unsigned &o
   return true;
 }
 
+// "0,1.1,2": entries N or N.M, without spaces; empty means every device.
+bool parse_affinity_mask(std::string_view text, std::vector<std::pair<unsigned, int>> &out) {
+  std::vector<std::pair<unsigned, int>> entries;
+  while (!text.empty()) {
+    size_t comma = text.find(',');
+    std::string_view entry = text.substr(0, comma);
+    size_t dot = entry.find('.');
+    unsigned root = 0, sub = 0;
+    if (!parse_count(entry.substr(0, dot), 0, 1u << 16, root)) return false;
+    if (dot != std::string_view::npos && !parse_count(entry.substr(dot + 1), 0, 1u << 16, sub)) return false;
+    entries.emplace_back(root, dot == std::string_view::npos ? -1 : int(sub));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+    if (text.empty()) return false; // a trailing comma
+  }
+  out = std::move(entries);
+  return true;
+}
+
 bool parse_level(std::string_view text, spdlog::level::level_enum &out) {
   static constexpr std::pair<std::string_view, spdlog::level::level_enum> levels[] = {
       {"off", spdlog::level::off},   {"error", spdlog::level::err}, {"warn", spdlog::level::warn},
@@ -98,6 +117,11 @@ const std::vector<Row> &rows() {
         "How many sub-devices each CPU driver root device splits into (its threads shared out among them); 0: none."},
        "a number from 0 to 64",
        [](Settings &s, std::string_view v) { return parse_count(v, 0, 64, s.cpu_subdevices); }},
+      {{"ZE_AFFINITY_MASK", "(unset: every device)",
+        "The CPU driver's devices a process sees, as Level Zero drivers read it: a comma-separated list of root "
+        "devices N and sub-devices N.M. A root with one sub-device listed is seen as that sub-device alone."},
+       "a list such as 0,1.1",
+       [](Settings &s, std::string_view v) { return parse_affinity_mask(v, s.affinity_mask); }},
       {{"ZEAL_CPU_TARGET", "native",
         "The CPU the CPU driver generates code for: native (this CPU, every feature it has) or an x86-64 CPU LLVM 15 "
         "knows, such as x86-64-v2, x86-64-v3, x86-64-v4, znver3 or skylake-avx512. A target needing instructions "

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace zeal {
@@ -27,6 +28,9 @@ struct Settings {
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: one per CPU the process may use
   unsigned cpu_devices = 1;                                  // ZEAL_CPU_DEVICES: root devices of the CPU driver
   unsigned cpu_subdevices = 0;                               // ZEAL_CPU_SUBDEVICES: sub-devices of each; 0: none
+  // ZE_AFFINITY_MASK as the CPU driver reads it: the devices listed, each a root index and an optional
+  // sub-device index (-1: the whole root). Empty: every device.
+  std::vector<std::pair<unsigned, int>> affinity_mask;
   std::string cpu_target = "native";                         // ZEAL_CPU_TARGET: the CPU the driver compiles for
   bool cpu_kernel_cache = true;                              // ZEAL_CPU_KERNEL_CACHE
   // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass

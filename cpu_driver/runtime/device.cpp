@@ -57,7 +57,7 @@ Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &plac
   p.vendorId = vendor_id(cpu_.vendor);
   p.deviceId = profile.device_id;
   p.flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
-  if (placement.sub >= 0) {
+  if (parent != nullptr) {
     p.flags |= ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE;
     p.subdeviceId = static_cast<uint32_t>(placement.sub);
   }
@@ -115,9 +115,9 @@ Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &plac
   stable_uuid(cpu_identity, m.nativeKernelSupported.id);
 }
 
-void Device::partition(unsigned count) {
-  for (unsigned i = 0; i < count; ++i) {
-    Placement where{placement_.root, placement_.roots, static_cast<int>(i), count, fair_share(threads(), count, i)};
+void Device::partition(const std::vector<unsigned> &ids, unsigned count, unsigned root_threads) {
+  for (unsigned i : ids) {
+    Placement where{placement_.root, placement_.roots, static_cast<int>(i), count, fair_share(root_threads, count, i)};
     sub_devices_.push_back(std::make_unique<Device>(cpu_, profile_, where, this));
     sub_device_handles_.push_back(sub_devices_.back().get());
   }

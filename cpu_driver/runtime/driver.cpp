@@ -11,11 +11,50 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <span>
 #include <vector>
 
 namespace zeal::cpu {
 namespace {
+
+// One root device that ZE_AFFINITY_MASK leaves visible, and which of its sub-devices (all when the mask
+// names the root itself).
+struct Visible {
+  unsigned root;
+  std::vector<unsigned> subs;
+};
+
+// Entries naming no device are left out with a warning, as Intel's driver ignores them; an empty mask, or
+// one naming nothing that exists, leaves every device visible.
+std::vector<Visible> visible_devices(const std::vector<std::pair<unsigned, int>> &mask, unsigned roots,
+                                     unsigned subs) {
+  std::vector<unsigned> every_sub(subs);
+  std::iota(every_sub.begin(), every_sub.end(), 0u);
+  std::vector<Visible> visible;
+  for (unsigned root = 0; root < roots; ++root) {
+    Visible v{root, {}};
+    bool whole = mask.empty();
+    for (auto [listed_root, listed_sub] : mask) {
+      if (listed_root != root) continue;
+      // A device without sub-devices is its own sub-device 0.
+      if (listed_sub < 0 || (subs == 0 && listed_sub == 0)) whole = true;
+      else if (unsigned(listed_sub) < subs && std::find(v.subs.begin(), v.subs.end(), unsigned(listed_sub)) == v.subs.end())
+        v.subs.push_back(unsigned(listed_sub));
+    }
+    if (whole) v.subs = every_sub;
+    std::sort(v.subs.begin(), v.subs.end());
+    if (whole || !v.subs.empty()) visible.push_back(std::move(v));
+  }
+  for (auto [listed_root, listed_sub] : mask) {
+    if (listed_root < roots && (listed_sub < 0 || unsigned(listed_sub) < std::max(subs, 1u))) continue;
+    zeal::logger("zeal-cpu").warn("ZE_AFFINITY_MASK names device {}{}, which does not exist ({} root devices of {} "
+                                  "sub-devices); ignored",
+                                  listed_root, listed_sub < 0 ? "" : "." + std::to_string(listed_sub), roots, subs);
+  }
+  if (visible.empty()) return visible_devices({}, roots, subs);
+  return visible;
+}
 
 uint64_t streaming_threshold(const HostCpu &cpu) {
   if (std::optional<uint64_t> chosen = zeal::settings().cpu_streaming_threshold) return *chosen;
@@ -38,10 +77,22 @@ Driver &Driver::instance() {
 Driver::Driver() : cpu_(read_host_cpu()) {
   const zeal::Settings &settings = zeal::settings();
   const Profile &profile = *find_device_profile_row(settings.cpu_profile);
-  const unsigned roots = settings.cpu_devices;
-  for (unsigned i = 0; i < roots; ++i) {
-    devices_.push_back(std::make_unique<Device>(cpu_, profile, Placement{i, roots, -1, 0, fair_share(threads(), roots, i)}));
-    if (settings.cpu_subdevices > 0) devices_.back()->partition(settings.cpu_subdevices);
+  const unsigned roots = settings.cpu_devices, subs = settings.cpu_subdevices;
+  for (const Visible &v : visible_devices(settings.affinity_mask, roots, subs)) {
+    const unsigned root_threads = fair_share(threads(), roots, v.root);
+    if (v.subs.size() == 1 && subs > 0) {
+      // One sub-device of its root: seen as a root device of its own.
+      const unsigned id = v.subs.front();
+      Placement where{v.root, roots, int(id), subs, fair_share(root_threads, subs, id)};
+      devices_.push_back(std::make_unique<Device>(cpu_, profile, where));
+    } else {
+      // Some sub-devices: the root has their threads (never more than its own, when they share threads).
+      unsigned visible_threads = 0;
+      for (unsigned id : v.subs) visible_threads += fair_share(root_threads, subs, id);
+      Placement where{v.root, roots, -1, 0, std::min(root_threads, visible_threads == 0 ? root_threads : visible_threads)};
+      devices_.push_back(std::make_unique<Device>(cpu_, profile, where));
+      if (subs > 0) devices_.back()->partition(v.subs, subs, root_threads);
+    }
     device_handles_.push_back(devices_.back().get());
   }
   // A fixed identity: the same driver build reports the same UUID on every machine and run.

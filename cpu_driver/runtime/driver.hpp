@@ -47,8 +47,9 @@ public:
   unsigned threads() const { return placement_.threads; }
   ThreadPool &pool();
 
-  // Splits this root device's threads among `count` sub-devices (each has at least one).
-  void partition(unsigned count);
+  // Adds the sub-devices `ids` of the `count` this root splits into, each with its share of the whole
+  // root's `root_threads` (this device has fewer when only some sub-devices are visible).
+  void partition(const std::vector<unsigned> &ids, unsigned count, unsigned root_threads);
 
 private:
   const HostCpu &cpu_;

@@ -72,6 +72,30 @@ TEST(Settings, CacheSizesTakeSuffixes) {
       << bad.problems[0];
 }
 
+TEST(Settings, DeviceCountsAndTheAffinityMaskAreReadAndCheckedForShape) {
+  zeal::Settings s = read({{"ZEAL_CPU_DEVICES", "3"}, {"ZEAL_CPU_SUBDEVICES", "2"}, {"ZE_AFFINITY_MASK", "0,2.1,10"}});
+  EXPECT_EQ(3u, s.cpu_devices);
+  EXPECT_EQ(2u, s.cpu_subdevices);
+  using Entry = std::pair<unsigned, int>;
+  EXPECT_EQ((std::vector<Entry>{{0, -1}, {2, 1}, {10, -1}}), s.affinity_mask);
+  EXPECT_TRUE(s.problems.empty());
+  EXPECT_TRUE(read({{"ZE_AFFINITY_MASK", ""}}).affinity_mask.empty());
+  for (const char *bad : {"0,", ",0", "0.", "a", "0 1", "1.2.3", "-1"}) {
+    zeal::Settings r = read({{"ZE_AFFINITY_MASK", bad}});
+    EXPECT_TRUE(r.affinity_mask.empty()) << bad;
+    ASSERT_EQ(1u, r.problems.size()) << bad;
+    EXPECT_NE(std::string::npos, r.problems[0].find("ZE_AFFINITY_MASK='" + std::string(bad) + "' is not valid"))
+        << r.problems[0];
+  }
+  for (auto [variable, value] : {std::pair{"ZEAL_CPU_DEVICES", "0"}, {"ZEAL_CPU_DEVICES", "65"},
+                                 {"ZEAL_CPU_SUBDEVICES", "65"}, {"ZEAL_CPU_SUBDEVICES", "two"}}) {
+    zeal::Settings r = read({{variable, value}});
+    EXPECT_EQ(1u, r.cpu_devices);
+    EXPECT_EQ(0u, r.cpu_subdevices);
+    EXPECT_EQ(1u, r.problems.size()) << variable << "=" << value;
+  }
+}
+
 TEST(Settings, EverySettingIsDocumented) {
   for (const zeal::SettingDoc &doc : zeal::setting_docs()) {
     EXPECT_NE(std::string(doc.meaning), "") << doc.variable;
