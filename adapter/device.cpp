@@ -5,10 +5,31 @@
 
 namespace zeal::adapter {
 
-Result<std::unique_ptr<Device>> Device::create(Platform &platform, ze_device_handle_t device) {
-  std::unique_ptr<Device> d(new Device(platform, device));
+Result<std::unique_ptr<Device>> Device::create(Platform &platform, ze_device_handle_t device, Device *parent) {
+  std::unique_ptr<Device> d(new Device(platform, device, parent));
   if (Status s = d->query(); !s.ok()) return std::move(s).error();
+  if (parent == nullptr)
+    if (Status s = d->find_sub_devices(); !s.ok()) return std::move(s).error();
   return d;
+}
+
+// One level: zeal selects sub-devices (ONEAPI_DEVICE_SELECTOR's N.M), not sub-devices of sub-devices.
+Status Device::find_sub_devices() {
+  const std::string what = "device '" + name_ + "'";
+  uint32_t count = 0;
+  if (Status s = ze_check(zeDeviceGetSubDevices(device_, &count, nullptr), "zeDeviceGetSubDevices", what); !s.ok())
+    return s;
+  std::vector<ze_device_handle_t> handles(count);
+  if (Status s = ze_check(zeDeviceGetSubDevices(device_, &count, handles.data()), "zeDeviceGetSubDevices", what);
+      !s.ok())
+    return s;
+  handles.resize(count);
+  for (ze_device_handle_t h : handles) {
+    auto sub = Device::create(platform_, h, this);
+    if (!sub.ok()) return std::move(sub).error();
+    sub_devices_.push_back(std::move(sub).value());
+  }
+  return {};
 }
 
 Status Device::query() {

@@ -1,4 +1,4 @@
-// A zeal device: one Level Zero root device, with its properties read once at discovery.
+// A zeal device: one Level Zero root device or one of its sub-devices, with its properties read once at discovery.
 #pragma once
 
 #include "adapter/info.hpp"
@@ -18,10 +18,14 @@ class Device : public Object {
 public:
   static constexpr Kind kKind = Kind::Device;
 
-  static Result<std::unique_ptr<Device>> create(Platform &platform, ze_device_handle_t device);
+  // A root device with its sub-devices (`parent` null), or one sub-device of `parent`.
+  static Result<std::unique_ptr<Device>> create(Platform &platform, ze_device_handle_t device,
+                                                Device *parent = nullptr);
 
   ze_device_handle_t ze() const { return device_; }
   Platform &platform() const { return platform_; }
+  Device *parent() const { return parent_; }
+  const std::vector<std::unique_ptr<Device>> &sub_devices() const { return sub_devices_; }
   const std::string &name() const { return name_; }
   // zeal's own CPU driver names its devices "zeal ..."; some answers differ for it.
   bool is_zeal_cpu() const { return name_.rfind("zeal", 0) == 0; }
@@ -41,12 +45,16 @@ public:
   Result<InfoValue> info(int32_t key) const;
 
 private:
-  Device(Platform &platform, ze_device_handle_t device) : Object(kKind), platform_(platform), device_(device) {}
+  Device(Platform &platform, ze_device_handle_t device, Device *parent)
+      : Object(kKind), platform_(platform), device_(device), parent_(parent) {}
   Status query();
+  Status find_sub_devices();
   Status find_compute_queue();
 
   Platform &platform_;
   ze_device_handle_t device_;
+  Device *parent_;
+  std::vector<std::unique_ptr<Device>> sub_devices_;
   std::string name_;
   ze_device_properties_t props_ = ze_desc<ze_device_properties_t>();
   ze_device_compute_properties_t compute_ = ze_desc<ze_device_compute_properties_t>();

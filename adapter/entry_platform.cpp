@@ -34,6 +34,16 @@ zeal_result_t ZEAL_APICALL adapter_release(zeal_adapter_handle_t adapter) {
       });
 }
 
+// Hands objects out the zeal way: without an array only *count is set (to how many there are); with one, the
+// first *count objects, and *count lowered to how many there are when it asked for more.
+template <class Object, class Handle, class Pointer>
+void list_out(const std::vector<Pointer> &objects, uint32_t *count, Handle *out) {
+  if (out != nullptr)
+    for (uint32_t i = 0; i < std::min<size_t>(*count, objects.size()); ++i)
+      out[i] = to_handle<Object, Handle>(&*objects[i]);
+  if (out == nullptr || *count > objects.size()) *count = static_cast<uint32_t>(objects.size());
+}
+
 zeal_result_t ZEAL_APICALL platform_get(zeal_adapter_handle_t adapter, uint32_t *count,
                                         zeal_platform_handle_t *platforms) {
   return run_entry(
@@ -43,11 +53,7 @@ zeal_result_t ZEAL_APICALL platform_get(zeal_adapter_handle_t adapter, uint32_t 
         auto a = from_handle<Adapter>(adapter, "adapter");
         if (!a.ok()) return std::move(a).error();
         if (Status s = require(count != nullptr, "platformGet: count is null"); !s.ok()) return s;
-        const auto &all = a.value()->platforms();
-        if (platforms != nullptr)
-          for (uint32_t i = 0; i < std::min<size_t>(*count, all.size()); ++i)
-            platforms[i] = to_handle<Platform, zeal_platform_handle_t>(all[i].get());
-        if (platforms == nullptr || *count > all.size()) *count = static_cast<uint32_t>(all.size());
+        list_out<Platform>(a.value()->platforms(), count, platforms);
         return {};
       });
 }
@@ -86,10 +92,21 @@ zeal_result_t ZEAL_APICALL device_get(zeal_platform_handle_t platform, zeal_devi
         std::vector<Device *> matching;
         for (const auto &d : p.value()->devices())
           if (type_matches(*d, t)) matching.push_back(d.get());
-        if (devices != nullptr)
-          for (uint32_t i = 0; i < std::min<size_t>(*count, matching.size()); ++i)
-            devices[i] = to_handle<Device, zeal_device_handle_t>(matching[i]);
-        if (devices == nullptr || *count > matching.size()) *count = static_cast<uint32_t>(matching.size());
+        list_out<Device>(matching, count, devices);
+        return {};
+      });
+}
+
+zeal_result_t ZEAL_APICALL device_get_sub_devices(zeal_device_handle_t device, uint32_t *count,
+                                                  zeal_device_handle_t *sub_devices) {
+  return run_entry(
+      "deviceGetSubDevices",
+      [&] { return fmt::format("device={}, count={}", fmt::ptr(device), count ? *count : 0u); },
+      [&]() -> Status {
+        auto d = from_handle<Device>(device, "device");
+        if (!d.ok()) return std::move(d).error();
+        if (Status s = require(count != nullptr, "deviceGetSubDevices: count is null"); !s.ok()) return s;
+        list_out<Device>(d.value()->sub_devices(), count, sub_devices);
         return {};
       });
 }
@@ -136,6 +153,7 @@ void fill_platform_entries(zeal_adapter_dispatch_t &t) {
   t.platformGetInfo = platform_get_info;
   t.deviceGet = device_get;
   t.deviceGetInfo = device_get_info;
+  t.deviceGetSubDevices = device_get_sub_devices;
   t.contextCreate = context_create;
   t.contextRetain = [](zeal_context_handle_t c) {
     return retain_or_release<Context>("contextRetain", "context", c, true);

@@ -38,7 +38,10 @@ Status Platform::query() {
 }
 
 bool Platform::owns(const Device *device) const {
-  return std::any_of(devices_.begin(), devices_.end(), [&](auto &d) { return d.get() == device; });
+  return std::any_of(devices_.begin(), devices_.end(), [&](auto &d) {
+    return d.get() == device || std::any_of(d->sub_devices().begin(), d->sub_devices().end(),
+                                            [&](auto &sub) { return sub.get() == device; });
+  });
 }
 
 // Level Zero drivers have no name; the platform is named after what its devices are.

@@ -121,13 +121,22 @@ Result<SelectorTerm> parse_term(std::string_view text) {
 bool matches(const SelectorTerm &term, std::string_view backend, uint32_t index, zeal_device_type_t type) {
   if (term.backend != "*" && term.backend != backend) return false;
   return std::any_of(term.filters.begin(), term.filters.end(), [&](const DeviceFilter &f) {
-    if (f.sub_device) return false; // root devices only; no driver zeal knows exposes sub-devices yet
+    if (f.sub_device) return false; // a sub-device form selects sub-devices, never their root
     switch (f.kind) {
     case DeviceFilter::Kind::any: return true;
     case DeviceFilter::Kind::type: return f.type == type;
     case DeviceFilter::Kind::index: return f.index == index;
     }
     return false;
+  });
+}
+
+bool matches_sub_device(const SelectorTerm &term, std::string_view backend, uint32_t index, uint32_t sub) {
+  if (term.backend != "*" && term.backend != backend) return false;
+  return std::any_of(term.filters.begin(), term.filters.end(), [&](const DeviceFilter &f) {
+    if (!f.sub_device) return false;
+    if (f.kind == DeviceFilter::Kind::index && f.index != index) return false; // `*.*` is Kind::any
+    return !f.sub_index || *f.sub_index == sub;
   });
 }
 
@@ -171,6 +180,16 @@ bool DeviceSelector::accepts(std::string_view backend, uint32_t index, zeal_devi
     }
   }
   return any_accept_term ? accepted : true;
+}
+
+bool DeviceSelector::accepts_sub_device(std::string_view backend, uint32_t index, uint32_t sub) const {
+  bool accepted = false;
+  for (const SelectorTerm &term : terms_) {
+    bool m = matches_sub_device(term, backend, index, sub);
+    if (term.discard && m) return false;
+    if (!term.discard) accepted = accepted || m;
+  }
+  return accepted;
 }
 
 bool DeviceSelector::may_accept_backend(std::string_view backend) const {

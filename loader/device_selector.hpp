@@ -37,6 +37,8 @@ public:
 
   // Whether the root device `index` (its position among its backend's devices) is visible.
   bool accepts(std::string_view backend, uint32_t index, zeal_device_type_t type) const;
+  // Whether sub-device `sub` of root device `index` is visible: only a term's N.M, N.* or *.* shows one.
+  bool accepts_sub_device(std::string_view backend, uint32_t index, uint32_t sub) const;
   // Whether any device of this backend could be visible: if not, its adapter need not load.
   bool may_accept_backend(std::string_view backend) const;
 

@@ -111,8 +111,47 @@ Result<std::unique_ptr<LoadedAdapter>> load_adapter(const std::string &path) {
 
 namespace {
 
-// The devices of one adapter, each numbered among its backend's devices.
-std::vector<DeviceImpl *> find_devices(const LoadedAdapter &adapter) {
+// A device's type and name, read from its adapter.
+DeviceImpl *describe(const LoadedAdapter &adapter, zeal_platform_handle_t platform, zeal_device_handle_t handle,
+                     uint32_t index, std::optional<uint32_t> sub) {
+  const zeal_adapter_dispatch_t &d = adapter.dispatch;
+  auto *dev = new DeviceImpl();
+  dev->adapter = &adapter;
+  dev->platform = platform;
+  dev->handle = handle;
+  dev->index = index;
+  dev->sub = sub;
+  (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_TYPE, sizeof(dev->type), &dev->type, nullptr);
+  size_t size = 0;
+  if (d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, 0, nullptr, &size) == ZEAL_RESULT_SUCCESS && size > 0) {
+    dev->name.resize(size);
+    (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, size, dev->name.data(), nullptr);
+    dev->name.resize(size - 1);
+  }
+  return dev;
+}
+
+// The sub-devices of root device `index`, into `out`.
+void find_sub_devices(LoadedAdapter &adapter, zeal_platform_handle_t platform, zeal_device_handle_t root,
+                      uint32_t index) {
+  const zeal_adapter_dispatch_t &d = adapter.dispatch;
+  uint32_t n = 0;
+  if (d.deviceGetSubDevices(root, &n, nullptr) != ZEAL_RESULT_SUCCESS) {
+    logger("zeal").warn("adapter '{}' cannot list the sub-devices of device {}: {}", adapter.path, index,
+                        d.getLastErrorMessage());
+    return;
+  }
+  std::vector<zeal_device_handle_t> handles(n);
+  if (d.deviceGetSubDevices(root, &n, handles.data()) != ZEAL_RESULT_SUCCESS) return;
+  for (uint32_t i = 0; i < n; ++i) {
+    DeviceImpl *dev = describe(adapter, platform, handles[i], index, i);
+    logger("zeal").info("found sub-device [{}:{}.{}] {}", adapter.backend, index, i, dev->name);
+    adapter.sub_devices.push_back(dev);
+  }
+}
+
+// The root devices of one adapter, each numbered among its backend's devices, and their sub-devices.
+std::vector<DeviceImpl *> find_devices(LoadedAdapter &adapter) {
   std::vector<DeviceImpl *> out;
   auto &log = logger("zeal");
   const zeal_adapter_dispatch_t &d = adapter.dispatch;
@@ -130,20 +169,10 @@ std::vector<DeviceImpl *> find_devices(const LoadedAdapter &adapter) {
     std::vector<zeal_device_handle_t> handles(n);
     if (d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, handles.data()) != ZEAL_RESULT_SUCCESS) continue;
     for (zeal_device_handle_t handle : handles) {
-      auto *dev = new DeviceImpl();
-      dev->adapter = &adapter;
-      dev->platform = platform;
-      dev->handle = handle;
-      dev->index = index++;
-      (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_TYPE, sizeof(dev->type), &dev->type, nullptr);
-      size_t size = 0;
-      if (d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, 0, nullptr, &size) == ZEAL_RESULT_SUCCESS && size > 0) {
-        dev->name.resize(size);
-        (void)d.deviceGetInfo(handle, ZEAL_DEVICE_INFO_NAME, size, dev->name.data(), nullptr);
-        dev->name.resize(size - 1);
-      }
+      DeviceImpl *dev = describe(adapter, platform, handle, index++, std::nullopt);
       log.info("found device [{}:{}] {}", adapter.backend, dev->index, dev->name);
       out.push_back(dev);
+      find_sub_devices(adapter, platform, handle, dev->index);
     }
   }
   return out;
@@ -286,8 +315,14 @@ Result<std::vector<DeviceImpl *>> visible_devices() {
   const Result<DeviceSelector> &selector = device_selector();
   if (!selector) return selector.error();
   std::vector<DeviceImpl *> out;
-  for (DeviceImpl *dev : devices(AdapterScope::selected))
-    if (selector.value().accepts(dev->adapter->backend, dev->index, dev->type)) out.push_back(dev);
+  const DeviceSelector &s = selector.value();
+  for (DeviceImpl *dev : devices(AdapterScope::selected)) {
+    if (s.accepts(dev->adapter->backend, dev->index, dev->type)) out.push_back(dev);
+    // Sub-devices follow their root, each where a term selects it (never without one).
+    for (DeviceImpl *sub : dev->adapter->sub_devices)
+      if (sub->index == dev->index && s.accepts_sub_device(dev->adapter->backend, sub->index, *sub->sub))
+        out.push_back(sub);
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <zeal/zeal_adapter.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,9 +25,10 @@ struct LoadedAdapter {
   void *library = nullptr;
   zeal_adapter_dispatch_t dispatch{};
   zeal_adapter_handle_t handle = nullptr;
-  // Its devices, found once when it loaded, so that every list holding them
-  // holds the same objects.
+  // Its root devices, found once when it loaded, so that every list holding them
+  // holds the same objects; and their sub-devices, which only a selector's N.M, N.* or *.* shows.
   std::vector<DeviceImpl *> devices;
+  std::vector<DeviceImpl *> sub_devices;
 };
 
 struct DeviceImpl {
@@ -35,7 +37,8 @@ struct DeviceImpl {
   zeal_device_handle_t handle = nullptr;
   zeal_device_type_t type = ZEAL_DEVICE_TYPE_ALL;
   std::string name;
-  uint32_t index = 0; // position among the devices of its backend
+  uint32_t index = 0;         // position among the root devices of its backend (a sub-device's: its root's)
+  std::optional<uint32_t> sub; // a sub-device's position among its root's
 };
 
 // Which adapters a list draws on. ONEAPI_DEVICE_SELECTOR spares a process the

@@ -15,7 +15,7 @@ extern "C" {
 
 /* Major versions break compatibility; a minor version only appends to the
  * dispatch table, so a plugin of a newer minor version serves an older caller. */
-#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 3)
+#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 4)
 
 #if defined(_WIN32)
 #define ZEAL_APICALL __cdecl
@@ -357,6 +357,13 @@ typedef struct zeal_adapter_dispatch_t {
   /* The device address and size (size may be NULL) of a global variable of an executable program. */
   zeal_result_t (ZEAL_APICALL *programGetGlobalPointer)(zeal_program_handle_t program, const char *name,
                                                         size_t *size, void **pointer);
+
+  /* ---- 0.4: appended ---- */
+
+  /* The sub-devices of a root device (none for a sub-device), as deviceGet lists devices. A sub-device
+   * is a device like any other: contexts, queues, programs and allocations take it. */
+  zeal_result_t (ZEAL_APICALL *deviceGetSubDevices)(zeal_device_handle_t device, uint32_t *count,
+                                                    zeal_device_handle_t *sub_devices);
 } zeal_adapter_dispatch_t;
 
 /* The plugin's one exported entry point. Fills *dispatch for abi_version, or
