@@ -56,6 +56,7 @@ void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin
   for (int d = 0; d < 3; ++d) {
     ctx.num_groups[d] = l.group_count[d];
     ctx.local_size[d] = l.group_size[d];
+    ctx.global_offset[d] = l.global_offset[d];
   }
   std::unique_ptr<std::byte, AlignedFree> local;
   if (layout.total > 0)

@@ -24,6 +24,7 @@ struct KernelLaunch {
   std::vector<uint64_t> local_sizes;         // bytes of local argument i; 0 for other kinds
   uint32_t group_size[3] = {1, 1, 1};
   uint32_t group_count[3] = {1, 1, 1};
+  uint64_t global_offset[3] = {0, 0, 0}; // zeKernelSetGlobalOffsetExp's
 };
 
 struct MemoryCopy {

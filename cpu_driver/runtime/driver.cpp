@@ -188,6 +188,7 @@ std::span<const std::pair<const char *, uint32_t>> extensions() {
     std::vector<std::pair<const char *, uint32_t>> names = {
         {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0},
         {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0},
+        {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_1_0},
     };
     if (!code_cache_directory().empty())
       names.emplace_back(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0);

@@ -65,6 +65,13 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
   return ZE_RESULT_SUCCESS;
 }
 
+void Kernel::set_global_offset(uint32_t x, uint32_t y, uint32_t z) {
+  std::lock_guard lock(mutex_);
+  global_offset_[0] = x;
+  global_offset_[1] = y;
+  global_offset_[2] = z;
+}
+
 ze_result_t Kernel::set_group_size(uint32_t x, uint32_t y, uint32_t z) {
   const ze_device_compute_properties_t &limits = device_.compute_properties();
   const uint32_t size[3] = {x, y, z};
@@ -171,6 +178,7 @@ ze_result_t Kernel::capture_launch(const ze_group_count_t &groups, KernelLaunch 
   out.program = program_;
   out.kernel = &info_;
   std::copy(group_size_, group_size_ + 3, out.group_size);
+  std::copy(global_offset_, global_offset_ + 3, out.global_offset);
   out.group_count[0] = groups.groupCountX;
   out.group_count[1] = groups.groupCountY;
   out.group_count[2] = groups.groupCountZ;
@@ -306,7 +314,15 @@ ze_result_t kernel_suggest_max_cooperative_group_count(ze_kernel_handle_t kernel
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t kernel_set_global_offset_exp(ze_kernel_handle_t kernel, uint32_t x, uint32_t y, uint32_t z) {
+  if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Kernel::from(kernel)->set_global_offset(x, y, z);
+  return ZE_RESULT_SUCCESS;
+}
+
 } // namespace
+
+void implement(ze_kernel_exp_dditable_t &t) { t.pfnSetGlobalOffsetExp = guarded<kernel_set_global_offset_exp>; }
 
 void implement(ze_kernel_dditable_t &t) {
   t.pfnCreate = guarded<kernel_create>;

@@ -23,6 +23,8 @@ public:
   const Device &device() const { return device_; }
   ze_result_t set_argument(uint32_t index, size_t size, const void *value);
   ze_result_t set_group_size(uint32_t x, uint32_t y, uint32_t z);
+  // ZE_experimental_global_offset: added to every global id of the launches appended afterwards.
+  void set_global_offset(uint32_t x, uint32_t y, uint32_t z);
   void suggest_group_size(const uint32_t global[3], uint32_t out[3]) const;
   void properties(ze_kernel_properties_t &out) const;
   // The attributes of the kernel's source as Intel's driver lists them, space-separated:
@@ -47,6 +49,7 @@ private:
   mutable std::mutex mutex_; // appends from other threads may capture while arguments change
   std::vector<Argument> arguments_;
   uint32_t group_size_[3] = {1, 1, 1};
+  uint32_t global_offset_[3] = {0, 0, 0};
   std::string source_attributes_;
   std::atomic<ze_kernel_indirect_access_flags_t> indirect_access_{0};
 };

@@ -52,6 +52,28 @@ TEST_F(ProgramTest, VectorAddRunsAndIsCorrect) {
   for (int *p : {a, b, c}) EXPECT_EQ(d.usmFree(context, p), ZEAL_RESULT_SUCCESS);
 }
 
+// A global offset moves the ids (the driver's ZE_experimental_global_offset); a launch without one undoes it.
+TEST_F(ProgramTest, AGlobalOffsetShiftsTheLaunchAndTheNextLaunchWithoutOneStartsAtZero) {
+  constexpr size_t n = 1024, launched = 256, offset = 320;
+  auto *a = alloc<int>(n), *b = alloc<int>(n), *c = alloc<int>(n);
+  for (size_t i = 0; i < n; ++i) { a[i] = static_cast<int>(i); b[i] = 1; c[i] = -1; }
+  zeal_kernel_handle_t k = kernel("vector_add");
+  ASSERT_NE(k, nullptr);
+  const zeal_kernel_arg_t args[] = {usm_arg(0, a), usm_arg(1, b), usm_arg(2, c)};
+  auto shifted = launch_1d(launched, 64, 3, args);
+  shifted.global_offset[0] = offset;
+  ASSERT_EQ(d.enqueueKernelLaunch(queue, k, &shifted, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+  auto plain = launch_1d(launched, 64, 3, args);
+  ASSERT_EQ(d.enqueueKernelLaunch(queue, k, &plain, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
+  ASSERT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS) << last_error();
+  for (size_t i = 0; i < n; ++i) {
+    bool written = i < launched || (i >= offset && i < offset + launched);
+    ASSERT_EQ(written ? static_cast<int>(i) + 1 : -1, c[i]) << "at " << i;
+  }
+  EXPECT_EQ(d.kernelRelease(k), ZEAL_RESULT_SUCCESS);
+  for (int *p : {a, b, c}) EXPECT_EQ(d.usmFree(context, p), ZEAL_RESULT_SUCCESS);
+}
+
 TEST_F(ProgramTest, ProgramInfoListsKernelsAfterBuild) {
   char names[256];
   ASSERT_EQ(d.programGetInfo(program, ZEAL_PROGRAM_INFO_KERNEL_NAMES, sizeof(names), names, nullptr),

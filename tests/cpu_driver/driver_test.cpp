@@ -46,16 +46,18 @@ TEST_F(DriverAndDevice, ExactlyTheImplementedExtensionsAreListed) {
   const bool code_cache = zeal::settings().cache_persistent && zeal::settings().cpu_kernel_cache;
   uint32_t count = 0;
   ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  ASSERT_EQ(code_cache ? 3u : 2u, count);
+  ASSERT_EQ(code_cache ? 4u : 3u, count);
   std::vector<ze_driver_extension_properties_t> extensions(count);
   ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
   EXPECT_STREQ(ZE_MODULE_PROGRAM_EXP_NAME, extensions[0].name);
   EXPECT_EQ(uint32_t(ZE_MODULE_PROGRAM_EXP_VERSION_1_0), extensions[0].version);
   EXPECT_STREQ(ZE_LINKAGE_INSPECTION_EXT_NAME, extensions[1].name);
   EXPECT_EQ(uint32_t(ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0), extensions[1].version);
+  EXPECT_STREQ(ZE_GLOBAL_OFFSET_EXP_NAME, extensions[2].name);
+  EXPECT_EQ(uint32_t(ZE_GLOBAL_OFFSET_EXP_VERSION_1_0), extensions[2].version);
   if (code_cache) {
-    EXPECT_STREQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, extensions[2].name);
-    EXPECT_EQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0, extensions[2].version);
+    EXPECT_STREQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, extensions[3].name);
+    EXPECT_EQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0, extensions[3].version);
   }
 }
 

@@ -66,6 +66,31 @@ TEST_F(Kernels, VectorAddOnAnImmediateList) {
   EXPECT_LT(ts.global.kernelStart, ts.global.kernelEnd);
 }
 
+// ZE_experimental_global_offset: the ids of later launches start at the offset; the launch before keeps its own.
+TEST_F(Kernels, AGlobalOffsetShiftsTheIdsOfTheLaunchesAppendedAfterIt) {
+  constexpr size_t n = 64 * 40, launched = 64 * 8, offset = 96;
+  float *a, *b, *c;
+  ze_kernel_handle_t k = vector_add(n, a, b, c);
+  ze_command_list_handle_t list = regular_list();
+  ze_group_count_t groups{launched / 64, 1, 1};
+  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeKernelSetGlobalOffsetExp(k, offset * 2, 0, 0));
+  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeKernelSetGlobalOffsetExp(k, offset * 2 + launched + offset, 0, 0));
+  ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeCommandListClose(list));
+  ze_command_queue_handle_t q = make_queue();
+  ZE_ASSERT_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, nullptr));
+  ZE_ASSERT_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+  // Written: [0, launched), [2 offset, 2 offset + launched), [3 offset + launched, 3 offset + 2 launched).
+  auto written = [&](size_t i) {
+    return i < launched || (i >= 2 * offset && i < 2 * offset + launched) ||
+           (i >= 3 * offset + launched && i < 3 * offset + 2 * launched);
+  };
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(written(i) ? a[i] + b[i] : -1.0f, c[i]) << "element " << i;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeKernelSetGlobalOffsetExp(nullptr, 0, 0, 0));
+}
+
 TEST_F(Kernels, VectorAddOnARegularListExecutedOnAQueue) {
   constexpr size_t n = 64 * 33;
   float *a, *b, *c;
