@@ -116,6 +116,20 @@ void run_kernel(const KernelLaunch &launch, ThreadPool &pool) {
   pool.parallel_for(groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end); });
 }
 
+// Each launch with the group counts memory holds now; launches of no groups run nothing.
+void run_indirect(const IndirectLaunches &indirect, ThreadPool &pool) {
+  size_t count = indirect.launches.size();
+  if (indirect.count != nullptr) count = std::min<size_t>(count, *indirect.count);
+  for (size_t i = 0; i < count; ++i) {
+    KernelLaunch launch = indirect.launches[i];
+    const ze_group_count_t groups = indirect.group_counts[i];
+    launch.group_count[0] = groups.groupCountX;
+    launch.group_count[1] = groups.groupCountY;
+    launch.group_count[2] = groups.groupCountZ;
+    if (uint64_t{groups.groupCountX} * groups.groupCountY * groups.groupCountZ != 0) run_kernel(launch, pool);
+  }
+}
+
 } // namespace
 
 void execute(const Command &command, ThreadPool &pool) {
@@ -125,6 +139,7 @@ void execute(const Command &command, ThreadPool &pool) {
       [&](const auto &op) {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, KernelLaunch>) run_kernel(op, pool);
+        else if constexpr (std::is_same_v<Op, IndirectLaunches>) run_indirect(op, pool);
         else if constexpr (std::is_same_v<Op, MemoryCopy>) std::memmove(op.dst, op.src, op.size);
         else if constexpr (std::is_same_v<Op, MemoryCopyRegion>) copy_region(op);
         else if constexpr (std::is_same_v<Op, MemoryFill>) fill(op);

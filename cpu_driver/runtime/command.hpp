@@ -3,6 +3,8 @@
 
 #include "cpu_driver/compiler/compiler.hpp"
 
+#include <level_zero/ze_api.h>
+
 #include <cstdint>
 #include <memory>
 #include <variant>
@@ -74,8 +76,16 @@ struct EventReset {
 // order, and every command carries its waits and its signal.
 struct NoOp {};
 
-using Operation = std::variant<NoOp, KernelLaunch, MemoryCopy, MemoryCopyRegion, MemoryFill, TimestampWrite,
-                               KernelTimestampQuery, EventReset>;
+// Launches whose group counts (and, for several kernels, how many run) are read from memory when the command
+// runs, not when it is appended: zeCommandListAppendLaunchKernelIndirect and ...MultipleKernelsIndirect.
+struct IndirectLaunches {
+  std::vector<KernelLaunch> launches;     // arguments captured at append time; group counts filled at run time
+  const ze_group_count_t *group_counts;   // one per launch
+  const uint32_t *count = nullptr;        // null: every launch; else how many of the first run
+};
+
+using Operation = std::variant<NoOp, KernelLaunch, IndirectLaunches, MemoryCopy, MemoryCopyRegion, MemoryFill,
+                               TimestampWrite, KernelTimestampQuery, EventReset>;
 
 struct Command {
   Operation op;

@@ -244,6 +244,40 @@ ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle
   return append(list, std::move(launch), signal, wait_count, waits);
 }
 
+// The group counts are read when the launch runs; until then the caller may still write them.
+ze_result_t append_launch_kernel_indirect(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+                                          const ze_group_count_t *groups, ze_event_handle_t signal,
+                                          uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_computes("zeCommandListAppendLaunchKernelIndirect", list); r != ZE_RESULT_SUCCESS)
+    return r;
+  IndirectLaunches indirect{std::vector<KernelLaunch>(1), groups, nullptr};
+  if (ze_result_t r = Kernel::from(kernel)->capture_launch({1, 1, 1}, indirect.launches[0]); r != ZE_RESULT_SUCCESS)
+    return r;
+  return append(list, std::move(indirect), signal, wait_count, waits);
+}
+
+// Up to `kernel_count` kernels, as many as *count says when the command runs, kernel i with groups[i].
+ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t list, uint32_t kernel_count,
+                                                    ze_kernel_handle_t *kernels, const uint32_t *count,
+                                                    const ze_group_count_t *groups, ze_event_handle_t signal,
+                                                    uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (kernels == nullptr || count == nullptr || groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_computes("zeCommandListAppendLaunchMultipleKernelsIndirect", list);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  IndirectLaunches indirect{std::vector<KernelLaunch>(kernel_count), groups, count};
+  for (uint32_t i = 0; i < kernel_count; ++i) {
+    if (kernels[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (ze_result_t r = Kernel::from(kernels[i])->capture_launch({1, 1, 1}, indirect.launches[i]);
+        r != ZE_RESULT_SUCCESS)
+      return r;
+  }
+  return append(list, std::move(indirect), signal, wait_count, waits);
+}
+
 // A cooperative launch's groups may wait for each other, so they must all run at once: at most one
 // per thread of the kernel's device (zeKernelSuggestMaxCooperativeGroupCount), each on its own thread.
 ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
@@ -289,6 +323,8 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendEventReset = guarded<append_event_reset>;
   t.pfnAppendLaunchKernel = guarded<append_launch_kernel>;
   t.pfnAppendLaunchCooperativeKernel = guarded<append_launch_cooperative_kernel>;
+  t.pfnAppendLaunchKernelIndirect = guarded<append_launch_kernel_indirect>;
+  t.pfnAppendLaunchMultipleKernelsIndirect = guarded<append_launch_multiple_kernels_indirect>;
 }
 
 } // namespace zeal::cpu

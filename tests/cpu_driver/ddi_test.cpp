@@ -80,7 +80,7 @@ TEST_F(TableGetters, EveryEntryIsFilledAndUnimplementedOnesAnswerUnsupported) {
   ZE_ASSERT_OK(get_list(ZE_API_VERSION_1_4, &list));
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
             list.pfnAppendImageCopy(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
-  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
             list.pfnAppendLaunchKernelIndirect(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
             list.pfnAppendMemoryCopyRegion(nullptr, nullptr, nullptr, 0, 0, nullptr, nullptr, 0, 0, nullptr, 0,

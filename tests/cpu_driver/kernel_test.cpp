@@ -91,6 +91,52 @@ TEST_F(Kernels, AGlobalOffsetShiftsTheIdsOfTheLaunchesAppendedAfterIt) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeKernelSetGlobalOffsetExp(nullptr, 0, 0, 0));
 }
 
+// Indirect launches read their group counts (and how many kernels run) when they run, not when appended.
+TEST_F(Kernels, IndirectLaunchesReadTheirGroupCountsWhenTheyRun) {
+  constexpr size_t n = 64 * 16;
+  float *a, *b, *c;
+  ze_kernel_handle_t add = vector_add(n, a, b, c);
+  int *filled = shared_array<int>(n);
+  std::fill(filled, filled + n, 0);
+  ze_kernel_handle_t fill = kernel(module, "fill_value");
+  ZE_ASSERT_OK(zeKernelSetGroupSize(fill, 64, 1, 1));
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(fill, 0, sizeof(filled), &filled));
+  const int seven = 7;
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(fill, 1, sizeof(seven), &seven));
+
+  auto *groups = shared_array<ze_group_count_t>(2);
+  auto *count = shared_array<uint32_t>(1);
+  groups[0] = {0, 0, 0};
+  ze_command_list_handle_t list = regular_list();
+  ZE_ASSERT_OK(zeCommandListAppendLaunchKernelIndirect(list, add, groups, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeCommandListAppendBarrier(list, nullptr, 0, nullptr));
+  ze_kernel_handle_t both[] = {add, fill};
+  ZE_ASSERT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(list, 2, both, count, groups, nullptr, 0, nullptr));
+  ZE_ASSERT_OK(zeCommandListClose(list));
+  ze_command_queue_handle_t q = make_queue();
+
+  // First run: the single launch covers half, the multiple launch runs its first kernel only (the same half).
+  groups[0] = {n / 64 / 2, 1, 1};
+  groups[1] = {n / 64, 1, 1};
+  *count = 1;
+  ZE_ASSERT_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, nullptr));
+  ZE_ASSERT_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(i < n / 2 ? a[i] + b[i] : -1.0f, c[i]) << "element " << i;
+  EXPECT_EQ(0, std::count(filled, filled + n, seven));
+  // Second run: the whole array, and both kernels.
+  groups[0] = {n / 64, 1, 1};
+  *count = 2;
+  ZE_ASSERT_OK(zeCommandQueueExecuteCommandLists(q, 1, &list, nullptr));
+  ZE_ASSERT_OK(zeCommandQueueSynchronize(q, UINT64_MAX));
+  expect_sums(a, b, c, n);
+  EXPECT_EQ(n, size_t(std::count(filled, filled + n, seven)));
+
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+            zeCommandListAppendLaunchKernelIndirect(immediate_list(), add, nullptr, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandListAppendLaunchMultipleKernelsIndirect(
+                                                      immediate_list(), 2, both, nullptr, groups, nullptr, 0, nullptr));
+}
+
 TEST_F(Kernels, VectorAddOnARegularListExecutedOnAQueue) {
   constexpr size_t n = 64 * 33;
   float *a, *b, *c;
