@@ -225,8 +225,12 @@ ze_result_t append_event_reset(ze_command_list_handle_t list, ze_event_handle_t 
   return append(list, EventReset{Event::from(event)}, nullptr, 0, nullptr);
 }
 
-// Launches are for lists of the compute group; a copy-only list refuses them.
-ze_result_t check_computes(const char *entry_point, ze_command_list_handle_t list) {
+// What every launch checks first: its handles, its group counts, and that its list is of the compute group (a
+// copy-only list refuses launches).
+ze_result_t check_launch(const char *entry_point, ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+                         const void *groups) {
+  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (CommandList::from(list)->group() == compute_group) return ZE_RESULT_SUCCESS;
   zeal::logger("zeal-cpu").warn("{}: the command list belongs to the copy-only queue group {}, which runs no kernels",
                                 entry_point, CommandList::from(list)->group());
@@ -236,9 +240,7 @@ ze_result_t check_computes(const char *entry_point, ze_command_list_handle_t lis
 ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                  const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t wait_count,
                                  ze_event_handle_t *waits) {
-  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (ze_result_t r = check_computes("zeCommandListAppendLaunchKernel", list); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernel", list, kernel, groups); r != ZE_RESULT_SUCCESS) return r;
   KernelLaunch launch;
   if (ze_result_t r = Kernel::from(kernel)->capture_launch(*groups, launch); r != ZE_RESULT_SUCCESS) return r;
   return append(list, std::move(launch), signal, wait_count, waits);
@@ -248,10 +250,7 @@ ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle
 ze_result_t append_launch_kernel_indirect(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                           const ze_group_count_t *groups, ze_event_handle_t signal,
                                           uint32_t wait_count, ze_event_handle_t *waits) {
-  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (ze_result_t r = check_computes("zeCommandListAppendLaunchKernelIndirect", list); r != ZE_RESULT_SUCCESS)
-    return r;
+  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernelIndirect", list, kernel, groups); r != ZE_RESULT_SUCCESS) return r;
   IndirectLaunches indirect{std::vector<KernelLaunch>(1), groups, nullptr};
   if (ze_result_t r = Kernel::from(kernel)->capture_launch({1, 1, 1}, indirect.launches[0]); r != ZE_RESULT_SUCCESS)
     return r;
@@ -264,13 +263,11 @@ ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t lis
                                                     const ze_group_count_t *groups, ze_event_handle_t signal,
                                                     uint32_t wait_count, ze_event_handle_t *waits) {
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (kernels == nullptr || count == nullptr || groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (ze_result_t r = check_computes("zeCommandListAppendLaunchMultipleKernelsIndirect", list);
-      r != ZE_RESULT_SUCCESS)
-    return r;
+  if (kernels == nullptr || count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   IndirectLaunches indirect{std::vector<KernelLaunch>(kernel_count), groups, count};
   for (uint32_t i = 0; i < kernel_count; ++i) {
-    if (kernels[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    const char *entry_point = "zeCommandListAppendLaunchMultipleKernelsIndirect";
+    if (ze_result_t r = check_launch(entry_point, list, kernels[i], groups); r != ZE_RESULT_SUCCESS) return r;
     if (ze_result_t r = Kernel::from(kernels[i])->capture_launch({1, 1, 1}, indirect.launches[i]);
         r != ZE_RESULT_SUCCESS)
       return r;
@@ -283,10 +280,7 @@ ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t lis
 ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                              const ze_group_count_t *groups, ze_event_handle_t signal,
                                              uint32_t wait_count, ze_event_handle_t *waits) {
-  if (list == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (ze_result_t r = check_computes("zeCommandListAppendLaunchCooperativeKernel", list); r != ZE_RESULT_SUCCESS)
-    return r;
+  if (ze_result_t r = check_launch("zeCommandListAppendLaunchCooperativeKernel", list, kernel, groups); r != ZE_RESULT_SUCCESS) return r;
   const uint64_t count = uint64_t{groups->groupCountX} * groups->groupCountY * groups->groupCountZ;
   const unsigned limit = Kernel::from(kernel)->device().threads();
   if (count > limit) {
