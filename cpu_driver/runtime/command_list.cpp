@@ -240,7 +240,8 @@ ze_result_t check_launch(const char *entry_point, ze_command_list_handle_t list,
 ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                  const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t wait_count,
                                  ze_event_handle_t *waits) {
-  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernel", list, kernel, groups); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernel", list, kernel, groups); r != ZE_RESULT_SUCCESS)
+    return r;
   KernelLaunch launch;
   if (ze_result_t r = Kernel::from(kernel)->capture_launch(*groups, launch); r != ZE_RESULT_SUCCESS) return r;
   return append(list, std::move(launch), signal, wait_count, waits);
@@ -250,7 +251,9 @@ ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle
 ze_result_t append_launch_kernel_indirect(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                           const ze_group_count_t *groups, ze_event_handle_t signal,
                                           uint32_t wait_count, ze_event_handle_t *waits) {
-  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernelIndirect", list, kernel, groups); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernelIndirect", list, kernel, groups);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   IndirectLaunches indirect{std::vector<KernelLaunch>(1), groups, nullptr};
   if (ze_result_t r = Kernel::from(kernel)->capture_launch({1, 1, 1}, indirect.launches[0]); r != ZE_RESULT_SUCCESS)
     return r;
@@ -265,8 +268,8 @@ ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t lis
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (kernels == nullptr || count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   IndirectLaunches indirect{std::vector<KernelLaunch>(kernel_count), groups, count};
+  const char *entry_point = "zeCommandListAppendLaunchMultipleKernelsIndirect";
   for (uint32_t i = 0; i < kernel_count; ++i) {
-    const char *entry_point = "zeCommandListAppendLaunchMultipleKernelsIndirect";
     if (ze_result_t r = check_launch(entry_point, list, kernels[i], groups); r != ZE_RESULT_SUCCESS) return r;
     if (ze_result_t r = Kernel::from(kernels[i])->capture_launch({1, 1, 1}, indirect.launches[i]);
         r != ZE_RESULT_SUCCESS)
@@ -276,11 +279,14 @@ ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t lis
 }
 
 // A cooperative launch's groups may wait for each other, so they must all run at once: at most one
-// per thread of the kernel's device (zeKernelSuggestMaxCooperativeGroupCount), each on its own thread.
+// per thread of the kernel's device (zeKernelSuggestMaxCooperativeGroupCount). A group that waits keeps
+// its thread, and the device's other threads take the groups it waits for.
 ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                              const ze_group_count_t *groups, ze_event_handle_t signal,
                                              uint32_t wait_count, ze_event_handle_t *waits) {
-  if (ze_result_t r = check_launch("zeCommandListAppendLaunchCooperativeKernel", list, kernel, groups); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = check_launch("zeCommandListAppendLaunchCooperativeKernel", list, kernel, groups);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   const uint64_t count = uint64_t{groups->groupCountX} * groups->groupCountY * groups->groupCountZ;
   const unsigned limit = Kernel::from(kernel)->device().threads();
   if (count > limit) {

@@ -51,7 +51,7 @@ std::string position(const Placement &where) {
 } // namespace
 
 Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &placement, Device *parent)
-    : cpu_(cpu), profile_(profile), placement_(placement), parent_(parent) {
+    : cpu_(cpu), profile_(profile), placement_(placement) {
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_CPU;
   p.vendorId = vendor_id(cpu_.vendor);
@@ -89,9 +89,9 @@ Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &plac
   // binaries run on every device of the CPU, so the whole CPU's identity is what they are built for.
   const std::string cpu_identity =
       "zeal-cpu/" + cpu_.vendor + "/" + cpu_.model + "/" + std::to_string(cpu_.threads) + "/" + profile.name;
-  stable_uuid(cpu_identity + position(placement), p.uuid.id);
-  std::snprintf(p.name, sizeof(p.name), "zeal CPU%s (%s profile, %s)", position(placement).c_str(), profile.name,
-                cpu_.model.c_str());
+  const std::string where = position(placement);
+  stable_uuid(cpu_identity + where, p.uuid.id);
+  std::snprintf(p.name, sizeof(p.name), "zeal CPU%s (%s profile, %s)", where.c_str(), profile.name, cpu_.model.c_str());
 
   auto &c = compute_;
   c.maxTotalGroupSize = profile.max_group_size;
@@ -125,9 +125,8 @@ void Device::partition(const std::vector<unsigned> &ids, unsigned count, unsigne
 
 namespace {
 
-// Lists `available` handles the Level Zero way: a zero count (or no array) asks how many there are.
-template <class Handle>
-ze_result_t list_out(const std::vector<Handle> &available, uint32_t *count, Handle *out) {
+// Lists `available` devices the Level Zero way: a zero count (or no array) asks how many there are.
+ze_result_t list_out(const std::vector<Device *> &available, uint32_t *count, ze_device_handle_t *out) {
   const auto n = static_cast<uint32_t>(available.size());
   if (*count == 0 || out == nullptr) {
     *count = n;
@@ -141,15 +140,13 @@ ze_result_t list_out(const std::vector<Handle> &available, uint32_t *count, Hand
 ze_result_t device_get(ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
   if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const std::vector<Device *> &roots = Driver::from(driver)->devices();
-  return list_out(std::vector<ze_device_handle_t>(roots.begin(), roots.end()), count, devices);
+  return list_out(Driver::from(driver)->devices(), count, devices);
 }
 
 ze_result_t device_get_sub_devices(ze_device_handle_t device, uint32_t *count, ze_device_handle_t *sub_devices) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const std::vector<Device *> &subs = Device::from(device)->sub_devices();
-  return list_out(std::vector<ze_device_handle_t>(subs.begin(), subs.end()), count, sub_devices);
+  return list_out(Device::from(device)->sub_devices(), count, sub_devices);
 }
 
 ze_result_t device_get_properties(ze_device_handle_t device, ze_device_properties_t *out) {

@@ -39,11 +39,11 @@ std::vector<Visible> visible_devices(const std::vector<std::pair<unsigned, int>>
       if (listed_root != root) continue;
       // A device without sub-devices is its own sub-device 0.
       if (listed_sub < 0 || (subs == 0 && listed_sub == 0)) whole = true;
-      else if (unsigned(listed_sub) < subs && std::find(v.subs.begin(), v.subs.end(), unsigned(listed_sub)) == v.subs.end())
-        v.subs.push_back(unsigned(listed_sub));
+      else if (unsigned(listed_sub) < subs) v.subs.push_back(unsigned(listed_sub));
     }
     if (whole) v.subs = every_sub;
     std::sort(v.subs.begin(), v.subs.end());
+    v.subs.erase(std::unique(v.subs.begin(), v.subs.end()), v.subs.end()); // a sub-device listed twice
     if (whole || !v.subs.empty()) visible.push_back(std::move(v));
   }
   for (auto [listed_root, listed_sub] : mask) {
@@ -86,10 +86,11 @@ Driver::Driver() : cpu_(read_host_cpu()) {
       Placement where{v.root, roots, int(id), subs, fair_share(root_threads, subs, id)};
       devices_.push_back(std::make_unique<Device>(cpu_, profile, where));
     } else {
-      // Some sub-devices: the root has their threads (never more than its own, when they share threads).
+      // With sub-devices the root has the visible ones' threads: all of its own when all are visible (or when
+      // they share threads), fewer when some are hidden.
       unsigned visible_threads = 0;
       for (unsigned id : v.subs) visible_threads += fair_share(root_threads, subs, id);
-      Placement where{v.root, roots, -1, 0, std::min(root_threads, visible_threads == 0 ? root_threads : visible_threads)};
+      Placement where{v.root, roots, -1, 0, subs == 0 ? root_threads : std::min(root_threads, visible_threads)};
       devices_.push_back(std::make_unique<Device>(cpu_, profile, where));
       if (subs > 0) devices_.back()->partition(v.subs, subs, root_threads);
     }
@@ -105,15 +106,6 @@ Driver::Driver() : cpu_(read_host_cpu()) {
 unsigned Driver::threads() const {
   unsigned n = zeal::settings().cpu_threads;
   return n != 0 ? n : cpu_.threads;
-}
-
-bool Driver::owns(const Device *device) const {
-  for (const Device *root : device_handles_) {
-    if (root == device) return true;
-    for (const Device *sub : root->sub_devices())
-      if (sub == device) return true;
-  }
-  return false;
 }
 
 unsigned fair_share(unsigned total, unsigned parts, unsigned n) {

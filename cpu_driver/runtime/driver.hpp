@@ -31,13 +31,13 @@ struct Placement {
 // pool of its own; all of them see the same host memory.
 class Device : public _ze_device_handle_t {
 public:
+  // `parent`: a sub-device's root device; null for a root device (also for a sub-device ZE_AFFINITY_MASK
+  // shows as a root device of its own).
   Device(const HostCpu &cpu, const Profile &profile, const Placement &placement, Device *parent = nullptr);
   static Device *from(ze_device_handle_t h) { return static_cast<Device *>(h); }
 
   const HostCpu &cpu() const { return cpu_; }
   const Profile &profile() const { return profile_; }
-  const Placement &placement() const { return placement_; }
-  Device *parent() const { return parent_; }
   const std::vector<Device *> &sub_devices() const { return sub_device_handles_; }
   const ze_device_properties_t &properties() const { return properties_; }
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
@@ -55,7 +55,6 @@ private:
   const HostCpu &cpu_;
   const Profile &profile_;
   Placement placement_;
-  Device *parent_;
   std::vector<std::unique_ptr<Device>> sub_devices_;
   std::vector<Device *> sub_device_handles_;
   ze_device_properties_t properties_{};
@@ -74,12 +73,9 @@ public:
 
   // The root devices, in the order zeDeviceGet lists them.
   const std::vector<Device *> &devices() const { return device_handles_; }
-  const HostCpu &cpu() const { return cpu_; }
   const ze_driver_uuid_t &uuid() const { return uuid_; }
   // How many threads all devices together run work-groups on (ZEAL_CPU_THREADS, else one per hardware thread).
   unsigned threads() const;
-  // Whether `device` is one of this driver's devices, root or sub-device.
-  bool owns(const Device *device) const;
 
 private:
   Driver();

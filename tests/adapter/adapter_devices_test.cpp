@@ -1,12 +1,15 @@
 // The adapter over the CPU driver made two root devices of two sub-devices (ctest sets ZEAL_CPU_DEVICES=2 and
 // ZEAL_CPU_SUBDEVICES=2): deviceGetSubDevices, and one context over root devices and sub-devices at once.
 #include "adapter_fixture.hpp"
+#include "tests/support/device_names.hpp"
 
 #include <algorithm>
 #include <numeric>
 
 namespace zeal_test {
 namespace {
+
+using zeal::test::device_position;
 
 std::vector<zeal_device_handle_t> sub_devices_of(zeal_device_handle_t device) {
   const auto &d = dispatch();
@@ -24,13 +27,12 @@ TEST_F(AdapterDevices, EachRootDeviceListsItsSubDevicesAndTheyHaveNone) {
   ASSERT_EQ(2u, roots.size());
   for (size_t r = 0; r < roots.size(); ++r) {
     // "zeal CPU device 1 (...)": its sub-devices are "zeal CPU device 1 sub-device 0 (...)" and so on.
-    const std::string root_name = device_string(roots[r], ZEAL_DEVICE_INFO_NAME);
-    const std::string root_position = root_name.substr(0, root_name.find(" ("));
+    const std::string root_position = device_position(device_string(roots[r], ZEAL_DEVICE_INFO_NAME));
     std::vector<zeal_device_handle_t> subs = sub_devices_of(roots[r]);
     ASSERT_EQ(2u, subs.size());
     for (size_t s = 0; s < subs.size(); ++s) {
       std::string name = device_string(subs[s], ZEAL_DEVICE_INFO_NAME);
-      EXPECT_EQ(0u, name.find(root_position + " sub-device " + std::to_string(s) + " (")) << name;
+      EXPECT_EQ(root_position + " sub-device " + std::to_string(s), device_position(name)) << name;
       EXPECT_TRUE(sub_devices_of(subs[s]).empty());
       EXPECT_EQ(sub_group_sizes(roots[r]), sub_group_sizes(subs[s]));
     }

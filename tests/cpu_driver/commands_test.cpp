@@ -105,7 +105,8 @@ TEST_F(Commands, TheCopyOnlyGroupCopiesButRunsNoKernelsAndKeepsItsListsApart) {
   copy_queue_desc.ordinal = 2;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(context, device, &copy_queue_desc, &none));
   ze_command_list_handle_t no_list = nullptr;
-  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListCreateImmediate(context, device, &copy_queue_desc, &no_list));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+            zeCommandListCreateImmediate(context, device, &copy_queue_desc, &no_list));
   copy_desc.commandQueueGroupOrdinal = 2;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListCreate(context, device, &copy_desc, &no_list));
 }

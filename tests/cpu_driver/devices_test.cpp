@@ -24,14 +24,7 @@ unsigned share(unsigned total, unsigned parts, unsigned n) {
   return std::max(1u, total / parts + (n < total % parts ? 1u : 0u));
 }
 
-ze_device_properties_t properties_of(ze_device_handle_t device) {
-  ze_device_properties_t p{};
-  p.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-  EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(device, &p));
-  return p;
-}
-
-ze_device_module_properties_t module_properties_of(ze_device_handle_t device) {
+ze_device_module_properties_t module_device_properties(ze_device_handle_t device) {
   ze_device_module_properties_t p{};
   p.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetModuleProperties(device, &p));
@@ -52,12 +45,7 @@ protected:
     ZE_ASSERT_OK(zeDeviceGet(driver, &count, nullptr));
     roots.resize(count);
     ZE_ASSERT_OK(zeDeviceGet(driver, &count, roots.data()));
-    for (ze_device_handle_t root : roots) {
-      uint32_t n = 0;
-      ZE_ASSERT_OK(zeDeviceGetSubDevices(root, &n, nullptr));
-      subs.emplace_back(n);
-      ZE_ASSERT_OK(zeDeviceGetSubDevices(root, &n, subs.back().data()));
-    }
+    for (ze_device_handle_t root : roots) subs.push_back(sub_devices_of(root));
   }
 
   void TearDown() override {
@@ -115,7 +103,7 @@ TEST_F(Devices, EachRootDeviceSplitsIntoSubDevicesThatShareItsThreads) {
   ASSERT_EQ(root_count, roots.size());
   for (unsigned r = 0; r < root_count; ++r) {
     SCOPED_TRACE("root device " + std::to_string(r));
-    ze_device_properties_t root = properties_of(roots[r]);
+    ze_device_properties_t root = device_properties(roots[r]);
     EXPECT_EQ(0u, root.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
     EXPECT_NE(std::string::npos, std::string(root.name).find("zeal CPU device " + std::to_string(r) + " ("))
         << root.name;
@@ -128,7 +116,7 @@ TEST_F(Devices, EachRootDeviceSplitsIntoSubDevicesThatShareItsThreads) {
     unsigned sub_slices = 0;
     for (unsigned s = 0; s < sub_count; ++s) {
       SCOPED_TRACE("sub-device " + std::to_string(s));
-      ze_device_properties_t sub = properties_of(subs[r][s]);
+      ze_device_properties_t sub = device_properties(subs[r][s]);
       EXPECT_NE(0u, sub.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
       EXPECT_EQ(s, sub.subdeviceId);
       EXPECT_NE(std::string::npos,
@@ -151,12 +139,12 @@ TEST_F(Devices, EachRootDeviceSplitsIntoSubDevicesThatShareItsThreads) {
 TEST_F(Devices, EveryDeviceHasItsOwnIdentityAndAllRunTheSameNativeBinaries) {
   std::set<std::string> uuids, names;
   const std::vector<ze_device_handle_t> all = every_device();
-  const ze_device_module_properties_t first = module_properties_of(all.front());
+  const ze_device_module_properties_t first = module_device_properties(all.front());
   for (ze_device_handle_t d : all) {
-    ze_device_properties_t p = properties_of(d);
+    ze_device_properties_t p = device_properties(d);
     uuids.emplace(reinterpret_cast<const char *>(p.uuid.id), sizeof(p.uuid.id));
     names.emplace(p.name);
-    EXPECT_EQ(0, std::memcmp(first.nativeKernelSupported.id, module_properties_of(d).nativeKernelSupported.id,
+    EXPECT_EQ(0, std::memcmp(first.nativeKernelSupported.id, module_device_properties(d).nativeKernelSupported.id,
                              ZE_MAX_NATIVE_KERNEL_UUID_SIZE));
   }
   EXPECT_EQ(all.size(), uuids.size());

@@ -23,6 +23,22 @@ inline std::vector<uint8_t> read_kernel(const std::string &name) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+inline ze_device_properties_t device_properties(ze_device_handle_t device) {
+  ze_device_properties_t p{};
+  p.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(device, &p));
+  return p;
+}
+
+inline std::vector<ze_device_handle_t> sub_devices_of(ze_device_handle_t device) {
+  uint32_t count = 0;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(device, &count, nullptr));
+  std::vector<ze_device_handle_t> subs(count);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(device, &count, subs.data()));
+  subs.resize(count);
+  return subs;
+}
+
 // Every device of the CPU driver reaches every other's memory (host memory), atomics included.
 inline void expect_full_peer_access(ze_device_handle_t device, ze_device_handle_t peer) {
   ze_bool_t can = false;

@@ -2,6 +2,8 @@
 // sub-devices each (ctest sets ZEAL_CPU_DEVICES, ZEAL_CPU_SUBDEVICES and the selector). ZEAL_TEST_EXPECTED_DEVICES
 // lists the devices the selector must leave, in order, joined by " + ": what each name says between "zeal CPU "
 // and " (", e.g. "device 0 sub-device 1".
+#include "tests/support/device_names.hpp"
+
 #include <zeal/zeal.hpp>
 
 #include <gtest/gtest.h>
@@ -11,18 +13,14 @@
 
 namespace {
 
-std::string position(const std::string &name) {
-  const std::string prefix = "zeal CPU ";
-  if (name.rfind(prefix, 0) != 0 || name.find(" (") == std::string::npos) return name;
-  return name.substr(prefix.size(), name.find(" (") - prefix.size());
-}
+using zeal::test::device_position;
 
 TEST(SubDeviceSelection, TheSelectorLeavesTheDevicesAndSubDevicesItNames) {
   const char *expected = std::getenv("ZEAL_TEST_EXPECTED_DEVICES");
   ASSERT_NE(nullptr, expected) << "ctest sets ZEAL_TEST_EXPECTED_DEVICES";
   std::string seen;
   for (const zeal::device &d : zeal::device::get_devices()) {
-    seen += (seen.empty() ? "" : " + ") + position(d.name());
+    seen += (seen.empty() ? "" : " + ") + device_position(d.name());
     EXPECT_TRUE(d.is_cpu()) << d.name();
   }
   const char *selector = std::getenv("ONEAPI_DEVICE_SELECTOR");
@@ -30,7 +28,7 @@ TEST(SubDeviceSelection, TheSelectorLeavesTheDevicesAndSubDevicesItNames) {
   // Whatever the selector, asking for every device gives the root devices.
   std::string roots;
   for (const zeal::device &d : zeal::device::get_devices(zeal::device_type::all, zeal::selector_policy::ignore))
-    roots += (roots.empty() ? "" : " + ") + position(d.name());
+    roots += (roots.empty() ? "" : " + ") + device_position(d.name());
   EXPECT_EQ("device 0 + device 1", roots);
 }
 
