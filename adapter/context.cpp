@@ -13,8 +13,22 @@ Context::Context(std::vector<Device *> devices, ZeContext context)
     : Object(kKind), devices_(std::move(devices)), context_(std::move(context)),
       plain_pools_(context_.get(), false), timestamp_pools_(context_.get(), true) {}
 
+namespace {
+
+// A device listed more than once is one device of the context, as OpenCL says of clCreateContext; the first
+// place it is listed is its place.
+std::vector<Device *> once_each(std::vector<Device *> devices) {
+  std::vector<Device *> unique;
+  for (Device *d : devices)
+    if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
+  return unique;
+}
+
+} // namespace
+
 Result<Context *> Context::create(std::vector<Device *> devices) {
   assert(!devices.empty());
+  devices = once_each(std::move(devices));
   auto desc = ze_desc<ze_context_desc_t>();
   std::vector<ze_device_handle_t> ze_devices;
   for (Device *d : devices) ze_devices.push_back(d->ze());
@@ -38,7 +52,7 @@ Result<Context *> Context::adopt(std::vector<Device *> devices, ze_context_handl
       return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                         fmt::format("context adopt: devices '{}' and '{}' belong to different platforms",
                                     devices.front()->name(), d->name()));
-  auto *adopted = new Context(std::move(devices), ZeContext(context));
+  auto *adopted = new Context(once_each(std::move(devices)), ZeContext(context));
   adopted->owns_context_ = owned;
   return adopted;
 }

@@ -14,6 +14,8 @@ const char *kind_name(Kind kind) {
   case Kind::Kernel: return "kernel";
   case Kind::Event: return "event";
   case Kind::Buffer: return "buffer";
+  case Kind::UrProgram: return "program"; // what UR calls it
+  case Kind::UrKernel: return "kernel";
   case Kind::Dead: break;
   }
   return "object";

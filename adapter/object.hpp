@@ -12,7 +12,9 @@ namespace zeal::adapter {
 
 enum class Kind : uint32_t {
   Dead = 0,
-  Adapter = 0x7a410001, Platform, Device, Context, Queue, Program, Kernel, Event, Buffer
+  Adapter = 0x7a410001, Platform, Device, Context, Queue, Program, Kernel, Event, Buffer,
+  // The UR face's programs and kernels for several devices (adapter/ur/program_set.hpp).
+  UrProgram, UrKernel
 };
 
 const char *kind_name(Kind kind);

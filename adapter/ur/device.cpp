@@ -114,6 +114,16 @@ Result<InfoValue> cache_size(const Device &d) {
   return info_of<uint64_t>(largest);
 }
 
+// Level Zero's sub-devices are UR's partition by affinity domain (NUMA, or the next partitionable domain,
+// which is NUMA), as in Intel's adapter: a device with two or more can be partitioned, into all of them.
+// Level Zero fixes sub-devices when the driver starts, so partitions of chosen sizes (EQUALLY, BY_COUNTS)
+// cannot be made.
+constexpr ur_device_affinity_domain_flags_t kDomains =
+    UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA | UR_DEVICE_AFFINITY_DOMAIN_FLAG_NEXT_PARTITIONABLE;
+constexpr ur_device_partition_property_t kSubDeviceProperty{
+    UR_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, {.affinity_domain = UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA}};
+bool partitionable(const Device &d) { return d.sub_devices().size() >= 2; }
+
 using Row = UrInfoRow<Device, ur_device_info_t>;
 using R = Result<InfoValue>;
 
@@ -192,13 +202,24 @@ const Row kDeviceInfo[] = {
      [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_BACKEND_VERSION); }},
     {UR_DEVICE_INFO_EXTENSIONS, "EXTENSIONS", [](const Device &d) -> R { return info_string(extensions(d)); }},
     {UR_DEVICE_INFO_PARENT_DEVICE, "PARENT_DEVICE",
-     [](const Device &) -> R { return info_of<ur_device_handle_t>(nullptr); }},
-    {UR_DEVICE_INFO_SUPPORTED_PARTITIONS, "SUPPORTED_PARTITIONS", [](const Device &) -> R { return InfoValue{}; }},
+     [](const Device &d) -> R {
+       return info_of(d.parent() == nullptr ? nullptr : to_ur<ur_device_handle_t>(d.parent()));
+     }},
+    {UR_DEVICE_INFO_SUPPORTED_PARTITIONS, "SUPPORTED_PARTITIONS",
+     [](const Device &d) -> R {
+       if (!partitionable(d)) return InfoValue{};
+       const ur_device_partition_t by_domain = UR_DEVICE_PARTITION_BY_AFFINITY_DOMAIN;
+       return info_array(std::span(&by_domain, 1));
+     }},
     {UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES, "PARTITION_MAX_SUB_DEVICES",
-     [](const Device &) -> R { return info_of<uint32_t>(0); }},
+     [](const Device &d) -> R { return info_of<uint32_t>(partitionable(d) ? d.sub_devices().size() : 0); }},
     {UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN, "PARTITION_AFFINITY_DOMAIN",
-     [](const Device &) -> R { return info_of<ur_device_affinity_domain_flags_t>(0); }},
-    {UR_DEVICE_INFO_PARTITION_TYPE, "PARTITION_TYPE", [](const Device &) -> R { return InfoValue{}; }},
+     [](const Device &d) -> R { return info_of<ur_device_affinity_domain_flags_t>(partitionable(d) ? kDomains : 0); }},
+    {UR_DEVICE_INFO_PARTITION_TYPE, "PARTITION_TYPE",
+     [](const Device &d) -> R {
+       if (d.parent() == nullptr) return InfoValue{};
+       return info_of(kSubDeviceProperty);
+     }},
     {UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS, "MAX_NUM_SUB_GROUPS",
      [](const Device &d) -> R { return same_as_zeal(d, ZEAL_DEVICE_INFO_MAX_NUM_SUB_GROUPS); }},
     {UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, "SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS",
@@ -367,6 +388,48 @@ ur_result_t device_get(ur_platform_handle_t handle, ur_device_type_t type, uint3
   });
 }
 
+// A device's Level Zero sub-devices, the same handles at every call (UR asks that repeated calls give the same
+// devices in the same order); NumDevices fewer than there are gives the first ones.
+ur_result_t device_partition(ur_device_handle_t handle, const ur_device_partition_properties_t *properties,
+                             uint32_t entries, ur_device_handle_t *sub_devices, uint32_t *total) {
+  constexpr const char *entry = "urDevicePartition";
+  return run([&]() -> Outcome {
+    Device *device = nullptr;
+    if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    if (properties == nullptr || properties->pProperties == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDevicePartition: pProperties or pProperties->pProperties is null");
+    if (properties->PropCount != 1)
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  fmt::format("{}: {} partition properties given; zeal partitions by one, its affinity domain", entry,
+                              properties->PropCount));
+    const ur_device_partition_property_t &p = properties->pProperties[0];
+    if (p.type != UR_DEVICE_PARTITION_BY_AFFINITY_DOMAIN)
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  fmt::format("{}: partition type {:#x} is not supported: device '{}' splits only by affinity domain "
+                              "(NUMA or NEXT_PARTITIONABLE), into its Level Zero sub-devices",
+                              entry, abi_value(p.type), device->name()));
+    if (p.value.affinity_domain != UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA &&
+        p.value.affinity_domain != UR_DEVICE_AFFINITY_DOMAIN_FLAG_NEXT_PARTITIONABLE)
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  fmt::format("{}: affinity domain {:#x} is not supported: device '{}' splits by NUMA or "
+                              "NEXT_PARTITIONABLE only",
+                              entry, p.value.affinity_domain, device->name()));
+    if (!partitionable(*device))
+      return fail(UR_RESULT_ERROR_DEVICE_PARTITION_FAILED,
+                  fmt::format("{}: device '{}' has {} sub-devices and cannot be partitioned (ZEAL_CPU_SUBDEVICES "
+                              "splits zeal's CPU devices)",
+                              entry, device->name(), device->sub_devices().size()));
+    if (sub_devices == nullptr && total == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDevicePartition: both phSubDevices and pNumDevicesRet are null");
+    const auto &subs = device->sub_devices();
+    if (sub_devices != nullptr)
+      for (uint32_t i = 0; i < std::min<size_t>(entries, subs.size()); ++i)
+        sub_devices[i] = to_ur<ur_device_handle_t>(subs[i].get());
+    if (total != nullptr) *total = static_cast<uint32_t>(subs.size());
+    return {};
+  });
+}
+
 // Devices are made once per adapter: the one over that Level Zero device is found, so the same native handle
 // always gives the same handle, as UR asks.
 ur_result_t device_from_native(ur_native_handle_t native, ur_adapter_handle_t handle,
@@ -376,20 +439,26 @@ ur_result_t device_from_native(ur_native_handle_t native, ur_adapter_handle_t ha
     if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDeviceCreateWithNativeHandle: phDevice is null");
+    const auto found = [&](Device &d) {
+      if (reinterpret_cast<ur_native_handle_t>(d.ze()) != native) return false;
+      *out = to_ur<ur_device_handle_t>(&d);
+      return true;
+    };
     for (const auto &p : adapter->platforms())
-      for (const auto &d : p->devices())
-        if (reinterpret_cast<ur_native_handle_t>(d->ze()) == native) {
-          *out = to_ur<ur_device_handle_t>(d.get());
-          return {};
-        }
+      for (const auto &d : p->devices()) {
+        if (found(*d)) return {};
+        for (const auto &sub : d->sub_devices())
+          if (found(*sub)) return {};
+      }
     return fail(UR_RESULT_ERROR_INVALID_VALUE,
                 fmt::format("urDeviceCreateWithNativeHandle: {:#x} is not the Level Zero device of any of zeal's "
-                            "devices",
+                            "devices or sub-devices",
                             native));
   });
 }
 
-// Root devices live as long as the adapter: retain and release only check the handle, as Intel's adapter does.
+// Devices and sub-devices live as long as the adapter: retain and release only check the handle, as Intel's
+// adapter does.
 ur_result_t device_retain_or_release(ur_device_handle_t handle) {
   return run([&]() -> Outcome {
     Device *device = nullptr;
@@ -435,6 +504,7 @@ void implement(ur_device_dditable_t &t) {
     return native_handle<Device>(d, "device", UR_RESULT_ERROR_INVALID_DEVICE, native, "urDeviceGetNativeHandle");
   };
   t.pfnSelectBinary = device_select_binary;
+  t.pfnPartition = device_partition;
   t.pfnCreateWithNativeHandle = device_from_native;
 }
 

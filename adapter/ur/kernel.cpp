@@ -1,8 +1,8 @@
-// UR entry points of kernels over the zeal Kernel: create, info, group and sub-group info, execution hints. The
-// launch (urEnqueueKernelLaunchWithArgsExp) and the suggested local size, which need a queue, come with the queues.
-#include "adapter/kernel.hpp"
+// UR entry points of kernels over zeal Kernels, one per device of the program: create, info, group and sub-group
+// info, execution hints. The launch (urEnqueueKernelLaunchWithArgsExp) and the suggested local size, which need a
+// queue, come with the queues.
 #include "adapter/queue.hpp"
-#include "adapter/ur/entry.hpp"
+#include "adapter/ur/program_set.hpp"
 
 #include <fmt/ranges.h>
 
@@ -15,11 +15,11 @@ using R = Result<InfoValue>;
 
 ur_result_t kernel_create(ur_program_handle_t hProgram, const char *name, ur_kernel_handle_t *out) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
     if (name == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelCreate: pKernelName or phKernel is null");
-    auto kernel = Kernel::create(*program, name);
+    auto kernel = UrKernel::create(*program, name);
     if (!kernel.ok()) return std::move(kernel).error();
     *out = to_ur<ur_kernel_handle_t>(kernel.value());
     return {};
@@ -27,23 +27,30 @@ ur_result_t kernel_create(ur_program_handle_t hProgram, const char *name, ur_ker
 }
 
 // A native handle is a Level Zero kernel of one of the program's modules; zeal needs the program (UR lets an
-// adapter require it) for the kernel's launch checks and info. Not owned unless the properties say so.
+// adapter require it) for the kernel's launch checks and info, and a program of one device, since Level Zero
+// cannot say which module a kernel is of. Not owned unless the properties say so.
 ur_result_t kernel_from_native(ur_native_handle_t native, ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const ur_kernel_native_properties_t *properties, ur_kernel_handle_t *out) {
+  constexpr const char *entry = "urKernelCreateWithNativeHandle";
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
     if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelCreateWithNativeHandle: phKernel is null");
     if (&program->context() != context)
       return fail(UR_RESULT_ERROR_INVALID_CONTEXT,
-                  fmt::format("urKernelCreateWithNativeHandle: the {} is not of the given context", program->describe()));
+                  fmt::format("{}: the {} is not of the given context", entry, program->describe()));
+    if (program->programs().size() != 1)
+      return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                  fmt::format("{}: the {} has a module for each device, and a Level Zero kernel does not say which one "
+                              "it is of: give a program of one device",
+                              entry, program->describe()));
     const bool owned = properties != nullptr && properties->isNativeHandleOwned;
-    auto kernel = Kernel::adopt(*program, reinterpret_cast<ze_kernel_handle_t>(native), owned);
+    auto kernel = Kernel::adopt(program->first(), reinterpret_cast<ze_kernel_handle_t>(native), owned);
     if (!kernel.ok()) return std::move(kernel).error();
-    *out = to_ur<ur_kernel_handle_t>(kernel.value());
+    *out = to_ur<ur_kernel_handle_t>(new UrKernel(*program, Ref<Kernel>(kernel.value(), false)));
     return {};
   });
 }
@@ -58,14 +65,15 @@ std::string attributes(const Kernel &k) {
   return fmt::format("{}", fmt::join(list, " "));
 }
 
-const UrInfoRow<Kernel, ur_kernel_info_t> kKernelInfo[] = {
-    {UR_KERNEL_INFO_FUNCTION_NAME, "FUNCTION_NAME", [](const Kernel &k) -> R { return k.info(ZEAL_KERNEL_INFO_NAME); }},
-    {UR_KERNEL_INFO_NUM_ARGS, "NUM_ARGS", [](const Kernel &k) -> R { return k.info(ZEAL_KERNEL_INFO_NUM_ARGS); }},
-    {UR_KERNEL_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Kernel &k) -> R { return info_of<uint32_t>(k.ref_count()); }},
+// The name, arguments and attributes are the image's, the same in each device's kernel.
+const UrInfoRow<UrKernel, ur_kernel_info_t> kKernelInfo[] = {
+    {UR_KERNEL_INFO_FUNCTION_NAME, "FUNCTION_NAME", [](const UrKernel &k) -> R { return k.first().info(ZEAL_KERNEL_INFO_NAME); }},
+    {UR_KERNEL_INFO_NUM_ARGS, "NUM_ARGS", [](const UrKernel &k) -> R { return k.first().info(ZEAL_KERNEL_INFO_NUM_ARGS); }},
+    {UR_KERNEL_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const UrKernel &k) -> R { return info_of<uint32_t>(k.ref_count()); }},
     {UR_KERNEL_INFO_CONTEXT, "CONTEXT",
-     [](const Kernel &k) -> R { return info_of(to_ur<ur_context_handle_t>(&k.program().context())); }},
-    {UR_KERNEL_INFO_PROGRAM, "PROGRAM", [](const Kernel &k) -> R { return info_of(to_ur<ur_program_handle_t>(&k.program())); }},
-    {UR_KERNEL_INFO_ATTRIBUTES, "ATTRIBUTES", [](const Kernel &k) -> R { return info_string(attributes(k)); }},
+     [](const UrKernel &k) -> R { return info_of(to_ur<ur_context_handle_t>(&k.program().context())); }},
+    {UR_KERNEL_INFO_PROGRAM, "PROGRAM", [](const UrKernel &k) -> R { return info_of(to_ur<ur_program_handle_t>(&k.program())); }},
+    {UR_KERNEL_INFO_ATTRIBUTES, "ATTRIBUTES", [](const UrKernel &k) -> R { return info_string(attributes(k.first())); }},
 };
 
 // A zeal uint64_t answer as UR's size_t.
@@ -107,21 +115,23 @@ const UrInfoRow<Kernel, ur_kernel_group_info_t> kGroupInfo[] = {
      [](const Kernel &k) -> R { return as_size(k, ZEAL_KERNEL_INFO_PRIVATE_MEM_SIZE); }},
 };
 
-// The kernel and the device a device-specific query names.
-Outcome kernel_on(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, Kernel *&kernel) {
-  if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+// The kernel of the device a device-specific query names.
+Outcome kernel_on(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, std::string_view entry, Kernel *&kernel) {
+  UrKernel *ur_kernel = nullptr;
+  if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
   Device *device = nullptr;
   if (Outcome o = check_handle(hDevice, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
-  return with_code(UR_RESULT_ERROR_INVALID_DEVICE, kernel->check_device(*device));
+  return ur_kernel->of(*device, entry, kernel);
 }
 
 std::string kernel_what(const Kernel &k) { return "kernel '" + k.name() + "'"; }
+std::string ur_kernel_what(const UrKernel &k) { return kernel_what(k.first()); }
 
 ur_result_t get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, ur_kernel_group_info_t key,
                            size_t size, void *value, size_t *size_ret) {
   return run([&]() -> Outcome {
     Kernel *kernel = nullptr;
-    if (Outcome o = kernel_on(hKernel, hDevice, kernel); !o.ok()) return o;
+    if (Outcome o = kernel_on(hKernel, hDevice, "urKernelGetGroupInfo", kernel); !o.ok()) return o;
     return answer_ur_info<Kernel, ur_kernel_group_info_t>(kGroupInfo, *kernel, key,
                                                           UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE, size,
                                                           value, size_ret, kernel_what(*kernel));
@@ -134,7 +144,7 @@ ur_result_t get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hD
                                size_t size, void *value, size_t *size_ret) {
   return run([&]() -> Outcome {
     Kernel *kernel = nullptr;
-    if (Outcome o = kernel_on(hKernel, hDevice, kernel); !o.ok()) return o;
+    if (Outcome o = kernel_on(hKernel, hDevice, "urKernelGetSubGroupInfo", kernel); !o.ok()) return o;
     const int32_t k = abi_value(key);
     if (k < UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE || k > UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL)
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
@@ -155,53 +165,67 @@ Outcome check_hint_size(const Kernel &k, const char *hint, size_t size, size_t e
               fmt::format("urKernelSetExecInfo {} of {}: propSize is {}, not {}", hint, kernel_what(k), size, expected));
 }
 
-Outcome set_cache_config(Kernel &k, size_t size, const void *value) {
-  if (Outcome o = check_hint_size(k, "CACHE_CONFIG", size, sizeof(ur_kernel_cache_config_t)); !o.ok()) return o;
+// A hint goes to each device's kernel.
+template <class Set>
+Outcome for_each_kernel(const UrKernel &k, Set &&set) {
+  for (const Ref<Kernel> &kernel : k.kernels())
+    if (Status s = set(*kernel); !s.ok()) return s;
+  return {};
+}
+
+Outcome set_cache_config(const UrKernel &k, size_t size, const void *value) {
+  if (Outcome o = check_hint_size(k.first(), "CACHE_CONFIG", size, sizeof(ur_kernel_cache_config_t)); !o.ok()) return o;
   int32_t config = 0;
   std::memcpy(&config, value, sizeof config);
+  ze_cache_config_flags_t flags = 0;
   switch (config) {
-  case UR_KERNEL_CACHE_CONFIG_DEFAULT: return k.set_cache_config(0);
-  case UR_KERNEL_CACHE_CONFIG_LARGE_SLM: return k.set_cache_config(ZE_CACHE_CONFIG_FLAG_LARGE_SLM);
-  case UR_KERNEL_CACHE_CONFIG_LARGE_DATA: return k.set_cache_config(ZE_CACHE_CONFIG_FLAG_LARGE_DATA);
+  case UR_KERNEL_CACHE_CONFIG_DEFAULT: break;
+  case UR_KERNEL_CACHE_CONFIG_LARGE_SLM: flags = ZE_CACHE_CONFIG_FLAG_LARGE_SLM; break;
+  case UR_KERNEL_CACHE_CONFIG_LARGE_DATA: flags = ZE_CACHE_CONFIG_FLAG_LARGE_DATA; break;
+  default:
+    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                fmt::format("urKernelSetExecInfo CACHE_CONFIG of {}: {} is not a ur_kernel_cache_config_t",
+                            ur_kernel_what(k), config));
   }
-  return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
-              fmt::format("urKernelSetExecInfo CACHE_CONFIG of {}: {} is not a ur_kernel_cache_config_t",
-                          kernel_what(k), config));
+  return for_each_kernel(k, [&](Kernel &kernel) { return kernel.set_cache_config(flags); });
 }
 
 ur_result_t set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t key, size_t size,
                           const ur_kernel_exec_info_properties_t *, const void *value) {
   return run([&]() -> Outcome {
-    Kernel *kernel = nullptr;
+    UrKernel *kernel = nullptr;
     if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
     if (value == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelSetExecInfo: pPropValue is null");
     switch (abi_value(key)) {
     case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS: {
-      if (Outcome o = check_hint_size(*kernel, "USM_INDIRECT_ACCESS", size, sizeof(ur_bool_t)); !o.ok()) return o;
-      return kernel->set_indirect_access(*static_cast<const ur_bool_t *>(value) != 0);
+      if (Outcome o = check_hint_size(kernel->first(), "USM_INDIRECT_ACCESS", size, sizeof(ur_bool_t)); !o.ok()) return o;
+      const bool indirect = *static_cast<const ur_bool_t *>(value) != 0;
+      return for_each_kernel(*kernel, [&](Kernel &k) { return k.set_indirect_access(indirect); });
     }
     case UR_KERNEL_EXEC_INFO_USM_PTRS:
       // Level Zero has no per-pointer form: USM_INDIRECT_ACCESS is what makes allocations reachable indirectly.
       if (size % sizeof(void *) != 0)
         return fail(UR_RESULT_ERROR_INVALID_SIZE,
                     fmt::format("urKernelSetExecInfo USM_PTRS of {}: propSize {} is not a whole number of pointers",
-                                kernel_what(*kernel), size));
+                                ur_kernel_what(*kernel), size));
       return {};
     case UR_KERNEL_EXEC_INFO_CACHE_CONFIG: return set_cache_config(*kernel, size, value);
     }
     return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                 fmt::format("urKernelSetExecInfo: property {} of {} is not a ur_kernel_exec_info_t", abi_value(key),
-                            kernel_what(*kernel)));
+                            ur_kernel_what(*kernel)));
   });
 }
 
+// The Level Zero kernel of the program's first device, as for the program's native handle.
 ur_result_t native_kernel(ur_kernel_handle_t hKernel, ur_native_handle_t *out) {
   return run([&]() -> Outcome {
-    Kernel *kernel = nullptr;
-    if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    UrKernel *ur_kernel = nullptr;
+    if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelGetNativeHandle: phNativeKernel is null");
-    if (kernel->refusal()) return Error(*kernel->refusal()); // no Level Zero kernel was made
-    *out = reinterpret_cast<ur_native_handle_t>(kernel->ze());
+    const Kernel &kernel = ur_kernel->first();
+    if (kernel.refusal()) return Error(*kernel.refusal()); // no Level Zero kernel was made
+    *out = reinterpret_cast<ur_native_handle_t>(kernel.ze());
     return {};
   });
 }
@@ -211,9 +235,9 @@ ur_result_t native_kernel(ur_kernel_handle_t hKernel, ur_native_handle_t *out) {
 ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t queue_handle, uint32_t work_dim,
                                  const size_t *offset, const size_t *global, size_t *out) {
   return run([&]() -> Outcome {
-    Kernel *kernel = nullptr;
+    UrKernel *ur_kernel = nullptr;
     Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
     if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
     if (offset == nullptr || global == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelGetSuggestedLocalWorkSize: pGlobalWorkOffset, "
@@ -221,6 +245,8 @@ ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t qu
     if (work_dim < 1 || work_dim > 3)
       return fail(UR_RESULT_ERROR_INVALID_WORK_DIMENSION,
                   fmt::format("urKernelGetSuggestedLocalWorkSize: numWorkDim is {}, not 1, 2 or 3", work_dim));
+    Kernel *kernel = nullptr;
+    if (Outcome o = ur_kernel->of(queue->device(), "urKernelGetSuggestedLocalWorkSize", kernel); !o.ok()) return o;
     auto local = kernel->suggest_local_size(work_dim, global);
     if (!local.ok()) return std::move(local).error();
     std::copy_n(local.value().begin(), work_dim, out);
@@ -232,14 +258,14 @@ void implement(ur_kernel_dditable_t &t) {
   t.pfnCreate = kernel_create;
   t.pfnCreateWithNativeHandle = kernel_from_native;
   t.pfnRetain = [](ur_kernel_handle_t k) {
-    return retain_or_release<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, true);
+    return retain_or_release<UrKernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, true);
   };
   t.pfnRelease = [](ur_kernel_handle_t k) {
-    return retain_or_release<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, false);
+    return retain_or_release<UrKernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, false);
   };
   t.pfnGetInfo = [](ur_kernel_handle_t k, ur_kernel_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Kernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kKernelInfo, UR_KERNEL_INFO_SPILL_MEM_SIZE,
-                            key, size, value, size_ret, kernel_what);
+    return get_info<UrKernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kKernelInfo, UR_KERNEL_INFO_SPILL_MEM_SIZE,
+                              key, size, value, size_ret, ur_kernel_what);
   };
   t.pfnGetGroupInfo = get_group_info;
   t.pfnGetSubGroupInfo = get_sub_group_info;

@@ -1,9 +1,8 @@
 // urEnqueueKernelLaunchWithArgsExp: UR's arguments and launch properties in zeal's terms, then the same
 // Kernel::launch the zeal ABI uses, with its checks (required sub-group sizes, ranges, arguments).
 #include "adapter/buffer.hpp"
-#include "adapter/kernel.hpp"
 #include "adapter/queue.hpp"
-#include "adapter/ur/entry.hpp"
+#include "adapter/ur/program_set.hpp"
 
 #include <array>
 #include <vector>
@@ -84,9 +83,11 @@ ur_result_t launch(ur_queue_handle_t queue_handle, ur_kernel_handle_t kernel_han
                    uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
-    Kernel *kernel = nullptr;
+    UrKernel *ur_kernel = nullptr;
     if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
-    if (Outcome o = check_handle(kernel_handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(kernel_handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
+    Kernel *kernel = nullptr;
+    if (Outcome o = ur_kernel->of(queue->device(), "urEnqueueKernelLaunchWithArgsExp", kernel); !o.ok()) return o;
     if (global == nullptr || (args == nullptr && num_args > 0))
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                   "urEnqueueKernelLaunchWithArgsExp: pGlobalWorkSize is null, or pArgs is null with numArgs > 0");

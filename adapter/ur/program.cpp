@@ -1,40 +1,54 @@
 // UR entry points that make programs: create, compile, build and link (and their device-list forms), spec
-// constants, retain and release, over the zeal Program the zeal ABI makes.
+// constants, retain and release, over the zeal Programs the zeal ABI makes, one per device.
 #include "adapter/ur/program.hpp"
 
 namespace zeal::adapter::ur {
-
-Outcome check_program_device(const Program &program, ur_device_handle_t handle, std::string_view entry) {
-  Device *device = nullptr;
-  if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
-  if (device == &program.device()) return {};
-  return fail(UR_RESULT_ERROR_INVALID_DEVICE, fmt::format("{}: the {} is not for device '{}'", entry,
-                                                          program.describe(), device->name()));
-}
-
 namespace {
 
-// A UR program over a context is for all its devices, a zeal Program for one (DESIGN.md says why more are
-// refused for now).
-Outcome only_device(const Context &context, std::string_view entry, Device *&out) {
-  if (context.devices().size() != 1)
-    return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                fmt::format("{}: the context has {} devices, but zeal's UR adapter builds programs for contexts of "
-                            "one device only (a zeal program is built for one device)",
-                            entry, context.devices().size()));
-  out = context.devices().front();
+// The devices of a device list (not empty): each in the context, none twice.
+Outcome listed_devices(const Context &context, uint32_t count, const ur_device_handle_t *devices,
+                       std::string_view entry, std::vector<Device *> &out) {
+  for (uint32_t i = 0; i < count; ++i) {
+    Device *device = nullptr;
+    if (Outcome o = check_handle(devices[i], "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    if (Outcome o = with_code(UR_RESULT_ERROR_INVALID_DEVICE, Program::check_device_in_context(entry, context, *device));
+        !o.ok())
+      return o;
+    if (std::find(out.begin(), out.end(), device) != out.end())
+      return fail(UR_RESULT_ERROR_INVALID_DEVICE, fmt::format("{}: device '{}' is listed twice", entry, device->name()));
+    out.push_back(device);
+  }
   return {};
 }
 
-// The one device of a device list (not empty), which must be in the context.
-Outcome listed_device(const Context &context, uint32_t count, ur_device_handle_t *devices, std::string_view entry,
-                      Device *&out) {
-  if (count > 1)
-    return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                fmt::format("{}: {} devices given, but a zeal program is for one device: make a program per device",
-                            entry, count));
-  if (Outcome o = check_handle(devices[0], "device", UR_RESULT_ERROR_INVALID_DEVICE, out); !o.ok()) return o;
-  return with_code(UR_RESULT_ERROR_INVALID_DEVICE, Program::check_device_in_context(entry, context, *out));
+// A UR program of a zeal Program for each device, made by `make(device, index)`; the first failure is the
+// answer, and the programs made before it go.
+template <class Make>
+Outcome make_program(Context &context, std::span<Device *const> devices, ur_program_handle_t *out, Make &&make) {
+  std::vector<Ref<Program>> programs;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    Result<Program *> program = make(*devices[i], i);
+    if (!program.ok()) return std::move(program).error();
+    programs.emplace_back(program.value(), false);
+  }
+  *out = to_ur<ur_program_handle_t>(new UrProgram(context, std::move(programs)));
+  return {};
+}
+
+// Compiles or builds each program with `step`: all are tried, so that each device's log says what happened,
+// and the first failure is the answer.
+template <class Step>
+Outcome for_each_program(std::span<Program *const> programs, Step &&step) {
+  Status first;
+  for (Program *p : programs)
+    if (Status s = step(*p); !s.ok() && first.ok()) first = std::move(s);
+  return first;
+}
+
+std::vector<Program *> all_of(const UrProgram &program) {
+  std::vector<Program *> list;
+  for (const Ref<Program> &p : program.programs()) list.push_back(p.get());
+  return list;
 }
 
 // UR's metadata names DPC++'s properties (e.g. `<kernel>@reqd_work_group_size`), which zeal reads from the
@@ -49,15 +63,7 @@ Outcome check_properties(const ur_program_properties_t *properties, std::string_
   return {};
 }
 
-Outcome create(Context &context, Device &device, zeal_program_format_t format, const void *bytes, size_t size,
-               ur_program_handle_t *out) {
-  const zeal_program_desc_t desc{format, bytes, size, 0, nullptr};
-  auto program = Program::create(context, device, desc);
-  if (!program.ok()) return std::move(program).error();
-  *out = to_ur<ur_program_handle_t>(program.value());
-  return {};
-}
-
+// A UR program over IL is for every device of its context.
 ur_result_t create_with_il(ur_context_handle_t hContext, const void *il, size_t length,
                            const ur_program_properties_t *properties, ur_program_handle_t *out) {
   return run([&]() -> Outcome {
@@ -67,12 +73,13 @@ ur_result_t create_with_il(ur_context_handle_t hContext, const void *il, size_t 
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramCreateWithIL: pIL or phProgram is null");
     if (length == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urProgramCreateWithIL: length is 0");
     if (Outcome o = check_properties(properties, "urProgramCreateWithIL"); !o.ok()) return o;
-    Device *device = nullptr;
-    if (Outcome o = only_device(*context, "urProgramCreateWithIL", device); !o.ok()) return o;
-    return create(*context, *device, ZEAL_PROGRAM_FORMAT_SPIRV, il, length, out);
+    const zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, il, length, 0, nullptr};
+    return make_program(*context, context->devices(), out,
+                        [&](Device &device, size_t) { return Program::create(*context, device, desc); });
   });
 }
 
+// A native binary for each listed device; the program is for those devices.
 ur_result_t create_with_binary(ur_context_handle_t hContext, uint32_t count, ur_device_handle_t *devices,
                                size_t *lengths, const uint8_t **binaries, const ur_program_properties_t *properties,
                                ur_program_handle_t *out) {
@@ -85,18 +92,23 @@ ur_result_t create_with_binary(ur_context_handle_t hContext, uint32_t count, ur_
                   "urProgramCreateWithBinary: phDevices, pLengths, ppBinaries or phProgram is null");
     if (count == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urProgramCreateWithBinary: numDevices is 0");
     if (Outcome o = check_properties(properties, entry); !o.ok()) return o;
-    Device *device = nullptr;
-    if (Outcome o = listed_device(*context, count, devices, entry, device); !o.ok()) return o;
-    if (binaries[0] == nullptr || lengths[0] == 0)
-      return fail(UR_RESULT_ERROR_INVALID_NATIVE_BINARY,
-                  fmt::format("urProgramCreateWithBinary: the binary for device '{}' is null or empty", device->name()));
-    return create(*context, *device, ZEAL_PROGRAM_FORMAT_NATIVE, binaries[0], lengths[0], out);
+    std::vector<Device *> listed;
+    if (Outcome o = listed_devices(*context, count, devices, entry, listed); !o.ok()) return o;
+    for (uint32_t i = 0; i < count; ++i)
+      if (binaries[i] == nullptr || lengths[i] == 0)
+        return fail(UR_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                    fmt::format("urProgramCreateWithBinary: the binary for device '{}' is null or empty",
+                                listed[i]->name()));
+    return make_program(*context, listed, out, [&](Device &device, size_t i) {
+      const zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, binaries[i], lengths[i], 0, nullptr};
+      return Program::create(*context, device, desc);
+    });
   });
 }
 
 // The program and the context it is said to be in.
 Outcome program_in(ur_context_handle_t hContext, ur_program_handle_t hProgram, std::string_view entry,
-                   Program *&program) {
+                   UrProgram *&program) {
   Context *context = nullptr;
   if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
   if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
@@ -118,78 +130,101 @@ Outcome check_exp_arguments(uint32_t count, const ur_device_handle_t *devices, u
   return {};
 }
 
-// The program a *Exp form builds or compiles: zeal builds a program for its own device, so that is the device
-// list to give.
-Outcome program_for(ur_program_handle_t handle, uint32_t count, ur_device_handle_t *devices,
-                    ur_exp_program_flags_t flags, std::string_view entry, Program *&program) {
+// The programs of the devices a *Exp form builds or compiles for: each must be one of the program's.
+Outcome programs_for(ur_program_handle_t handle, uint32_t count, ur_device_handle_t *devices,
+                     ur_exp_program_flags_t flags, std::string_view entry, std::vector<Program *> &programs) {
+  UrProgram *program = nullptr;
   if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
   if (Outcome o = check_exp_arguments(count, devices, flags, entry); !o.ok()) return o;
-  for (uint32_t i = 0; i < count; ++i)
-    if (Outcome o = check_program_device(*program, devices[i], entry); !o.ok()) return o;
-  return {};
+  return program->of(count, devices, entry, programs);
 }
 
 // A build refused for an import nothing exports is, to UR, a failed build.
-Outcome built(Status status) {
-  return Outcome(std::move(status)).remap(UR_RESULT_ERROR_PROGRAM_LINK_FAILURE, UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
+Outcome built(Outcome outcome) {
+  return std::move(outcome).remap(UR_RESULT_ERROR_PROGRAM_LINK_FAILURE, UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
+}
+Outcome build_all(std::span<Program *const> programs, const char *options) {
+  return built(for_each_program(programs, [&](Program &p) { return p.build(options); }));
+}
+Outcome compile_all(std::span<Program *const> programs, const char *options) {
+  return for_each_program(programs, [&](Program &p) { return p.compile(options); });
 }
 
 ur_result_t build(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *options) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = program_in(hContext, hProgram, "urProgramBuild", program); !o.ok()) return o;
-    return built(program->build(options));
+    return build_all(all_of(*program), options);
   });
 }
 
 ur_result_t compile(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *options) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = program_in(hContext, hProgram, "urProgramCompile", program); !o.ok()) return o;
-    return program->compile(options);
+    return compile_all(all_of(*program), options);
   });
 }
 
 ur_result_t build_exp(ur_program_handle_t hProgram, uint32_t count, ur_device_handle_t *devices,
                       ur_exp_program_flags_t flags, const char *options) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
-    if (Outcome o = program_for(hProgram, count, devices, flags, "urProgramBuildExp", program); !o.ok()) return o;
-    return built(program->build(options));
+    std::vector<Program *> programs;
+    if (Outcome o = programs_for(hProgram, count, devices, flags, "urProgramBuildExp", programs); !o.ok()) return o;
+    return build_all(programs, options);
   });
 }
 
 ur_result_t compile_exp(ur_program_handle_t hProgram, uint32_t count, ur_device_handle_t *devices,
                         ur_exp_program_flags_t flags, const char *options) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
-    if (Outcome o = program_for(hProgram, count, devices, flags, "urProgramCompileExp", program); !o.ok()) return o;
-    return program->compile(options);
+    std::vector<Program *> programs;
+    if (Outcome o = programs_for(hProgram, count, devices, flags, "urProgramCompileExp", programs); !o.ok()) return o;
+    return compile_all(programs, options);
   });
 }
 
-// Links for `device`; on a failure with a log, *out is a program holding that log, as UR specifies.
-Outcome link(Context &context, Device &device, uint32_t count, const ur_program_handle_t *handles,
+// Links the objects' programs of each device into a program for those devices. On a failure *out is, as UR
+// specifies, a program holding each device's log, when every device has one (the zeal link makes a program
+// holding its log for any failure past its argument checks).
+Outcome link(Context &context, std::span<Device *const> devices, uint32_t count, const ur_program_handle_t *handles,
              const char *options, ur_program_handle_t *out, std::string_view entry) {
   if (handles == nullptr || out == nullptr)
     return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: phPrograms or phProgram is null", entry));
   *out = nullptr;
   if (Outcome o = with_code(UR_RESULT_ERROR_INVALID_SIZE, Program::check_link_count(entry, count, handles)); !o.ok())
     return o;
-  std::vector<Program *> objects;
+  std::vector<UrProgram *> inputs;
   for (uint32_t i = 0; i < count; ++i) {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = check_handle(handles[i], "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
-    objects.push_back(program);
+    inputs.push_back(program);
   }
-  Program *log_holder = nullptr;
-  auto linked = Program::link(context, device, objects, options, &log_holder);
-  if (!linked.ok()) {
-    if (log_holder != nullptr) *out = to_ur<ur_program_handle_t>(log_holder);
-    return std::move(linked).error();
+  std::vector<std::vector<Program *>> objects(devices.size());
+  for (size_t d = 0; d < devices.size(); ++d) {
+    for (UrProgram *input : inputs) {
+      Program *p = input->of(*devices[d]);
+      if (p == nullptr)
+        return fail(UR_RESULT_ERROR_INVALID_DEVICE, fmt::format("{}: the {} is not for device '{}'", entry,
+                                                                input->describe(), devices[d]->name()));
+      objects[d].push_back(p);
+    }
   }
-  *out = to_ur<ur_program_handle_t>(linked.value());
-  return {};
+  std::vector<Ref<Program>> linked;
+  Outcome first;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    Program *log_holder = nullptr;
+    auto program = Program::link(context, *devices[d], objects[d], options, &log_holder);
+    if (program.ok()) {
+      linked.emplace_back(program.value(), false);
+      continue;
+    }
+    if (log_holder != nullptr) linked.emplace_back(log_holder, false);
+    if (first.ok()) first = std::move(program).error();
+  }
+  if (linked.size() == devices.size())
+    *out = to_ur<ur_program_handle_t>(new UrProgram(context, std::move(linked)));
+  return first;
 }
 
 ur_result_t link_all(ur_context_handle_t hContext, uint32_t count, const ur_program_handle_t *programs,
@@ -197,9 +232,7 @@ ur_result_t link_all(ur_context_handle_t hContext, uint32_t count, const ur_prog
   return run([&]() -> Outcome {
     Context *context = nullptr;
     if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
-    Device *device = nullptr;
-    if (Outcome o = only_device(*context, "urProgramLink", device); !o.ok()) return o;
-    return link(*context, *device, count, programs, options, out, "urProgramLink");
+    return link(*context, context->devices(), count, programs, options, out, "urProgramLink");
   });
 }
 
@@ -211,9 +244,9 @@ ur_result_t link_exp(ur_context_handle_t hContext, uint32_t num_devices, ur_devi
     Context *context = nullptr;
     if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
     if (Outcome o = check_exp_arguments(num_devices, devices, flags, entry); !o.ok()) return o;
-    Device *device = nullptr;
-    if (Outcome o = listed_device(*context, num_devices, devices, entry, device); !o.ok()) return o;
-    return link(*context, *device, count, programs, options, out, entry);
+    std::vector<Device *> listed;
+    if (Outcome o = listed_devices(*context, num_devices, devices, entry, listed); !o.ok()) return o;
+    return link(*context, listed, count, programs, options, out, entry);
   });
 }
 
@@ -221,7 +254,7 @@ ur_result_t set_spec_constants(ur_program_handle_t hProgram, uint32_t count,
                                const ur_specialization_constant_info_t *constants) {
   constexpr const char *entry = "urProgramSetSpecializationConstants";
   return run([&]() -> Outcome {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
     if (constants == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramSetSpecializationConstants: pSpecConstants is null");
@@ -233,15 +266,17 @@ ur_result_t set_spec_constants(ur_program_handle_t hProgram, uint32_t count,
           !o.ok())
         return o;
     }
-    for (uint32_t i = 0; i < count; ++i)
-      if (Status s = program->set_spec_constant(constants[i].id, constants[i].size, constants[i].pValue); !s.ok())
-        return s;
+    for (const Ref<Program> &p : program->programs())
+      for (uint32_t i = 0; i < count; ++i)
+        if (Status s = p->set_spec_constant(constants[i].id, constants[i].size, constants[i].pValue); !s.ok())
+          return s;
     return {};
   });
 }
 
-// A native handle is a Level Zero module (what urProgramGetNativeHandle gives) built for the context's device:
-// an executable program of its kernels. Not owned unless the properties say so.
+// A native handle is a Level Zero module (what urProgramGetNativeHandle gives): an executable program of its
+// kernels. Level Zero cannot say which device a module was made for, so the context must have one device.
+// Not owned unless the properties say so.
 ur_result_t program_from_native(ur_native_handle_t native, ur_context_handle_t hContext,
                                 const ur_program_native_properties_t *properties, ur_program_handle_t *out) {
   constexpr const char *entry = "urProgramCreateWithNativeHandle";
@@ -249,13 +284,15 @@ ur_result_t program_from_native(ur_native_handle_t native, ur_context_handle_t h
     Context *context = nullptr;
     if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: phProgram is null", entry));
-    Device *device = nullptr;
-    if (Outcome o = only_device(*context, entry, device); !o.ok()) return o;
+    if (context->devices().size() != 1)
+      return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                  fmt::format("{}: the context has {} devices, and a Level Zero module does not say which one it was "
+                              "made for: give a context of that one device",
+                              entry, context->devices().size()));
     const bool owned = properties != nullptr && properties->isNativeHandleOwned;
-    auto program = Program::adopt(*context, *device, reinterpret_cast<ze_module_handle_t>(native), owned);
-    if (!program.ok()) return std::move(program).error();
-    *out = to_ur<ur_program_handle_t>(program.value());
-    return {};
+    return make_program(*context, context->devices(), out, [&](Device &device, size_t) {
+      return Program::adopt(*context, device, reinterpret_cast<ze_module_handle_t>(native), owned);
+    });
   });
 }
 
@@ -269,10 +306,10 @@ void implement(ur_program_dditable_t &t) {
   t.pfnCompile = compile;
   t.pfnLink = link_all;
   t.pfnRetain = [](ur_program_handle_t p) {
-    return retain_or_release<Program>(p, "program", UR_RESULT_ERROR_INVALID_PROGRAM, true);
+    return retain_or_release<UrProgram>(p, "program", UR_RESULT_ERROR_INVALID_PROGRAM, true);
   };
   t.pfnRelease = [](ur_program_handle_t p) {
-    return retain_or_release<Program>(p, "program", UR_RESULT_ERROR_INVALID_PROGRAM, false);
+    return retain_or_release<UrProgram>(p, "program", UR_RESULT_ERROR_INVALID_PROGRAM, false);
   };
   t.pfnSetSpecializationConstants = set_spec_constants;
   implement_program_queries(t);

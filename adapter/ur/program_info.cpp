@@ -7,7 +7,7 @@ namespace {
 
 using R = Result<InfoValue>;
 
-// The binary a UR program holds for its device: once compiled or built its module's native binary (the zeal
+// The binary a UR program holds for a device: once compiled or built its module's native binary (the zeal
 // answer), before that the native binary it was created from, or none for IL.
 R binary_of(const Program &p) {
   if (p.state() != ZEAL_PROGRAM_STATE_INPUT) return p.info(ZEAL_PROGRAM_INFO_NATIVE_BINARY);
@@ -15,59 +15,84 @@ R binary_of(const Program &p) {
   return InfoValue{};
 }
 
-const UrInfoRow<Program, ur_program_info_t> kProgramInfo[] = {
-    {UR_PROGRAM_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Program &p) -> R { return info_of<uint32_t>(p.ref_count()); }},
-    {UR_PROGRAM_INFO_CONTEXT, "CONTEXT", [](const Program &p) -> R { return info_of(to_ur<ur_context_handle_t>(&p.context())); }},
-    {UR_PROGRAM_INFO_NUM_DEVICES, "NUM_DEVICES", [](const Program &) -> R { return info_of<uint32_t>(1); }},
-    {UR_PROGRAM_INFO_DEVICES, "DEVICES", [](const Program &p) -> R { return info_of(to_ur<ur_device_handle_t>(&p.device())); }},
+// One answer per device, in the program's order.
+template <class T, class Of>
+R per_device(const UrProgram &u, Of &&of) {
+  std::vector<T> values;
+  for (const Ref<Program> &p : u.programs()) {
+    auto v = of(*p);
+    if (!v.ok()) return std::move(v).error();
+    values.push_back(v.value());
+  }
+  return info_array<T>(values);
+}
+
+Result<size_t> binary_size(const Program &p) {
+  auto binary = binary_of(p);
+  if (!binary.ok()) return std::move(binary).error();
+  return binary.value().bytes.size();
+}
+
+// Kernel names and counts are the image's, the same for each device: the first executable program answers.
+const UrInfoRow<UrProgram, ur_program_info_t> kProgramInfo[] = {
+    {UR_PROGRAM_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const UrProgram &u) -> R { return info_of<uint32_t>(u.ref_count()); }},
+    {UR_PROGRAM_INFO_CONTEXT, "CONTEXT", [](const UrProgram &u) -> R { return info_of(to_ur<ur_context_handle_t>(&u.context())); }},
+    {UR_PROGRAM_INFO_NUM_DEVICES, "NUM_DEVICES",
+     [](const UrProgram &u) -> R { return info_of<uint32_t>(u.programs().size()); }},
+    {UR_PROGRAM_INFO_DEVICES, "DEVICES",
+     [](const UrProgram &u) -> R {
+       return per_device<ur_device_handle_t>(
+           u, [](const Program &p) -> Result<ur_device_handle_t> { return to_ur<ur_device_handle_t>(&p.device()); });
+     }},
     {UR_PROGRAM_INFO_IL, "IL",
-     [](const Program &p) -> R {
+     [](const UrProgram &u) -> R {
+       const Program &p = u.first();
        return p.format() == ZEAL_PROGRAM_FORMAT_SPIRV ? info_array<uint8_t>(p.input()) : InfoValue{};
      }},
-    {UR_PROGRAM_INFO_BINARY_SIZES, "BINARY_SIZES",
-     [](const Program &p) -> R {
-       auto binary = binary_of(p);
-       if (!binary.ok()) return std::move(binary).error();
-       return info_of<size_t>(binary.value().bytes.size());
-     }},
+    {UR_PROGRAM_INFO_BINARY_SIZES, "BINARY_SIZES", [](const UrProgram &u) -> R { return per_device<size_t>(u, binary_size); }},
     {UR_PROGRAM_INFO_NUM_KERNELS, "NUM_KERNELS",
-     [](const Program &p) -> R {
-       auto n = zeal_fact<uint32_t>(p, ZEAL_PROGRAM_INFO_NUM_KERNELS);
+     [](const UrProgram &u) -> R {
+       auto n = zeal_fact<uint32_t>(u.representative(), ZEAL_PROGRAM_INFO_NUM_KERNELS);
        if (!n.ok()) return std::move(n).error();
        return info_of<size_t>(n.value()); // UR's is a size_t
      }},
-    {UR_PROGRAM_INFO_KERNEL_NAMES, "KERNEL_NAMES", [](const Program &p) -> R { return p.info(ZEAL_PROGRAM_INFO_KERNEL_NAMES); }},
+    {UR_PROGRAM_INFO_KERNEL_NAMES, "KERNEL_NAMES",
+     [](const UrProgram &u) -> R { return u.representative().info(ZEAL_PROGRAM_INFO_KERNEL_NAMES); }},
 };
 
 // BINARIES is an array of the caller's buffers, one per device, which the binaries are copied into (each as large
-// as BINARY_SIZES said): no info row can answer it.
+// as BINARY_SIZES said): no info row can answer it. A null buffer skips its device.
 ur_result_t get_binaries(ur_program_handle_t handle, size_t size, void *value, size_t *size_ret) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
     if (value == nullptr && size_ret == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramGetInfo BINARIES: both outputs are null");
-    if (value != nullptr && size < sizeof(uint8_t *))
+    const size_t needed = program->programs().size() * sizeof(uint8_t *);
+    if (value != nullptr && size < needed)
       return fail(UR_RESULT_ERROR_INVALID_SIZE,
-                  fmt::format("urProgramGetInfo BINARIES: propSize {} holds no pointer for the {}", size,
-                              program->describe()));
-    if (size_ret != nullptr) *size_ret = sizeof(uint8_t *);
+                  fmt::format("urProgramGetInfo BINARIES: propSize {} holds fewer than the {} pointers of the {}", size,
+                              program->programs().size(), program->describe()));
+    if (size_ret != nullptr) *size_ret = needed;
     if (value == nullptr) return {};
-    auto binary = binary_of(*program);
-    if (!binary.ok()) return std::move(binary).error();
-    uint8_t *buffer = nullptr;
-    std::memcpy(&buffer, value, sizeof buffer);
-    if (buffer != nullptr && !binary.value().bytes.empty())
-      std::memcpy(buffer, binary.value().bytes.data(), binary.value().bytes.size());
+    for (size_t i = 0; i < program->programs().size(); ++i) {
+      uint8_t *buffer = nullptr;
+      std::memcpy(&buffer, static_cast<const uint8_t *>(value) + i * sizeof buffer, sizeof buffer);
+      if (buffer == nullptr) continue;
+      auto binary = binary_of(*program->programs()[i]);
+      if (!binary.ok()) return std::move(binary).error();
+      if (!binary.value().bytes.empty())
+        std::memcpy(buffer, binary.value().bytes.data(), binary.value().bytes.size());
+    }
     return {};
   });
 }
 
 ur_result_t program_get_info(ur_program_handle_t handle, ur_program_info_t key, size_t size, void *value, size_t *size_ret) {
   if (abi_value(key) == UR_PROGRAM_INFO_BINARIES) return get_binaries(handle, size, value, size_ret);
-  return get_info<Program>(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, kProgramInfo,
-                           UR_PROGRAM_INFO_KERNEL_NAMES, key, size, value, size_ret,
-                           [](const Program &p) { return p.describe(); });
+  return get_info<UrProgram>(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, kProgramInfo,
+                             UR_PROGRAM_INFO_KERNEL_NAMES, key, size, value, size_ret,
+                             [](const UrProgram &u) { return u.describe(); });
 }
 
 ur_program_build_status_t build_status(const Program &p) {
@@ -90,12 +115,18 @@ const UrInfoRow<Program, ur_program_build_info_t> kBuildInfo[] = {
     {UR_PROGRAM_BUILD_INFO_BINARY_TYPE, "BINARY_TYPE", [](const Program &p) -> R { return info_of(binary_type(p.state())); }},
 };
 
+// The program of the device a query names.
+Outcome program_of(ur_program_handle_t handle, ur_device_handle_t device, std::string_view entry, Program *&out) {
+  UrProgram *program = nullptr;
+  if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+  return program->of(device, entry, out);
+}
+
 ur_result_t get_build_info(ur_program_handle_t handle, ur_device_handle_t device, ur_program_build_info_t key,
                            size_t size, void *value, size_t *size_ret) {
   return run([&]() -> Outcome {
     Program *program = nullptr;
-    if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
-    if (Outcome o = check_program_device(*program, device, "urProgramGetBuildInfo"); !o.ok()) return o;
+    if (Outcome o = program_of(handle, device, "urProgramGetBuildInfo", program); !o.ok()) return o;
     return answer_ur_info<Program, ur_program_build_info_t>(kBuildInfo, *program, key, UR_PROGRAM_BUILD_INFO_BINARY_TYPE,
                                                             size, value, size_ret, program->describe());
   });
@@ -104,8 +135,7 @@ ur_result_t get_build_info(ur_program_handle_t handle, ur_device_handle_t device
 ur_result_t function_pointer(ur_device_handle_t device, ur_program_handle_t handle, const char *name, void **out) {
   return run([&]() -> Outcome {
     Program *program = nullptr;
-    if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
-    if (Outcome o = check_program_device(*program, device, "urProgramGetFunctionPointer"); !o.ok()) return o;
+    if (Outcome o = program_of(handle, device, "urProgramGetFunctionPointer", program); !o.ok()) return o;
     if (name == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                   "urProgramGetFunctionPointer: pFunctionName or ppFunctionPointer is null");
@@ -123,8 +153,7 @@ ur_result_t global_pointer(ur_device_handle_t device, ur_program_handle_t handle
                            void **out) {
   return run([&]() -> Outcome {
     Program *program = nullptr;
-    if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
-    if (Outcome o = check_program_device(*program, device, "urProgramGetGlobalVariablePointer"); !o.ok()) return o;
+    if (Outcome o = program_of(handle, device, "urProgramGetGlobalVariablePointer", program); !o.ok()) return o;
     if (name == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                   "urProgramGetGlobalVariablePointer: pGlobalVariableName or ppGlobalVariablePointerRet is null");
@@ -139,14 +168,15 @@ ur_result_t global_pointer(ur_device_handle_t device, ur_program_handle_t handle
   });
 }
 
-// The Level Zero module, where there is one (the zeal answer for the native binary says when there is not).
+// The Level Zero module of the program's first device, where there is one (the zeal answer for the native binary
+// says when there is not); Intel's adapter also answers with one device's module.
 ur_result_t native_module(ur_program_handle_t handle, ur_native_handle_t *out) {
   return run([&]() -> Outcome {
-    Program *program = nullptr;
+    UrProgram *program = nullptr;
     if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramGetNativeHandle: phNativeProgram is null");
-    auto module = program->single_module();
+    auto module = program->first().single_module();
     if (!module.ok()) return std::move(module).error();
     *out = reinterpret_cast<ur_native_handle_t>(module.value());
     return {};

@@ -55,8 +55,8 @@ TEST_F(ProgramLinkTest, TheDeviceListFormsTakeTheProgramsDevice) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urProgramBuildExp(more, 1, &device, 0x10, nullptr));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urProgramBuildExp(more, 1, nullptr, 0, nullptr));
   ur_device_handle_t twice[] = {device, device};
-  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urProgramLinkExp(context, 2, twice, 0, 2, objects, nullptr, &exe));
-  EXPECT_EQ("urProgramLinkExp: 2 devices given, but a zeal program is for one device: make a program per device", error());
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_DEVICE, urProgramLinkExp(context, 2, twice, 0, 2, objects, nullptr, &exe));
+  EXPECT_EQ("urProgramLinkExp: device '" + device_name(device) + "' is listed twice", error());
 }
 
 TEST_F(ProgramLinkTest, GivenUnresolvedImports_ThenLinkFailsAndTheReturnedProgramsLogNamesEveryOne) {

@@ -135,17 +135,20 @@ TEST_F(ProgramTest, SpecializationConstantsAreCheckedThenSetBeforeTheBuild) {
   EXPECT_NE(std::string::npos, error().find("must be set before compile or build")) << error();
 }
 
-// A context of two devices would need one zeal program per device; zeal's UR face refuses it with a sentence.
-TEST_F(ProgramTest, GivenAContextOfTwoDevices_ThenProgramsAreRefusedWithASentence) {
+// A device listed twice is one device of the context (as in OpenCL), and its programs are for that one device.
+TEST_F(ProgramTest, GivenADeviceListedTwice_ThenTheContextAndItsProgramsHaveItOnce) {
   ur_device_handle_t twice[] = {device, device};
   ur_context_handle_t two = nullptr;
   UR_ASSERT_OK(urContextCreate(2, twice, nullptr, &two));
+  EXPECT_EQ(1u, info_value<uint32_t>([&](size_t size, void *value, size_t *ret) {
+              return urContextGetInfo(two, UR_CONTEXT_INFO_NUM_DEVICES, size, value, ret);
+            }));
   const std::vector<uint8_t> il = kernel_file("vector_add.spv");
   ur_program_handle_t p = nullptr;
-  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urProgramCreateWithIL(two, il.data(), il.size(), nullptr, &p));
-  EXPECT_EQ("urProgramCreateWithIL: the context has 2 devices, but zeal's UR adapter builds programs for contexts of "
-            "one device only (a zeal program is built for one device)",
-            error());
+  UR_ASSERT_OK(urProgramCreateWithIL(two, il.data(), il.size(), nullptr, &p)) << error();
+  EXPECT_EQ(1u, info_value<uint32_t>(program_info(p, UR_PROGRAM_INFO_NUM_DEVICES)));
+  EXPECT_EQ(device, info_value<ur_device_handle_t>(program_info(p, UR_PROGRAM_INFO_DEVICES)));
+  UR_EXPECT_OK(urProgramRelease(p));
   UR_EXPECT_OK(urContextRelease(two));
 }
 
