@@ -416,8 +416,8 @@ ur_result_t device_partition(ur_device_handle_t handle, const ur_device_partitio
                               entry, p.value.affinity_domain, device->name()));
     if (!partitionable(*device))
       return fail(UR_RESULT_ERROR_DEVICE_PARTITION_FAILED,
-                  fmt::format("{}: device '{}' has {} sub-devices and cannot be partitioned (ZEAL_CPU_SUBDEVICES "
-                              "splits zeal's CPU devices)",
+                  fmt::format("{}: device '{}' cannot be partitioned: it has {} sub-devices, and a partition needs "
+                              "two or more (ZEAL_CPU_SUBDEVICES splits zeal's CPU devices)",
                               entry, device->name(), device->sub_devices().size()));
     if (sub_devices == nullptr && total == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDevicePartition: both phSubDevices and pNumDevicesRet are null");

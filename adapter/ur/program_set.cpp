@@ -42,7 +42,7 @@ std::string UrProgram::describe() const {
   if (programs_.size() == 1) return first().describe();
   // Each zeal Program names its device; the image is the same for all.
   std::string what = first().describe();
-  what.resize(what.rfind(" for device '"));
+  if (size_t device = what.rfind(" for device '"); device != std::string::npos) what.resize(device);
   return fmt::format("{} for {} devices", what, programs_.size());
 }
 
