@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -46,6 +47,10 @@ struct KernelInfo {
   // calls (an image built-in, a built-in the driver lacks); empty when it can.
   // zeKernelCreate refuses such a kernel, while the module's others run.
   std::string refusal;
+  // The imports its code may call (through calls, function pointers and
+  // initialisers): a link refuses the kernel when one is bound to an exported
+  // function that reaches a call this driver cannot make.
+  std::vector<std::string> imports_reached;
 };
 
 // A specialization constant's new value; its size is the size of the constant's type in the module.
@@ -78,10 +83,18 @@ struct GlobalSymbol {
   std::string symbol; // a HostAccessINTEL name's exported variable; empty: `name` itself
   const std::string &object_name() const { return symbol.empty() ? name : symbol; }
 };
+// What an exported function's code may reach that the module itself does not define.
+struct ExportReach {
+  std::string unsupported;          // why it reaches a call this driver cannot make (a trap); empty: none
+  std::vector<std::string> imports; // the imports it may call
+};
+
 struct Linkage {
   std::vector<std::string> imports;           // functions and variables other modules must provide
   std::vector<std::string> exported_functions; // kernels are not listed: they are reached as kernels
   std::vector<GlobalSymbol> exported_globals;
+  // The exported functions reaching an unsupported call or an import; the others are not listed.
+  std::map<std::string, ExportReach, std::less<>> reach;
 };
 
 // One input of a statically linked program (ze_module_program_exp_desc_t).
@@ -139,7 +152,12 @@ public:
   // by exactly one provider, which the caller has checked), then each one
   // resolves its kernels, which binds the imports. The caller serialises both.
   virtual void bind_imports(std::vector<std::shared_ptr<const Program>> providers) = 0;
+  // Between the two: a kernel whose imports were bound to an exported function reaching a call this
+  // driver cannot make is refused, with the sentence saying so.
+  virtual void refuse_at_link(const KernelInfo &kernel, std::string why) = 0;
   virtual Status finish_link() = 0;
+  // The refusal of a kernel its link made (empty: none); read once linked().
+  virtual std::string_view link_refusal(const KernelInfo &kernel) const = 0;
 
   // Address of an exported function or variable of a linked program.
   virtual Result<void *> symbol_address(std::string_view name) const = 0;

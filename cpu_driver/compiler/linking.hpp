@@ -31,9 +31,12 @@ std::vector<std::string> remaining_imports(const llvm::Module &module, const Spi
 // built-in, a built-in it lacks) gets its KernelInfo::refusal and a trap for a
 // body. Calls to such functions left elsewhere (exported functions of a
 // library, dead code) become traps too, so the rest of the module compiles.
-// Returns build-log notes naming the `exported` functions that reach one.
+// Returns build-log notes naming the `exported` functions that reach one. Records, for the link, the
+// imports each kernel that runs may call (KernelInfo::imports_reached) and, in `reach`, the exported
+// functions reaching an unsupported call or an import.
 std::string refuse_unsupported_kernels(llvm::Module &module, std::span<KernelInfo> kernels,
-                                       std::span<const std::string> imports, std::span<const std::string> exported);
+                                       std::span<const std::string> imports, std::span<const std::string> exported,
+                                       std::map<std::string, ExportReach, std::less<>> &reach);
 // One build-log line per refused kernel, saying why.
 std::string refusal_notes(std::span<const KernelInfo> kernels);
 

@@ -115,7 +115,8 @@ Status verify(const llvm::Module &module, const char *stage) {
 // driver, where such a module builds and only those kernels fail; notes about
 // exported functions reaching one go to `log`.
 Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<KernelInfo> kernels,
-                        const SpirvLinkage &spirv, std::span<const std::string> imports, std::string &log) {
+                        const SpirvLinkage &spirv, std::span<const std::string> imports, std::string &log,
+                        std::map<std::string, ExportReach, std::less<>> &reach) {
   use_c_calling_convention(module);
   lower_math_builtins(module);
   add_work_item_parameter(module);
@@ -123,7 +124,7 @@ Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std
   // Only a library's exported functions can be called from elsewhere; the others are internalised.
   std::span<const std::string> exported;
   if (options.library_compilation) exported = spirv.exports;
-  log += refuse_unsupported_kernels(module, kernels, imports, exported);
+  log += refuse_unsupported_kernels(module, kernels, imports, exported, reach);
   build_work_group_functions(module, kernels, options);
   hide_internals(module, spirv, options.library_compilation);
   return verify(module, "after lowering for the host");
@@ -227,7 +228,8 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &la
                                                               : options.primary_subgroup_size;
   if (Status sizes = check_subgroup_sizes(*kernels, options); !sizes) return std::move(sizes).error();
   std::vector<std::string> imports = remaining_imports(ir, read->spirv);
-  if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports, log); !rewritten) {
+  std::map<std::string, ExportReach, std::less<>> reach;
+  if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports, log, reach); !rewritten) {
     return std::move(rewritten).error();
   }
   log += refusal_notes(*kernels);
@@ -238,6 +240,7 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &la
   Lowered lowered;
   lowered.contents.kernels = std::move(*kernels);
   lowered.contents.linkage = final_linkage(ir, read->spirv, std::move(imports));
+  lowered.contents.linkage.reach = std::move(reach);
   lowered.module = LoweredModule{std::move(context), std::move(read->module), options.opt_level};
   lowered.log = std::move(log);
   return lowered;

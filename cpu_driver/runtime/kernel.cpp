@@ -208,6 +208,10 @@ ze_result_t kernel_create(ze_module_handle_t module, const ze_kernel_desc_t *des
                                   desc->pKernelName, fmt::join(program->linkage().imports, "', '"));
     return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
   }
+  if (std::string_view why = program->link_refusal(*info); !why.empty()) {
+    zeal::logger("zeal-cpu").warn("zeKernelCreate: {}", why);
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  }
   *out = new Kernel(std::move(program), *info, m->device());
   return ZE_RESULT_SUCCESS;
 }

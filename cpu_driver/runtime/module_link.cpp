@@ -66,6 +66,70 @@ LinkPlan plan_link(std::span<Module *const> modules) {
   return plan;
 }
 
+// The exported functions of the call that reach a call this driver cannot make, by module and name, with
+// the sentence saying which: those whose own code does, then, until nothing changes, those reaching an import
+// bound to one. A kernel reaching such an import would run into a trap, which ends the process; the link
+// refuses it instead, as the compile refused the kernels of the module making the call.
+using Trapping = std::map<std::pair<uint32_t, std::string>, std::string, std::less<>>;
+
+Trapping trapping_exports(std::span<Module *const> modules, const ExportTable &exports) {
+  Trapping trapping;
+  for (uint32_t i = 0; i < modules.size(); ++i)
+    for (const auto &[name, reach] : modules[i]->program()->linkage().reach)
+      if (!reach.unsupported.empty()) trapping.emplace(std::pair(i, name), reach.unsupported);
+  // Which trapping export, if any, an import of the call is bound to.
+  auto bound_trap = [&](const std::string &import) -> const std::pair<const std::pair<uint32_t, std::string>, std::string> * {
+    auto provider = exports.find(import);
+    if (provider == exports.end() || provider->second.size() != 1) return nullptr;
+    auto found = trapping.find(std::pair(provider->second[0], import));
+    return found == trapping.end() ? nullptr : &*found;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < modules.size(); ++i) {
+      const Program &program = *modules[i]->program();
+      if (program.linked()) continue; // its imports were bound by an earlier link
+      for (const auto &[name, reach] : program.linkage().reach) {
+        if (trapping.contains(std::pair(i, name))) continue;
+        for (const std::string &import : reach.imports) {
+          if (const auto *trap = bound_trap(import)) {
+            trapping.emplace(std::pair(i, name),
+                             fmt::format("exported function '{}' calls '{}' of {}: {}", name, import,
+                                         describe(modules, trap->first.first), trap->second));
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return trapping;
+}
+
+// Refuses the importers' kernels that reach a trapping export; each refusal is a note in the link's log.
+void refuse_trapping_kernels(std::span<Module *const> modules, const LinkPlan &plan, std::string &log) {
+  ExportTable exports = export_table(modules);
+  Trapping trapping = trapping_exports(modules, exports);
+  if (trapping.empty()) return;
+  for (const auto &[importer, providers] : plan.providers) {
+    Program &program = *modules[importer]->mutable_program();
+    for (const KernelInfo &kernel : program.kernels()) {
+      if (!kernel.refusal.empty()) continue;
+      for (const std::string &import : kernel.imports_reached) {
+        auto provider = exports.find(import);
+        if (provider == exports.end() || provider->second.size() != 1) continue;
+        auto trap = trapping.find(std::pair(provider->second[0], import));
+        if (trap == trapping.end()) continue;
+        std::string why = fmt::format("kernel '{}' calls '{}' of {}, which this driver cannot run: {}", kernel.name,
+                                      import, describe(modules, provider->second[0]), trap->second);
+        log += fmt::format("info: {}: kernel refused: {}\n", describe(modules, importer), why);
+        program.refuse_at_link(kernel, std::move(why));
+        break;
+      }
+    }
+  }
+}
+
 // Link plans are made and applied one at a time: two calls sharing an
 // unlinked module must not both bind it.
 std::mutex link_mutex;
@@ -82,12 +146,16 @@ ze_result_t link(std::span<Module *const> modules, std::string &log) {
     for (uint32_t provider : providers) programs.push_back(modules[provider]->program());
     modules[importer]->mutable_program()->bind_imports(std::move(programs));
   }
+  std::string notes;
+  refuse_trapping_kernels(modules, plan, notes);
   for (auto &[importer, providers] : plan.providers) {
     if (Status linked = modules[importer]->mutable_program()->finish_link(); !linked) {
       log += fmt::format("{}: {}\n", describe(modules, importer), linked.error().message);
     }
   }
-  return log.empty() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+  const bool failed = !log.empty();
+  log = notes + log;
+  return failed ? ZE_RESULT_ERROR_MODULE_LINK_FAILURE : ZE_RESULT_SUCCESS;
 }
 
 std::vector<Module *> from_handles(uint32_t count, ze_module_handle_t *handles) {

@@ -111,5 +111,63 @@ TEST_F(RefusedKernels, ALibraryWithoutKernelsWhoseExportTakesAnImageBuildsAndNot
   EXPECT_NE(nullptr, add_one);
 }
 
+
+// A kernel of another module reaching a library's exported function that reaches a call this driver lacks would run
+// into that function's trap, which ends the process: the link refuses it instead, naming the chain, and notes it in
+// its log; the kernels reaching only the library's other exports run.
+constexpr const char *warm_up_refusal =
+    "kernel 'uses_warm_up' calls 'warm_up' of module 1 (no kernels), which this driver cannot run: exported function "
+    "'warm_up' calls 'prefetch(float vector[4] const AS1*, unsigned long)' (_Z8prefetchPU3AS1KDv4_fm) through "
+    "'prefetch_next', which is neither defined in the module nor provided by this driver";
+
+TEST_F(RefusedKernels, ALinkRefusesTheKernelsReachingALibraryExportThatWouldTrap) {
+  ze_module_handle_t user = plain("trapping_user.spv");
+  ze_module_handle_t lib = library("trapping_library.spv");
+  ASSERT_NE(nullptr, user);
+  ASSERT_NE(nullptr, lib);
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
+  EXPECT_NE(std::string::npos, log.find(std::string("info: module 0 (kernels: uses_warm_up, uses_relay, uses_add_two): "
+                                                    "kernel refused: ") +
+                                        warm_up_refusal))
+      << log;
+  EXPECT_NE(std::string::npos, log.find("kernel 'uses_relay' calls 'relay' of module 1 (no kernels), which this "
+                                        "driver cannot run: exported function 'relay' calls"))
+      << log;
+  std::string warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(user, "uses_warm_up", &warning));
+  EXPECT_NE(std::string::npos, warning.find(std::string("zeKernelCreate: ") + warm_up_refusal)) << warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(user, "uses_relay"));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create(user, "uses_add_two"));
+  std::vector<int> want(8);
+  for (int i = 0; i < 8; ++i) want[i] = i + 2;
+  EXPECT_EQ(want, run(kernels.back(), 8));
+}
+
+// Native binaries keep what each kernel and export reaches, so the same link refuses the same kernels.
+TEST_F(RefusedKernels, NativeBinariesKeepWhatALinkNeedsToRefuse) {
+  auto native = [&](ze_module_handle_t m) {
+    size_t bytes = 0;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(m, &bytes, nullptr));
+    std::vector<uint8_t> blob(bytes);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(m, &bytes, blob.data()));
+    ze_module_handle_t loaded = nullptr;
+    std::string log;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, build(blob, loaded, &log, "", ZE_MODULE_FORMAT_NATIVE)) << log;
+    return loaded;
+  };
+  ze_module_handle_t user = native(plain("trapping_user.spv"));
+  ze_module_handle_t lib = native(library("trapping_library.spv"));
+  ASSERT_NE(nullptr, user);
+  ASSERT_NE(nullptr, lib);
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
+  std::string warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(user, "uses_warm_up", &warning));
+  EXPECT_NE(std::string::npos, warning.find(warm_up_refusal)) << warning;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create(user, "uses_add_two"));
+  EXPECT_EQ(5, run(kernels.back(), 4)[3]);
+}
+
 } // namespace
 } // namespace zeal::cpu::test

@@ -15,6 +15,7 @@
 #include <llvm/Support/TargetSelect.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -180,6 +181,16 @@ public:
     providers_.insert(providers_.end(), providers.begin(), providers.end()); // they must outlive our code
   }
 
+  void refuse_at_link(const KernelInfo &kernel, std::string why) override {
+    assert(!linked() && "refusals are made before the link finishes, and read after");
+    link_refusals_[kernel.name] = std::move(why);
+  }
+  std::string_view link_refusal(const KernelInfo &kernel) const override {
+    assert(linked() && "read once linked");
+    auto found = link_refusals_.find(kernel.name);
+    return found == link_refusals_.end() ? std::string_view() : std::string_view(found->second);
+  }
+
   // Kernels compiled ahead (native binaries) are resolved here, which also
   // binds their imports; kernels still to compile bind theirs in entry().
   Status finish_link() override {
@@ -196,6 +207,8 @@ public:
     // zeKernelCreate refuses it first; its body is a trap, which must never run.
     if (!kernel.refusal.empty()) return make_error(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, kernel.refusal);
     assert(linked() && "the caller checks that imports are bound first");
+    if (std::string_view why = link_refusal(kernel); !why.empty())
+      return make_error(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, std::string(why));
     return lookup_entry(kernel);
   }
 
@@ -243,6 +256,8 @@ private:
   std::unique_ptr<std::atomic<WorkGroupFn>[]> entries_;
   std::vector<std::shared_ptr<const Program>> providers_;
   std::atomic<bool> linked_ = false;
+  // Kernels a link refused (refuse_at_link): written before linked_ is set, read after.
+  std::map<std::string, std::string, std::less<>> link_refusals_;
   llvm::orc::ThreadSafeContext context_; // before whole_: it must outlive it
   mutable std::unique_ptr<llvm::Module> whole_;
   unsigned opt_level_ = 2;

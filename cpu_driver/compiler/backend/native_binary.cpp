@@ -22,8 +22,9 @@ namespace {
 constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // 2: the work-item record gained the sub-group size; 3: kernels record the size they run with;
 // 4: and whether barriers became regions; 5: host-access names kept; 6: a work-group
-// function runs GroupContext::group_count groups per call; 7: kernels carry their refusal.
-constexpr uint32_t format_version = 7;
+// function runs GroupContext::group_count groups per call; 7: kernels carry their refusal; 8: kernels and
+// exported functions carry the imports they reach, and exported functions what unsupported call they reach.
+constexpr uint32_t format_version = 8;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 class Writer {
@@ -82,6 +83,17 @@ private:
 
 Error invalid(std::string sentence) { return malformed_native_binary(std::move(sentence)); }
 
+void write_names(Writer &w, const std::vector<std::string> &names) {
+  w.put(uint32_t(names.size()));
+  for (const std::string &name : names) w.put(name);
+}
+
+std::vector<std::string> read_names(Reader &r) {
+  std::vector<std::string> names(r.count(4));
+  for (std::string &name : names) name = r.string();
+  return names;
+}
+
 void write_kernel(Writer &w, const KernelInfo &kernel) {
   w.put(kernel.name);
   w.put(uint32_t(kernel.args.size()));
@@ -98,6 +110,7 @@ void write_kernel(Writer &w, const KernelInfo &kernel) {
   w.put(uint8_t(kernel.uses_barriers));
   w.put(uint8_t(kernel.barrier_regions));
   w.put(kernel.refusal);
+  write_names(w, kernel.imports_reached);
 }
 
 KernelInfo read_kernel(Reader &r) {
@@ -118,19 +131,10 @@ KernelInfo read_kernel(Reader &r) {
   kernel.uses_barriers = r.get<uint8_t>() != 0;
   kernel.barrier_regions = r.get<uint8_t>() != 0;
   kernel.refusal = r.string();
+  kernel.imports_reached = read_names(r);
   return kernel;
 }
 
-void write_names(Writer &w, const std::vector<std::string> &names) {
-  w.put(uint32_t(names.size()));
-  for (const std::string &name : names) w.put(name);
-}
-
-std::vector<std::string> read_names(Reader &r) {
-  std::vector<std::string> names(r.count(4));
-  for (std::string &name : names) name = r.string();
-  return names;
-}
 
 Status check_envelope(std::span<const uint8_t> blob) {
   if (blob.size() < header_bytes + checksum_bytes) {
@@ -182,6 +186,12 @@ std::vector<uint8_t> write_native_binary(const NativeContents &contents, const s
     w.put(global.size);
     w.put(global.symbol);
   }
+  w.put(uint32_t(contents.linkage.reach.size()));
+  for (const auto &[name, reach] : contents.linkage.reach) {
+    w.put(name);
+    w.put(reach.unsupported);
+    write_names(w, reach.imports);
+  }
   w.put(uint64_t(contents.object.size()));
   w.bytes.insert(w.bytes.end(), contents.object.begin(), contents.object.end());
   uint64_t total = w.bytes.size() + checksum_bytes;
@@ -213,6 +223,13 @@ Result<NativeContents> read_native_binary(std::span<const uint8_t> blob) {
     global.name = r.string();
     global.size = r.get<uint64_t>();
     global.symbol = r.string();
+  }
+  for (size_t n = r.count(12); n > 0 && r.ok(); --n) {
+    std::string name = r.string();
+    ExportReach reach;
+    reach.unsupported = r.string();
+    reach.imports = read_names(r);
+    contents.linkage.reach.emplace(std::move(name), std::move(reach));
   }
   contents.object = r.bytes(r.get<uint64_t>());
   if (!r.ok() || !r.at_end()) {

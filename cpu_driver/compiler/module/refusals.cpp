@@ -141,18 +141,31 @@ void trap_calls_to(llvm::Function &function) {
   function.eraseFromParent();
 }
 
+// The imports `root` may call, in the order its code reaches them.
+std::vector<std::string> imports_reached(llvm::Function &root, const llvm::StringSet<> &imported) {
+  std::vector<std::string> names;
+  for (auto [function, caller] : reached_functions(root))
+    if (function->isDeclaration() && imported.contains(function->getName())) names.push_back(function->getName().str());
+  return names;
+}
+
 } // namespace
 
 std::string refuse_unsupported_kernels(llvm::Module &module, std::span<KernelInfo> kernels,
-                                       std::span<const std::string> imports, std::span<const std::string> exported) {
+                                       std::span<const std::string> imports, std::span<const std::string> exported,
+                                       std::map<std::string, ExportReach, std::less<>> &reach) {
   Unsupported unsupported = unsupported_functions(module, imports);
-  if (unsupported.empty()) return {};
+  llvm::StringSet<> imported;
+  for (const std::string &name : imports) imported.insert(name);
   std::vector<llvm::Function *> refused;
   for (KernelInfo &kernel : kernels) {
     llvm::Function *function = module.getFunction(kernel.name);
     assert(function != nullptr && "described kernels are in the module");
     kernel.refusal = unsupported_calls(*function, fmt::format("kernel '{}'", kernel.name), unsupported);
-    if (kernel.refusal.empty()) continue;
+    if (kernel.refusal.empty()) {
+      if (!imported.empty()) kernel.imports_reached = imports_reached(*function, imported);
+      continue;
+    }
     kernel.uses_barriers = false; // its body is now a trap
     refused.push_back(function);
   }
@@ -160,10 +173,15 @@ std::string refuse_unsupported_kernels(llvm::Module &module, std::span<KernelInf
   for (const std::string &name : exported) {
     llvm::Function *function = module.getFunction(name);
     if (function == nullptr || function->isDeclaration()) continue;
-    std::string calls = unsupported_calls(*function, fmt::format("exported function '{}'", readable(*function)),
-                                          unsupported);
-    if (calls.empty()) continue;
-    notes += fmt::format("info: {}; such a call is compiled as a trap, which ends the process\n", calls);
+    ExportReach r;
+    r.unsupported = unsupported_calls(*function, fmt::format("exported function '{}'", readable(*function)),
+                                      unsupported);
+    if (!imported.empty()) r.imports = imports_reached(*function, imported);
+    if (!r.unsupported.empty())
+      notes += fmt::format("info: {}; such a call is compiled as a trap, and a link refuses the kernels of other "
+                           "modules that reach it\n",
+                           r.unsupported);
+    if (!r.unsupported.empty() || !r.imports.empty()) reach.emplace(name, std::move(r));
   }
   for (llvm::Function *kernel : refused) replace_body_with_trap(*kernel);
   for (auto &[function, why] : unsupported) trap_calls_to(*function);
