@@ -19,6 +19,21 @@ std::string unresolved_imports(const Program &program, const std::string &kernel
   return fmt::format("'{}'", fmt::join(names, "', '"));
 }
 
+// A driver refusing a kernel it cannot run says why in its build or link log ("kernel refused: kernel 'k' calls
+// ..."), which the program keeps: the sentence after "kernel refused: ", or empty when the log has none.
+std::string refusal_in_log(const Program &program, const std::string &name) {
+  auto log = program.info(ZEAL_PROGRAM_INFO_BUILD_LOG);
+  if (!log.ok()) return {};
+  const auto &bytes = log.value().bytes;
+  std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  constexpr std::string_view refused = "kernel refused: ";
+  const size_t at = text.find(fmt::format("{}kernel '{}'", refused, name));
+  if (at == std::string_view::npos) return {};
+  std::string_view why = text.substr(at + refused.size());
+  why = why.substr(0, why.find_first_of(std::string_view("\n\0", 2)));
+  return std::string(why);
+}
+
 } // namespace
 
 Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
@@ -40,6 +55,10 @@ Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
     return make_error(to_zeal_result(r), fmt::format("kernel '{}' of {} cannot be created: its module imports {}, "
                                                      "which no link has resolved",
                                                      name, program.describe(), unresolved_imports(program, name)));
+  if (r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+    if (std::string why = refusal_in_log(program, name); !why.empty())
+      return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                        fmt::format("kernel '{}' of {} cannot run: {}", name, program.describe(), why));
   if (Status s = ze_check(r, "zeKernelCreate", "kernel '" + name + "'"); !s.ok()) return std::move(s).error();
   std::unique_ptr<Kernel> k(new Kernel(program, name, ZeKernel(kernel)));
   if (Status s = k->query(); !s.ok()) return std::move(s).error();

@@ -311,3 +311,23 @@ TEST_F(LinkTest, DeviceGlobalsAreReachedByTheirHostAccessNames) {
   EXPECT_EQ(run(p, "read_host_variables")[3], 20 + 100 + 3);
   EXPECT_EQ(d.programGetGlobalPointer(p, "counter", &size, &counter), ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME);
 }
+
+// A kernel reaching a library's exported function that reaches a call the driver cannot make is refused by the
+// link, with the driver's sentence naming the chain; the other kernels of the program run.
+TEST_F(LinkTest, GivenAKernelReachingALibraryExportTheDriverCannotRun_ThenItIsRefusedNamingTheChain) {
+  auto user = object("trapping_user.spv");
+  auto lib = object("trapping_library.spv");
+  zeal_program_handle_t exe = nullptr;
+  ASSERT_EQ(link({user, lib}, nullptr, exe), ZEAL_RESULT_SUCCESS) << last_error();
+  zeal_kernel_handle_t k = nullptr;
+  EXPECT_EQ(d.kernelCreate(exe, "uses_warm_up", &k), ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  EXPECT_EQ(k, nullptr);
+  EXPECT_NE(last_error().find("kernel 'uses_warm_up' of program with kernels"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("cannot run: kernel 'uses_warm_up' calls 'warm_up' of module 1 (no kernels), which "
+                              "this driver cannot run: exported function 'warm_up' calls 'prefetch("),
+            std::string::npos)
+      << last_error();
+  std::vector<int> want(16);
+  for (int i = 0; i < 16; ++i) want[i] = i + 2;
+  EXPECT_EQ(run(exe, "uses_add_two"), want);
+}
