@@ -55,10 +55,9 @@ Result<UrKernel *> UrKernel::create(UrProgram &program, const std::string &name)
     kernels.emplace_back(kernel.value(), false);
   }
   if (kernels.empty()) {
-    // The zeal answer for a program that is not executable, with its sentence.
-    auto refused = Kernel::create(program.first(), name);
-    if (!refused.ok()) return std::move(refused).error();
-    refused.value()->release();
+    // The zeal answer for a kernel of a program that is not executable, with its sentence.
+    auto module = program.first().module_of(name);
+    if (!module.ok()) return std::move(module).error();
     return make_error(ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE,
                       fmt::format("{} is not built for any of its devices", program.describe()));
   }

@@ -247,35 +247,38 @@ ze_result_t append_launch_kernel(ze_command_list_handle_t list, ze_kernel_handle
   return append(list, std::move(launch), signal, wait_count, waits);
 }
 
-// The group counts are read when the launch runs; until then the caller may still write them.
-ze_result_t append_launch_kernel_indirect(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
-                                          const ze_group_count_t *groups, ze_event_handle_t signal,
-                                          uint32_t wait_count, ze_event_handle_t *waits) {
-  if (ze_result_t r = check_launch("zeCommandListAppendLaunchKernelIndirect", list, kernel, groups);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  IndirectLaunches indirect{std::vector<KernelLaunch>(1), groups, nullptr};
-  if (ze_result_t r = Kernel::from(kernel)->capture_launch({1, 1, 1}, indirect.launches[0]); r != ZE_RESULT_SUCCESS)
-    return r;
-  return append(list, std::move(indirect), signal, wait_count, waits);
-}
-
-// Up to `kernel_count` kernels, as many as *count says when the command runs, kernel i with groups[i].
-ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t list, uint32_t kernel_count,
-                                                    ze_kernel_handle_t *kernels, const uint32_t *count,
-                                                    const ze_group_count_t *groups, ze_event_handle_t signal,
-                                                    uint32_t wait_count, ze_event_handle_t *waits) {
-  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (kernels == nullptr || count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  IndirectLaunches indirect{std::vector<KernelLaunch>(kernel_count), groups, count};
-  const char *entry_point = "zeCommandListAppendLaunchMultipleKernelsIndirect";
-  for (uint32_t i = 0; i < kernel_count; ++i) {
+// Launches of `kernels`, kernel i with groups[i], whose group counts (and, given `count`, how many of the
+// kernels run) are read when the command runs; until then the caller may still write them.
+ze_result_t append_indirect(const char *entry_point, ze_command_list_handle_t list,
+                            std::span<const ze_kernel_handle_t> kernels, const uint32_t *count,
+                            const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t wait_count,
+                            ze_event_handle_t *waits) {
+  IndirectLaunches indirect{std::vector<KernelLaunch>(kernels.size()), groups, count};
+  for (size_t i = 0; i < kernels.size(); ++i) {
     if (ze_result_t r = check_launch(entry_point, list, kernels[i], groups); r != ZE_RESULT_SUCCESS) return r;
     if (ze_result_t r = Kernel::from(kernels[i])->capture_launch({1, 1, 1}, indirect.launches[i]);
         r != ZE_RESULT_SUCCESS)
       return r;
   }
   return append(list, std::move(indirect), signal, wait_count, waits);
+}
+
+ze_result_t append_launch_kernel_indirect(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+                                          const ze_group_count_t *groups, ze_event_handle_t signal,
+                                          uint32_t wait_count, ze_event_handle_t *waits) {
+  return append_indirect("zeCommandListAppendLaunchKernelIndirect", list, std::span(&kernel, 1), nullptr, groups,
+                         signal, wait_count, waits);
+}
+
+// Up to `kernel_count` kernels, as many as *count says when the command runs.
+ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t list, uint32_t kernel_count,
+                                                    ze_kernel_handle_t *kernels, const uint32_t *count,
+                                                    const ze_group_count_t *groups, ze_event_handle_t signal,
+                                                    uint32_t wait_count, ze_event_handle_t *waits) {
+  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (kernels == nullptr || count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return append_indirect("zeCommandListAppendLaunchMultipleKernelsIndirect", list, std::span(kernels, kernel_count),
+                         count, groups, signal, wait_count, waits);
 }
 
 // A cooperative launch's groups may wait for each other, so they must all run at once: at most one

@@ -42,8 +42,7 @@ struct LinkPlan {
   std::string log;
 };
 
-LinkPlan plan_link(std::span<Module *const> modules) {
-  ExportTable exports = export_table(modules);
+LinkPlan plan_link(std::span<Module *const> modules, const ExportTable &exports) {
   LinkPlan plan;
   for (uint32_t i = 0; i < modules.size(); ++i) {
     const Program &program = *modules[i]->program();
@@ -72,18 +71,20 @@ LinkPlan plan_link(std::span<Module *const> modules) {
 // refuses it instead, as the compile refused the kernels of the module making the call.
 using Trapping = std::map<std::pair<uint32_t, std::string>, std::string, std::less<>>;
 
+// The trapping export an import of the call is bound to, or null.
+const Trapping::value_type *bound_trap(const Trapping &trapping, const ExportTable &exports,
+                                       const std::string &import) {
+  auto provider = exports.find(import);
+  if (provider == exports.end() || provider->second.size() != 1) return nullptr;
+  auto found = trapping.find(std::pair(provider->second[0], import));
+  return found == trapping.end() ? nullptr : &*found;
+}
+
 Trapping trapping_exports(std::span<Module *const> modules, const ExportTable &exports) {
   Trapping trapping;
   for (uint32_t i = 0; i < modules.size(); ++i)
     for (const auto &[name, reach] : modules[i]->program()->linkage().reach)
       if (!reach.unsupported.empty()) trapping.emplace(std::pair(i, name), reach.unsupported);
-  // Which trapping export, if any, an import of the call is bound to.
-  auto bound_trap = [&](const std::string &import) -> const std::pair<const std::pair<uint32_t, std::string>, std::string> * {
-    auto provider = exports.find(import);
-    if (provider == exports.end() || provider->second.size() != 1) return nullptr;
-    auto found = trapping.find(std::pair(provider->second[0], import));
-    return found == trapping.end() ? nullptr : &*found;
-  };
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < modules.size(); ++i) {
@@ -92,7 +93,7 @@ Trapping trapping_exports(std::span<Module *const> modules, const ExportTable &e
       for (const auto &[name, reach] : program.linkage().reach) {
         if (trapping.contains(std::pair(i, name))) continue;
         for (const std::string &import : reach.imports) {
-          if (const auto *trap = bound_trap(import)) {
+          if (const Trapping::value_type *trap = bound_trap(trapping, exports, import)) {
             trapping.emplace(std::pair(i, name),
                              fmt::format("exported function '{}' calls '{}' of {}: {}", name, import,
                                          describe(modules, trap->first.first), trap->second));
@@ -107,8 +108,8 @@ Trapping trapping_exports(std::span<Module *const> modules, const ExportTable &e
 }
 
 // Refuses the importers' kernels that reach a trapping export; each refusal is a note in the link's log.
-void refuse_trapping_kernels(std::span<Module *const> modules, const LinkPlan &plan, std::string &log) {
-  ExportTable exports = export_table(modules);
+void refuse_trapping_kernels(std::span<Module *const> modules, const ExportTable &exports, const LinkPlan &plan,
+                             std::string &log) {
   Trapping trapping = trapping_exports(modules, exports);
   if (trapping.empty()) return;
   for (const auto &[importer, providers] : plan.providers) {
@@ -116,12 +117,10 @@ void refuse_trapping_kernels(std::span<Module *const> modules, const LinkPlan &p
     for (const KernelInfo &kernel : program.kernels()) {
       if (!kernel.refusal.empty()) continue;
       for (const std::string &import : kernel.imports_reached) {
-        auto provider = exports.find(import);
-        if (provider == exports.end() || provider->second.size() != 1) continue;
-        auto trap = trapping.find(std::pair(provider->second[0], import));
-        if (trap == trapping.end()) continue;
+        const Trapping::value_type *trap = bound_trap(trapping, exports, import);
+        if (trap == nullptr) continue;
         std::string why = fmt::format("kernel '{}' calls '{}' of {}, which this driver cannot run: {}", kernel.name,
-                                      import, describe(modules, provider->second[0]), trap->second);
+                                      import, describe(modules, trap->first.first), trap->second);
         log += fmt::format("info: {}: kernel refused: {}\n", describe(modules, importer), why);
         program.refuse_at_link(kernel, std::move(why));
         break;
@@ -136,7 +135,8 @@ std::mutex link_mutex;
 
 ze_result_t link(std::span<Module *const> modules, std::string &log) {
   std::lock_guard lock(link_mutex);
-  LinkPlan plan = plan_link(modules);
+  const ExportTable exports = export_table(modules);
+  LinkPlan plan = plan_link(modules, exports);
   if (!plan.log.empty()) {
     log = std::move(plan.log);
     return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
@@ -147,7 +147,7 @@ ze_result_t link(std::span<Module *const> modules, std::string &log) {
     modules[importer]->mutable_program()->bind_imports(std::move(programs));
   }
   std::string notes;
-  refuse_trapping_kernels(modules, plan, notes);
+  refuse_trapping_kernels(modules, exports, plan, notes);
   for (auto &[importer, providers] : plan.providers) {
     if (Status linked = modules[importer]->mutable_program()->finish_link(); !linked) {
       log += fmt::format("{}: {}\n", describe(modules, importer), linked.error().message);

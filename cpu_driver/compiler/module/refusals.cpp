@@ -54,9 +54,7 @@ std::string called_name(const llvm::Function &function) {
 
 // Declarations that calls reach and that nothing resolves: not intrinsics, not
 // host functions the JIT binds, not imports zeModuleDynamicLink will bind.
-Unsupported unsupported_functions(llvm::Module &module, std::span<const std::string> imports) {
-  llvm::StringSet<> imported;
-  for (const std::string &name : imports) imported.insert(name);
+Unsupported unsupported_functions(llvm::Module &module, const llvm::StringSet<> &imported) {
   Unsupported found;
   for (llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
@@ -154,9 +152,9 @@ std::vector<std::string> imports_reached(llvm::Function &root, const llvm::Strin
 std::string refuse_unsupported_kernels(llvm::Module &module, std::span<KernelInfo> kernels,
                                        std::span<const std::string> imports, std::span<const std::string> exported,
                                        std::map<std::string, ExportReach, std::less<>> &reach) {
-  Unsupported unsupported = unsupported_functions(module, imports);
   llvm::StringSet<> imported;
   for (const std::string &name : imports) imported.insert(name);
+  Unsupported unsupported = unsupported_functions(module, imported);
   std::vector<llvm::Function *> refused;
   for (KernelInfo &kernel : kernels) {
     llvm::Function *function = module.getFunction(kernel.name);
