@@ -158,6 +158,12 @@ public:
   virtual Status finish_link() = 0;
   // The refusal of a kernel its link made (empty: none); read once linked().
   virtual std::string_view link_refusal(const KernelInfo &kernel) const = 0;
+  // Likewise for exported functions: one whose code is supported but which reaches, through an import the
+  // link bound, an export that traps, keeps the sentence, so that a later link of a module importing it
+  // refuses that module's kernels as this one did (the imports are bound once and never followed again).
+  using LinkTraps = std::map<std::string, std::string, std::less<>>;
+  virtual void trap_at_link(std::string exported_function, std::string why) = 0;
+  virtual const LinkTraps &link_traps() const = 0;
 
   // Address of an exported function or variable of a linked program.
   virtual Result<void *> symbol_address(std::string_view name) const = 0;

@@ -25,13 +25,18 @@ ExportTable export_table(std::span<Module *const> modules) {
   return table;
 }
 
-// "module 2 (kernels: a, b)": the index in the call is how a caller knows its modules.
-std::string describe(std::span<Module *const> modules, uint32_t index) {
-  std::span<const KernelInfo> kernels = modules[index]->program()->kernels();
+// "kernels: a, b" or "no kernels": what names a module to a caller, with its index in the call.
+std::string kernel_names(const Module &module) {
+  std::span<const KernelInfo> kernels = module.program()->kernels();
   std::string names;
   for (size_t k = 0; k < kernels.size() && k < 3; ++k) names += (k ? ", " : "") + kernels[k].name;
   if (kernels.size() > 3) names += ", ...";
-  return fmt::format("module {} ({})", index, names.empty() ? "no kernels" : "kernels: " + names);
+  return names.empty() ? "no kernels" : "kernels: " + names;
+}
+
+// "module 2 (kernels: a, b)": the index in the call is how a caller knows its modules.
+std::string describe(std::span<Module *const> modules, uint32_t index) {
+  return fmt::format("module {} ({})", index, kernel_names(*modules[index]));
 }
 
 // For each importer, the providers of its imports; every problem as one log line.
@@ -66,10 +71,15 @@ LinkPlan plan_link(std::span<Module *const> modules, const ExportTable &exports)
 }
 
 // The exported functions of the call that reach a call this driver cannot make, by module and name, with
-// the sentence saying which: those whose own code does, then, until nothing changes, those reaching an import
-// bound to one. A kernel reaching such an import would run into a trap, which ends the process; the link
-// refuses it instead, as the compile refused the kernels of the module making the call.
-using Trapping = std::map<std::pair<uint32_t, std::string>, std::string, std::less<>>;
+// the sentence saying which: those whose own code does, those a module linked earlier kept (trap_at_link),
+// then, until nothing changes, those reaching an import bound to one. A kernel reaching such an import would
+// run into a trap, which ends the process; the link refuses it instead, as the compile refused the kernels of
+// the module making the call.
+struct Trap {
+  std::string why;  // naming the modules by their index in this call
+  std::string kept; // the same for a later call, which has other indices: what trap_at_link keeps
+};
+using Trapping = std::map<std::pair<uint32_t, std::string>, Trap, std::less<>>;
 
 // The trapping export an import of the call is bound to, or null.
 const Trapping::value_type *bound_trap(const Trapping &trapping, const ExportTable &exports,
@@ -82,21 +92,29 @@ const Trapping::value_type *bound_trap(const Trapping &trapping, const ExportTab
 
 Trapping trapping_exports(std::span<Module *const> modules, const ExportTable &exports) {
   Trapping trapping;
-  for (uint32_t i = 0; i < modules.size(); ++i)
-    for (const auto &[name, reach] : modules[i]->program()->linkage().reach)
-      if (!reach.unsupported.empty()) trapping.emplace(std::pair(i, name), reach.unsupported);
+  for (uint32_t i = 0; i < modules.size(); ++i) {
+    const Program &program = *modules[i]->program();
+    for (const auto &[name, reach] : program.linkage().reach)
+      if (!reach.unsupported.empty()) trapping.emplace(std::pair(i, name), Trap{reach.unsupported, reach.unsupported});
+    if (program.linked())
+      for (const auto &[name, why] : program.link_traps()) trapping.emplace(std::pair(i, name), Trap{why, why});
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < modules.size(); ++i) {
       const Program &program = *modules[i]->program();
-      if (program.linked()) continue; // its imports were bound by an earlier link
+      if (program.linked()) continue; // its imports were bound by an earlier link, which kept its traps
       for (const auto &[name, reach] : program.linkage().reach) {
         if (trapping.contains(std::pair(i, name))) continue;
         for (const std::string &import : reach.imports) {
           if (const Trapping::value_type *trap = bound_trap(trapping, exports, import)) {
+            const uint32_t provider = trap->first.first;
             trapping.emplace(std::pair(i, name),
-                             fmt::format("exported function '{}' calls '{}' of {}: {}", name, import,
-                                         describe(modules, trap->first.first), trap->second));
+                             Trap{fmt::format("exported function '{}' calls '{}' of {}: {}", name, import,
+                                              describe(modules, provider), trap->second.why),
+                                  fmt::format("exported function '{}' calls '{}' of a module it was linked with "
+                                              "({}): {}",
+                                              name, import, kernel_names(*modules[provider]), trap->second.kept)});
             changed = true;
             break;
           }
@@ -107,7 +125,8 @@ Trapping trapping_exports(std::span<Module *const> modules, const ExportTable &e
   return trapping;
 }
 
-// Refuses the importers' kernels that reach a trapping export; each refusal is a note in the link's log.
+// Refuses the importers' kernels that reach a trapping export, each refusal a note in the link's log, and
+// keeps in each importer the exports found to trap through its imports, for later links.
 void refuse_trapping_kernels(std::span<Module *const> modules, const ExportTable &exports, const LinkPlan &plan,
                              std::string &log) {
   Trapping trapping = trapping_exports(modules, exports);
@@ -120,11 +139,15 @@ void refuse_trapping_kernels(std::span<Module *const> modules, const ExportTable
         const Trapping::value_type *trap = bound_trap(trapping, exports, import);
         if (trap == nullptr) continue;
         std::string why = fmt::format("kernel '{}' calls '{}' of {}, which this driver cannot run: {}", kernel.name,
-                                      import, describe(modules, trap->first.first), trap->second);
+                                      import, describe(modules, trap->first.first), trap->second.why);
         log += fmt::format("info: {}: kernel refused: {}\n", describe(modules, importer), why);
         program.refuse_at_link(kernel, std::move(why));
         break;
       }
+    }
+    for (const auto &[name, reach] : program.linkage().reach) {
+      auto found = trapping.find(std::pair(importer, name));
+      if (found != trapping.end() && reach.unsupported.empty()) program.trap_at_link(name, found->second.kept);
     }
   }
 }

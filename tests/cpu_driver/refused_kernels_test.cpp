@@ -144,6 +144,35 @@ TEST_F(RefusedKernels, ALinkRefusesTheKernelsReachingALibraryExportThatWouldTrap
   EXPECT_EQ(want, run(kernels.back(), 8));
 }
 
+// A library linked by an earlier call keeps the exports found to trap through the imports that call bound, so a
+// later call linking a module that imports them refuses its kernels the same way, naming the whole chain.
+TEST_F(RefusedKernels, ALibraryLinkedEarlierKeepsTheExportsThatWouldTrapThroughItsImports) {
+  ze_module_handle_t middle = library("trapping_middle.spv");
+  ze_module_handle_t lib = library("trapping_library.spv");
+  ze_module_handle_t top = plain("trapping_top.spv");
+  ASSERT_NE(nullptr, middle);
+  ASSERT_NE(nullptr, lib);
+  ASSERT_NE(nullptr, top);
+  std::string log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, link({middle, lib}, &log)) << log;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, link({top, middle}, &log)) << log;
+  const std::string refusal =
+      "kernel 'uses_doubled_relay' calls 'doubled_relay' of module 1 (no kernels), which this driver cannot run: "
+      "exported function 'doubled_relay' calls 'relay' of a module it was linked with (no kernels): exported "
+      "function 'relay' calls";
+  EXPECT_NE(std::string::npos, log.find("info: module 0 (kernels: uses_doubled_relay, uses_add_four): kernel "
+                                        "refused: " + refusal))
+      << log;
+  std::string warning;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(top, "uses_doubled_relay", &warning));
+  EXPECT_NE(std::string::npos, warning.find(refusal)) << warning;
+  EXPECT_NE(std::string::npos, warning.find("'prefetch_next', which is neither defined")) << warning;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create(top, "uses_add_four"));
+  std::vector<int> want(8);
+  for (int i = 0; i < 8; ++i) want[i] = i + 4;
+  EXPECT_EQ(want, run(kernels.back(), 8));
+}
+
 // Native binaries keep what each kernel and export reaches, so the same link refuses the same kernels.
 TEST_F(RefusedKernels, NativeBinariesKeepWhatALinkNeedsToRefuse) {
   auto native = [&](ze_module_handle_t m) {

@@ -191,6 +191,15 @@ public:
     return found == link_refusals_.end() ? std::string_view() : std::string_view(found->second);
   }
 
+  void trap_at_link(std::string exported_function, std::string why) override {
+    assert(!linked() && "traps are found before the link finishes, and read after");
+    link_traps_[std::move(exported_function)] = std::move(why);
+  }
+  const LinkTraps &link_traps() const override {
+    assert(linked() && "read once linked");
+    return link_traps_;
+  }
+
   // Kernels compiled ahead (native binaries) are resolved here, which also
   // binds their imports; kernels still to compile bind theirs in entry().
   Status finish_link() override {
@@ -258,6 +267,7 @@ private:
   std::atomic<bool> linked_ = false;
   // Kernels a link refused (refuse_at_link): written before linked_ is set, read after.
   std::map<std::string, std::string, std::less<>> link_refusals_;
+  LinkTraps link_traps_; // likewise (trap_at_link)
   llvm::orc::ThreadSafeContext context_; // before whole_: it must outlive it
   mutable std::unique_ptr<llvm::Module> whole_;
   unsigned opt_level_ = 2;
