@@ -1,8 +1,9 @@
-// The context: the owner of allocations, and the parent of queues, lists, pools and modules.
+// The context: the owner of allocations and virtual memory, and the parent of queues, lists, pools and modules.
 #pragma once
 
 #include "cpu_driver/runtime/handles.hpp"
 #include "cpu_driver/runtime/memory.hpp"
+#include "cpu_driver/runtime/virtual_memory.hpp"
 
 namespace zeal::cpu {
 
@@ -15,10 +16,12 @@ public:
 
   Driver &driver() { return driver_; }
   Allocations &allocations() { return allocations_; }
+  VirtualMemory &virtual_memory() { return virtual_memory_; }
 
 private:
   Driver &driver_;
   Allocations allocations_;
+  VirtualMemory virtual_memory_;
 };
 
 } // namespace zeal::cpu

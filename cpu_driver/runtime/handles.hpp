@@ -17,6 +17,7 @@ struct _ze_fence_handle_t {};
 struct _ze_module_handle_t {};
 struct _ze_module_build_log_handle_t {};
 struct _ze_kernel_handle_t {};
+struct _ze_physical_mem_handle_t {};
 
 namespace zeal::cpu {
 

@@ -6,8 +6,6 @@
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <mutex>
 #include <new>
@@ -144,23 +142,5 @@ void implement(ze_mem_dditable_t &t) {
   t.pfnGetAllocProperties = guarded<mem_get_alloc_properties>;
   t.pfnGetAddressRange = guarded<mem_get_address_range>;
 }
-
-namespace {
-
-// Reserving, mapping and protecting virtual memory are not implemented yet (they answer UNSUPPORTED_FEATURE);
-// the page size is answered, so that a caller asking it first never gets 0 to divide by. Every size takes the
-// host's page: the driver's memory is the host's.
-ze_result_t virtual_mem_query_page_size(ze_context_handle_t context, ze_device_handle_t device, size_t,
-                                        size_t *page_size) {
-  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (page_size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const long page = sysconf(_SC_PAGESIZE);
-  *page_size = page > 0 ? static_cast<size_t>(page) : 4096;
-  return ZE_RESULT_SUCCESS;
-}
-
-} // namespace
-
-void implement(ze_virtual_mem_dditable_t &t) { t.pfnQueryPageSize = virtual_mem_query_page_size; }
 
 } // namespace zeal::cpu

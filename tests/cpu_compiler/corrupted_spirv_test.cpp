@@ -228,7 +228,9 @@ INSTANTIATE_TEST_SUITE_P(
     CorpusModules, CorruptedSpirv,
     ::testing::Values("triton_7KFKLODGHDGEV2UCBYWAFVZEVTPY5QGVMLNKTEPLO32BOWAONIKA_triton_poi_fused_embedding_0.spv",
                       "triton_2NKELKYHMOJCEKRD5Y34ITYMI7DATEWKOS4RZWVBMBXRQNMMJKSA_triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_6.spv",
-                      "rodinia_kernel_gpu_opencl.spv", "lzt_ze_nano_benchmarks.spv", "tornadovm_reduce04_uncompressed.spv"),
+                      "rodinia_kernel_gpu_opencl.spv", "lzt_ze_nano_benchmarks.spv", "tornadovm_reduce04_uncompressed.spv",
+                      "rodinia_particle_double.spv", "rodinia_mergesort.spv", "lzt_sysman_matrix_multiplication.spv",
+                      "l0jni_copyParameters.spv"),
     [](const auto &param) {
       std::string name = param.param;
       return name.substr(0, std::min<size_t>(name.find('_', 8), name.size() - 4));
