@@ -35,6 +35,8 @@ struct KernelInfo {
   std::vector<ArgInfo> args;
   uint32_t required_group_size[3] = {0, 0, 0}; // reqd_work_group_size, zeros when none
   uint32_t required_subgroup_size = 0;          // intel_reqd_sub_group_size, 0 when none
+  uint32_t group_size_hint[3] = {0, 0, 0};      // work_group_size_hint, zeros when none
+  std::string vec_type_hint;                    // vec_type_hint's OpenCL C type ("float4"), empty when none
   // The size the compiled code runs with: the required one, else the primary size
   // it was compiled with. A native binary keeps it, so a blob compiled elsewhere
   // (ahead of time) reports the size baked into its code, not this device's primary.

@@ -24,6 +24,10 @@ std::string list_source_attributes(const KernelInfo &info) {
   if (info.required_group_size[0] != 0)
     attributes.push_back(fmt::format("reqd_work_group_size({},{},{})", info.required_group_size[0],
                                      info.required_group_size[1], info.required_group_size[2]));
+  if (info.group_size_hint[0] != 0)
+    attributes.push_back(fmt::format("work_group_size_hint({},{},{})", info.group_size_hint[0],
+                                     info.group_size_hint[1], info.group_size_hint[2]));
+  if (!info.vec_type_hint.empty()) attributes.push_back(fmt::format("vec_type_hint({})", info.vec_type_hint));
   if (info.required_subgroup_size != 0)
     attributes.push_back(fmt::format("intel_reqd_sub_group_size({})", info.required_subgroup_size));
   return fmt::format("{}", fmt::join(attributes, " "));

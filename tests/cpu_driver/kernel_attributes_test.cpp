@@ -48,6 +48,24 @@ TEST_F(KernelAttributes, SourceAttributesListRequiredSizesAsIntelsDriverWritesTh
   EXPECT_EQ("", source_attributes(kernel(module, "no_attributes")));
 }
 
+// SPIR-V's VecTypeHint names an integer type by its width only, so `uint` in the source reads back as `int`.
+TEST_F(KernelAttributes, SourceAttributesListHintsWithTheirOpenCLTypes) {
+  EXPECT_EQ("work_group_size_hint(16,2,1) vec_type_hint(float4)", source_attributes(kernel(module, "hints")));
+  EXPECT_EQ("reqd_work_group_size(2,2,2) work_group_size_hint(2,2,2) vec_type_hint(int) intel_reqd_sub_group_size(8)",
+            source_attributes(kernel(module, "every_attribute")));
+}
+
+TEST_F(KernelAttributes, NativeBinariesKeepTheSourceAttributes) {
+  size_t bytes = 0;
+  ZE_ASSERT_OK(zeModuleGetNativeBinary(module, &bytes, nullptr));
+  std::vector<uint8_t> blob(bytes);
+  ZE_ASSERT_OK(zeModuleGetNativeBinary(module, &bytes, blob.data()));
+  ze_module_handle_t loaded = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(blob, loaded, nullptr, "", ZE_MODULE_FORMAT_NATIVE));
+  EXPECT_EQ("reqd_work_group_size(2,2,2) work_group_size_hint(2,2,2) vec_type_hint(int) intel_reqd_sub_group_size(8)",
+            source_attributes(kernel(loaded, "every_attribute")));
+}
+
 TEST_F(KernelAttributes, ASmallBufferGetsTheStartOfTheAttributesTerminated) {
   ze_kernel_handle_t k = kernel(module, "group_size_only");
   char buffer[8];

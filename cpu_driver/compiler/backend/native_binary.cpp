@@ -24,7 +24,7 @@ constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // 4: and whether barriers became regions; 5: host-access names kept; 6: a work-group
 // function runs GroupContext::group_count groups per call; 7: kernels carry their refusal; 8: kernels and
 // exported functions carry the imports they reach, and exported functions what unsupported call they reach.
-constexpr uint32_t format_version = 8;
+constexpr uint32_t format_version = 9;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 class Writer {
@@ -104,6 +104,8 @@ void write_kernel(Writer &w, const KernelInfo &kernel) {
   }
   for (uint32_t size : kernel.required_group_size) w.put(size);
   w.put(kernel.required_subgroup_size);
+  for (uint32_t size : kernel.group_size_hint) w.put(size);
+  w.put(kernel.vec_type_hint);
   w.put(kernel.subgroup_size);
   w.put(kernel.static_local_bytes);
   w.put(kernel.private_bytes);
@@ -125,6 +127,8 @@ KernelInfo read_kernel(Reader &r) {
   }
   for (uint32_t &size : kernel.required_group_size) size = r.get<uint32_t>();
   kernel.required_subgroup_size = r.get<uint32_t>();
+  for (uint32_t &size : kernel.group_size_hint) size = r.get<uint32_t>();
+  kernel.vec_type_hint = r.string();
   kernel.subgroup_size = r.get<uint32_t>();
   kernel.static_local_bytes = r.get<uint64_t>();
   kernel.private_bytes = r.get<uint64_t>();

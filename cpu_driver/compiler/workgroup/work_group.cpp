@@ -44,6 +44,38 @@ uint32_t metadata_int(const llvm::MDNode *node, unsigned index) {
   return constant ? uint32_t(constant->getZExtValue()) : 0;
 }
 
+// vec_type_hint's type as OpenCL C writes it ("float4", "uint"): the translator keeps it as a value of the
+// type and whether an integer type is signed.
+std::string vec_type_hint(const llvm::MDNode *hint) {
+  if (hint == nullptr || hint->getNumOperands() < 1) return {};
+  auto *value = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(hint->getOperand(0).get());
+  if (value == nullptr) return {};
+  llvm::Type *type = value->getType();
+  unsigned lanes = 1;
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
+    lanes = vector->getNumElements();
+    type = vector->getElementType();
+  }
+  std::string name;
+  if (type->isHalfTy()) name = "half";
+  else if (type->isFloatTy()) name = "float";
+  else if (type->isDoubleTy()) name = "double";
+  else if (type->isIntegerTy()) {
+    const bool is_signed = metadata_int(hint, 1) != 0;
+    switch (type->getIntegerBitWidth()) {
+    case 8: name = "char"; break;
+    case 16: name = "short"; break;
+    case 32: name = "int"; break;
+    case 64: name = "long"; break;
+    default: return {};
+    }
+    if (!is_signed) name = "u" + name;
+  } else {
+    return {};
+  }
+  return lanes > 1 ? name + std::to_string(lanes) : name;
+}
+
 KernelInfo describe_kernel(llvm::Function &kernel) {
   KernelInfo info;
   info.name = kernel.getName().str();
@@ -53,6 +85,9 @@ KernelInfo describe_kernel(llvm::Function &kernel) {
   const llvm::MDNode *group_size = kernel.getMetadata("reqd_work_group_size");
   for (unsigned d = 0; d < 3; ++d) info.required_group_size[d] = metadata_int(group_size, d);
   info.required_subgroup_size = metadata_int(kernel.getMetadata("intel_reqd_sub_group_size"), 0);
+  const llvm::MDNode *hint = kernel.getMetadata("work_group_size_hint");
+  for (unsigned d = 0; d < 3; ++d) info.group_size_hint[d] = metadata_int(hint, d);
+  info.vec_type_hint = vec_type_hint(kernel.getMetadata("vec_type_hint"));
   for (llvm::Function *function : reachable_functions(kernel)) {
     info.uses_barriers = info.uses_barriers || needs_fibers(function->getName());
   }
