@@ -25,7 +25,20 @@ void parse_opt_level(std::string_view value, CompileOptions &options, std::strin
   options.opt_level = level;
 }
 
+bool gpu_only(std::string_view flag) {
+  for (std::string_view family : {"-ze-opt-", "-ze-intel-", "-ze-gtpin-", "-ze-exp-", "-cl-"})
+    if (flag.starts_with(family)) return true;
+  return flag == "-g" || flag == "-ze-kernel-debug-enable" || flag == "-ze-no-local-to-generic";
+}
+
 } // namespace
+
+std::string build_options_record(const CompileOptions &options) {
+  std::string record = fmt::format("-ze-opt-level=O{}", options.opt_level);
+  if (options.library_compilation) record += " -library-compilation";
+  if (options.fiber_barriers) record += " -zeal-barriers=fibers";
+  return record;
+}
 
 CompileOptions parse_build_flags(const char *flags, std::string &log) {
   CompileOptions options;
@@ -44,9 +57,12 @@ CompileOptions parse_build_flags(const char *flags, std::string &log) {
       options.library_compilation = true;
     } else if (flag == "-zeal-barriers=fibers" || flag == "-zeal-barriers=regions") {
       options.fiber_barriers = flag.ends_with("fibers");
-    } else if (flag == "-ze-opt-greater-than-4GB-buffer-required" || flag.starts_with("-cl-")) {
-      // Meaningful to GPU compilers only: 64-bit offsets are all a CPU has, and
-      // the -cl-* math relaxations do not change what is correct here.
+    } else if (flag == "-s" && words >> word) {
+      // The source file a debugger shows (with -g): the CPU driver keeps no debug information.
+    } else if (gpu_only(flag)) {
+      // Meaningful to GPU compilers only, accepted silently as Intel's driver accepts them on GPUs that ignore
+      // them: register-file sizes and 4 GB buffers (64-bit offsets are all a CPU has), debugging and
+      // instrumentation, and the -cl-* math relaxations, which do not change what is correct here.
     } else {
       note(log, fmt::format("unknown build flag '{}' ignored", flag));
     }

@@ -126,8 +126,12 @@ Status check_runnable(const CpuTarget &target);
 // The process's target: ZEAL_CPU_TARGET (default native), found and checked runnable once.
 const Result<CpuTarget> &process_cpu_target();
 
-// Parses Level Zero build flags; flags it does not know are reported in `log`.
+// Parses Level Zero build flags; flags it does not know are reported in `log`. The flags of Intel's GPU
+// compiler that mean nothing on a CPU (-ze-opt-*, -ze-intel-*, -cl-*, -g, -s FILE, ...) are accepted silently.
 CompileOptions parse_build_flags(const char *flags, std::string &log);
+// The options a module's code is compiled with, as Intel's compiler records them in its binaries
+// ("-ze-opt-level=O2 -library-compilation"): kept in native binaries.
+std::string build_options_record(const CompileOptions &options);
 
 // One compiled module: its object code in the process-wide JIT (one JITDylib
 // per Program), its kernels and what it imports and exports.

@@ -60,6 +60,9 @@ struct NativeContents {
   std::string object;  // an ELF relocatable object for the host
   std::vector<KernelInfo> kernels;
   Linkage linkage;
+  // The options the code was compiled with, written as Intel's compiler records them in its binaries
+  // ("-ze-opt-level=O2"), so that a binary says how it was made (build_options_record in compiler.hpp).
+  std::string build_options;
 };
 
 // A lowered module cut so that each kernel compiles on its own: kernels[i]

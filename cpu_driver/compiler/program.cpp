@@ -241,6 +241,7 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &la
   lowered.contents.kernels = std::move(*kernels);
   lowered.contents.linkage = final_linkage(ir, read->spirv, std::move(imports));
   lowered.contents.linkage.reach = std::move(reach);
+  lowered.contents.build_options = build_options_record(options);
   lowered.module = LoweredModule{std::move(context), std::move(read->module), options.opt_level};
   lowered.log = std::move(log);
   return lowered;

@@ -32,9 +32,22 @@ TEST(CpuCompilerBuildFlags, OptDisableWinsOverAnOptLevel) {
 TEST(CpuCompilerBuildFlags, GpuOnlyAndClFlagsAreAcceptedSilently) {
   std::string log;
   CompileOptions options =
-      parse_build_flags("-ze-opt-greater-than-4GB-buffer-required -cl-fast-relaxed-math -cl-mad-enable", log);
+      parse_build_flags("-ze-opt-greater-than-4GB-buffer-required -cl-fast-relaxed-math -cl-mad-enable "
+                        "-ze-opt-large-register-file -ze-intel-enable-auto-large-GRF-mode -ze-gtpin-rera -g "
+                        "-s /tmp/kernel.cl -ze-kernel-debug-enable -library-compilation",
+                        log);
   EXPECT_EQ(options.opt_level, 2u);
+  EXPECT_TRUE(options.library_compilation) << "-s takes the next word only";
   EXPECT_TRUE(log.empty()) << log;
+}
+
+TEST(CpuCompilerBuildFlags, TheRecordNamesTheLevelAsIntelsCompilerDoes) {
+  std::string log;
+  EXPECT_EQ("-ze-opt-level=O2", build_options_record(parse_build_flags("", log)));
+  EXPECT_EQ("-ze-opt-level=O0 -library-compilation",
+            build_options_record(parse_build_flags("-ze-opt-disable -library-compilation", log)));
+  EXPECT_EQ("-ze-opt-level=O1 -zeal-barriers=fibers",
+            build_options_record(parse_build_flags("-ze-opt-level=1 -zeal-barriers=fibers", log)));
 }
 
 TEST(CpuCompilerBuildFlags, UnknownFlagsAndBadLevelsAreReportedInTheLog) {

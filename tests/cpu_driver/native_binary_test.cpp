@@ -76,13 +76,31 @@ TEST_F(NativeBinaries, KernelPropertiesSurviveTheRoundTrip) {
   ASSERT_EQ(ZE_RESULT_SUCCESS, load(native_of(spirv), native, log)) << log;
   for (const char *name : {"vector_add", "fill_value"}) {
     ze_kernel_properties_t a{};
-  a.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
-  ze_kernel_properties_t b = a;
+    a.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+    ze_kernel_properties_t b = a;
     ZE_ASSERT_OK(zeKernelGetProperties(kernel(spirv, name), &a));
     ZE_ASSERT_OK(zeKernelGetProperties(kernel(native, name), &b));
     EXPECT_EQ(a.numKernelArgs, b.numKernelArgs) << name;
     EXPECT_EQ(a.privateMemSize, b.privateMemSize) << name;
     EXPECT_EQ(a.maxSubgroupSize, b.maxSubgroupSize) << name;
+  }
+}
+
+// A blob names the options its code was compiled with as Intel's compiler does in its binaries; a clean build
+// with the GPU compiler's flags logs nothing.
+TEST_F(NativeBinaries, ABinarySaysTheOptionsItsCodeWasCompiledWith) {
+  for (const auto &[flags, record] : {std::pair("-ze-opt-level=1 -ze-opt-large-register-file", "-ze-opt-level=O1"),
+                                      std::pair("-ze-opt-disable -g", "-ze-opt-level=O0"),
+                                      std::pair("-library-compilation", "-ze-opt-level=O2 -library-compilation")}) {
+    ze_module_handle_t spirv = nullptr;
+    std::string log;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("vector_add.spv"), spirv, &log, flags)) << log;
+    EXPECT_EQ("", log) << flags;
+    std::vector<uint8_t> blob = native_of(spirv);
+    find(blob, record);
+    ze_module_handle_t native = nullptr;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, load(blob, native, log)) << log;
+    find(native_of(native), record);
   }
 }
 

@@ -180,6 +180,7 @@ std::vector<uint8_t> write_native_binary(const NativeContents &contents, const s
   w.put(uint64_t(0)); // total size, patched below
   w.put(driver_build_id());
   w.put(target_id);
+  w.put(contents.build_options);
   w.put(uint32_t(contents.kernels.size()));
   for (const KernelInfo &kernel : contents.kernels) write_kernel(w, kernel);
   write_names(w, contents.linkage.imports);
@@ -218,6 +219,7 @@ Result<NativeContents> read_native_binary(std::span<const uint8_t> blob) {
                                host_target_id()));
   }
   NativeContents contents;
+  contents.build_options = r.string();
   contents.kernels.resize(r.count(16));
   for (KernelInfo &kernel : contents.kernels) kernel = read_kernel(r);
   contents.linkage.imports = read_names(r);
