@@ -48,9 +48,10 @@ void retype_indirect_calls(llvm::Module &module);
 // Kernels requiring a sub-group size the device lacks fail the build, each named in the log.
 Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOptions &options);
 
-// Internalises all but work-group functions, exported variables and (for a
-// library) exported functions, so the optimiser may drop the rest.
-void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool library);
+// Internalises all but work-group functions, exported variables and (with
+// keep_functions: a library, or a module made for function pointers) exported
+// functions, so the optimiser may drop the rest.
+void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool keep_functions);
 
 // What the optimised module exports, with variable sizes.
 Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std::vector<std::string> imports);

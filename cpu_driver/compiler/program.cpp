@@ -121,12 +121,14 @@ Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std
   lower_math_builtins(module);
   add_work_item_parameter(module);
   retype_indirect_calls(module);
-  // Only a library's exported functions can be called from elsewhere; the others are internalised.
+  // Only the exported functions of a library, or of a module made for function pointers, can be called from
+  // elsewhere; the others are internalised.
+  const bool keep_functions = options.library_compilation || spirv.function_pointers;
   std::span<const std::string> exported;
-  if (options.library_compilation) exported = spirv.exports;
+  if (keep_functions) exported = spirv.exports;
   log += refuse_unsupported_kernels(module, kernels, imports, exported, reach);
   build_work_group_functions(module, kernels, options);
-  hide_internals(module, spirv, options.library_compilation);
+  hide_internals(module, spirv, keep_functions);
   return verify(module, "after lowering for the host");
 }
 
@@ -160,6 +162,7 @@ Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMC
     read.spirv.exports.insert(read.spirv.exports.end(), linkage.exports.begin(), linkage.exports.end());
     read.spirv.host_aliases.insert(read.spirv.host_aliases.end(), host_access.aliases.begin(),
                                    host_access.aliases.end());
+    read.spirv.function_pointers = read.spirv.function_pointers || linkage.function_pointers;
     modules.push_back(std::move(*module));
   }
   if (modules.size() == 1) {

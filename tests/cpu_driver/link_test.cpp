@@ -205,6 +205,26 @@ TEST_F(Linking, FunctionsOfAModuleBuiltWithoutLibraryCompilationAreNotExported) 
   ZE_EXPECT_OK(zeModuleGetGlobalPointer(lib, "link_offset", &size, &pointer)); // variables always are
 }
 
+// A module declaring SPV_INTEL_function_pointers keeps its exported functions callable through pointers without
+// -library-compilation, as Intel's driver does: its own kernel calls them through what zeModuleGetFunctionPointer
+// gives.
+TEST_F(Linking, FunctionsOfAModuleMadeForFunctionPointersAreHandedOutWithoutLibraryCompilation) {
+  ze_module_handle_t module = plain("function_pointer_self.spv");
+  ASSERT_NE(nullptr, module);
+  void *add_int = nullptr, *times_three = nullptr;
+  ZE_ASSERT_OK(zeModuleGetFunctionPointer(module, "add_int", &add_int));
+  ZE_ASSERT_OK(zeModuleGetFunctionPointer(module, "times_three", &times_three));
+  ASSERT_NE(nullptr, add_int);
+  ASSERT_NE(add_int, times_three);
+  ze_kernel_handle_t k = kernel(module, "call_fptr");
+  uint64_t address = reinterpret_cast<uint64_t>(add_int);
+  EXPECT_EQ(expected(16, [](int i) { return i + 1; }), run(k, 16, {{sizeof(address), &address}}));
+  address = reinterpret_cast<uint64_t>(times_three);
+  EXPECT_EQ(expected(16, [](int i) { return 3 * i; }), run(k, 16, {{sizeof(address), &address}}));
+  void *none = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, zeModuleGetFunctionPointer(module, "call_fptr_helper", &none));
+}
+
 TEST_F(Linking, InspectionListsImportsUnresolvableImportsAndExports) {
   ze_module_handle_t dup = library("link_library_dup.spv");
   ze_module_handle_t user = plain("link_user.spv");

@@ -105,7 +105,7 @@ Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOp
   return build_failure(log);
 }
 
-void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool library) {
+void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool keep_functions) {
   llvm::StringSet<> exported = as_set(spirv.exports);
   auto hide = [&](llvm::GlobalValue &value, bool keep_exported) {
     if (value.isDeclaration() || value.hasLocalLinkage()) return;
@@ -113,9 +113,9 @@ void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool librar
     if (keep_exported && exported.contains(value.getName())) return;
     value.setLinkage(llvm::GlobalValue::InternalLinkage);
   };
-  // Variables stay visible for zeModuleGetGlobalPointer; functions only for a
-  // library, where other modules may call them (the optimiser then keeps a copy).
-  for (llvm::Function &function : module) hide(function, library);
+  // Variables stay visible for zeModuleGetGlobalPointer; functions only for a library or a module made for
+  // function pointers, where other code may call them (the optimiser then keeps a copy).
+  for (llvm::Function &function : module) hide(function, keep_functions);
   for (llvm::GlobalVariable &global : module.globals()) hide(global, true);
 }
 

@@ -24,11 +24,14 @@ SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
   std::vector<Linked> linked;
   std::unordered_set<uint32_t> builtins;
   std::unordered_set<std::string> entry_points;
+  bool function_pointers = false;
   // Decorations and entry points come before any function: stop at the first.
   for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
     uint32_t opcode = words[at] & 0xffff;
     std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
     if (opcode == spv::OpFunction) break;
+    if (opcode == spv::OpCapability && inst.size() >= 2 && inst[1] == spv::CapabilityFunctionPointersINTEL)
+      function_pointers = true;
     if (opcode == spv::OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
     if (opcode != spv::OpDecorate || inst.size() < 3) continue;
     if (inst[2] == spv::DecorationBuiltIn) builtins.insert(inst[1]);
@@ -37,6 +40,7 @@ SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
     }
   }
   SpirvLinkage out;
+  out.function_pointers = function_pointers;
   for (const Linked &symbol : linked) {
     if (symbol.type == Import && !builtins.contains(symbol.id) && !symbol.name.starts_with("__spirv_")) {
       out.imports.push_back(symbol.name);
