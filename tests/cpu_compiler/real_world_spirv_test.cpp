@@ -98,5 +98,31 @@ TEST(RealWorldSpirv, ACapabilityNewerThanSpirvToolsIsRefusedByName) {
       << program.error().log;
 }
 
+// OpenCL C++'s cl::spec_constant (no SpecId: the id is in the struct's name) specialises as on Intel's driver; a
+// real SpecId keeps working beside it, and a name repeating a SpecId the module uses is left a plain constant.
+TEST(RealWorldSpirv, OpenClCppSpecConstantsWithoutSpecIdAreSpecialisedByTheIdInTheirName) {
+  auto values_of = [](const CompileOptions &options, std::string *log = nullptr) {
+    std::vector<uint64_t> out(5, ~0ull);
+    auto program = build("real_world/cpp_spec_constants", options);
+    if (program == nullptr) return out;
+    if (log != nullptr) *log = program->build_log();
+    uint64_t *p = out.data();
+    const void *args[] = {&p};
+    run(*program->find_kernel("cpp_spec_constants"), args, Range{1, {1, 1, 1}, {1, 1, 1}});
+    return out;
+  };
+  std::string log;
+  EXPECT_EQ((std::vector<uint64_t>{10, 7, 1, 100, 33}), values_of({}, &log));
+  EXPECT_NE(std::string::npos, log.find("cl::spec_constant variables (ids 0, 5, 2) are read as specialisation "
+                                        "constants"))
+      << log;
+  const uint64_t id0 = 20;
+  const uint32_t id5 = 70, id9 = 900;
+  const uint8_t id2 = 3;
+  CompileOptions options;
+  options.spec_constants = {{0, &id0}, {5, &id5}, {2, &id2}, {9, &id9}};
+  EXPECT_EQ((std::vector<uint64_t>{20, 70, 3, 900, 33}), values_of(options));
+}
+
 } // namespace
 } // namespace zeal::cpu::test

@@ -5,10 +5,12 @@
 #include "common/spirv_host_access.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -23,6 +25,8 @@ constexpr uint32_t debug_source = 35;          // DebugSource in OpenCL.DebugInf
 constexpr uint32_t debug_source_words = 7;     // with Text: opcode, type, result, set, instruction, File, Text
 constexpr uint32_t nontemporal_mask = 0x4000;  // SPIR-V 1.6's memory-operand hint
 constexpr uint32_t version_1_4 = 0x00010400;
+// The type OpenCL C++'s cl::spec_constant<T, ID> is read through: its name carries the id, not a SpecId.
+constexpr std::string_view cpp_spec_constant_type = "struct.cl::__spirv::OpSpecConstant<";
 
 uint32_t word_of(uint32_t opcode, uint32_t count) { return (count << 16) | opcode; }
 
@@ -69,6 +73,11 @@ bool may_need_rewriting(std::span<const uint32_t> words) {
     case spv::OpTypeVector:
       if (count == 4 && words[at + 3] == 1) return true;
       break;
+    case spv::OpName: // the name's first bytes, without making a string of every name
+      if ((count - 2) * 4 > cpp_spec_constant_type.size() &&
+          std::memcmp(&words[at + 2], cpp_spec_constant_type.data(), cpp_spec_constant_type.size()) == 0)
+        return true;
+      break;
     case spv::OpDecorate:
       if (count == 4 && words[at + 2] == spv::DecorationFuncParamAttr &&
           words[at + 3] == spv::FunctionParameterAttributeNoReadWrite) {
@@ -102,6 +111,7 @@ public:
     zero_scalar_nulls();
     read_builtins_whole();
     read_newer_versions_as_1_4();
+    specialise_cpp_spec_constants();
     Legalized out;
     out.notes = std::move(notes_);
     if (!changed_) return out;
@@ -511,6 +521,78 @@ private:
                                  "it uses", version >> 16, (version >> 8) & 0xff));
     words_[1] = version_1_4;
     changed_ = true;
+  }
+
+  // OpenCL C++'s cl::spec_constant<T, ID> (the convention of level-zero-tests' update_variable_with_spec_constant)
+  // is a UniformConstant variable of a one-member struct named "struct.cl::__spirv::OpSpecConstant<T, ID>",
+  // initialised with the default and read through a cast: no SpecId anywhere, yet Intel's driver applies
+  // ze_module_constants_t to it by that ID. Each such variable's initialiser becomes a specialisation-constant
+  // composite of a new OpSpecConstant decorated SpecId ID, which the translator then specialises. An ID the module
+  // already uses as a SpecId is left alone.
+  void specialise_cpp_spec_constants() {
+    std::unordered_map<uint32_t, uint32_t> spec_id_of_type;
+    std::unordered_set<uint32_t> used_ids;
+    size_t first_declaration = insts_.size();
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      const uint32_t op = insts_[i].opcode;
+      if (op == spv::OpDecorate && w.size() == 4 && w[2] == spv::DecorationSpecId) used_ids.insert(w[3]);
+      if (op == spv::OpName && w.size() > 2) {
+        std::string name = spirv_literal_string(w.subspan(2));
+        if (name.starts_with(cpp_spec_constant_type) && name.ends_with(">")) {
+          std::string id = name.substr(name.rfind(',') + 1);
+          id.pop_back();
+          char *end = nullptr;
+          unsigned long value = std::strtoul(id.c_str(), &end, 10);
+          if (end != id.c_str() && *end == '\0' && value <= UINT32_MAX) spec_id_of_type[w[1]] = uint32_t(value);
+        }
+      }
+      if (first_declaration == insts_.size() && is_declaration(op)) first_declaration = i;
+    }
+    std::vector<uint32_t> decorations;
+    std::vector<uint32_t> specialised;
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode != spv::OpVariable || in_function_[i] || w.size() < 5) continue;
+      auto pointer = defining(w[1]);
+      if (pointer.size() != 4 || (pointer[0] & 0xffff) != spv::OpTypePointer) continue;
+      auto type = spec_id_of_type.find(pointer[3]);
+      if (type == spec_id_of_type.end() || used_ids.contains(type->second)) continue;
+      auto composite_at = definition_.find(w[4]);
+      if (composite_at == definition_.end() || replaced_[composite_at->second]) continue;
+      auto composite = inst(composite_at->second);
+      if ((composite[0] & 0xffff) != spv::OpConstantComposite || composite.size() != 4) continue;
+      auto value = defining(composite[3]);
+      if (value.size() < 3) continue;
+      // A scalar number (a bool cannot live in UniformConstant memory).
+      if ((value[0] & 0xffff) != spv::OpConstant) continue;
+      const uint32_t id = bound_++;
+      std::vector<uint32_t> words = {word_of(spv::OpSpecConstant, uint32_t(value.size())), value[1], id};
+      words.insert(words.end(), value.begin() + 3, value.end());
+      words.insert(words.end(), {word_of(spv::OpSpecConstantComposite, 4), composite[1], composite[2], id});
+      replace(composite_at->second, std::move(words));
+      decorations.insert(decorations.end(), {word_of(spv::OpDecorate, 4), id, spv::DecorationSpecId, type->second});
+      used_ids.insert(type->second);
+      specialised.push_back(type->second);
+    }
+    if (specialised.empty() || first_declaration == insts_.size()) return;
+    // The decorations go last among the annotations: in front of the first type, constant or variable.
+    std::vector<uint32_t> &slot = replaced_[first_declaration]
+                                      ? *replaced_[first_declaration]
+                                      : replaced_[first_declaration].emplace(inst(first_declaration).begin(),
+                                                                             inst(first_declaration).end());
+    slot.insert(slot.begin(), decorations.begin(), decorations.end());
+    changed_ = true;
+    notes_.push_back(fmt::format("info: the module's OpenCL C++ cl::spec_constant variables (ids {}) are read as "
+                                 "specialisation constants of those ids",
+                                 fmt::join(specialised, ", ")));
+  }
+
+  // Types, constants and global variables: what follows the annotations in a module's layout.
+  static bool is_declaration(uint32_t op) {
+    return (op >= spv::OpTypeVoid && op <= spv::OpTypeForwardPointer) || op == spv::OpTypePipeStorage ||
+           op == spv::OpTypeNamedBarrier || (op >= spv::OpConstantTrue && op <= spv::OpSpecConstantOp) ||
+           op == spv::OpVariable || op == spv::OpUndef || op == spv::OpFunction;
   }
 
   std::vector<uint32_t> words_;

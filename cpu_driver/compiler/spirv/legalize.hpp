@@ -25,6 +25,9 @@ namespace zeal::cpu::detail {
 // - a SPIR-V 1.5 or 1.6 module that uses nothing the translator lacks is
 //   read as 1.4 (the `Nontemporal` memory-operand hint is dropped); one that
 //   does is refused by the guard with the feature's name;
+// - OpenCL C++'s cl::spec_constant<T, ID> variables (no SpecId: the id is in
+//   their type's name) get an OpSpecConstant decorated SpecId ID, so that
+//   ze_module_constants_t specialises them as on Intel's driver;
 // - a function listing a block before one that dominates it (older
 //   llvm-spirv) gets its blocks in dominance order (block_order.hpp).
 // A module that needs none of this, or is too malformed to walk (the guard
