@@ -13,7 +13,8 @@ class Device;
 
 struct Allocation {
   uintptr_t base = 0;
-  size_t size = 0;            // as asked for; lookups treat [base, base + size) as the allocation
+  size_t size = 0;            // as asked for; lookups treat [base, base + size) as the allocation, whose block
+                              // is rounded up to whole allocation_granules
   size_t alignment = 0;       // of the block, needed to free it
   ze_memory_type_t type = ZE_MEMORY_TYPE_UNKNOWN;
   Device *device = nullptr;   // null for host allocations
@@ -35,6 +36,8 @@ public:
   bool find(const void *ptr, Allocation &out) const;
 
   static constexpr size_t default_alignment = 64;
+  // Every allocation's block is a multiple of this many bytes (see allocate()).
+  static constexpr size_t allocation_granule = 4096;
 
 private:
   mutable std::shared_mutex mutex_;

@@ -194,6 +194,25 @@ TEST_F(Kernels, ArgumentIndexAndSizeAreChecked) {
   ZE_EXPECT_OK(zeKernelSetArgumentValue(k, 0, sizeof(void *), nullptr)) << "a null value is a null pointer";
 }
 
+// As on Intel's driver, a by-value argument given fewer bytes than its type takes them, zero-extended
+// (level-zero-tests set size_t parameters from an int); more bytes are refused.
+TEST_F(Kernels, AShorterValueIsZeroExtendedAndALongerOneRefused) {
+  ze_module_handle_t wide = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("wide_value.spv"), wide));
+  ze_kernel_handle_t k = kernel(wide, "fill_wide");
+  auto *out = shared_array<uint64_t>(8);
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
+  const uint64_t earlier = ~0ull;
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(earlier), &earlier));
+  const int32_t short_value = 1000;
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(short_value), &short_value));
+  const uint8_t longer[16] = {};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(k, 1, sizeof(longer), longer));
+  ZE_ASSERT_OK(zeKernelSetGroupSize(k, 8, 1, 1));
+  ZE_ASSERT_OK(launch_and_wait(k, {1, 1, 1}));
+  for (uint64_t i = 0; i < 8; ++i) EXPECT_EQ(1000 + i, out[i]) << "the high bytes are zero, not the earlier value's";
+}
+
 TEST_F(Kernels, GroupSizeIsCheckedAgainstTheLimits) {
   ze_kernel_handle_t k = kernel(module, "vector_add");
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, zeKernelSetGroupSize(k, 2048, 1, 1));

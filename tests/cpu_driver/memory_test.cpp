@@ -1,6 +1,7 @@
 // USM allocations: kinds, alignment, base and interior pointers, freeing what is not ours, advice, residency.
 #include "test_support.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 namespace zeal::cpu::test {
@@ -70,6 +71,31 @@ TEST_F(Memory, UnknownPointersAreTypeUnknownAndCannotBeFreed) {
   ZE_ASSERT_OK(zeMemGetAllocProperties(context, base + 64, &p, nullptr));
   EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, p.type) << "one past the end is not inside";
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(context, base + 8)) << "only the base frees";
+}
+
+// Allocations are whole pages, as a GPU driver's are: a kernel writing past the size it asked for (as
+// level-zero-tests' launch and event tests do) writes into the allocation's own block, not the host's heap.
+TEST_F(Memory, AKernelWritingALittlePastItsAllocationStaysInItsOwnBlock) {
+  for (size_t asked : {size_t{1}, size_t{64}, size_t{1000}, size_t{4096}, size_t{4097}}) {
+    auto *p = static_cast<int *>(shared(asked));
+    ASSERT_NE(nullptr, p);
+    const size_t block = (asked + 4095) / 4096 * 4096;
+    EXPECT_GE(malloc_usable_size(p), block) << asked;
+    void *base = nullptr;
+    size_t size = 0;
+    ZE_ASSERT_OK(zeMemGetAddressRange(context, p, &base, &size));
+    EXPECT_EQ(asked, size) << "lookups see the size asked for";
+  }
+  auto *small = static_cast<int *>(shared(64));
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("vector_add.spv"), module));
+  ze_kernel_handle_t fill = kernel(module, "fill_value");
+  int value = 77;
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(fill, 0, sizeof(small), &small));
+  ZE_ASSERT_OK(zeKernelSetArgumentValue(fill, 1, sizeof(value), &value));
+  ZE_ASSERT_OK(zeKernelSetGroupSize(fill, 64, 1, 1));
+  ZE_ASSERT_OK(launch_and_wait(fill, {1024 / 64, 1, 1})); // 4 KiB into 64 bytes
+  for (int i = 0; i < 1024; ++i) ASSERT_EQ(77, small[i]) << i;
 }
 
 TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
