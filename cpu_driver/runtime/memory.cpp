@@ -33,9 +33,9 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
   // for (level-zero-tests' launch and event tests write 1 KiB into 64 bytes, 4000 bytes into 1000) then writes
   // into its own block, as it would on a GPU, instead of into the host's heap, whose corruption would end the
   // process later and elsewhere. Lookups still see the size asked for.
-  size_t block = size <= SIZE_MAX - (allocation_granule - 1) ? (size + allocation_granule - 1) / allocation_granule *
-                                                                  allocation_granule
-                                                            : size;
+  size_t block = size;
+  if (size <= SIZE_MAX - (allocation_granule - 1))
+    block = (size + allocation_granule - 1) / allocation_granule * allocation_granule;
   void *p = ::operator new(block, std::align_val_t{align}, std::nothrow);
   if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   Allocation a{reinterpret_cast<uintptr_t>(p), size, align, type, device, next_allocation_id.fetch_add(1)};

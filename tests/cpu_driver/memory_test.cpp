@@ -105,7 +105,7 @@ TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, zeMemAllocHost(context, &desc, 16, 3, &p));
 }
 
-// Virtual memory is not implemented yet, but its page size is answered: never 0, which a caller divides by.
+// The virtual memory page size is answered for any size, and never 0, which a caller divides by.
 TEST_F(Memory, TheVirtualMemoryPageSizeIsTheHostsPage) {
   size_t page = 0;
   ZE_ASSERT_OK(zeVirtualMemQueryPageSize(context, device, 1 << 20, &page));

@@ -9,6 +9,8 @@
 #define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
 #include <spirv/unified1/spirv.hpp>
 
+#include "cpu_driver/compiler/spirv/opcodes.hpp" // after spirv.hpp: it includes it without the utility code
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -588,11 +590,9 @@ private:
                                  fmt::join(specialised, ", ")));
   }
 
-  // Types, constants and global variables: what follows the annotations in a module's layout.
+  // Types, constants, global variables and functions: what follows the annotations in a module's layout.
   static bool is_declaration(uint32_t op) {
-    return (op >= spv::OpTypeVoid && op <= spv::OpTypeForwardPointer) || op == spv::OpTypePipeStorage ||
-           op == spv::OpTypeNamedBarrier || (op >= spv::OpConstantTrue && op <= spv::OpSpecConstantOp) ||
-           op == spv::OpVariable || op == spv::OpUndef || op == spv::OpFunction;
+    return is_module_level(op) || op == spv::OpVariable || op == spv::OpUndef || op == spv::OpFunction;
   }
 
   std::vector<uint32_t> words_;

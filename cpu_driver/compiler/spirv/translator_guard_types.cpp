@@ -1,4 +1,5 @@
 // Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: check_translator_input, second half.
+#include "cpu_driver/compiler/spirv/opcodes.hpp"
 #include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
 #include <fmt/format.h>
@@ -22,11 +23,6 @@ const uint32_t storage_semantics =
     spv::MemorySemanticsAtomicCounterMemoryMask | spv::MemorySemanticsImageMemoryMask |
     spv::MemorySemanticsOutputMemoryMask | spv::MemorySemanticsMakeAvailableMask |
     spv::MemorySemanticsMakeVisibleMask | spv::MemorySemanticsVolatileMask;
-
-bool is_type_opcode(uint32_t opcode) {
-  return (opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer) || opcode == spv::OpTypePipeStorage ||
-         opcode == spv::OpTypeNamedBarrier;
-}
 
 // The storage classes the translator maps to address spaces (Private is not one of them).
 bool is_kernel_storage_class(uint32_t storage) {
@@ -70,11 +66,6 @@ bool is_pipe(uint32_t opcode) {
 // Device-side enqueue (OpEnqueueMarker to OpBuildNDRange): the translator
 // mistypes some of it, and this driver has no device queue to enqueue on.
 bool is_device_enqueue(uint32_t opcode) { return opcode >= spv::OpEnqueueMarker && opcode <= spv::OpBuildNDRange; }
-
-// Types, constants and global variables belong outside functions, where the translator reads them.
-bool is_module_level(uint32_t opcode) {
-  return is_type_opcode(opcode) || (opcode >= spv::OpConstantTrue && opcode <= spv::OpSpecConstantOp);
-}
 
 // The kind of id each operand must name, where the translator casts without
 // looking (a value's type, a block, a callee): a wrong kind is a bad cast there.

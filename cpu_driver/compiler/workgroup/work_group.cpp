@@ -44,8 +44,9 @@ uint32_t metadata_int(const llvm::MDNode *node, unsigned index) {
   return constant ? uint32_t(constant->getZExtValue()) : 0;
 }
 
-// vec_type_hint's type as OpenCL C writes it ("float4", "uint"): the translator keeps it as a value of the
-// type and whether an integer type is signed.
+// vec_type_hint's type as OpenCL C writes it ("float4", "int"): a value of the type, and whether an integer type
+// is signed. SPIR-V's VecTypeHint keeps no sign, so the translator marks every integer signed; the unsigned names
+// come only from modules that carry the sign (LLVM IR written by OpenCL C compilers directly).
 std::string vec_type_hint(const llvm::MDNode *hint) {
   if (hint == nullptr || hint->getNumOperands() < 1) return {};
   auto *value = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(hint->getOperand(0).get());
