@@ -211,6 +211,18 @@ ze_result_t device_get_memory_properties(ze_device_handle_t device, uint32_t *co
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t device_get_external_memory_properties(ze_device_handle_t device, ze_device_external_memory_properties_t *out) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Device allocations as Linux memory files (memory.cpp), shared as opaque descriptors; images are not
+  // implemented, so none of theirs.
+  ze_device_external_memory_properties_t external{};
+  external.memoryAllocationImportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+  external.memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+  copy_keeping_header(out, external);
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
                                                 ze_device_memory_access_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -285,6 +297,7 @@ void implement(ze_device_dditable_t &t) {
   t.pfnGetCommandQueueGroupProperties = guarded<device_get_command_queue_group_properties>;
   t.pfnGetMemoryProperties = guarded<device_get_memory_properties>;
   t.pfnGetMemoryAccessProperties = guarded<device_get_memory_access_properties>;
+  t.pfnGetExternalMemoryProperties = guarded<device_get_external_memory_properties>;
   t.pfnGetCacheProperties = guarded<device_get_cache_properties>;
   t.pfnGetP2PProperties = guarded<device_get_p2p_properties>;
   t.pfnCanAccessPeer = guarded<device_can_access_peer>;

@@ -169,7 +169,8 @@ ze_result_t driver_get_properties(ze_driver_handle_t driver, ze_driver_propertie
 ze_result_t driver_get_ipc_properties(ze_driver_handle_t driver, ze_driver_ipc_properties_t *properties) {
   if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  properties->flags = 0; // no IPC: allocations are private to the process
+  // Device allocations and IPC event pools live in memory files another process of the host can map.
+  properties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
   return ZE_RESULT_SUCCESS;
 }
 

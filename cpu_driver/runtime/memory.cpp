@@ -5,46 +5,152 @@
 #include "cpu_driver/runtime/context.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/shared_file.hpp"
+
+#include <fmt/format.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <cstdint>
 #include <mutex>
 #include <new>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace zeal::cpu {
 namespace {
 
 std::atomic<uint64_t> next_allocation_id{1};
 
-// Aligned operator delete must see the alignment the block was made with.
-void release(const Allocation &a) { ::operator delete(reinterpret_cast<void *>(a.base), std::align_val_t{a.alignment}); }
+size_t round_up(size_t size, size_t granule) {
+  return size <= SIZE_MAX - (granule - 1) ? (size + granule - 1) / granule * granule : size;
+}
+
+// Room for every context's device memory: twice the machine's memory (device allocations may be made and not
+// touched, as on a GPU they may be made and not used), at least 4 GiB. Address space only, until touched.
+size_t device_heap_capacity() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  size_t memory = pages > 0 ? size_t(pages) * system_page_size() : size_t(0);
+  return std::max(memory * 2, size_t(4) << 30);
+}
 
 } // namespace
 
+Allocations::Allocations() : device_heap_(device_heap_capacity()) {}
+
+void Allocations::release(const Allocation &a) {
+  switch (a.backing) {
+  case Allocation::Backing::heap:
+    // Aligned operator delete must see the alignment the block was made with.
+    ::operator delete(reinterpret_cast<void *>(a.base), std::align_val_t{a.alignment});
+    break;
+  case Allocation::Backing::device_heap:
+    if (!a.shared) device_heap_.release(reinterpret_cast<void *>(a.base), a.size);
+    break;
+  case Allocation::Backing::mapped_file:
+    munmap(reinterpret_cast<void *>(a.base), round_up(a.size, system_page_size()));
+    break;
+  case Allocation::Backing::own_file:
+    munmap(reinterpret_cast<void *>(a.base), round_up(a.size, system_page_size()));
+    close(a.fd);
+    break;
+  }
+}
+
 Allocations::~Allocations() {
-  for (auto &[base, allocation] : by_base_) release(allocation);
+  // The device heap's ranges go with the heap, uncleared, for any other process that mapped them.
+  for (auto &[base, allocation] : by_base_)
+    if (allocation.backing != Allocation::Backing::device_heap) release(allocation);
 }
 
 ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device,
                                   void **out) {
   // Never below the default: kernels may use aligned vector loads on any buffer.
   size_t align = std::max(alignment, default_alignment);
-  // A whole number of pages, as a GPU driver's allocations are: a kernel writing a little past the size it asked
-  // for (level-zero-tests' launch and event tests write 1 KiB into 64 bytes, 4000 bytes into 1000) then writes
-  // into its own block, as it would on a GPU, instead of into the host's heap, whose corruption would end the
-  // process later and elsewhere. Lookups still see the size asked for.
-  size_t block = size;
-  if (size <= SIZE_MAX - (allocation_granule - 1))
-    block = (size + allocation_granule - 1) / allocation_granule * allocation_granule;
-  void *p = ::operator new(block, std::align_val_t{align}, std::nothrow);
-  if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-  Allocation a{reinterpret_cast<uintptr_t>(p), size, align, type, device, next_allocation_id.fetch_add(1)};
+  Allocation a{0, size, align, type, device, next_allocation_id.fetch_add(1)};
+  if (type == ZE_MEMORY_TYPE_DEVICE) {
+    // Whole pages of the context's memory file, which another process can map.
+    std::string why;
+    void *p = device_heap_.allocate(size, align, why);
+    if (p == nullptr) {
+      zeal::logger("zeal-cpu").warn("zeMemAllocDevice: {}", why);
+      return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    a.base = reinterpret_cast<uintptr_t>(p);
+    a.backing = Allocation::Backing::device_heap;
+  } else {
+    // A whole number of pages, as a GPU driver's allocations are: a kernel writing a little past the size it
+    // asked for (level-zero-tests' launch and event tests write 1 KiB into 64 bytes, 4000 bytes into 1000) then
+    // writes into its own block, as it would on a GPU, instead of into the host's heap, whose corruption would
+    // end the process later and elsewhere. Lookups still see the size asked for.
+    void *p = ::operator new(round_up(size, allocation_granule), std::align_val_t{align}, std::nothrow);
+    if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    a.base = reinterpret_cast<uintptr_t>(p);
+  }
+  {
+    std::unique_lock lock(mutex_);
+    by_base_.emplace(a.base, a);
+  }
+  *out = reinterpret_cast<void *>(a.base);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Allocations::allocate_exportable(size_t size, Device *device, void **out, std::string &why) {
+  const size_t length = round_up(size, system_page_size());
+  int fd = create_memory_file("zeal-exported-memory", length, why);
+  if (fd < 0) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+  void *p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    why = fmt::format("the memory file of {} bytes could not be mapped: {}", length, std::strerror(errno));
+    close(fd);
+    return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  Allocation a{reinterpret_cast<uintptr_t>(p), size, system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
+               next_allocation_id.fetch_add(1)};
+  a.backing = Allocation::Backing::own_file;
+  a.fd = fd;
   {
     std::unique_lock lock(mutex_);
     by_base_.emplace(a.base, a);
   }
   *out = p;
   return ZE_RESULT_SUCCESS;
+}
+
+int Allocations::export_fd(const void *ptr) const {
+  std::shared_lock lock(mutex_);
+  auto it = by_base_.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == by_base_.end() || it->second.backing != Allocation::Backing::own_file) return -1;
+  return fcntl(it->second.fd, F_DUPFD_CLOEXEC, 0);
+}
+
+void Allocations::adopt_mapped(void *base, size_t size, Device *device) {
+  Allocation a{reinterpret_cast<uintptr_t>(base), size, system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
+               next_allocation_id.fetch_add(1)};
+  a.backing = Allocation::Backing::mapped_file;
+  std::unique_lock lock(mutex_);
+  by_base_.emplace(a.base, a);
+}
+
+ze_result_t Allocations::close_mapped(void *ptr) {
+  Allocation a;
+  {
+    std::unique_lock lock(mutex_);
+    auto it = by_base_.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == by_base_.end() || it->second.backing != Allocation::Backing::mapped_file)
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    a = it->second;
+    by_base_.erase(it);
+  }
+  release(a);
+  return ZE_RESULT_SUCCESS;
+}
+
+void Allocations::mark_shared(const void *ptr) {
+  std::unique_lock lock(mutex_);
+  if (auto it = by_base_.find(reinterpret_cast<uintptr_t>(ptr)); it != by_base_.end()) it->second.shared = true;
 }
 
 ze_result_t Allocations::free(void *ptr) {
@@ -90,13 +196,65 @@ ze_result_t mem_alloc_host(ze_context_handle_t context, const ze_host_mem_alloc_
   return Context::from(context)->allocations().allocate(size, alignment, ZE_MEMORY_TYPE_HOST, nullptr, out);
 }
 
+// The first structure of type `stype` in a pNext chain, or null.
+template <class T>
+const T *find_in_chain(const void *next, ze_structure_type_t stype) {
+  for (auto *at = static_cast<const ze_base_desc_t *>(next); at != nullptr;
+       at = static_cast<const ze_base_desc_t *>(at->pNext))
+    if (at->stype == stype) return reinterpret_cast<const T *>(at);
+  return nullptr;
+}
+
+// Memory files are what this driver shares: exported and imported as opaque descriptors. A memory file is not a
+// dma-buf (no DMA_BUF_IOCTL_SYNC, no importer's ioctls), so that type is not claimed.
+constexpr ze_external_memory_type_flags_t shared_memory_types = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+
+ze_result_t import_device_memory(Context &context, const ze_external_memory_import_fd_t &import, size_t size,
+                                 Device *device, void **out) {
+  if (import.flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) {
+    zeal::logger("zeal-cpu").warn("zeMemAllocDevice: importing memory of type flags {:#x}: this driver imports "
+                                  "opaque file descriptors (ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) only",
+                                  import.flags);
+    return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+  }
+  IpcContents contents;
+  contents.fd = import.fd;
+  contents.size = round_up(size, system_page_size());
+  std::string why;
+  void *p = nullptr;
+  if (ze_result_t r = map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
+    zeal::logger("zeal-cpu").warn("zeMemAllocDevice: importing descriptor {}: {}", import.fd, why);
+    return r;
+  }
+  context.allocations().adopt_mapped(p, size, device);
+  *out = p;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t mem_alloc_device(ze_context_handle_t context, const ze_device_mem_alloc_desc_t *desc, size_t size,
                              size_t alignment, ze_device_handle_t device, void **out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Device *d = Device::from(device);
   if (ze_result_t r = check_alloc(context, size, alignment, d, out); r != ZE_RESULT_SUCCESS) return r;
-  return Context::from(context)->allocations().allocate(size, alignment, ZE_MEMORY_TYPE_DEVICE, d, out);
+  Context &c = *Context::from(context);
+  if (auto *import = find_in_chain<ze_external_memory_import_fd_t>(desc->pNext,
+                                                                   ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD))
+    return import_device_memory(c, *import, size, d, out);
+  if (auto *exported = find_in_chain<ze_external_memory_export_desc_t>(desc->pNext,
+                                                                       ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC)) {
+    if ((exported->flags & ~shared_memory_types) != 0) {
+      zeal::logger("zeal-cpu").warn("zeMemAllocDevice: exporting memory of type flags {:#x}: this driver exports "
+                                    "opaque file descriptors (ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) only",
+                                    exported->flags);
+      return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+    std::string why;
+    ze_result_t r = c.allocations().allocate_exportable(size, d, out, why);
+    if (r != ZE_RESULT_SUCCESS) zeal::logger("zeal-cpu").warn("zeMemAllocDevice: {}", why);
+    return r;
+  }
+  return c.allocations().allocate(size, alignment, ZE_MEMORY_TYPE_DEVICE, d, out);
 }
 
 ze_result_t mem_alloc_shared(ze_context_handle_t context, const ze_device_mem_alloc_desc_t *device_desc,
@@ -123,9 +281,30 @@ ze_result_t mem_get_alloc_properties(ze_context_handle_t context, const void *pt
   if (ptr == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Allocation a;
   bool known = Context::from(context)->allocations().find(ptr, a);
+  if (auto *export_fd = const_cast<ze_external_memory_export_fd_t *>(find_in_chain<ze_external_memory_export_fd_t>(
+          out->pNext, ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD))) {
+    // A new descriptor each time, which the caller owns.
+    if (export_fd->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) {
+      zeal::logger("zeal-cpu").warn("zeMemGetAllocProperties: exporting as type flags {:#x}: this driver exports "
+                                    "opaque file descriptors (ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) only",
+                                    export_fd->flags);
+      return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+    int fd = known && a.base == reinterpret_cast<uintptr_t>(ptr) ? Context::from(context)->allocations().export_fd(ptr)
+                                                                 : -1;
+    if (fd < 0) {
+      zeal::logger("zeal-cpu").warn("zeMemGetAllocProperties: {} was not allocated for export (chain a "
+                                    "ze_external_memory_export_desc_t to its zeMemAllocDevice)",
+                                    ptr);
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    export_fd->fd = fd;
+  }
   out->type = known ? a.type : ZE_MEMORY_TYPE_UNKNOWN;
   out->id = known ? a.id : 0;
-  out->pageSize = known ? Allocations::default_alignment : 0;
+  out->pageSize = !known ? 0
+                 : a.backing == Allocation::Backing::heap ? Allocations::default_alignment
+                                                          : system_page_size();
   if (device != nullptr) *device = known ? a.device : nullptr;
   return ZE_RESULT_SUCCESS;
 }
@@ -140,9 +319,86 @@ ze_result_t mem_get_address_range(ze_context_handle_t context, const void *ptr, 
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t mem_get_ipc_handle(ze_context_handle_t context, const void *ptr, ze_ipc_mem_handle_t *handle) {
+  if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (ptr == nullptr || handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Context *c = Context::from(context);
+  IpcContents contents;
+  Allocation a;
+  PhysicalMemory *physical = nullptr;
+  size_t offset = 0, length = 0;
+  if (c->allocations().find(ptr, a)) {
+    const char *refusal = nullptr;
+    if (a.base != reinterpret_cast<uintptr_t>(ptr)) refusal = "is inside an allocation, not its start";
+    else if (a.backing == Allocation::Backing::mapped_file)
+      refusal = "was opened from another process's handle; that process exports it";
+    else if (a.backing != Allocation::Backing::device_heap) refusal = "is not a device allocation (zeMemAllocDevice)";
+    if (refusal != nullptr) {
+      zeal::logger("zeal-cpu").warn("zeMemGetIpcHandle: {} {}", ptr, refusal);
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    c->allocations().mark_shared(ptr);
+    DeviceHeap &heap = c->allocations().device_heap();
+    contents.fd = heap.fd();
+    contents.offset = heap.offset_of(ptr);
+    contents.size = (a.size + system_page_size() - 1) / system_page_size() * system_page_size();
+  } else if (c->virtual_memory().mapped_at(ptr, physical, offset, length)) {
+    // Reserved addresses with physical memory mapped: that memory's file, from ptr's page on.
+    if (reinterpret_cast<uintptr_t>(ptr) % VirtualMemory::page_size() != 0) {
+      zeal::logger("zeal-cpu").warn("zeMemGetIpcHandle: {} is not at the start of a mapped page", ptr);
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    contents.fd = physical->fd();
+    contents.offset = offset;
+    contents.size = length;
+  } else {
+    zeal::logger("zeal-cpu").warn("zeMemGetIpcHandle: {} is not device memory of this context", ptr);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  contents.kind = IpcContents::Kind::memory;
+  encode_ipc(contents, handle->data);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t mem_open_ipc_handle(ze_context_handle_t context, ze_device_handle_t device, ze_ipc_mem_handle_t handle,
+                                ze_ipc_memory_flags_t flags, void **out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (flags > (ZE_IPC_MEMORY_FLAG_BIAS_CACHED | ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED))
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  std::string why;
+  IpcContents contents;
+  if (!decode_ipc(handle.data, IpcContents::Kind::memory, contents, why)) {
+    zeal::logger("zeal-cpu").warn("zeMemOpenIpcHandle: {}", why);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  // Each open maps anew: the spec gives each call its own pointer. The caching bias has no meaning on a CPU.
+  void *p = nullptr;
+  if (ze_result_t r = map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
+    zeal::logger("zeal-cpu").warn("zeMemOpenIpcHandle: {}", why);
+    return r;
+  }
+  Context::from(context)->allocations().adopt_mapped(p, contents.size, Device::from(device));
+  *out = p;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t mem_close_ipc_handle(ze_context_handle_t context, const void *ptr) {
+  if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (ptr == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  ze_result_t r = Context::from(context)->allocations().close_mapped(const_cast<void *>(ptr));
+  if (r != ZE_RESULT_SUCCESS)
+    zeal::logger("zeal-cpu").warn("zeMemCloseIpcHandle: {} was not opened with zeMemOpenIpcHandle in this context",
+                                  ptr);
+  return r;
+}
+
 } // namespace
 
 void implement(ze_mem_dditable_t &t) {
+  t.pfnGetIpcHandle = guarded<mem_get_ipc_handle>;
+  t.pfnOpenIpcHandle = guarded<mem_open_ipc_handle>;
+  t.pfnCloseIpcHandle = guarded<mem_close_ipc_handle>;
   t.pfnAllocHost = guarded<mem_alloc_host>;
   t.pfnAllocDevice = guarded<mem_alloc_device>;
   t.pfnAllocShared = guarded<mem_alloc_shared>;

@@ -7,6 +7,7 @@
 #include "cpu_driver/runtime/context.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/shared_file.hpp"
 
 #include <fmt/format.h>
 
@@ -39,13 +40,7 @@ void *pointer_to(uintptr_t a) { return reinterpret_cast<void *>(a); }
 
 PhysicalMemory::~PhysicalMemory() { close(fd_); }
 
-size_t VirtualMemory::page_size() {
-  static const size_t page = [] {
-    long size = sysconf(_SC_PAGESIZE);
-    return size > 0 ? size_t(size) : size_t(4096);
-  }();
-  return page;
-}
+size_t VirtualMemory::page_size() { return system_page_size(); }
 
 VirtualMemory::~VirtualMemory() {
   for (const auto &[start, span] : spans_) munmap(pointer_to(start), span.size);
@@ -79,6 +74,7 @@ void VirtualMemory::split_at(uintptr_t address) {
   if (address <= start || address >= start + span.size) return;
   Span tail = span;
   tail.size = start + span.size - address;
+  if (tail.memory != nullptr) tail.offset += address - start;
   span.size = address - start;
   spans_.emplace(address, tail);
 }
@@ -196,7 +192,7 @@ ze_result_t VirtualMemory::map(const void *ptr, size_t size, PhysicalMemory &mem
     return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   }
   spans_.erase(first, last);
-  spans_.emplace(address_of(ptr), Span{size, access, &memory});
+  spans_.emplace(address_of(ptr), Span{size, access, &memory, offset});
   return ZE_RESULT_SUCCESS;
 }
 
@@ -237,6 +233,25 @@ ze_result_t VirtualMemory::set_access(const void *ptr, size_t size, ze_memory_ac
   }
   merge_around(address_of(ptr), address_of(ptr) + size);
   return ZE_RESULT_SUCCESS;
+}
+
+bool VirtualMemory::mapped_at(const void *ptr, PhysicalMemory *&memory, size_t &offset, size_t &length) const {
+  const uintptr_t at = address_of(ptr) / page_size() * page_size();
+  std::lock_guard lock(mutex_);
+  auto it = spans_.upper_bound(at);
+  if (it == spans_.begin()) return false;
+  --it;
+  if (it->second.memory == nullptr || at >= it->first + it->second.size) return false;
+  memory = it->second.memory;
+  offset = it->second.offset + (at - it->first);
+  length = it->first + it->second.size - at;
+  // Later spans may continue the same memory at the next offsets (split by an access change).
+  for (auto next = std::next(it); next != spans_.end() && next->first == it->first + it->second.size &&
+                                  next->second.memory == memory &&
+                                  next->second.offset == it->second.offset + it->second.size;
+       it = next++)
+    length += next->second.size;
+  return true;
 }
 
 ze_result_t VirtualMemory::get_access(const void *ptr, size_t size, ze_memory_access_attribute_t &access,

@@ -59,6 +59,10 @@ public:
   ze_result_t get_access(const void *ptr, size_t size, ze_memory_access_attribute_t &access, size_t &same,
                          std::string &why) const;
 
+  // The physical memory mapped at ptr, the offset in it of ptr's page, and how many bytes from there are mapped
+  // from it in one piece; false when ptr is not in mapped pages.
+  bool mapped_at(const void *ptr, PhysicalMemory *&memory, size_t &offset, size_t &length) const;
+
   // Physical memory objects of this context, so that a handle of another context or a destroyed one is refused.
   ze_result_t create_physical(Device *device, size_t size, PhysicalMemory **out, std::string &why);
   ze_result_t destroy_physical(PhysicalMemory *memory, std::string &why);
@@ -69,6 +73,7 @@ private:
     size_t size = 0;
     ze_memory_access_attribute_t access = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
     PhysicalMemory *memory = nullptr; // null: reserved, not mapped
+    size_t offset = 0;                // of the span's first page in `memory`
   };
   using Spans = std::map<uintptr_t, Span>;
 

@@ -68,8 +68,8 @@ TEST_F(TableGetters, EveryEntryIsFilledAndUnimplementedOnesAnswerUnsupported) {
   auto *entries = reinterpret_cast<void **>(&table);
   for (size_t i = 0; i < sizeof(table) / sizeof(void *); ++i) EXPECT_NE(nullptr, entries[i]) << "entry " << i;
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, table.pfnGetImageProperties(nullptr, nullptr));
-  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, table.pfnGetExternalMemoryProperties(nullptr, nullptr));
   // Implemented entries check their arguments instead.
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnGetExternalMemoryProperties(nullptr, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnCanAccessPeer(nullptr, nullptr, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, table.pfnGetCacheProperties(nullptr, nullptr, nullptr));
 

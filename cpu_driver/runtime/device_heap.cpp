@@ -1,0 +1,108 @@
+// DeviceHeap (device_heap.hpp): best-fit ranges of one shared memory file.
+#include "cpu_driver/runtime/device_heap.hpp"
+
+#include "cpu_driver/runtime/shared_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace zeal::cpu {
+
+DeviceHeap::~DeviceHeap() {
+  if (base_ != nullptr) munmap(base_, capacity_);
+  if (fd_ >= 0) close(fd_);
+}
+
+bool DeviceHeap::open(std::string &why) {
+  if (base_ != nullptr) return true;
+  int fd = create_memory_file("zeal-device-memory", capacity_, why);
+  if (fd < 0) return false;
+  // MAP_NORESERVE and a sparse file: only touched pages cost memory.
+  void *p = mmap(nullptr, capacity_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  if (p == MAP_FAILED) {
+    why = fmt::format("the device memory file ({} bytes) could not be mapped: {}", capacity_, std::strerror(errno));
+    close(fd);
+    return false;
+  }
+  fd_ = fd;
+  base_ = static_cast<char *>(p);
+  free_by_offset_.emplace(0, capacity_);
+  free_by_size_.emplace(capacity_, 0);
+  return true;
+}
+
+void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
+  const size_t page = system_page_size();
+  alignment = std::max(alignment, page);
+  if (size > capacity_) {
+    why = fmt::format("{} bytes of device memory exceed the context's device heap of {} bytes", size, capacity_);
+    return nullptr;
+  }
+  size = (size + page - 1) / page * page;
+  std::lock_guard lock(mutex_);
+  if (!open(why)) return nullptr;
+  // The smallest free range that holds `size` bytes once its start is aligned.
+  for (auto it = free_by_size_.lower_bound(size); it != free_by_size_.end(); ++it) {
+    const size_t range_size = it->first, range_offset = it->second;
+    const size_t start = (range_offset + alignment - 1) / alignment * alignment;
+    if (start - range_offset > range_size - size) continue;
+    free_by_size_.erase(it);
+    free_by_offset_.erase(range_offset);
+    if (start > range_offset) {
+      free_by_offset_.emplace(range_offset, start - range_offset);
+      free_by_size_.emplace(start - range_offset, range_offset);
+    }
+    const size_t end = start + size, range_end = range_offset + range_size;
+    if (end < range_end) {
+      free_by_offset_.emplace(end, range_end - end);
+      free_by_size_.emplace(range_end - end, end);
+    }
+    return base_ + start;
+  }
+  why = fmt::format("the context's device heap ({} bytes) has no free range of {} bytes", capacity_, size);
+  return nullptr;
+}
+
+void DeviceHeap::release(void *p, size_t size) {
+  const size_t page = system_page_size();
+  size = (size + page - 1) / page * page;
+  const size_t offset = offset_of(p);
+  // The pages go back to the system now, not when the context ends.
+  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset), off_t(size));
+  std::lock_guard lock(mutex_);
+  give_back(offset, size);
+}
+
+void DeviceHeap::give_back(size_t offset, size_t size) {
+  auto erase_free = [this](std::map<size_t, size_t>::iterator it) {
+    auto [first, last] = free_by_size_.equal_range(it->second);
+    for (auto s = first; s != last; ++s)
+      if (s->second == it->first) {
+        free_by_size_.erase(s);
+        break;
+      }
+    return free_by_offset_.erase(it);
+  };
+  auto next = free_by_offset_.lower_bound(offset);
+  if (next != free_by_offset_.end() && offset + size == next->first) {
+    size += next->second;
+    next = erase_free(next);
+  }
+  if (next != free_by_offset_.begin()) {
+    auto previous = std::prev(next);
+    if (previous->first + previous->second == offset) {
+      offset = previous->first;
+      size += previous->second;
+      erase_free(previous);
+    }
+  }
+  free_by_offset_.emplace(offset, size);
+  free_by_size_.emplace(size, offset);
+}
+
+} // namespace zeal::cpu
