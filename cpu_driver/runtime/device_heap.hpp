@@ -11,9 +11,10 @@
 namespace zeal::cpu {
 
 // A sparse memory file of `capacity` bytes, mapped whole on first use; allocations are page-aligned ranges of
-// it, found best-fit, and a freed range's pages go back to the system at once (a hole punched in the file, which
-// also makes the range read as zeros when it is handed out again). One file descriptor per context, however
-// many allocations: an application's descriptor budget is its own.
+// it, found best-fit. A freed range of at least `punch_size` bytes gives its pages back to the system at once (a
+// hole punched in the file); smaller ones keep theirs for the next allocation, as malloc keeps small blocks,
+// until `trim_after` bytes of them pile up and every free range is punched. One file descriptor per context,
+// however many allocations: an application's descriptor budget is its own.
 //
 // A range handed to another process shows that process this file, and so the context's other device memory
 // too: the processes are the same user's, trusted with each other, as with Level Zero IPC on a GPU.
@@ -38,7 +39,11 @@ private:
   bool open(std::string &why); // under mutex_
   void give_back(size_t offset, size_t size); // under mutex_; joins neighbours
 
+  static constexpr size_t punch_size = size_t(1) << 20;
+  static constexpr size_t trim_after = size_t(64) << 20;
+
   const size_t capacity_;
+  size_t kept_ = 0; // bytes freed since the last trim whose pages were kept
   std::mutex mutex_;
   int fd_ = -1;
   char *base_ = nullptr;

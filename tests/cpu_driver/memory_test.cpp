@@ -2,6 +2,12 @@
 #include "test_support.hpp"
 
 #include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
 #include <unistd.h>
 
 namespace zeal::cpu::test {
@@ -96,6 +102,37 @@ TEST_F(Memory, AKernelWritingALittlePastItsAllocationStaysInItsOwnBlock) {
   ZE_ASSERT_OK(zeKernelSetGroupSize(fill, 64, 1, 1));
   ZE_ASSERT_OK(launch_and_wait(fill, {1024 / 64, 1, 1})); // 4 KiB into 64 bytes
   for (int i = 0; i < 1024; ++i) ASSERT_EQ(77, small[i]) << i;
+}
+
+// Shared memory this process has resident (device allocations live in a memory file), in KiB.
+long resident_shared_kib() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("RssShmem:", 0) == 0) return std::stol(line.substr(9));
+  return -1;
+}
+
+// A large freed device allocation gives its pages back at once; small ones are kept for reuse until 64 MiB of
+// them pile up, then all go back. Device allocations that reuse a kept range still start at their own base.
+TEST_F(Memory, FreedDeviceMemoryGoesBackToTheSystem) {
+  ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  const long before = resident_shared_kib();
+  ASSERT_GE(before, 0);
+  void *big = nullptr;
+  ZE_ASSERT_OK(zeMemAllocDevice(context, &desc, 32 << 20, 0, device, &big));
+  std::memset(big, 1, 32 << 20);
+  EXPECT_GE(resident_shared_kib() - before, 30 << 10);
+  ZE_ASSERT_OK(zeMemFree(context, big));
+  EXPECT_LT(resident_shared_kib() - before, 2 << 10);
+
+  std::vector<void *> small(160); // 80 MiB
+  for (void *&p : small) {
+    ZE_ASSERT_OK(zeMemAllocDevice(context, &desc, 512 << 10, 0, device, &p));
+    std::memset(p, 2, 512 << 10);
+  }
+  EXPECT_GE(resident_shared_kib() - before, 78 << 10);
+  for (void *p : small) ZE_ASSERT_OK(zeMemFree(context, p));
+  EXPECT_LT(resident_shared_kib() - before, 40 << 10) << "64 MiB of small frees trim the heap";
 }
 
 TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
