@@ -3,7 +3,9 @@
 # and runs it against this tree's CPU driver (about 25 minutes), printing each binary's totals and the sum.
 # Developers run it; CI does not (its time is limited).
 #   scripts/level-zero-tests.sh [WORKDIR] [preset]     (WORKDIR: /tmp/lzt-build, preset: default)
-# Env: TESTS="test_module test_memory" runs only those binaries; GTEST_FILTER is passed through;
+# Env: TESTS="test_module test_memory" runs only those binaries (TESTS also chooses what is built the first time:
+#      add test_ipc test_ipc_memory test_ipc_multidevice test_ipc_multisubdevice test_ipc_p2p_memory to
+#      build.sh's default list for IPC); GTEST_FILTER is passed through;
 #      DEVICES=1 splits the CPU into two root devices of two sub-devices each, for the tests that need several.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +17,8 @@ driver="$PWD/build/${2:-default}/lib/libze_zeal_cpu.so.1"
 if [ ! -d "$work/out" ]; then
   "$suite/build.sh" "$suite"/level-zero-tests-*.tar.xz "$work"
 fi
+# test_cmdlist alone runs about 40 minutes: its kernels do GPU-sized math per element (cos, pow, asin, ...).
+export BIN_TIMEOUT="${BIN_TIMEOUT:-3600}"
 if [ -n "${DEVICES:-}" ]; then
   export EXTRA_ENV="ZEAL_CPU_DEVICES=2 ZEAL_CPU_SUBDEVICES=2 ZEAL_CPU_THREADS=4${EXTRA_ENV:+ $EXTRA_ENV}"
 fi

@@ -109,15 +109,16 @@ void copy_timestamps(const KernelTimestampQuery &q) {
 }
 
 // Splits the launch's work-groups over the pool; each chunk of groups gets its own context and local memory.
-void run_kernel(const KernelLaunch &launch, ThreadPool &pool) {
+void run_kernel(const KernelLaunch &launch, ThreadPool &pool, ThreadPool::Priority priority) {
   assert(launch.kernel != nullptr && launch.run != nullptr);
   uint64_t groups = uint64_t{launch.group_count[0]} * launch.group_count[1] * launch.group_count[2];
   LocalLayout layout = layout_local_memory(launch);
-  pool.parallel_for(groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end); });
+  pool.parallel_for(
+      groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end); }, priority);
 }
 
 // Each launch with the group counts memory holds now; launches of no groups run nothing.
-void run_indirect(const IndirectLaunches &indirect, ThreadPool &pool) {
+void run_indirect(const IndirectLaunches &indirect, ThreadPool &pool, ThreadPool::Priority priority) {
   size_t count = indirect.launches.size();
   if (indirect.count != nullptr) count = std::min<size_t>(count, *indirect.count);
   for (size_t i = 0; i < count; ++i) {
@@ -126,20 +127,20 @@ void run_indirect(const IndirectLaunches &indirect, ThreadPool &pool) {
     launch.group_count[0] = groups.groupCountX;
     launch.group_count[1] = groups.groupCountY;
     launch.group_count[2] = groups.groupCountZ;
-    if (uint64_t{groups.groupCountX} * groups.groupCountY * groups.groupCountZ != 0) run_kernel(launch, pool);
+    if (uint64_t{groups.groupCountX} * groups.groupCountY * groups.groupCountZ != 0) run_kernel(launch, pool, priority);
   }
 }
 
 } // namespace
 
-void execute(const Command &command, ThreadPool &pool) {
+void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority) {
   for (Event *e : command.waits) e->wait(UINT64_MAX);
   uint64_t start = device_timestamp();
   std::visit(
       [&](const auto &op) {
         using Op = std::decay_t<decltype(op)>;
-        if constexpr (std::is_same_v<Op, KernelLaunch>) run_kernel(op, pool);
-        else if constexpr (std::is_same_v<Op, IndirectLaunches>) run_indirect(op, pool);
+        if constexpr (std::is_same_v<Op, KernelLaunch>) run_kernel(op, pool, priority);
+        else if constexpr (std::is_same_v<Op, IndirectLaunches>) run_indirect(op, pool, priority);
         else if constexpr (std::is_same_v<Op, MemoryCopy>) std::memmove(op.dst, op.src, op.size);
         else if constexpr (std::is_same_v<Op, MemoryCopyRegion>) copy_region(op);
         else if constexpr (std::is_same_v<Op, MemoryFill>) fill(op);

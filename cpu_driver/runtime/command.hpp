@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cpu_driver/compiler/compiler.hpp"
+#include "cpu_driver/runtime/thread_pool.hpp"
 
 #include <level_zero/ze_api.h>
 
@@ -13,7 +14,6 @@
 namespace zeal::cpu {
 
 class Event;
-class ThreadPool;
 
 // A kernel launch with everything captured at append time, so that later
 // zeKernelSetArgumentValue / SetGroupSize calls do not change it.
@@ -94,7 +94,7 @@ struct Command {
 };
 
 // Runs one command on the calling thread (a queue's submission thread); kernel
-// work-groups go to the pool.
-void execute(const Command &command, ThreadPool &pool);
+// work-groups go to the pool, ranked by the queue's priority.
+void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority);
 
 } // namespace zeal::cpu

@@ -94,7 +94,7 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
   Context *c = Context::from(context);
-  *out = new CommandList(*c, std::make_unique<Executor>(Device::from(device)->pool()), desc->ordinal,
+  *out = new CommandList(*c, std::make_unique<Executor>(Device::from(device)->pool(), priority_of(*desc)), desc->ordinal,
                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

@@ -19,7 +19,16 @@ ze_result_t check_queue_desc(const ze_command_queue_desc_t &desc) {
                                   desc.ordinal, desc.index);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
+  if (desc.priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return ZE_RESULT_SUCCESS;
+}
+
+ThreadPool::Priority priority_of(const ze_command_queue_desc_t &desc) {
+  switch (desc.priority) {
+  case ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_LOW: return ThreadPool::Priority::low;
+  case ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH: return ThreadPool::Priority::high;
+  default: return ThreadPool::Priority::normal;
+  }
 }
 
 namespace {
@@ -31,7 +40,7 @@ ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device,
   if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
   Context *c = Context::from(context);
   *out = new CommandQueue(*c, Device::from(device)->pool(), desc->ordinal,
-                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, priority_of(*desc));
   return ZE_RESULT_SUCCESS;
 }
 

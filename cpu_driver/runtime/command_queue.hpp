@@ -15,8 +15,8 @@ constexpr uint32_t queue_group_count = 2;
 
 class CommandQueue : public _ze_command_queue_handle_t {
 public:
-  CommandQueue(Context &context, ThreadPool &pool, uint32_t group, bool synchronous)
-      : context_(context), group_(group), synchronous_(synchronous), executor_(pool) {}
+  CommandQueue(Context &context, ThreadPool &pool, uint32_t group, bool synchronous, ThreadPool::Priority priority)
+      : context_(context), group_(group), synchronous_(synchronous), executor_(pool, priority) {}
   static CommandQueue *from(ze_command_queue_handle_t h) { return static_cast<CommandQueue *>(h); }
 
   Context &context() { return context_; }
@@ -31,7 +31,9 @@ private:
   Executor executor_;
 };
 
-// INVALID_ARGUMENT (logged) for a queue that zeDeviceGetCommandQueueGroupProperties does not list.
+// INVALID_ARGUMENT (logged) for a queue that zeDeviceGetCommandQueueGroupProperties does not list;
+// INVALID_ENUMERATION for an unknown priority.
 ze_result_t check_queue_desc(const ze_command_queue_desc_t &desc);
+ThreadPool::Priority priority_of(const ze_command_queue_desc_t &desc);
 
 } // namespace zeal::cpu

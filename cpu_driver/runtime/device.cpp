@@ -65,7 +65,7 @@ Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &plac
   // One allocation may take up to all of host memory; the kernel decides about overcommit.
   p.maxMemAllocSize = cpu_.memory_bytes;
   p.maxHardwareContexts = 1;
-  p.maxCommandQueuePriority = 0;
+  p.maxCommandQueuePriority = 2; // three levels: low, normal and high (ThreadPool::Priority)
   if (profile.slices == 0) {
     // One "EU" per thread the device runs work-groups on; SIMD width of a 256-bit vector of floats.
     p.numThreadsPerEU = 1;

@@ -49,7 +49,9 @@ void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
   // The smallest free range that holds `size` bytes once its start is aligned.
   for (auto it = free_by_size_.lower_bound(size); it != free_by_size_.end(); ++it) {
     const size_t range_size = it->first, range_offset = it->second;
-    const size_t start = (range_offset + alignment - 1) / alignment * alignment;
+    // Aligned as an address: the mapping itself is only page-aligned.
+    const uintptr_t address = reinterpret_cast<uintptr_t>(base_) + range_offset;
+    const size_t start = range_offset + ((address + alignment - 1) / alignment * alignment - address);
     if (start - range_offset > range_size - size) continue;
     free_by_size_.erase(it);
     free_by_offset_.erase(range_offset);

@@ -3,9 +3,18 @@
 
 #include "cpu_driver/runtime/signal.hpp"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace zeal::cpu {
 
-Executor::Executor(ThreadPool &pool) : pool_(pool), thread_([this] { loop(); }) {}
+Executor::Executor(ThreadPool &pool, ThreadPool::Priority priority)
+    : pool_(pool), priority_(priority), thread_([this] {
+        // Best effort: raising one's own nice value needs no privilege; a failure leaves the thread as it was.
+        if (priority_ == ThreadPool::Priority::low) setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), 10);
+        loop();
+      }) {}
 
 Executor::~Executor() {
   {
@@ -40,7 +49,7 @@ void Executor::loop() {
     Item item = std::move(items_.front());
     items_.pop_front();
     lock.unlock();
-    for (const Command &command : *item.batch) execute(command, pool_);
+    for (const Command &command : *item.batch) execute(command, pool_, priority_);
     if (item.done != nullptr) item.done->set();
     item = {};
     lock.lock();

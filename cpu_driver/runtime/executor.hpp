@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include "cpu_driver/runtime/thread_pool.hpp"
+
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -14,13 +16,14 @@
 namespace zeal::cpu {
 
 class Signal;
-class ThreadPool;
 
 class Executor {
 public:
   using Batch = std::shared_ptr<const std::vector<Command>>;
 
-  explicit Executor(ThreadPool &pool);
+  // A low-priority queue's thread also runs at a lower OS priority (nice 10), so that its copies and fills
+  // yield the cores to other queues' work.
+  explicit Executor(ThreadPool &pool, ThreadPool::Priority priority = ThreadPool::Priority::normal);
   // Finishes what was submitted, then stops the thread.
   ~Executor();
   Executor(const Executor &) = delete;
@@ -39,6 +42,7 @@ private:
   void loop();
 
   ThreadPool &pool_;
+  ThreadPool::Priority priority_;
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;

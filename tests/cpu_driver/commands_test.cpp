@@ -177,3 +177,32 @@ TEST_F(Commands, FencesSignalAfterExecuteAndReset) {
 
 } // namespace
 } // namespace zeal::cpu::test
+
+namespace zeal::cpu::test {
+namespace {
+
+// Queues of every priority run their work; the device says it has three levels; an unknown priority is refused.
+TEST_F(CpuDriver, QueuesOfEachPriorityRunAndUnknownPrioritiesAreRefused) {
+  EXPECT_EQ(2, device_properties(device).maxCommandQueuePriority);
+  for (ze_command_queue_priority_t priority : {ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_LOW, ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
+                                               ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH}) {
+    ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
+                                 ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, priority};
+    ze_command_list_handle_t list = nullptr;
+    ZE_ASSERT_OK(zeCommandListCreateImmediate(context, device, &desc, &list));
+    lists.push_back(list);
+    uint32_t *out = shared_array<uint32_t>(1024);
+    const uint32_t pattern = 0x1234 + priority;
+    ZE_EXPECT_OK(zeCommandListAppendMemoryFill(list, out, &pattern, sizeof pattern, 1024 * sizeof pattern, nullptr,
+                                               0, nullptr));
+    EXPECT_EQ(pattern, out[1023]) << "priority " << priority;
+  }
+  ze_command_queue_desc_t bad{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT,
+                              static_cast<ze_command_queue_priority_t>(3)};
+  ze_command_queue_handle_t q = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeCommandQueueCreate(context, device, &bad, &q));
+  EXPECT_EQ(nullptr, q);
+}
+
+} // namespace
+} // namespace zeal::cpu::test

@@ -48,6 +48,18 @@ TEST_F(Memory, AlignmentIsHonoured) {
     EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(p) % alignment) << "alignment " << alignment;
     ZE_EXPECT_OK(zeMemFree(context, p));
   }
+  // Device memory comes from the context's heap, whose mapping is only page-aligned: alignments are of addresses.
+  ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  std::vector<void *> kept;
+  for (size_t alignment : {1u, 64u, 4096u, 16384u, 65536u, 1u << 21}) {
+    for (size_t size : {size_t(1), size_t(5000)}) {
+      void *p = nullptr;
+      ZE_ASSERT_OK(zeMemAllocDevice(context, &device_desc, size, alignment, device, &p));
+      EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(p) % alignment) << "alignment " << alignment << ", size " << size;
+      kept.push_back(p); // kept until the end, so that each allocation starts where the last left off
+    }
+  }
+  for (void *p : kept) ZE_EXPECT_OK(zeMemFree(context, p));
 }
 
 TEST_F(Memory, InteriorPointersBelongToTheirAllocation) {
