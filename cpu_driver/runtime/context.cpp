@@ -8,6 +8,9 @@
 #include <atomic>
 
 namespace zeal::cpu {
+
+Context::Context(Driver &driver) : driver_(driver), allocations_(driver.cpu().memory_bytes) {}
+
 namespace {
 
 ze_result_t context_create(ze_driver_handle_t driver, const ze_context_desc_t *desc, ze_context_handle_t *out) {

@@ -11,7 +11,7 @@ class Driver;
 
 class Context : public _ze_context_handle_t {
 public:
-  explicit Context(Driver &driver) : driver_(driver) {}
+  explicit Context(Driver &driver);
   static Context *from(ze_context_handle_t h) { return static_cast<Context *>(h); }
 
   Driver &driver() { return driver_; }

@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -20,16 +18,9 @@ DeviceHeap::~DeviceHeap() {
 
 bool DeviceHeap::open(std::string &why) {
   if (base_ != nullptr) return true;
-  int fd = create_memory_file("zeal-device-memory", capacity_, why);
-  if (fd < 0) return false;
   // MAP_NORESERVE and a sparse file: only touched pages cost memory.
-  void *p = mmap(nullptr, capacity_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-  if (p == MAP_FAILED) {
-    why = fmt::format("the device memory file ({} bytes) could not be mapped: {}", capacity_, std::strerror(errno));
-    close(fd);
-    return false;
-  }
-  fd_ = fd;
+  void *p = map_new_memory_file("zeal-device-memory", capacity_, MAP_NORESERVE, fd_, why);
+  if (p == nullptr) return false;
   base_ = static_cast<char *>(p);
   free_by_offset_.emplace(0, capacity_);
   free_by_size_.emplace(capacity_, 0);
@@ -37,13 +28,12 @@ bool DeviceHeap::open(std::string &why) {
 }
 
 void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
-  const size_t page = system_page_size();
-  alignment = std::max(alignment, page);
+  alignment = std::max(alignment, system_page_size());
   if (size > capacity_) {
     why = fmt::format("{} bytes of device memory exceed the context's device heap of {} bytes", size, capacity_);
     return nullptr;
   }
-  size = (size + page - 1) / page * page;
+  size = whole_pages(size);
   std::lock_guard lock(mutex_);
   if (!open(why)) return nullptr;
   // The smallest free range that holds `size` bytes once its start is aligned.
@@ -71,8 +61,7 @@ void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
 }
 
 void DeviceHeap::release(void *p, size_t size) {
-  const size_t page = system_page_size();
-  size = (size + page - 1) / page * page;
+  size = whole_pages(size);
   const size_t offset = offset_of(p);
   auto punch = [this](size_t at, size_t length) {
     fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(at), off_t(length));

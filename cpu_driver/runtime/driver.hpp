@@ -74,6 +74,8 @@ public:
   // The root devices, in the order zeDeviceGet lists them.
   const std::vector<Device *> &devices() const { return device_handles_; }
   const ze_driver_uuid_t &uuid() const { return uuid_; }
+  // The machine, as read once (also when an affinity mask leaves no device).
+  const HostCpu &cpu() const { return cpu_; }
   // How many threads all devices together run work-groups on (ZEAL_CPU_THREADS, else one per hardware thread).
   unsigned threads() const;
 

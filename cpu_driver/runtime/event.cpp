@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <new>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -17,10 +15,7 @@
 namespace zeal::cpu {
 namespace {
 
-size_t slots_file_size(uint32_t count) {
-  const size_t page = system_page_size();
-  return (size_t(count) * sizeof(EventSlot) + page - 1) / page * page;
-}
+size_t slots_file_size(uint32_t count) { return whole_pages(size_t(count) * sizeof(EventSlot)); }
 
 } // namespace
 
@@ -33,15 +28,9 @@ ze_result_t EventPool::create(Context &context, const ze_event_pool_desc_t &desc
     return ZE_RESULT_SUCCESS;
   }
   // A memory file reads as zeros: every slot starts clear, as its constructor would make it.
-  const size_t size = slots_file_size(desc.count);
-  int fd = create_memory_file("zeal-event-pool", size, why);
-  if (fd < 0) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
-    why = fmt::format("the event pool's memory file ({} bytes) could not be mapped: {}", size, std::strerror(errno));
-    close(fd);
-    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-  }
+  int fd = -1;
+  void *p = map_new_memory_file("zeal-event-pool", slots_file_size(desc.count), 0, fd, why);
+  if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   auto *slots = static_cast<EventSlot *>(p);
   for (uint32_t i = 0; i < desc.count; ++i) new (&slots[i]) EventSlot;
   *out = new EventPool(context, desc.flags, desc.count, slots, fd, false);

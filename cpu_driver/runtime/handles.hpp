@@ -21,6 +21,15 @@ struct _ze_physical_mem_handle_t {};
 
 namespace zeal::cpu {
 
+// The first structure of type `stype` in a Level Zero pNext chain, or null.
+template <class T>
+const T *find_in_chain(const void *next, ze_structure_type_t stype) {
+  for (auto *at = static_cast<const ze_base_desc_t *>(next); at != nullptr;
+       at = static_cast<const ze_base_desc_t *>(at->pNext))
+    if (at->stype == stype) return reinterpret_cast<const T *>(at);
+  return nullptr;
+}
+
 // Copies a name into a caller's buffer the Level Zero way: a null buffer (or a
 // zero size) asks for the size including the terminator.
 ze_result_t copy_string_out(const char *text, size_t length, size_t *size, char *out);

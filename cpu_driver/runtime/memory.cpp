@@ -7,11 +7,7 @@
 #include "cpu_driver/runtime/driver.hpp"
 #include "cpu_driver/runtime/shared_file.hpp"
 
-#include <fmt/format.h>
-
 #include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <cstdint>
 #include <mutex>
@@ -28,17 +24,12 @@ size_t round_up(size_t size, size_t granule) {
   return size <= SIZE_MAX - (granule - 1) ? (size + granule - 1) / granule * granule : size;
 }
 
-// Room for every context's device memory: twice the machine's memory (device allocations may be made and not
-// touched, as on a GPU they may be made and not used), at least 4 GiB. Address space only, until touched.
-size_t device_heap_capacity() {
-  long pages = sysconf(_SC_PHYS_PAGES);
-  size_t memory = pages > 0 ? size_t(pages) * system_page_size() : size_t(0);
-  return std::max(memory * 2, size_t(4) << 30);
-}
-
 } // namespace
 
-Allocations::Allocations() : device_heap_(device_heap_capacity()) {}
+// Room for every device allocation of the context: twice the machine's memory (device allocations may be made
+// and not touched, as on a GPU they may be made and not used), at least 4 GiB. Address space only, until touched.
+Allocations::Allocations(uint64_t host_memory_bytes)
+    : device_heap_(std::max(size_t(host_memory_bytes) * 2, size_t(4) << 30)) {}
 
 void Allocations::release(const Allocation &a) {
   switch (a.backing) {
@@ -50,10 +41,10 @@ void Allocations::release(const Allocation &a) {
     if (!a.shared) device_heap_.release(reinterpret_cast<void *>(a.base), a.size);
     break;
   case Allocation::Backing::mapped_file:
-    munmap(reinterpret_cast<void *>(a.base), round_up(a.size, system_page_size()));
+    munmap(reinterpret_cast<void *>(a.base), whole_pages(a.size));
     break;
   case Allocation::Backing::own_file:
-    munmap(reinterpret_cast<void *>(a.base), round_up(a.size, system_page_size()));
+    munmap(reinterpret_cast<void *>(a.base), whole_pages(a.size));
     close(a.fd);
     break;
   }
@@ -98,15 +89,9 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
 }
 
 ze_result_t Allocations::allocate_exportable(size_t size, Device *device, void **out, std::string &why) {
-  const size_t length = round_up(size, system_page_size());
-  int fd = create_memory_file("zeal-exported-memory", length, why);
-  if (fd < 0) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-  void *p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
-    why = fmt::format("the memory file of {} bytes could not be mapped: {}", length, std::strerror(errno));
-    close(fd);
-    return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-  }
+  int fd = -1;
+  void *p = map_new_memory_file("zeal-exported-memory", whole_pages(size), 0, fd, why);
+  if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
   Allocation a{reinterpret_cast<uintptr_t>(p), size, system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
                next_allocation_id.fetch_add(1)};
   a.backing = Allocation::Backing::own_file;
@@ -196,15 +181,6 @@ ze_result_t mem_alloc_host(ze_context_handle_t context, const ze_host_mem_alloc_
   return Context::from(context)->allocations().allocate(size, alignment, ZE_MEMORY_TYPE_HOST, nullptr, out);
 }
 
-// The first structure of type `stype` in a pNext chain, or null.
-template <class T>
-const T *find_in_chain(const void *next, ze_structure_type_t stype) {
-  for (auto *at = static_cast<const ze_base_desc_t *>(next); at != nullptr;
-       at = static_cast<const ze_base_desc_t *>(at->pNext))
-    if (at->stype == stype) return reinterpret_cast<const T *>(at);
-  return nullptr;
-}
-
 // Memory files are what this driver shares: exported and imported as opaque descriptors. A memory file is not a
 // dma-buf (no DMA_BUF_IOCTL_SYNC, no importer's ioctls), so that type is not claimed.
 constexpr ze_external_memory_type_flags_t shared_memory_types = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
@@ -219,7 +195,7 @@ ze_result_t import_device_memory(Context &context, const ze_external_memory_impo
   }
   IpcContents contents;
   contents.fd = import.fd;
-  contents.size = round_up(size, system_page_size());
+  contents.size = whole_pages(size);
   std::string why;
   void *p = nullptr;
   if (ze_result_t r = map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
@@ -341,7 +317,7 @@ ze_result_t mem_get_ipc_handle(ze_context_handle_t context, const void *ptr, ze_
     DeviceHeap &heap = c->allocations().device_heap();
     contents.fd = heap.fd();
     contents.offset = heap.offset_of(ptr);
-    contents.size = (a.size + system_page_size() - 1) / system_page_size() * system_page_size();
+    contents.size = whole_pages(a.size);
   } else if (c->virtual_memory().mapped_at(ptr, physical, offset, length)) {
     // Reserved addresses with physical memory mapped: that memory's file, from ptr's page on.
     if (reinterpret_cast<uintptr_t>(ptr) % VirtualMemory::page_size() != 0) {

@@ -37,7 +37,8 @@ struct Allocation {
 
 class Allocations {
 public:
-  Allocations();
+  // `host_memory_bytes`: the machine's memory (HostCpu), which sizes the device heap.
+  explicit Allocations(uint64_t host_memory_bytes);
   Allocations(const Allocations &) = delete;
   Allocations &operator=(const Allocations &) = delete;
   ~Allocations(); // frees what the application did not

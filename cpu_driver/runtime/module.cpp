@@ -36,13 +36,7 @@ CompileOptions input_options(const Device &device, const char *flags, const ze_m
 }
 
 const ze_module_program_exp_desc_t *program_desc(const ze_module_desc_t &desc) {
-  for (auto *next = static_cast<const ze_base_desc_t *>(desc.pNext); next != nullptr;
-       next = static_cast<const ze_base_desc_t *>(next->pNext)) {
-    if (next->stype == ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC) {
-      return reinterpret_cast<const ze_module_program_exp_desc_t *>(next);
-    }
-  }
-  return nullptr;
+  return find_in_chain<ze_module_program_exp_desc_t>(desc.pNext, ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC);
 }
 
 // The inputs of a build: the module's SPIR-V, or those of a chained

@@ -43,6 +43,11 @@ size_t system_page_size() {
   return page;
 }
 
+size_t whole_pages(size_t size) {
+  const size_t page = system_page_size();
+  return size <= SIZE_MAX - (page - 1) ? (size + page - 1) / page * page : size;
+}
+
 int create_memory_file(const char *name, size_t size, std::string &why) {
   int fd = memfd_create(name, MFD_CLOEXEC);
   if (fd < 0) {
@@ -55,6 +60,19 @@ int create_memory_file(const char *name, size_t size, std::string &why) {
     return -1;
   }
   return fd;
+}
+
+void *map_new_memory_file(const char *name, size_t size, int extra_flags, int &fd, std::string &why) {
+  fd = create_memory_file(name, size, why);
+  if (fd < 0) return nullptr;
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | extra_flags, fd, 0);
+  if (p == MAP_FAILED) {
+    why = fmt::format("the memory file for {} ({} bytes) could not be mapped: {}", name, size, std::strerror(errno));
+    close(fd);
+    fd = -1;
+    return nullptr;
+  }
+  return p;
 }
 
 void encode_ipc(const IpcContents &contents, char (&data)[ZE_MAX_IPC_HANDLE_SIZE]) {

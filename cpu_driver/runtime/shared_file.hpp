@@ -11,9 +11,14 @@ namespace zeal::cpu {
 
 // The system's page size: the unit of every mapping.
 size_t system_page_size();
+// `size` rounded up to whole pages (unchanged if that would overflow).
+size_t whole_pages(size_t size);
 
 // A new memory file of `size` bytes (sparse: pages exist once touched), close-on-exec; -1 with the sentence.
 int create_memory_file(const char *name, size_t size, std::string &why);
+// A new memory file of `size` bytes mapped whole, readable and writable, shared (mmap flags `extra_flags` too);
+// its descriptor in `fd`. Null, with the sentence, when either step fails (then nothing is left open).
+void *map_new_memory_file(const char *name, size_t size, int extra_flags, int &fd, std::string &why);
 
 // What this driver's IPC handles (ze_ipc_mem_handle_t, ze_ipc_event_pool_handle_t) hold. The first int is the
 // file descriptor of the memory file, as with Intel's driver: the application passes that descriptor to the

@@ -40,8 +40,6 @@ bool passed(const timespec &deadline) {
 
 } // namespace
 
-static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t), "a futex is a plain 32-bit word");
-
 void Signal::set() {
   // Release: what the setter wrote before (an event's timestamps, a kernel's results) is seen by whoever sees
   // the flag set.
