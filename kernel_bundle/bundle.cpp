@@ -11,23 +11,29 @@
 namespace zeal {
 namespace detail {
 
+// A bundle's programs are built for each of its devices: object bundles hold every
+// image's object for each device, executable bundles one linked program per device.
 struct BundleImpl {
   std::shared_ptr<ContextImpl> context;
+  std::vector<DeviceImpl *> devices;              // some of the context's, at least one
   bundle_state state = bundle_state::input;
-  std::vector<ImageRef> images;                   // input: the images asked for
+  std::vector<ImageRef> images;                   // input, executable: the images asked for
   SpecConstants spec_constants;                   // input: applied at compile or build
-  std::vector<std::shared_ptr<ProgramImpl>> objects; // object: one per image
-  std::shared_ptr<ProgramImpl> executable;        // executable: the linked program
+  // object: objects[d] holds devices[d]'s objects, one per image, in the same order for each device
+  std::vector<std::vector<std::shared_ptr<ProgramImpl>>> objects;
+  std::vector<std::shared_ptr<ProgramImpl>> executables; // executable: one per device, in order
 };
 
 namespace {
 
-void check_devices(const context &ctx, const std::vector<device> &devices) {
-  for (const device &dev : devices)
-    if (dev.impl() != ctx.impl()->device)
-      throw exception(errc::invalid, fmt::format("device '{}' is not a device of the bundle's context (which holds "
-                                                 "'{}')", dev.name(), ctx.impl()->device->name));
+std::vector<DeviceImpl *> bundle_devices_of(const context &ctx, const std::vector<device> &devices) {
   if (devices.empty()) throw exception(errc::invalid, "a kernel bundle needs at least one device");
+  std::vector<DeviceImpl *> out;
+  for (const device &dev : devices) {
+    ctx.impl()->expect(dev.impl(), "the kernel bundle");
+    if (std::find(out.begin(), out.end(), dev.impl()) == out.end()) out.push_back(dev.impl());
+  }
+  return out;
 }
 
 std::vector<ImageRef> images_for(const std::vector<kernel_id> *ids) {
@@ -50,9 +56,11 @@ std::vector<ImageRef> images_for(const std::vector<kernel_id> *ids) {
   return images;
 }
 
-std::shared_ptr<BundleImpl> make_input(const context &ctx, std::vector<ImageRef> images) {
+std::shared_ptr<BundleImpl> make_input(const context &ctx, std::vector<DeviceImpl *> devices,
+                                       std::vector<ImageRef> images) {
   auto b = std::make_shared<BundleImpl>();
   b->context = ctx.impl();
+  b->devices = std::move(devices);
   b->images = std::move(images);
   return b;
 }
@@ -64,19 +72,19 @@ void expect_state(const BundleImpl &b, bundle_state state, const char *operation
                                                names[static_cast<int>(state)], names[static_cast<int>(b.state)]));
 }
 
-// Every image an object bundle's programs came from.
+// Every image an object bundle's programs came from (each device has the same).
 std::vector<ImageRef> object_images(const BundleImpl &b) {
   std::vector<ImageRef> out;
-  for (const auto &o : b.objects) out.push_back(o->image);
+  for (const auto &o : b.objects.front()) out.push_back(o->image);
   return out;
 }
+
 
 } // namespace
 
 std::shared_ptr<BundleImpl> get_bundle(const context &ctx, const std::vector<device> &devices,
                                        const std::vector<kernel_id> *ids, bundle_state state) {
-  check_devices(ctx, devices);
-  auto input = make_input(ctx, images_for(ids));
+  auto input = make_input(ctx, bundle_devices_of(ctx, devices), images_for(ids));
   if (state == bundle_state::input) return input;
   if (state == bundle_state::object) return compile_bundle(input, {});
   return build_bundle(input, {});
@@ -84,7 +92,7 @@ std::shared_ptr<BundleImpl> get_bundle(const context &ctx, const std::vector<dev
 
 bool has_bundle(const context &ctx, const std::vector<device> &devices, const std::vector<kernel_id> *ids,
                 bundle_state) {
-  check_devices(ctx, devices);
+  (void)bundle_devices_of(ctx, devices);
   const ImageRegistry &registry = ImageRegistry::instance();
   if (ids == nullptr) return !registry.kernel_names().empty();
   return std::all_of(ids->begin(), ids->end(), [&](const kernel_id &id) { return registry.find_kernel(id.get_name()) != nullptr; });
@@ -94,38 +102,56 @@ std::shared_ptr<BundleImpl> compile_bundle(const std::shared_ptr<BundleImpl> &in
   expect_state(*input, bundle_state::input, "compile");
   auto b = std::make_shared<BundleImpl>();
   b->context = input->context;
+  b->devices = input->devices;
   b->state = bundle_state::object;
-  for (const ImageRef &image : input->images)
-    b->objects.push_back(get_object(input->context, image, options, input->spec_constants));
+  for (DeviceImpl *device : input->devices) {
+    auto &objects = b->objects.emplace_back();
+    for (const ImageRef &image : input->images)
+      objects.push_back(get_object(input->context, device, image, options, input->spec_constants));
+  }
   return b;
 }
 
 std::shared_ptr<BundleImpl> link_bundles(const std::vector<std::shared_ptr<BundleImpl>> &objects,
                                          const std::string &options) {
   if (objects.empty()) throw exception(errc::invalid, "link needs at least one object bundle");
-  std::vector<ImageRef> roots;
-  std::vector<std::shared_ptr<ProgramImpl>> programs;
+  const std::vector<DeviceImpl *> &devices = objects.front()->devices;
   for (const auto &o : objects) {
     expect_state(*o, bundle_state::object, "link");
     if (o->context != objects.front()->context)
       throw exception(errc::invalid, "link needs object bundles of one context");
-    for (const auto &p : o->objects)
-      if (std::find(programs.begin(), programs.end(), p) == programs.end()) {
-        programs.push_back(p);
-        roots.push_back(p->image);
-      }
+    // Each device's executable links every bundle's objects for that device.
+    if (o->devices.size() != devices.size() ||
+        !std::is_permutation(o->devices.begin(), o->devices.end(), devices.begin()))
+      throw exception(errc::invalid, fmt::format("link needs object bundles of the same devices: one was compiled "
+                                                 "for {}, another for {}",
+                                                 describe_devices(devices), describe_devices(o->devices)));
   }
-  // Imports the bundles do not provide come from the registered images, compiled on demand.
   auto ctx = objects.front()->context;
-  auto closure = resolve_imports(roots, {}, ImageRegistry::instance());
-  if (!closure) throw exception(errc::build, closure.error().message, closure.error().code);
-  for (const ImageRef &image : closure.value().images)
-    if (std::find(roots.begin(), roots.end(), image) == roots.end()) programs.push_back(get_object(ctx, image, {}, {}));
   auto b = std::make_shared<BundleImpl>();
   b->context = ctx;
+  b->devices = devices;
   b->state = bundle_state::executable;
-  b->images = roots;
-  b->executable = get_executable(ctx, programs, options);
+  for (DeviceImpl *device : devices) {
+    std::vector<ImageRef> roots;
+    std::vector<std::shared_ptr<ProgramImpl>> programs;
+    for (const auto &o : objects) {
+      size_t d = std::find(o->devices.begin(), o->devices.end(), device) - o->devices.begin();
+      for (const auto &p : o->objects[d])
+        if (std::find(programs.begin(), programs.end(), p) == programs.end()) {
+          programs.push_back(p);
+          roots.push_back(p->image);
+        }
+    }
+    // Imports the bundles do not provide come from the registered images, compiled on demand.
+    auto closure = resolve_imports(roots, {}, ImageRegistry::instance());
+    if (!closure) throw exception(errc::build, closure.error().message, closure.error().code);
+    for (const ImageRef &image : closure.value().images)
+      if (std::find(roots.begin(), roots.end(), image) == roots.end())
+        programs.push_back(get_object(ctx, device, image, {}, {}));
+    b->images = roots;
+    b->executables.push_back(get_executable(ctx, programs, options));
+  }
   return b;
 }
 
@@ -151,13 +177,17 @@ std::vector<kernel_id> bundle_kernel_ids(const BundleImpl &b) {
 }
 
 context bundle_context(const BundleImpl &b) { return context(b.context); }
-std::vector<device> bundle_devices(const BundleImpl &b) { return {device(b.context->device)}; }
+std::vector<device> bundle_devices(const BundleImpl &b) {
+  std::vector<device> out;
+  for (DeviceImpl *d : b.devices) out.emplace_back(d);
+  return out;
+}
 
 kernel bundle_get_kernel(const BundleImpl &b, const kernel_id &id) {
   if (!bundle_has_kernel(b, id))
     throw exception(errc::invalid, fmt::format("the kernel bundle has no kernel '{}'", id.get_name()),
                     ZEAL_RESULT_ERROR_INVALID_KERNEL_NAME);
-  return kernel(kernel_of(b.context, b.executable, id.get_name()));
+  return kernel(kernel_of(b.context, b.executables, id.get_name()));
 }
 
 void bundle_set_spec_constant(BundleImpl &b, uint32_t id, const void *value, size_t size) {
@@ -166,7 +196,7 @@ void bundle_set_spec_constant(BundleImpl &b, uint32_t id, const void *value, siz
 }
 
 size_t bundle_num_images(const BundleImpl &b) {
-  return b.state == bundle_state::object ? b.objects.size() : b.images.size();
+  return b.state == bundle_state::object ? b.objects.front().size() : b.images.size();
 }
 
 std::vector<std::shared_ptr<const RegisteredImage>> bundle_images(const BundleImpl &b) {
@@ -195,10 +225,10 @@ bool is_compatible(const std::vector<kernel_id> &ids, const device &dev) {
   context ctx(dev);
   try {
     for (const kernel_id &id : ids) {
-      auto k = detail::get_kernel(ctx.impl(), id.get_name());
+      auto k = detail::get_kernel(ctx.impl(), dev.impl(), id.get_name());
       const zeal_adapter_dispatch_t &d = dev.dispatch();
       uint32_t required = 0;
-      detail::check(d, d.kernelGetSubGroupInfo(k->handle, dev.native_handle(),
+      detail::check(d, d.kernelGetSubGroupInfo(k->builds.front().handle, dev.native_handle(),
                                                ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE, nullptr,
                                                sizeof(required), &required, nullptr));
       auto sizes = dev.sub_group_sizes();

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -23,10 +24,37 @@ ContextImpl::~ContextImpl() {
   if (handle != nullptr) (void)dispatch().contextRelease(handle);
 }
 
-std::shared_ptr<ContextImpl> create_context(DeviceImpl *device) {
+bool ContextImpl::has(const DeviceImpl *device) const {
+  return std::find(devices.begin(), devices.end(), device) != devices.end();
+}
+
+std::string describe_devices(const std::vector<DeviceImpl *> &devices) {
+  std::string names;
+  for (const DeviceImpl *d : devices) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", d->name);
+  return names;
+}
+
+void ContextImpl::expect(const DeviceImpl *device, std::string_view use) const {
+  if (!has(device))
+    throw exception(errc::invalid, fmt::format("device '{}' is not a device of the context given for {} (the "
+                                               "context holds {})",
+                                               device->name, use, describe_devices(devices)));
+}
+
+std::shared_ptr<ContextImpl> create_context(const std::vector<DeviceImpl *> &devices) {
+  if (devices.empty()) throw exception(errc::invalid, "a context needs at least one device");
   auto ctx = std::make_shared<ContextImpl>();
-  ctx->device = device;
-  check(ctx->dispatch(), ctx->dispatch().contextCreate(1, &device->handle, &ctx->handle));
+  for (DeviceImpl *device : devices) {
+    if (device->adapter != devices.front()->adapter || device->platform != devices.front()->platform)
+      throw exception(errc::invalid, fmt::format("devices '{}' and '{}' belong to different platforms: a context "
+                                                 "holds devices of one platform",
+                                                 devices.front()->name, device->name));
+    if (!ctx->has(device)) ctx->devices.push_back(device);
+  }
+  std::vector<zeal_device_handle_t> handles;
+  for (const DeviceImpl *device : ctx->devices) handles.push_back(device->handle);
+  check(ctx->dispatch(),
+        ctx->dispatch().contextCreate(static_cast<uint32_t>(handles.size()), handles.data(), &ctx->handle));
   return ctx;
 }
 
@@ -37,7 +65,7 @@ std::shared_ptr<ContextImpl> default_context(DeviceImpl *device) {
   static auto *contexts = new std::map<const DeviceImpl *, std::shared_ptr<ContextImpl>>();
   std::lock_guard lock(*mutex);
   std::shared_ptr<ContextImpl> &context = (*contexts)[device];
-  if (!context) context = create_context(device);
+  if (!context) context = create_context({device});
   return context;
 }
 
@@ -145,8 +173,18 @@ std::string platform::info_string(zeal_platform_info_t key) const {
   return value;
 }
 
-context::context(const device &dev) : impl_(detail::create_context(dev.impl())) {}
-device context::get_device() const { return device(impl_->device); }
+context::context(const device &dev) : impl_(detail::create_context({dev.impl()})) {}
+context::context(const std::vector<device> &devices) : impl_(detail::create_context([&] {
+  std::vector<detail::DeviceImpl *> impls;
+  for (const device &d : devices) impls.push_back(d.impl());
+  return impls;
+}())) {}
+device context::get_device() const { return device(impl_->devices.front()); }
+std::vector<device> context::get_devices() const {
+  std::vector<device> out;
+  for (detail::DeviceImpl *d : impl_->devices) out.emplace_back(d);
+  return out;
+}
 zeal_context_handle_t context::native_handle() const { return impl_->handle; }
 
 } // namespace zeal

@@ -41,11 +41,12 @@ ImageRef function_provider(std::string_view name) {
 
 // The executable of `image` exactly as a kernel of it is built (see executable_for_kernel):
 // the same closure and objects give the same cached executable.
-std::shared_ptr<ProgramImpl> executable_for_image(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image) {
+std::shared_ptr<ProgramImpl> executable_for_image(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                  const ImageRef &image) {
   auto closure = resolve_imports({image}, {}, ImageRegistry::instance());
   if (!closure) throw exception(errc::build, closure.error().message, closure.error().code);
   std::vector<std::shared_ptr<ProgramImpl>> objects;
-  for (const ImageRef &member : closure.value().images) objects.push_back(get_object(ctx, member, {}, {}));
+  for (const ImageRef &member : closure.value().images) objects.push_back(get_object(ctx, device, member, {}, {}));
   return get_executable(ctx, objects, {});
 }
 
@@ -54,13 +55,11 @@ std::shared_ptr<ProgramImpl> executable_for_image(const std::shared_ptr<ContextI
 
 device_function_ptr get_device_function_pointer(const context &ctx, const device &dev, std::string_view name) {
   const auto &impl = ctx.impl();
-  if (dev.impl() != impl->device)
-    throw exception(errc::invalid, fmt::format("device '{}' is not the device of the context (which holds '{}')",
-                                               dev.name(), impl->device->name));
+  impl->expect(dev.impl(), "the device function pointer");
   auto image = detail::function_provider(name);
   // The context's executable cache holds the program until the context goes, which
   // is what keeps the address valid for every kernel of that context.
-  auto program = detail::executable_for_image(impl, image);
+  auto program = detail::executable_for_image(impl, dev.impl(), image);
   const zeal_adapter_dispatch_t &d = impl->dispatch();
   void *address = nullptr;
   detail::check(d, d.programGetFunctionPointer(program->handle, std::string(name).c_str(), &address));

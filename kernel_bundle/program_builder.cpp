@@ -141,25 +141,28 @@ struct NamedMetadata {
 };
 
 // The image's object from its native binary, or null when the driver refuses it.
-std::shared_ptr<ProgramImpl> object_from_native(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
-                                                const std::string &options, const std::vector<uint8_t> &native) {
+std::shared_ptr<ProgramImpl> object_from_native(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                const ImageRef &image, const std::string &options,
+                                                const std::vector<uint8_t> &native) {
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   NamedMetadata metadata(*image);
   zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, native.data(), native.size(),
                            static_cast<uint32_t>(metadata.entries.size()), metadata.entries.data()};
   auto program = std::make_shared<ProgramImpl>();
   program->context = ctx.get();
+  program->device = device;
   program->image = image;
-  if (d.programCreate(ctx->handle, ctx->device->handle, &desc, &program->handle) == ZEAL_RESULT_SUCCESS &&
+  if (d.programCreate(ctx->handle, device->handle, &desc, &program->handle) == ZEAL_RESULT_SUCCESS &&
       d.programCompile(program->handle, options.empty() ? nullptr : options.c_str()) == ZEAL_RESULT_SUCCESS)
     return program;
   return nullptr;
 }
 
 // The object from a cached native binary, or null when the driver refuses it.
-std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
-                                                const std::string &options, const std::vector<uint8_t> &native) {
-  if (auto program = object_from_native(ctx, image, options, native)) return program;
+std::shared_ptr<ProgramImpl> load_cached_object(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                const ImageRef &image, const std::string &options,
+                                                const std::vector<uint8_t> &native) {
+  if (auto program = object_from_native(ctx, device, image, options, native)) return program;
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   logger("zeal").warn("the cached native binary of device image {} was refused ({}); building it from SPIR-V",
                       image->describe(), d.getLastErrorMessage());
@@ -193,19 +196,20 @@ bool driver_caches_kernel_code(const DeviceImpl &device) {
          caches != 0;
 }
 
-std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
-                                            const std::string &options, const SpecConstants &spec) {
+std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                            const ImageRef &image, const std::string &options,
+                                            const SpecConstants &spec) {
   const zeal_adapter_dispatch_t &d = ctx->dispatch();
   const zeal_device_image_t &img = *image->image;
   // Native images are loaded as they are: caching their native binary would only copy them.
   // A driver that keeps each kernel's code itself (zeal's CPU driver) is left to it.
   bool persistent = settings().cache_persistent && img.format == ZEAL_PROGRAM_FORMAT_SPIRV &&
-                    !driver_caches_kernel_code(*ctx->device);
-  PersistentCache *cache = persistent ? &persistent_cache(*ctx->device) : nullptr;
+                    !driver_caches_kernel_code(*device);
+  PersistentCache *cache = persistent ? &persistent_cache(*device) : nullptr;
   std::string key = persistent ? persistent_key(*image, options, spec) : std::string();
   if (cache != nullptr) {
     if (auto native = cache->load(key)) {
-      if (auto cached_object = load_cached_object(ctx, image, options, *native)) {
+      if (auto cached_object = load_cached_object(ctx, device, image, options, *native)) {
         ++stats().hits;
         return cached_object;
       }
@@ -218,8 +222,9 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
                            metadata.entries.data()};
   auto program = std::make_shared<ProgramImpl>();
   program->context = ctx.get();
+  program->device = device;
   program->image = image;
-  zeal_result_t r = d.programCreate(ctx->handle, ctx->device->handle, &desc, &program->handle);
+  zeal_result_t r = d.programCreate(ctx->handle, device->handle, &desc, &program->handle);
   if (r != ZEAL_RESULT_SUCCESS) fail(d, r, fmt::format("device image {}", image->describe()), nullptr);
   for (const auto &[id, bytes] : spec) {
     r = d.programSetSpecConstant(program->handle, id, bytes.size(), bytes.data());
@@ -231,9 +236,9 @@ std::shared_ptr<ProgramImpl> compile_object(const std::shared_ptr<ContextImpl> &
     fail_native(d, r, *image, program->handle);
   if (r != ZEAL_RESULT_SUCCESS)
     fail(d, r,
-         fmt::format("compiling device image {} for device '{}' failed", image->describe(), ctx->device->name),
+         fmt::format("compiling device image {} for device '{}' failed", image->describe(), device->name),
          program->handle);
-  logger("zeal").debug("compiled device image {} for '{}'", image->describe(), ctx->device->name);
+  logger("zeal").debug("compiled device image {} for '{}'", image->describe(), device->name);
   // This driver compiled the image at its creation (one that compiles lazily
   // caches its kernels itself), so its native binary costs nothing more.
   if (cache != nullptr) store_object(*program, *cache, key);
@@ -250,13 +255,15 @@ std::shared_ptr<ProgramImpl> link_objects(const std::shared_ptr<ContextImpl> &ct
     handles.push_back(o->handle);
     names += fmt::format("{}{}", names.empty() ? "" : ", ", o->image ? o->image->describe() : "(program)");
   }
+  DeviceImpl *device = objects.front()->device;
   auto program = std::make_shared<ProgramImpl>();
   program->context = ctx.get();
+  program->device = device;
   program->parts = objects;
-  zeal_result_t r = d.programLink(ctx->handle, ctx->device->handle, static_cast<uint32_t>(handles.size()),
+  zeal_result_t r = d.programLink(ctx->handle, device->handle, static_cast<uint32_t>(handles.size()),
                                   handles.data(), options.empty() ? nullptr : options.c_str(), &program->handle);
   if (r != ZEAL_RESULT_SUCCESS)
-    fail(d, r, fmt::format("linking device images {} for device '{}' failed", names, ctx->device->name),
+    fail(d, r, fmt::format("linking device images {} for device '{}' failed", names, device->name),
          program->handle);
   return program;
 }
@@ -278,11 +285,12 @@ std::string program_log(const zeal_adapter_dispatch_t &d, zeal_program_handle_t 
   return log;
 }
 
-std::shared_ptr<ProgramImpl> get_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
-                                        const std::string &options, const SpecConstants &spec) {
-  std::string key = fmt::format("image {}|options {}|spec {}", image->id, options, spec_key(spec));
-  auto object = cached(*ctx, ctx->objects, key, [&] { return compile_object(ctx, image, options, spec); });
-  return object;
+std::shared_ptr<ProgramImpl> get_object(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                        const ImageRef &image, const std::string &options,
+                                        const SpecConstants &spec) {
+  std::string key = fmt::format("device {}|image {}|options {}|spec {}", static_cast<const void *>(device), image->id,
+                                options, spec_key(spec));
+  return cached(*ctx, ctx->objects, key, [&] { return compile_object(ctx, device, image, options, spec); });
 }
 
 std::shared_ptr<ProgramImpl> get_executable(const std::shared_ptr<ContextImpl> &ctx,
@@ -293,7 +301,8 @@ std::shared_ptr<ProgramImpl> get_executable(const std::shared_ptr<ContextImpl> &
   return cached(*ctx, ctx->executables, key, [&] { return link_objects(ctx, objects, options); });
 }
 
-std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, std::string_view name) {
+std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                   std::string_view name) {
   const ImageRegistry &registry = ImageRegistry::instance();
   ImageRef image = registry.find_kernel(name);
   if (!image)
@@ -303,7 +312,7 @@ std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<Context
   auto closure = resolve_imports({image}, {}, registry);
   if (!closure) throw exception(errc::build, closure.error().message, closure.error().code);
   std::vector<std::shared_ptr<ProgramImpl>> objects;
-  for (const ImageRef &member : closure.value().images) objects.push_back(get_object(ctx, member, {}, {}));
+  for (const ImageRef &member : closure.value().images) objects.push_back(get_object(ctx, device, member, {}, {}));
   return get_executable(ctx, objects, {});
 }
 

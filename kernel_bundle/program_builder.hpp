@@ -13,18 +13,20 @@ namespace zeal::detail {
 
 using SpecConstants = std::map<uint32_t, std::vector<uint8_t>>;
 
-// The object program of `image` for the context's device, compiled once per
-// (image, options, specialization constants); concurrent requests wait for the one build.
-std::shared_ptr<ProgramImpl> get_object(const std::shared_ptr<ContextImpl> &ctx, const ImageRef &image,
-                                        const std::string &options, const SpecConstants &spec_constants);
+// The object program of `image` for `device` of the context, compiled once per
+// (device, image, options, specialization constants); concurrent requests wait for the one build.
+std::shared_ptr<ProgramImpl> get_object(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                        const ImageRef &image, const std::string &options,
+                                        const SpecConstants &spec_constants);
 
-// The executable linked from `objects`, once per (objects, options).
+// The executable linked from `objects` (all for one device), once per (objects, options).
 std::shared_ptr<ProgramImpl> get_executable(const std::shared_ptr<ContextImpl> &ctx,
                                             const std::vector<std::shared_ptr<ProgramImpl>> &objects,
                                             const std::string &options);
 
-// The executable holding kernel `name`, its image's imports resolved across the registry.
-std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, std::string_view name);
+// The executable holding kernel `name` for `device`, its image's imports resolved across the registry.
+std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                   std::string_view name);
 
 // What the persistent cache did in this process, for tests and logs.
 struct PersistentCacheStats {

@@ -20,8 +20,7 @@ EventImpl::~EventImpl() {
 namespace {
 
 std::shared_ptr<QueueImpl> create_queue(std::shared_ptr<ContextImpl> ctx, DeviceImpl *dev, bool in_order) {
-  if (ctx->device != dev)
-    throw exception(errc::invalid, fmt::format("device '{}' is not in the context given for the queue", dev->name));
+  ctx->expect(dev, "the queue");
   auto q = std::make_shared<QueueImpl>();
   q->context = std::move(ctx);
   q->device = dev;
@@ -60,13 +59,19 @@ device queue::get_device() const { return device(impl_->device); }
 context queue::get_context() const { return context(impl_->context); }
 
 kernel queue::get_kernel(const kernel_id &id) const {
-  return kernel(detail::get_kernel(impl_->context, id.get_name()));
+  return kernel(detail::get_kernel(impl_->context, impl_->device, id.get_name()));
 }
 
 event queue::submit(const kernel &k, const zeal_launch_desc_t &desc) {
+  const detail::KernelImpl &kernel = *k.impl();
+  if (kernel.context != impl_->context)
+    throw exception(errc::invalid, fmt::format("kernel '{}' was built in another context than the queue's (devices "
+                                               "{}): a kernel runs on queues of its own context",
+                                               kernel.name, describe_devices(impl_->context->devices)));
+  zeal_kernel_handle_t handle = kernel.for_device(impl_->device).handle;
   zeal_event_handle_t e = nullptr;
-  detail::check(impl_->dispatch(), impl_->dispatch().enqueueKernelLaunch(impl_->handle, k.impl()->handle, &desc, 0,
-                                                                         nullptr, &e));
+  detail::check(impl_->dispatch(),
+                impl_->dispatch().enqueueKernelLaunch(impl_->handle, handle, &desc, 0, nullptr, &e));
   return detail::wrap_event(impl_, e);
 }
 

@@ -113,10 +113,16 @@ private:
   detail::DeviceImpl *impl_;
 };
 
+// A context over one device, or over several devices of one platform: memory allocated
+// in it is usable by all of them, and kernel bundles of the context build for any of
+// them (a kernel of a multi-device bundle launches on a queue of each).
 class context {
 public:
   explicit context(const device &dev);
-  device get_device() const;
+  // Repeats are dropped; no device, or devices of different platforms, is errc::invalid.
+  explicit context(const std::vector<device> &devices);
+  device get_device() const; // the first of its devices
+  std::vector<device> get_devices() const;
   zeal_context_handle_t native_handle() const;
 
   explicit context(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
@@ -187,6 +193,7 @@ public:
   context get_context() const;
 
   // The kernel with this id, built for this queue's device and context.
+  // (A kernel of a multi-device kernel bundle runs on a queue of any of the bundle's devices.)
   kernel get_kernel(const kernel_id &id) const;
 
   template <int Dims, class... Args>
@@ -255,7 +262,7 @@ private:
 using device_function_ptr = uint64_t;
 
 // The address of the device function `name` exported by a registered image (of the
-// executable or of any loaded library), for kernels of the context's device. The image is
+// executable or of any loaded library), for kernels of the context that run on `dev`. The image is
 // the first registered that exports `name`; it is built as its kernels are, its imports
 // resolved across libraries, so a kernel of the same image calls the very program it runs
 // in. The address stays valid while the context lives: the context keeps every program it

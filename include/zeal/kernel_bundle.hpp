@@ -103,7 +103,7 @@ kernel_bundle<State> get_kernel_bundle(const context &ctx, const std::vector<dev
 }
 template <bundle_state State>
 kernel_bundle<State> get_kernel_bundle(const context &ctx) {
-  return get_kernel_bundle<State>(ctx, {ctx.get_device()});
+  return get_kernel_bundle<State>(ctx, ctx.get_devices());
 }
 
 template <bundle_state State>

@@ -119,7 +119,7 @@ TEST_F(Bundles, ConcurrentFirstUsesOfOneKernelShareOneBuild) {
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] { kernels[t] = q.get_kernel(zeal::get_kernel_id("app_twice_via_lib")); });
   for (auto &t : threads) t.join();
-  for (int t = 1; t < 4; ++t) EXPECT_EQ(kernels[t].impl()->program, kernels[0].impl()->program);
+  for (int t = 1; t < 4; ++t) EXPECT_EQ(kernels[t].impl()->builds.front().program, kernels[0].impl()->builds.front().program);
 }
 
 } // namespace
