@@ -26,7 +26,8 @@ struct Settings {
   std::string validate_spirv = "warn";                       // ZEAL_VALIDATE_SPIRV
   std::string cpu_profile = "host";                          // ZEAL_CPU_PROFILE
   unsigned cpu_threads = 0;                                  // ZEAL_CPU_THREADS; 0: one per CPU the process may use
-  unsigned cpu_devices = 1;                                  // ZEAL_CPU_DEVICES: root devices of the CPU driver
+  unsigned cpu_drivers = 1;                                  // ZEAL_CPU_DRIVERS: drivers the CPU driver library reports
+  unsigned cpu_devices = 1;                                  // ZEAL_CPU_DEVICES: root devices of each CPU driver
   unsigned cpu_subdevices = 0;                               // ZEAL_CPU_SUBDEVICES: sub-devices of each; 0: none
   // ZE_AFFINITY_MASK as the CPU driver reads it: the devices listed, each a root index and an optional
   // sub-device index (-1: the whole root). Empty: every device.

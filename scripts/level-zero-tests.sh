@@ -6,7 +6,8 @@
 # Env: TESTS="test_module test_memory" runs only those binaries (TESTS also chooses what is built the first time:
 #      add test_ipc test_ipc_memory test_ipc_multidevice test_ipc_multisubdevice test_ipc_p2p_memory to
 #      build.sh's default list for IPC); GTEST_FILTER is passed through;
-#      DEVICES=1 splits the CPU into two root devices of two sub-devices each, for the tests that need several.
+#      DEVICES=1 splits the CPU into two drivers of two root devices of two sub-devices each, for the tests that
+#      need several (test_copy's cross-device cases look for a second device in the list of drivers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite=../shared/level-zero-tests
@@ -20,6 +21,6 @@ fi
 # test_cmdlist alone runs about 40 minutes: its kernels do GPU-sized math per element (cos, pow, asin, ...).
 export BIN_TIMEOUT="${BIN_TIMEOUT:-3600}"
 if [ -n "${DEVICES:-}" ]; then
-  export EXTRA_ENV="ZEAL_CPU_DEVICES=2 ZEAL_CPU_SUBDEVICES=2 ZEAL_CPU_THREADS=4${EXTRA_ENV:+ $EXTRA_ENV}"
+  export EXTRA_ENV="ZEAL_CPU_DRIVERS=2 ZEAL_CPU_DEVICES=2 ZEAL_CPU_SUBDEVICES=2 ZEAL_CPU_THREADS=4${EXTRA_ENV:+ $EXTRA_ENV}"
 fi
 exec "$suite/run.sh" "$driver" "$work"

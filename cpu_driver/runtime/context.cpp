@@ -23,6 +23,12 @@ ze_result_t context_create(ze_driver_handle_t driver, const ze_context_desc_t *d
 ze_result_t context_create_ex(ze_driver_handle_t driver, const ze_context_desc_t *desc, uint32_t device_count,
                               ze_device_handle_t *devices, ze_context_handle_t *out) {
   if (device_count > 0 && devices == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // A device of another of the library's drivers (ZEAL_CPU_DRIVERS) has no place in this driver's context.
+  for (uint32_t i = 0; i < device_count; ++i) {
+    if (devices[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!Driver::from(driver)->has(Device::from(devices[i]))) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   return context_create(driver, desc, out);
 }
 

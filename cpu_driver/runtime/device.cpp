@@ -39,10 +39,11 @@ void copy_keeping_header(T *out, const T &in) {
   out->pNext = next;
 }
 
-// How a device is told apart from the others of the driver, in its name and in its UUID: nothing
-// for the only root device (so that its name and UUID stay those of the whole CPU).
+// How a device is told apart from the others of the library, in its name and in its UUID: nothing
+// for the only root device of the only driver (so that its name and UUID stay those of the whole CPU).
 std::string position(const Placement &where) {
   std::string text;
+  if (where.drivers > 1) text += " driver " + std::to_string(where.driver);
   if (where.roots > 1) text += " device " + std::to_string(where.root);
   if (where.sub >= 0) text += " sub-device " + std::to_string(where.sub);
   return text;
@@ -117,7 +118,8 @@ Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &plac
 
 void Device::partition(const std::vector<unsigned> &ids, unsigned count, unsigned root_threads) {
   for (unsigned i : ids) {
-    Placement where{placement_.root, placement_.roots, static_cast<int>(i), count, fair_share(root_threads, count, i)};
+    Placement where{placement_.driver, placement_.drivers, placement_.root,          placement_.roots,
+                    static_cast<int>(i),  count,               fair_share(root_threads, count, i)};
     sub_devices_.push_back(std::make_unique<Device>(cpu_, profile_, where, this));
     sub_device_handles_.push_back(sub_devices_.back().get());
   }

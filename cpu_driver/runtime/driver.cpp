@@ -68,13 +68,20 @@ uint64_t device_timestamp() {
   return uint64_t(duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
 }
 
-Driver &Driver::instance() {
-  static Driver *driver = new Driver(); // intentionally leaked, see the header
-  return *driver;
+const std::vector<Driver *> &Driver::all() {
+  static const std::vector<Driver *> *drivers = [] { // intentionally leaked, see the header
+    const HostCpu cpu = read_host_cpu();
+    const unsigned count = zeal::settings().cpu_drivers;
+    auto *list = new std::vector<Driver *>();
+    for (unsigned i = 0; i < count; ++i) list->push_back(new Driver(cpu, i, count));
+    return list;
+  }();
+  return *drivers;
 }
 
-// zeInit has refused unknown profiles before the driver exists.
-Driver::Driver() : cpu_(read_host_cpu()) {
+// zeInit has refused unknown profiles before the driver exists. ZE_AFFINITY_MASK applies to each driver's
+// devices alike.
+Driver::Driver(const HostCpu &cpu, unsigned index, unsigned count) : index_(index), count_(count), cpu_(cpu) {
   const zeal::Settings &settings = zeal::settings();
   const Profile &profile = *find_device_profile_row(settings.cpu_profile);
   const unsigned roots = settings.cpu_devices, subs = settings.cpu_subdevices;
@@ -83,30 +90,35 @@ Driver::Driver() : cpu_(read_host_cpu()) {
     if (v.subs.size() == 1 && subs > 0) {
       // One sub-device of its root: seen as a root device of its own.
       const unsigned id = v.subs.front();
-      Placement where{v.root, roots, int(id), subs, fair_share(root_threads, subs, id)};
+      Placement where{index, count, v.root, roots, int(id), subs, fair_share(root_threads, subs, id)};
       devices_.push_back(std::make_unique<Device>(cpu_, profile, where));
     } else {
       // With sub-devices the root has the visible ones' threads: all of its own when all are visible (or when
       // they share threads), fewer when some are hidden.
       unsigned visible_threads = 0;
       for (unsigned id : v.subs) visible_threads += fair_share(root_threads, subs, id);
-      Placement where{v.root, roots, -1, 0, subs == 0 ? root_threads : std::min(root_threads, visible_threads)};
+      Placement where{index, count, v.root, roots, -1, 0,
+                      subs == 0 ? root_threads : std::min(root_threads, visible_threads)};
       devices_.push_back(std::make_unique<Device>(cpu_, profile, where));
       if (subs > 0) devices_.back()->partition(v.subs, subs, root_threads);
     }
     device_handles_.push_back(devices_.back().get());
   }
-  // A fixed identity: the same driver build reports the same UUID on every machine and run.
+  // A fixed identity: the same driver build reports the same UUID on every machine and run; the drivers of one
+  // library differ in the last byte (the first driver's is the NUL).
   static constexpr char id[] = "zeal-cpu-driver";
-  static_assert(sizeof(id) <= ZE_MAX_DRIVER_UUID_SIZE);
+  static_assert(sizeof(id) == ZE_MAX_DRIVER_UUID_SIZE);
   std::memcpy(uuid_.id, id, sizeof(id));
+  uuid_.id[ZE_MAX_DRIVER_UUID_SIZE - 1] = static_cast<uint8_t>(index);
   set_streaming_store_threshold(streaming_threshold(cpu_));
 }
 
 unsigned Driver::threads() const {
   unsigned n = zeal::settings().cpu_threads;
-  return n != 0 ? n : cpu_.threads;
+  return fair_share(n != 0 ? n : cpu_.threads, count_, index_);
 }
+
+bool Driver::has(const Device *device) const { return device->driver_index() == index_; }
 
 unsigned fair_share(unsigned total, unsigned parts, unsigned n) {
   return std::max(1u, total / parts + (n < total % parts ? 1u : 0u));
@@ -136,18 +148,20 @@ ze_result_t init(ze_init_flags_t flags) {
     zeal::logger("zeal-cpu").error("{}", target.error().message);
     return ZE_RESULT_ERROR_UNINITIALIZED;
   }
-  (void)Driver::instance(); // idempotent; the loader calls zeInit twice
+  (void)Driver::all(); // idempotent; the loader calls zeInit twice
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t driver_get(uint32_t *count, ze_driver_handle_t *drivers) {
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::vector<Driver *> &all = Driver::all();
+  const auto n = static_cast<uint32_t>(all.size());
   if (*count == 0 || drivers == nullptr) {
-    *count = 1;
+    *count = n;
     return ZE_RESULT_SUCCESS;
   }
-  drivers[0] = &Driver::instance();
-  *count = 1;
+  *count = std::min(*count, n);
+  std::copy_n(all.begin(), *count, drivers);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -19,6 +19,8 @@ using Profile = DeviceProfileRow;
 
 // Where a device sits among the driver's devices, and how many threads run its work-groups.
 struct Placement {
+  unsigned driver = 0;     // which of the library's drivers (ZEAL_CPU_DRIVERS) the device belongs to
+  unsigned drivers = 1;
   unsigned root = 0;       // the root device's index (a sub-device's parent's)
   unsigned roots = 1;      // how many root devices the driver has
   int sub = -1;            // -1: a root device; else the sub-device's id within its root
@@ -38,6 +40,8 @@ public:
 
   const HostCpu &cpu() const { return cpu_; }
   const Profile &profile() const { return profile_; }
+  // Which of the library's drivers lists it (Driver::all()).
+  unsigned driver_index() const { return placement_.driver; }
   const std::vector<Device *> &sub_devices() const { return sub_device_handles_; }
   const ze_device_properties_t &properties() const { return properties_; }
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
@@ -66,9 +70,9 @@ private:
 
 class Driver : public _ze_driver_handle_t {
 public:
-  // The process-wide driver, created by the first zeInit and never destroyed
-  // (queues' threads may still run during static destruction).
-  static Driver &instance();
+  // The library's drivers (ZEAL_CPU_DRIVERS, usually one), created by the first zeInit
+  // and never destroyed (queues' threads may still run during static destruction).
+  static const std::vector<Driver *> &all();
   static Driver *from(ze_driver_handle_t h) { return static_cast<Driver *>(h); }
 
   // The root devices, in the order zeDeviceGet lists them.
@@ -76,11 +80,16 @@ public:
   const ze_driver_uuid_t &uuid() const { return uuid_; }
   // The machine, as read once (also when an affinity mask leaves no device).
   const HostCpu &cpu() const { return cpu_; }
-  // How many threads all devices together run work-groups on (ZEAL_CPU_THREADS, else one per hardware thread).
+  // How many threads this driver's devices together run work-groups on: its share of ZEAL_CPU_THREADS, else of one
+  // per hardware thread.
   unsigned threads() const;
+  unsigned index() const { return index_; }
+  bool has(const Device *device) const;
 
 private:
-  Driver();
+  Driver(const HostCpu &cpu, unsigned index, unsigned count);
+  unsigned index_;
+  unsigned count_;
   HostCpu cpu_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<Device *> device_handles_;

@@ -73,7 +73,9 @@ TEST(Settings, CacheSizesTakeSuffixes) {
 }
 
 TEST(Settings, DeviceCountsAndTheAffinityMaskAreReadAndCheckedForShape) {
-  zeal::Settings s = read({{"ZEAL_CPU_DEVICES", "3"}, {"ZEAL_CPU_SUBDEVICES", "2"}, {"ZE_AFFINITY_MASK", "0,2.1,10"}});
+  zeal::Settings s = read({{"ZEAL_CPU_DRIVERS", "2"}, {"ZEAL_CPU_DEVICES", "3"}, {"ZEAL_CPU_SUBDEVICES", "2"},
+                           {"ZE_AFFINITY_MASK", "0,2.1,10"}});
+  EXPECT_EQ(2u, s.cpu_drivers);
   EXPECT_EQ(3u, s.cpu_devices);
   EXPECT_EQ(2u, s.cpu_subdevices);
   using Entry = std::pair<unsigned, int>;
@@ -88,8 +90,10 @@ TEST(Settings, DeviceCountsAndTheAffinityMaskAreReadAndCheckedForShape) {
         << r.problems[0];
   }
   for (auto [variable, value] : {std::pair{"ZEAL_CPU_DEVICES", "0"}, {"ZEAL_CPU_DEVICES", "65"},
-                                 {"ZEAL_CPU_SUBDEVICES", "65"}, {"ZEAL_CPU_SUBDEVICES", "two"}}) {
+                                 {"ZEAL_CPU_SUBDEVICES", "65"}, {"ZEAL_CPU_SUBDEVICES", "two"},
+                                 {"ZEAL_CPU_DRIVERS", "0"}, {"ZEAL_CPU_DRIVERS", "9"}}) {
     zeal::Settings r = read({{variable, value}});
+    EXPECT_EQ(1u, r.cpu_drivers);
     EXPECT_EQ(1u, r.cpu_devices);
     EXPECT_EQ(0u, r.cpu_subdevices);
     EXPECT_EQ(1u, r.problems.size()) << variable << "=" << value;

@@ -1,12 +1,14 @@
 // Contexts and kernel bundles over several devices at once, through the C++ API. ctest runs this binary over the
 // CPU driver made two root devices of two sub-devices each, under selectors that leave two root devices, two
-// sub-devices of one root, or a root device and another root's sub-device: every case needs at least two devices.
+// sub-devices of one root, a root device and another root's sub-device, or two drivers (two platforms) of two
+// roots each: every case has at least two devices of one platform.
 // The kernels come from the application and from libzeal_test_a -> libzeal_test_b, so each device's executable
 // is linked across shared libraries.
 #include <zeal/zeal.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,7 +31,15 @@ protected:
     q.parallel_for(zeal::range<1>{count}, k, a + first, b + first, c + first).wait();
   }
 
-  std::vector<zeal::device> devices = zeal::device::get_devices();
+  // The devices of the first device's platform: a context holds one platform's devices.
+  static std::vector<zeal::device> first_platform_devices() {
+    std::vector<zeal::device> out;
+    for (const zeal::device &d : zeal::device::get_devices())
+      if (out.empty() || d.get_platform() == out.front().get_platform()) out.push_back(d);
+    return out;
+  }
+
+  std::vector<zeal::device> devices = first_platform_devices();
 };
 
 std::string names(const std::vector<zeal::device> &devices) {
@@ -216,6 +226,25 @@ TEST_F(MultiDevice, DevicesOutsideTheContextAreRefusedWithASentence) {
     ADD_FAILURE() << "a bundle without devices";
   } catch (const zeal::exception &e) {
     EXPECT_EQ(zeal::errc::invalid, e.code());
+  }
+}
+
+// ctest's two-driver case (ZEAL_CPU_DRIVERS=2) gives the backend two platforms; the others one.
+TEST_F(MultiDevice, AContextRefusesDevicesOfTwoPlatforms) {
+  const char *expected = std::getenv("ZEAL_TEST_PLATFORMS");
+  std::vector<zeal::device> others;
+  for (const zeal::device &d : zeal::device::get_devices())
+    if (!(d.get_platform() == devices.front().get_platform())) others.push_back(d);
+  ASSERT_EQ(expected != nullptr ? std::string(expected) : "1", others.empty() ? "1" : "2");
+  if (others.empty()) return;
+  try {
+    zeal::context mixed(std::vector<zeal::device>{devices.front(), others.front()});
+    FAIL() << "a context over two platforms";
+  } catch (const zeal::exception &e) {
+    EXPECT_EQ(zeal::errc::invalid, e.code());
+    const std::string what = e.what();
+    EXPECT_NE(std::string::npos, what.find("belong to different platforms")) << what;
+    EXPECT_NE(std::string::npos, what.find(others.front().name())) << what;
   }
 }
 

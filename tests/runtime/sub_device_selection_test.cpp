@@ -25,11 +25,13 @@ TEST(SubDeviceSelection, TheSelectorLeavesTheDevicesAndSubDevicesItNames) {
   }
   const char *selector = std::getenv("ONEAPI_DEVICE_SELECTOR");
   EXPECT_EQ(std::string(expected), seen) << "ONEAPI_DEVICE_SELECTOR=" << (selector != nullptr ? selector : "(unset)");
-  // Whatever the selector, asking for every device gives the root devices.
+  // Whatever the selector, asking for every device gives the root devices (ZEAL_TEST_EXPECTED_ROOTS when the
+  // CPU driver library reports several drivers).
   std::string roots;
   for (const zeal::device &d : zeal::device::get_devices(zeal::device_type::all, zeal::selector_policy::ignore))
     roots += (roots.empty() ? "" : " + ") + device_position(d.name());
-  EXPECT_EQ("device 0 + device 1", roots);
+  const char *expected_roots = std::getenv("ZEAL_TEST_EXPECTED_ROOTS");
+  EXPECT_EQ(expected_roots != nullptr ? expected_roots : "device 0 + device 1", roots);
 }
 
 // A queue on each visible device, root or sub-device, builds the registered kernel for it and runs it.
