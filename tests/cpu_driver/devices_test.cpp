@@ -319,24 +319,8 @@ TEST_F(Devices, AContextOfSubDevicesAloneRunsWorkOnThem) {
   ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
   int *out = nullptr;
   ZE_ASSERT_OK(zeMemAllocDevice(own, &device_desc, 256 * sizeof(int), 64, d, reinterpret_cast<void **>(&out)));
-  ze_module_handle_t m = nullptr;
-  ZE_ASSERT_OK(zeal::test::create_module(own, d, read_kernel("vector_add.spv"), m));
-  ze_kernel_handle_t k = nullptr;
-  ZE_ASSERT_OK(zeal::test::create_kernel(m, "fill_value", k));
-  int value = 42;
-  ZE_ASSERT_OK(zeKernelSetGroupSize(k, 64, 1, 1));
-  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
-  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(value), &value));
-  auto queue_desc = ze_desc<ze_command_queue_desc_t>();
-  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
-  ze_command_list_handle_t list = nullptr;
-  ZE_ASSERT_OK(zeCommandListCreateImmediate(own, d, &queue_desc, &list));
-  ze_group_count_t groups{4, 1, 1};
-  ZE_EXPECT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
+  fill_with_kernel(own, d, out, 256, 42);
   EXPECT_EQ(256, std::count(out, out + 256, 42));
-  ZE_EXPECT_OK(zeCommandListDestroy(list));
-  ZE_EXPECT_OK(zeKernelDestroy(k));
-  ZE_EXPECT_OK(zeModuleDestroy(m));
   ZE_EXPECT_OK(zeMemFree(own, out));
   ZE_EXPECT_OK(zeContextDestroy(own));
 }

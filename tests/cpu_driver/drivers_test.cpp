@@ -84,24 +84,9 @@ TEST_F(Drivers, EveryDriverRunsKernelsOnItsDevices) {
       int *out = nullptr;
       ZE_ASSERT_OK(zeMemAllocShared(context, &device_desc, &host_desc, 256 * sizeof(int), 64, device,
                                     reinterpret_cast<void **>(&out)));
-      ze_module_handle_t m = nullptr;
-      ZE_ASSERT_OK(zeal::test::create_module(context, device, read_kernel("vector_add.spv"), m));
-      ze_kernel_handle_t k = nullptr;
-      ZE_ASSERT_OK(zeal::test::create_kernel(m, "fill_value", k));
-      int value = 40 + int(d);
-      ZE_ASSERT_OK(zeKernelSetGroupSize(k, 64, 1, 1));
-      ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
-      ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, sizeof(value), &value));
-      auto queue_desc = ze_desc<ze_command_queue_desc_t>();
-      queue_desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
-      ze_command_list_handle_t list = nullptr;
-      ZE_ASSERT_OK(zeCommandListCreateImmediate(context, device, &queue_desc, &list));
-      ze_group_count_t groups{4, 1, 1};
-      ZE_EXPECT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
+      const int value = 40 + int(d);
+      fill_with_kernel(context, device, out, 256, value);
       EXPECT_EQ(256, std::count(out, out + 256, value));
-      ZE_EXPECT_OK(zeCommandListDestroy(list));
-      ZE_EXPECT_OK(zeKernelDestroy(k));
-      ZE_EXPECT_OK(zeModuleDestroy(m));
       ZE_EXPECT_OK(zeMemFree(context, out));
     }
     ZE_EXPECT_OK(zeContextDestroy(context));

@@ -49,6 +49,30 @@ inline void expect_full_peer_access(ze_device_handle_t device, ze_device_handle_
   EXPECT_EQ(ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS, p2p.flags);
 }
 
+// Runs vector_add.spv's fill_value over `count` ints at `out` (a multiple of 64) on `device`, with a module,
+// kernel and synchronous immediate list of its own in `context`; the caller checks `out`.
+inline void fill_with_kernel(ze_context_handle_t context, ze_device_handle_t device, int *out, uint32_t count,
+                             int value) {
+  ze_module_handle_t m = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeal::test::create_module(context, device, read_kernel("vector_add.spv"), m));
+  ze_kernel_handle_t k = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeal::test::create_kernel(m, "fill_value", k));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 64, 1, 1));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(value), &value));
+  auto queue_desc = ze_desc<ze_command_queue_desc_t>();
+  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+  ze_command_list_handle_t list = nullptr;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(context, device, &queue_desc, &list));
+  ze_group_count_t groups{count / 64, 1, 1};
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
+  if (list != nullptr) {
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(list));
+  }
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelDestroy(k));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(m));
+}
+
 class CpuDriver : public ::testing::Test {
 protected:
   void SetUp() override {
