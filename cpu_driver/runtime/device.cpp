@@ -242,6 +242,15 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
 }
 
 // One entry per level of data cache the host reports, L1 first; none can be partitioned by the user.
+// The devices have no images or samplers (kernels using them are refused at creation): every limit is 0, which is
+// how a Level Zero device says it has no image support.
+ze_result_t device_get_image_properties(ze_device_handle_t device, ze_device_image_properties_t *properties) {
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  copy_keeping_header(properties, ze_device_image_properties_t{});
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t device_get_cache_properties(ze_device_handle_t device, uint32_t *count,
                                         ze_device_cache_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -301,6 +310,7 @@ void implement(ze_device_dditable_t &t) {
   t.pfnGetMemoryAccessProperties = guarded<device_get_memory_access_properties>;
   t.pfnGetExternalMemoryProperties = guarded<device_get_external_memory_properties>;
   t.pfnGetCacheProperties = guarded<device_get_cache_properties>;
+  t.pfnGetImageProperties = guarded<device_get_image_properties>;
   t.pfnGetP2PProperties = guarded<device_get_p2p_properties>;
   t.pfnCanAccessPeer = guarded<device_can_access_peer>;
   t.pfnGetGlobalTimestamps = guarded<device_get_global_timestamps>;

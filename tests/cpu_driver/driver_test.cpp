@@ -190,9 +190,23 @@ TEST_F(DriverAndDevice, TheOneDeviceIsItsOwnPeerWithAccessAndAtomics) {
 }
 
 TEST_F(DriverAndDevice, UnimplementedEntryPointAnswersUnsupportedFeature) {
+  ze_sampler_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_SAMPLER_DESC;
+  ze_sampler_handle_t sampler = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeSamplerCreate(context, device, &desc, &sampler));
+}
+
+// No images: every limit is 0, which is how a device says so (level-zero-tests then skip their image cases).
+TEST_F(DriverAndDevice, ImagePropertiesSayTheDeviceHasNoImages) {
   ze_device_image_properties_t p{};
   p.stype = ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES;
-  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeDeviceGetImageProperties(device, &p));
+  p.maxImageDims2D = 77;
+  ZE_ASSERT_OK(zeDeviceGetImageProperties(device, &p));
+  EXPECT_EQ(ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES, p.stype);
+  EXPECT_EQ(0u, p.maxImageDims1D + p.maxImageDims2D + p.maxImageDims3D + p.maxImageArraySlices + p.maxSamplers +
+                    p.maxReadImageArgs + p.maxWriteImageArgs);
+  EXPECT_EQ(0u, p.maxImageBufferSize);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceGetImageProperties(device, nullptr));
 }
 
 } // namespace

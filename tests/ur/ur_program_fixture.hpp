@@ -2,19 +2,14 @@
 // everything made released when a test ends.
 #pragma once
 
+#include "tests/support/ur_kernel_args.hpp"
 #include "ur_fixture.hpp"
 
 namespace zeal_ur_test {
 
 // Kernel arguments of urEnqueueKernelLaunchWithArgsExp, as libsycl fills them.
 inline ur_exp_kernel_arg_properties_t arg(ur_exp_kernel_arg_type_t type, uint32_t index, size_t size, const void *value) {
-  ur_exp_kernel_arg_properties_t a{};
-  a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
-  a.type = type;
-  a.index = index;
-  a.size = size;
-  a.value.value = value;
-  return a;
+  return zeal::test::ur_kernel_arg(type, index, size, value);
 }
 inline ur_exp_kernel_arg_properties_t pointer(uint32_t index, const void *p) {
   return arg(UR_EXP_KERNEL_ARG_TYPE_POINTER, index, sizeof(void *), p);

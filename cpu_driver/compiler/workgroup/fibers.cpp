@@ -26,6 +26,17 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ZEAL_FIBERS_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(ZEAL_FIBERS_TSAN)
+#define ZEAL_FIBERS_TSAN 1
+#endif
+#ifdef ZEAL_FIBERS_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 namespace zeal::cpu::detail {
 namespace {
@@ -52,6 +63,34 @@ void finish_switch([[maybe_unused]] void *fake_stack, [[maybe_unused]] const voi
                    [[maybe_unused]] size_t *old_size) {
 #ifdef ZEAL_FIBERS_ASAN
   __sanitizer_finish_switch_fiber(fake_stack, old_bottom, old_size);
+#endif
+}
+
+// TSan keeps a context per fiber: each work-item gets one for its life, and every
+// switch names the context that runs next (flags 0: the switch orders the two, as
+// fibers of one thread are). No-ops without TSan.
+void *tsan_current() {
+#ifdef ZEAL_FIBERS_TSAN
+  return __tsan_get_current_fiber();
+#else
+  return nullptr;
+#endif
+}
+void *tsan_create() {
+#ifdef ZEAL_FIBERS_TSAN
+  return __tsan_create_fiber(0);
+#else
+  return nullptr;
+#endif
+}
+void tsan_destroy([[maybe_unused]] void *fiber) {
+#ifdef ZEAL_FIBERS_TSAN
+  __tsan_destroy_fiber(fiber);
+#endif
+}
+void tsan_switch([[maybe_unused]] void *fiber) {
+#ifdef ZEAL_FIBERS_TSAN
+  __tsan_switch_to_fiber(fiber, 0);
 #endif
 }
 
@@ -156,6 +195,7 @@ struct FiberItem {
   bctx::fiber caller; // the scheduler, while the work-item runs
   const void *stack_bottom = nullptr, *caller_bottom = nullptr;
   size_t stack_size = 0, caller_size = 0;
+  void *tsan_self = nullptr, *tsan_caller = nullptr; // TSan's contexts (ZEAL_FIBERS_TSAN), else null
   Wait wait = Wait::None;
   uint32_t lane = 0;
   uintptr_t site = 0;             // the collective's call site: lanes at the same one take part together
@@ -171,9 +211,15 @@ static_assert(std::is_standard_layout_v<FiberItem>, "zeal_cpu_barrier casts the 
 void resume(FiberItem &item) {
   void *fake_stack = nullptr;
   item.wait = Wait::None;
+  item.tsan_caller = tsan_current();
+  tsan_switch(item.tsan_self);
   start_switch(&fake_stack, item.stack_bottom, item.stack_size);
   item.self = std::move(item.self).resume();
   finish_switch(fake_stack, nullptr, nullptr);
+  if (!item.self && item.tsan_self != nullptr) { // the work-item has ended
+    tsan_destroy(item.tsan_self);
+    item.tsan_self = nullptr;
+  }
 }
 
 // Starts a work-item on a pooled stack; it runs until its first barrier or its end.
@@ -183,10 +229,12 @@ void start(FiberItem &item, StackPool &pool, WorkItemFn function, const void *co
   item.stack_size = stack.size;
   // The fiber keeps its control record at the top of the stack it is given.
   bctx::preallocated place(stack.sp, stack.size, stack);
+  item.tsan_self = tsan_create();
   item.self = bctx::fiber(std::allocator_arg, place, PoolAllocator{&pool}, [&item, function, args](bctx::fiber &&caller) {
     finish_switch(nullptr, &item.caller_bottom, &item.caller_size);
     item.caller = std::move(caller);
     function(args, &item.work_item);
+    tsan_switch(item.tsan_caller);
     start_switch(nullptr, item.caller_bottom, item.caller_size);
     return std::move(item.caller);
   });
@@ -197,6 +245,7 @@ void start(FiberItem &item, StackPool &pool, WorkItemFn function, const void *co
 void yield(FiberItem &item, Wait wait) {
   item.wait = wait;
   void *fake_stack = nullptr;
+  tsan_switch(item.tsan_caller);
   start_switch(&fake_stack, item.caller_bottom, item.caller_size);
   item.caller = std::move(item.caller).resume();
   finish_switch(fake_stack, &item.caller_bottom, &item.caller_size);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The long stress run (issue 22): 8 threads launching 10^5 kernels through each face of zeal (its C ABI, the C++
+# API and, when built, Unified Runtime), every result checked. The suite runs the same program in a short mode.
+#   scripts/stress.sh [preset] [launches]     (preset: default; launches per face: 100000, 10000 for tsan)
+# Developers run it; CI does not (its time is limited).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-default}"
+launches="${2:-}"
+if [ -z "$launches" ]; then
+  launches=100000
+  [ "$preset" = tsan ] && launches=10000
+fi
+cmake --build --preset "$preset" --target stress ur_adapter_zeal 2>/dev/null || cmake --build --preset "$preset" --target stress
+build="build/$preset"
+export ZEAL_CACHE_DIR="$PWD/$build/test-cache/stress"
+if [ "$preset" = tsan ]; then
+  export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp"
+fi
+status=0
+for face in c cpp ur; do
+  if [ "$face" = ur ]; then
+    adapter=$(ls "$build"/lib/libur_adapter_zeal.so* 2>/dev/null | head -1 || true)
+    [ -n "$adapter" ] || { echo "stress ur: not built (no UR SDK)"; continue; }
+    UR_ADAPTERS_FORCE_LOAD="$PWD/$adapter" "$build/bin/stress" ur "$launches" 8 || status=1
+  else
+    "$build/bin/stress" "$face" "$launches" 8 || status=1
+  fi
+done
+exit $status
