@@ -13,6 +13,8 @@ if [ -z "$launches" ]; then
 fi
 cmake --build --preset "$preset" --target stress ur_adapter_zeal 2>/dev/null || cmake --build --preset "$preset" --target stress
 build="build/$preset"
+# An SDK copied without its symbolic links: the build keeps a loadable copy of the UR loader (README).
+[ -d "$build/ur-loader" ] && export LD_LIBRARY_PATH="$PWD/$build/ur-loader${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ZEAL_CACHE_DIR="$PWD/$build/test-cache/stress"
 if [ "$preset" = tsan ]; then
   export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp"

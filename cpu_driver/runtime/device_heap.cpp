@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstring>
+
 namespace zeal::cpu {
 
 DeviceHeap::~DeviceHeap() {
@@ -67,8 +69,11 @@ void DeviceHeap::release(void *p, size_t size) {
     fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(at), off_t(length));
   };
   // A large range's pages go back to the system now, not when the context ends; a small one's stay for reuse
-  // (punching and faulting them in again cost 3-4 us a round trip, 30 times a malloc's).
+  // (punching and faulting them in again cost 3-4 us a round trip, 30 times a malloc's), cleared: every free
+  // range reads as zeros, so a new allocation starts as zeros whether its pages are fresh or kept, as fresh
+  // GPU memory does (level-zero-tests' concurrent-atomics cases count on it).
   if (size >= punch_size) punch(offset, size);
+  else std::memset(base_ + offset, 0, size);
   std::lock_guard lock(mutex_);
   give_back(offset, size);
   if (size >= punch_size) return;

@@ -8,6 +8,7 @@
 #include "cpu_driver/runtime/shared_file.hpp"
 
 #include <atomic>
+#include <cstring>
 #include <fcntl.h>
 #include <cstdint>
 #include <mutex>
@@ -22,6 +23,19 @@ std::atomic<uint64_t> next_allocation_id{1};
 
 size_t round_up(size_t size, size_t granule) {
   return size <= SIZE_MAX - (granule - 1) ? (size + granule - 1) / granule * granule : size;
+}
+
+// `size` bytes of fresh pages aligned to `alignment` (a power of two), or null: mapped with room to align, and
+// the rest unmapped again.
+void *map_fresh_pages(size_t size, size_t alignment) {
+  const size_t length = whole_pages(size), slack = alignment > system_page_size() ? alignment : 0;
+  void *p = mmap(nullptr, length + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(p), aligned = (start + alignment - 1) & ~(alignment - 1);
+  if (aligned > start) munmap(p, aligned - start);
+  if (start + length + slack > aligned + length)
+    munmap(reinterpret_cast<void *>(aligned + length), start + length + slack - (aligned + length));
+  return reinterpret_cast<void *>(aligned);
 }
 
 } // namespace
@@ -41,6 +55,7 @@ void Allocations::release(const Allocation &a) {
     if (!a.shared) device_heap_.release(reinterpret_cast<void *>(a.base), a.size);
     break;
   case Allocation::Backing::mapped_file:
+  case Allocation::Backing::anonymous:
     munmap(reinterpret_cast<void *>(a.base), whole_pages(a.size));
     break;
   case Allocation::Backing::own_file:
@@ -76,9 +91,20 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
     // asked for (level-zero-tests' launch and event tests write 1 KiB into 64 bytes, 4000 bytes into 1000) then
     // writes into its own block, as it would on a GPU, instead of into the host's heap, whose corruption would
     // end the process later and elsewhere. Lookups still see the size asked for.
-    void *p = ::operator new(round_up(size, allocation_granule), std::align_val_t{align}, std::nothrow);
-    if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    a.base = reinterpret_cast<uintptr_t>(p);
+    // Every allocation starts as zeros, as fresh GPU memory does (level-zero-tests' concurrent-atomics cases count
+    // on it): large ones are fresh pages, small ones are cleared.
+    if (size >= fresh_pages_from) {
+      void *p = map_fresh_pages(size, align);
+      if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+      a.base = reinterpret_cast<uintptr_t>(p);
+      a.backing = Allocation::Backing::anonymous;
+    } else {
+      const size_t block = round_up(size, allocation_granule);
+      void *p = ::operator new(block, std::align_val_t{align}, std::nothrow);
+      if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+      std::memset(p, 0, block);
+      a.base = reinterpret_cast<uintptr_t>(p);
+    }
   }
   {
     std::unique_lock lock(mutex_);

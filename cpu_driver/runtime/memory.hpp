@@ -24,7 +24,8 @@ struct Allocation {
   Device *device = nullptr;   // null for host allocations
   uint64_t id = 0;            // unique within the process
   enum class Backing : uint8_t {
-    heap,        // the C++ heap (host and shared USM)
+    heap,        // the C++ heap (host and shared USM under fresh_pages_from bytes)
+    anonymous,   // pages of an anonymous mapping of its own (host and shared USM of fresh_pages_from bytes or more)
     device_heap, // the context's DeviceHeap (device USM), so it can be handed to other processes
     mapped_file, // a range of another process's memory file (zeMemOpenIpcHandle, an imported descriptor)
     own_file,    // a memory file of its own, whose descriptor is exported (ze_external_memory_export_desc_t)
@@ -65,6 +66,9 @@ public:
   static constexpr size_t default_alignment = 64;
   // Every allocation's block is a multiple of this many bytes (see allocate()).
   static constexpr size_t allocation_granule = 4096;
+  // Host and shared allocations of at least this many bytes get fresh pages of their own (zeros, touched only when
+  // used, given back at once when freed); smaller ones come from the heap, cleared.
+  static constexpr size_t fresh_pages_from = size_t(1) << 20;
 
   DeviceHeap &device_heap() { return device_heap_; }
 

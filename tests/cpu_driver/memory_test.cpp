@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -145,6 +146,37 @@ TEST_F(Memory, FreedDeviceMemoryGoesBackToTheSystem) {
   EXPECT_GE(resident_shared_kib() - before, 78 << 10);
   for (void *p : small) ZE_ASSERT_OK(zeMemFree(context, p));
   EXPECT_LT(resident_shared_kib() - before, 40 << 10) << "64 MiB of small frees trim the heap";
+}
+
+// Every allocation starts as zeros, also when it reuses memory of a freed one (small device frees keep their
+// pages, small host and shared allocations come from the heap), and large ones keep their alignment.
+TEST_F(Memory, EveryAllocationStartsAsZerosEvenWhenItReusesFreedMemory) {
+  ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  auto allocate = [&](int kind, size_t size, size_t alignment) {
+    void *p = nullptr;
+    ze_result_t r = kind == 0   ? zeMemAllocDevice(context, &device_desc, size, alignment, device, &p)
+                    : kind == 1 ? zeMemAllocHost(context, &host_desc, size, alignment, &p)
+                                : zeMemAllocShared(context, &device_desc, &host_desc, size, alignment, device, &p);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, r);
+    return p;
+  };
+  for (int kind = 0; kind < 3; ++kind)
+    for (size_t size : {size_t(256), size_t(64) << 10, size_t(3) << 20}) {
+      SCOPED_TRACE(::testing::Message() << "kind " << kind << ", " << size << " bytes");
+      void *first = allocate(kind, size, 0);
+      ASSERT_NE(nullptr, first);
+      std::memset(first, 0x5a, size);
+      ZE_ASSERT_OK(zeMemFree(context, first));
+      void *second = allocate(kind, size, 0);
+      ASSERT_NE(nullptr, second);
+      const auto *bytes = static_cast<const unsigned char *>(second);
+      EXPECT_EQ(size, size_t(std::count(bytes, bytes + size, 0)));
+      ZE_ASSERT_OK(zeMemFree(context, second));
+      void *aligned = allocate(kind, size, size_t(1) << 16);
+      EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(aligned) % (size_t(1) << 16));
+      ZE_ASSERT_OK(zeMemFree(context, aligned));
+    }
 }
 
 TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
