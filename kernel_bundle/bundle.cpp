@@ -177,11 +177,7 @@ std::vector<kernel_id> bundle_kernel_ids(const BundleImpl &b) {
 }
 
 context bundle_context(const BundleImpl &b) { return context(b.context); }
-std::vector<device> bundle_devices(const BundleImpl &b) {
-  std::vector<device> out;
-  for (DeviceImpl *d : b.devices) out.emplace_back(d);
-  return out;
-}
+std::vector<device> bundle_devices(const BundleImpl &b) { return to_devices(b.devices); }
 
 kernel bundle_get_kernel(const BundleImpl &b, const kernel_id &id) {
   if (!bundle_has_kernel(b, id))

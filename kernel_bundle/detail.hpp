@@ -101,6 +101,9 @@ struct EventImpl {
   ~EventImpl();
 };
 
+// The C++ API's devices of `impls`, in order.
+std::vector<device> to_devices(const std::vector<DeviceImpl *> &impls);
+
 // "'name', 'name'": the devices, for messages.
 std::string describe_devices(const std::vector<DeviceImpl *> &devices);
 

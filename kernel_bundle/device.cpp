@@ -28,6 +28,12 @@ bool ContextImpl::has(const DeviceImpl *device) const {
   return std::find(devices.begin(), devices.end(), device) != devices.end();
 }
 
+std::vector<device> to_devices(const std::vector<DeviceImpl *> &impls) {
+  std::vector<device> out;
+  for (DeviceImpl *d : impls) out.emplace_back(d);
+  return out;
+}
+
 std::string describe_devices(const std::vector<DeviceImpl *> &devices) {
   std::string names;
   for (const DeviceImpl *d : devices) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", d->name);
@@ -180,11 +186,7 @@ context::context(const std::vector<device> &devices) : impl_(detail::create_cont
   return impls;
 }())) {}
 device context::get_device() const { return device(impl_->devices.front()); }
-std::vector<device> context::get_devices() const {
-  std::vector<device> out;
-  for (detail::DeviceImpl *d : impl_->devices) out.emplace_back(d);
-  return out;
-}
+std::vector<device> context::get_devices() const { return detail::to_devices(impl_->devices); }
 zeal_context_handle_t context::native_handle() const { return impl_->handle; }
 
 } // namespace zeal

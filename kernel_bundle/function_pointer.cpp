@@ -39,17 +39,6 @@ ImageRef function_provider(std::string_view name) {
                   ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME);
 }
 
-// The executable of `image` exactly as a kernel of it is built (see executable_for_kernel):
-// the same closure and objects give the same cached executable.
-std::shared_ptr<ProgramImpl> executable_for_image(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
-                                                  const ImageRef &image) {
-  auto closure = resolve_imports({image}, {}, ImageRegistry::instance());
-  if (!closure) throw exception(errc::build, closure.error().message, closure.error().code);
-  std::vector<std::shared_ptr<ProgramImpl>> objects;
-  for (const ImageRef &member : closure.value().images) objects.push_back(get_object(ctx, device, member, {}, {}));
-  return get_executable(ctx, objects, {});
-}
-
 } // namespace
 } // namespace detail
 

@@ -309,7 +309,12 @@ std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<Context
     throw exception(errc::invalid, fmt::format("no registered device image has a kernel named '{}' ({})", name,
                                                registry.describe()),
                     ZEAL_RESULT_ERROR_INVALID_KERNEL_NAME);
-  auto closure = resolve_imports({image}, {}, registry);
+  return executable_for_image(ctx, device, image);
+}
+
+std::shared_ptr<ProgramImpl> executable_for_image(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                  const ImageRef &image) {
+  auto closure = resolve_imports({image}, {}, ImageRegistry::instance());
   if (!closure) throw exception(errc::build, closure.error().message, closure.error().code);
   std::vector<std::shared_ptr<ProgramImpl>> objects;
   for (const ImageRef &member : closure.value().images) objects.push_back(get_object(ctx, device, member, {}, {}));

@@ -27,6 +27,11 @@ std::shared_ptr<ProgramImpl> get_executable(const std::shared_ptr<ContextImpl> &
 // The executable holding kernel `name` for `device`, its image's imports resolved across the registry.
 std::shared_ptr<ProgramImpl> executable_for_kernel(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
                                                    std::string_view name);
+// The executable of `image` for `device`, its imports resolved across the registry: what a kernel of the image
+// runs in (executable_for_kernel), so a device function pointer taken from it (function_pointer.cpp) is one its
+// kernels can call.
+std::shared_ptr<ProgramImpl> executable_for_image(const std::shared_ptr<ContextImpl> &ctx, DeviceImpl *device,
+                                                  const ImageRef &image);
 
 // What the persistent cache did in this process, for tests and logs.
 struct PersistentCacheStats {

@@ -127,18 +127,6 @@ void Device::partition(const std::vector<unsigned> &ids, unsigned count, unsigne
 
 namespace {
 
-// Lists `available` devices the Level Zero way: a zero count (or no array) asks how many there are.
-ze_result_t list_out(const std::vector<Device *> &available, uint32_t *count, ze_device_handle_t *out) {
-  const auto n = static_cast<uint32_t>(available.size());
-  if (*count == 0 || out == nullptr) {
-    *count = n;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = std::min(*count, n);
-  std::copy_n(available.begin(), *count, out);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t device_get(ze_driver_handle_t driver, uint32_t *count, ze_device_handle_t *devices) {
   if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -241,7 +229,6 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
-// One entry per level of data cache the host reports, L1 first; none can be partitioned by the user.
 // The devices have no images or samplers (kernels using them are refused at creation): every limit is 0, which is
 // how a Level Zero device says it has no image support.
 ze_result_t device_get_image_properties(ze_device_handle_t device, ze_device_image_properties_t *properties) {
@@ -251,6 +238,7 @@ ze_result_t device_get_image_properties(ze_device_handle_t device, ze_device_ima
   return ZE_RESULT_SUCCESS;
 }
 
+// One entry per level of data cache the host reports, L1 first; none can be partitioned by the user.
 ze_result_t device_get_cache_properties(ze_device_handle_t device, uint32_t *count,
                                         ze_device_cache_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

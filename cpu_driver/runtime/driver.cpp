@@ -154,15 +154,7 @@ ze_result_t init(ze_init_flags_t flags) {
 
 ze_result_t driver_get(uint32_t *count, ze_driver_handle_t *drivers) {
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const std::vector<Driver *> &all = Driver::all();
-  const auto n = static_cast<uint32_t>(all.size());
-  if (*count == 0 || drivers == nullptr) {
-    *count = n;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = std::min(*count, n);
-  std::copy_n(all.begin(), *count, drivers);
-  return ZE_RESULT_SUCCESS;
+  return list_out(Driver::all(), count, drivers);
 }
 
 ze_result_t driver_get_api_version(ze_driver_handle_t driver, ze_api_version_t *version) {

@@ -3,6 +3,10 @@
 
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 // The loader only ever passes back what the driver handed out (with several
 // drivers it unwraps its own objects first), so a handle is a pointer to a base
 // of the object, and the way back is a static_cast in each object's from().
@@ -28,6 +32,20 @@ const T *find_in_chain(const void *next, ze_structure_type_t stype) {
        at = static_cast<const ze_base_desc_t *>(at->pNext))
     if (at->stype == stype) return reinterpret_cast<const T *>(at);
   return nullptr;
+}
+
+// Lists `available` handles the Level Zero way: a zero count (or no array) asks how many there are; otherwise at
+// most `*count` are written and `*count` says how many.
+template <class Object, class Handle>
+ze_result_t list_out(const std::vector<Object *> &available, uint32_t *count, Handle *out) {
+  const auto n = static_cast<uint32_t>(available.size());
+  if (*count == 0 || out == nullptr) {
+    *count = n;
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = std::min(*count, n);
+  std::copy_n(available.begin(), *count, out);
+  return ZE_RESULT_SUCCESS;
 }
 
 // Copies a name into a caller's buffer the Level Zero way: a null buffer (or a
