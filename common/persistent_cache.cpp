@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -153,6 +154,19 @@ std::optional<std::vector<uint8_t>> PersistentCache::load(const std::string &key
 }
 
 CacheStatus PersistentCache::store(const std::string &key, std::span<const uint8_t> payload) {
+  CacheStatus written = write_entry(key, payload);
+  if (!written.ok()) {
+    if (!warned_.exchange(true))
+      logger("zeal").warn("the cache folder '{}' cannot keep built code ({}); this process goes on without "
+                          "storing there, building again what it does not find",
+                          dir_.string(), written.error());
+    else
+      logger("zeal").debug("{}", written.error());
+  }
+  return written;
+}
+
+CacheStatus PersistentCache::write_entry(const std::string &key, std::span<const uint8_t> payload) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec)
@@ -169,11 +183,14 @@ CacheStatus PersistentCache::store(const std::string &key, std::span<const uint8
   std::filesystem::path temp = path;
   temp += unique_suffix();
   {
+    errno = 0;
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char *>(entry.data()), static_cast<std::streamsize>(entry.size()));
     if (!out.flush()) {
+      int error = errno; // ENOSPC on a full file system, EACCES or EROFS on a read-only folder, EFBIG, ...
       std::filesystem::remove(temp, ec);
-      return fmt::format("cannot write cache entry '{}'", temp.string());
+      return fmt::format("cannot write cache entry '{}': {}", temp.string(),
+                         error != 0 ? std::strerror(error) : "the write failed");
     }
   }
   std::filesystem::rename(temp, path, ec);

@@ -5,6 +5,7 @@
 
 #include "common/basic_result.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -37,7 +38,9 @@ public:
   static std::filesystem::path default_directory();
 
   std::optional<std::vector<uint8_t>> load(const std::string &key);
-  // Stores the payload, then evicts least-recently-used entries beyond max_bytes.
+  // Stores the payload, then evicts least-recently-used entries beyond max_bytes. A folder that cannot take
+  // entries (read-only, missing and not creatable, on a full file system) is warned about once per cache: the
+  // first failure is logged as a warning, later ones at debug level only; the run goes on without the entries.
   CacheStatus store(const std::string &key, std::span<const uint8_t> payload);
 
   std::filesystem::path path_of(const std::string &key) const;
@@ -46,6 +49,7 @@ public:
   static constexpr uint32_t kFormatVersion = 1;
 
 private:
+  CacheStatus write_entry(const std::string &key, std::span<const uint8_t> payload);
   void evict(const std::filesystem::path &keep);
 
   std::filesystem::path dir_;
@@ -53,6 +57,7 @@ private:
   std::string driver_;
   std::string extension_;
   std::mutex evict_mutex_;
+  std::atomic<bool> warned_{false};
 };
 
 // FNV-1a, 64 bits: the entry file names and the payload checksums, and the CPU driver's native binary checksum.

@@ -36,9 +36,12 @@ struct ContextImpl {
   // image, options, specialization constants), executables by (objects, options).
   // Entries are futures so that concurrent requests for one build wait for it
   // instead of building twice.
+  // Entries built from images of unloaded libraries are dropped at the first request after the registry
+  // changes (swept_generation is the registry generation last swept for).
   std::mutex programs_mutex;
   std::map<std::string, ProgramFuture> objects;
   std::map<std::string, ProgramFuture> executables;
+  uint64_t swept_generation = 0;
 
   // The warm launch path: device, kernel name -> the executable its imports resolved
   // to, and the registry generation that resolution saw. Loading or unloading a

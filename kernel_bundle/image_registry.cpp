@@ -72,13 +72,25 @@ void ImageRegistry::add(const zeal_device_image_set_t *set) {
 void ImageRegistry::remove(const zeal_device_image_set_t *set) {
   std::lock_guard lock(mutex_);
   auto of_set = [&](const auto &image) { return image->set == set; };
+  // Names no image offers any more go too: a library loaded and unloaded for hours leaves nothing behind.
+  auto drop = [&](auto &index, const std::string &name) {
+    auto it = index.find(name);
+    if (it == index.end()) return;
+    std::erase_if(it->second, of_set);
+    if (it->second.empty()) index.erase(it);
+  };
   for (const auto &image : images_) {
     if (!of_set(image)) continue;
-    for (const std::string &symbol : image->exports) std::erase_if(exporters_[symbol], of_set);
-    for (const std::string &kernel : image->kernels) std::erase_if(kernel_index_[kernel], of_set);
+    for (const std::string &symbol : image->exports) drop(exporters_, symbol);
+    for (const std::string &kernel : image->kernels) drop(kernel_index_, kernel);
   }
   std::erase_if(images_, of_set);
   generation_.fetch_add(1, std::memory_order_release);
+}
+
+bool ImageRegistry::holds(uint64_t id) const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(images_.begin(), images_.end(), [&](const auto &image) { return image->id == id; });
 }
 
 std::shared_ptr<const RegisteredImage> ImageRegistry::find_kernel(std::string_view name) const {

@@ -34,6 +34,8 @@ public:
   void add(const zeal_device_image_set_t *set);
   void remove(const zeal_device_image_set_t *set);
 
+  // Whether the image with this id is still registered (its library still loaded).
+  bool holds(uint64_t id) const;
   // The image holding kernel `name`, or null. If several do, the one registered first.
   std::shared_ptr<const RegisteredImage> find_kernel(std::string_view name) const;
   std::vector<std::string> kernel_names() const;

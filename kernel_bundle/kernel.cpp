@@ -68,7 +68,11 @@ std::shared_ptr<KernelImpl> get_kernel(const std::shared_ptr<ContextImpl> &ctx, 
   program = executable_for_kernel(ctx, device, name);
   {
     std::lock_guard lock(ctx->resolved_mutex);
-    ctx->resolved[device].insert_or_assign(std::string(name), ContextImpl::Resolved{generation, program});
+    auto &of_device = ctx->resolved[device];
+    // Entries of older generations would be resolved again anyway; dropped now, they do not keep the programs
+    // of unloaded libraries alive.
+    std::erase_if(of_device, [&](const auto &entry) { return entry.second.generation != generation; });
+    of_device.insert_or_assign(std::string(name), ContextImpl::Resolved{generation, program});
   }
   return kernel_of(ctx, {program}, name);
 }

@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <optional>
 
@@ -53,6 +55,31 @@ std::string spec_key(const SpecConstants &spec) {
   throw exception(memory ? to_errc(r) : errc::build, message, r);
 }
 
+// Drops the entries built from images that are no longer registered: no request can name them again (their
+// kernel ids are gone; a reloaded library registers new images), so keeping them would only grow the cache by a
+// program for each load of a library. Kernels and bundles users hold keep their programs alive. Needs
+// programs_mutex.
+void forget_unloaded_images(ContextImpl &ctx) {
+  const ImageRegistry &registry = ImageRegistry::instance();
+  const uint64_t generation = registry.generation();
+  if (generation == ctx.swept_generation) return;
+  ctx.swept_generation = generation;
+  auto unloaded = [&](const ProgramImpl &p) { return p.image != nullptr && !registry.holds(p.image->id); };
+  auto stale = [&](const auto &entry) {
+    const ProgramFuture &future = entry.second;
+    if (future.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false; // still building
+    try {
+      const std::shared_ptr<ProgramImpl> &program = future.get();
+      return unloaded(*program) ||
+             std::any_of(program->parts.begin(), program->parts.end(), [&](const auto &part) { return unloaded(*part); });
+    } catch (...) {
+      return false; // a failed build, about to be erased by its builder
+    }
+  };
+  std::erase_if(ctx.objects, stale);
+  std::erase_if(ctx.executables, stale);
+}
+
 // Finds or makes the cache entry for `key`; the one caller that made it runs `build`.
 template <class Build>
 std::shared_ptr<ProgramImpl> cached(ContextImpl &ctx, std::map<std::string, ProgramFuture> &cache,
@@ -62,6 +89,7 @@ std::shared_ptr<ProgramImpl> cached(ContextImpl &ctx, std::map<std::string, Prog
   bool mine = false;
   {
     std::lock_guard lock(ctx.programs_mutex);
+    forget_unloaded_images(ctx);
     auto it = cache.find(key);
     if (it == cache.end()) {
       future = promise.get_future().share();
@@ -181,8 +209,7 @@ void store_object(const ProgramImpl &object, PersistentCache &cache, const std::
   if (d.programGetInfo(object.handle, ZEAL_PROGRAM_INFO_NATIVE_BINARY, size, native.data(), nullptr) !=
       ZEAL_RESULT_SUCCESS)
     return;
-  if (CacheStatus s = cache.store(key, native); !s.ok()) logger("zeal").warn("{}", s.error());
-  else ++stats().stores;
+  if (cache.store(key, native).ok()) ++stats().stores; // a failure is the cache's to warn about, once
 }
 
 // Whether the device's driver keeps compiled kernels across processes itself

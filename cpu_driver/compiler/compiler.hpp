@@ -208,6 +208,10 @@ Result<std::unique_ptr<Program>> load_native_binary(std::span<const uint8_t> blo
 void set_streaming_store_threshold(uint64_t bytes);
 uint64_t streaming_store_threshold();
 
+// After kernel code faulted on this thread and the runtime jumped back out of it (runtime/fault.hpp): forgets
+// the work-items of the work-group it was running, so that the next work-group starts clean.
+void abandon_work_items_after_fault();
+
 // The version written into native binaries; a blob of another version is refused.
 std::string driver_build_id();
 

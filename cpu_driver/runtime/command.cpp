@@ -4,12 +4,18 @@
 #include "cpu_driver/runtime/copy_region.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 #include "cpu_driver/runtime/event.hpp"
+#include "cpu_driver/runtime/fault.hpp"
 #include "cpu_driver/runtime/thread_pool.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <optional>
 
 namespace zeal::cpu {
 namespace {
@@ -49,8 +55,53 @@ uint32_t work_dim(const KernelLaunch &l) {
   return 1;
 }
 
+// What the guarded part of run_groups needs: it owns nothing, so a fault may abandon it.
+struct GroupRange {
+  const KernelLaunch *launch;
+  const void *const *args;
+  GroupContext *ctx;
+  uint64_t begin, end;
+};
+
+void run_group_range(void *context) {
+  const GroupRange &r = *static_cast<const GroupRange *>(context);
+  const KernelLaunch &l = *r.launch;
+  // One call runs many groups (the compiled code counts their ids, x fastest),
+  // so what they share is loaded once, not per group.
+  const uint64_t nx = l.group_count[0], ny = l.group_count[1];
+  for (uint64_t g = r.begin; g < r.end;) {
+    r.ctx->group_id[0] = uint32_t(g % nx);
+    r.ctx->group_id[1] = uint32_t(g / nx % ny);
+    r.ctx->group_id[2] = uint32_t(g / (nx * ny));
+    r.ctx->group_count = uint32_t(std::min<uint64_t>(r.end - g, UINT32_MAX));
+    l.run(r.args, r.ctx);
+    g += r.ctx->group_count;
+  }
+}
+
+// The first fault of a launch's work-groups; once one faulted, the launch's other chunks do not run.
+class LaunchFault {
+public:
+  bool seen() const { return seen_.load(std::memory_order_relaxed); }
+  void record(std::string what) {
+    std::lock_guard lock(mutex_);
+    if (!seen_.exchange(true)) what_ = std::move(what);
+  }
+  std::optional<std::string> first() {
+    if (!seen()) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    return what_;
+  }
+
+private:
+  std::atomic<bool> seen_{false};
+  std::mutex mutex_;
+  std::string what_;
+};
+
 // Runs work-groups [begin, end) (linear ids, x fastest) with this worker's own context and local memory.
-void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin, uint64_t end) {
+void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin, uint64_t end, LaunchFault &fault) {
+  if (fault.seen()) return;
   GroupContext ctx;
   ctx.work_dim = work_dim(l);
   for (int d = 0; d < 3; ++d) {
@@ -74,16 +125,11 @@ void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin
       args[i] = l.values.get() + l.offsets[i];
     }
   }
-  // One call runs many groups (the compiled code counts their ids, x fastest),
-  // so what they share is loaded once, not per group.
-  const uint64_t nx = l.group_count[0], ny = l.group_count[1];
-  for (uint64_t g = begin; g < end;) {
-    ctx.group_id[0] = uint32_t(g % nx);
-    ctx.group_id[1] = uint32_t(g / nx % ny);
-    ctx.group_id[2] = uint32_t(g / (nx * ny));
-    ctx.group_count = uint32_t(std::min<uint64_t>(end - g, UINT32_MAX));
-    l.run(args.data(), &ctx);
-    g += ctx.group_count;
+  GroupRange range{&l, args.data(), &ctx, begin, end};
+  if (std::optional<std::string> what = run_catching_faults(run_group_range, &range)) {
+    abandon_work_items_after_fault();
+    fault.record(fmt::format("kernel '{}' faulted in work-group ({}, {}, {}): {}", l.kernel->name, ctx.group_id[0],
+                             ctx.group_id[1], ctx.group_id[2], *what));
   }
 }
 
@@ -109,16 +155,20 @@ void copy_timestamps(const KernelTimestampQuery &q) {
 }
 
 // Splits the launch's work-groups over the pool; each chunk of groups gets its own context and local memory.
-void run_kernel(const KernelLaunch &launch, ThreadPool &pool, ThreadPool::Priority priority) {
+// Returns the first fault of its code, if one faulted.
+std::optional<std::string> run_kernel(const KernelLaunch &launch, ThreadPool &pool, ThreadPool::Priority priority) {
   assert(launch.kernel != nullptr && launch.run != nullptr);
   uint64_t groups = uint64_t{launch.group_count[0]} * launch.group_count[1] * launch.group_count[2];
   LocalLayout layout = layout_local_memory(launch);
+  LaunchFault fault;
   pool.parallel_for(
-      groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end); }, priority);
+      groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end, fault); }, priority);
+  return fault.first();
 }
 
 // Each launch with the group counts memory holds now; launches of no groups run nothing.
-void run_indirect(const IndirectLaunches &indirect, ThreadPool &pool, ThreadPool::Priority priority) {
+std::optional<std::string> run_indirect(const IndirectLaunches &indirect, ThreadPool &pool,
+                                        ThreadPool::Priority priority) {
   size_t count = indirect.launches.size();
   if (indirect.count != nullptr) count = std::min<size_t>(count, *indirect.count);
   for (size_t i = 0; i < count; ++i) {
@@ -127,20 +177,23 @@ void run_indirect(const IndirectLaunches &indirect, ThreadPool &pool, ThreadPool
     launch.group_count[0] = groups.groupCountX;
     launch.group_count[1] = groups.groupCountY;
     launch.group_count[2] = groups.groupCountZ;
-    if (uint64_t{groups.groupCountX} * groups.groupCountY * groups.groupCountZ != 0) run_kernel(launch, pool, priority);
+    if (uint64_t{groups.groupCountX} * groups.groupCountY * groups.groupCountZ == 0) continue;
+    if (std::optional<std::string> fault = run_kernel(launch, pool, priority)) return fault;
   }
+  return std::nullopt;
 }
 
 } // namespace
 
-void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority) {
+std::optional<std::string> execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority) {
   for (Event *e : command.waits) e->wait(UINT64_MAX);
   uint64_t start = device_timestamp();
+  std::optional<std::string> fault;
   std::visit(
       [&](const auto &op) {
         using Op = std::decay_t<decltype(op)>;
-        if constexpr (std::is_same_v<Op, KernelLaunch>) run_kernel(op, pool, priority);
-        else if constexpr (std::is_same_v<Op, IndirectLaunches>) run_indirect(op, pool, priority);
+        if constexpr (std::is_same_v<Op, KernelLaunch>) fault = run_kernel(op, pool, priority);
+        else if constexpr (std::is_same_v<Op, IndirectLaunches>) fault = run_indirect(op, pool, priority);
         else if constexpr (std::is_same_v<Op, MemoryCopy>) std::memmove(op.dst, op.src, op.size);
         else if constexpr (std::is_same_v<Op, MemoryCopyRegion>) copy_region(op);
         else if constexpr (std::is_same_v<Op, MemoryFill>) fill(op);
@@ -149,7 +202,15 @@ void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority prio
         else if constexpr (std::is_same_v<Op, EventReset>) op.event->reset();
       },
       command.op);
-  if (command.signal != nullptr) command.signal->complete(start, device_timestamp());
+  if (command.signal != nullptr) {
+    if (fault) command.signal->complete_on_lost_device();
+    else command.signal->complete(start, device_timestamp());
+  }
+  return fault;
+}
+
+void skip_on_lost_device(const Command &command) {
+  if (command.signal != nullptr) command.signal->complete_on_lost_device();
 }
 
 } // namespace zeal::cpu

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -94,7 +96,11 @@ struct Command {
 };
 
 // Runs one command on the calling thread (a queue's submission thread); kernel
-// work-groups go to the pool, ranked by the queue's priority.
-void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority);
+// work-groups go to the pool, ranked by the queue's priority. Returns what a kernel's fault was
+// (runtime/fault.hpp); the command's event is then signalled as completed on a lost device.
+std::optional<std::string> execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority);
+// A command queued on a device that was lost meanwhile: it does not run, its event is signalled so that no one
+// waits for it forever, and reports the device lost.
+void skip_on_lost_device(const Command &command);
 
 } // namespace zeal::cpu

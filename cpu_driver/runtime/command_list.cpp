@@ -20,9 +20,10 @@ CommandList::CommandList(Context &context, std::unique_ptr<Executor> immediate, 
 
 ze_result_t CommandList::append(Command command) {
   if (immediate_ != nullptr) {
+    if (immediate_->health().lost()) return ZE_RESULT_ERROR_DEVICE_LOST; // nothing runs on a lost device
     immediate_->submit(std::make_shared<const std::vector<Command>>(1, std::move(command)));
     if (synchronous_) immediate_->synchronize(UINT64_MAX);
-    return ZE_RESULT_SUCCESS;
+    return synchronous_ && immediate_->health().lost() ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
   }
   std::lock_guard lock(mutex_);
   if (closed_) {
@@ -94,7 +95,8 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
   Context *c = Context::from(context);
-  *out = new CommandList(*c, std::make_unique<Executor>(Device::from(device)->pool(), priority_of(*desc)), desc->ordinal,
+  Device *d = Device::from(device);
+  *out = new CommandList(*c, std::make_unique<Executor>(d->pool(), d->health(), priority_of(*desc)), desc->ordinal,
                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

@@ -39,7 +39,8 @@ ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device,
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (ze_result_t r = check_queue_desc(*desc); r != ZE_RESULT_SUCCESS) return r;
   Context *c = Context::from(context);
-  *out = new CommandQueue(*c, Device::from(device)->pool(), desc->ordinal,
+  Device *d = Device::from(device);
+  *out = new CommandQueue(*c, d->pool(), d->health(), desc->ordinal,
                           desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, priority_of(*desc));
   return ZE_RESULT_SUCCESS;
 }
@@ -57,6 +58,11 @@ ze_result_t queue_execute_command_lists(ze_command_queue_handle_t queue, uint32_
   if (count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
   // Check every list before submitting any, so that a failed call ran nothing.
   CommandQueue *q = CommandQueue::from(queue);
+  if (q->executor().health().lost()) {
+    zeal::logger("zeal-cpu").warn("zeCommandQueueExecuteCommandLists: the queue's device is lost ({})",
+                                  q->executor().health().reason());
+    return ZE_RESULT_ERROR_DEVICE_LOST;
+  }
   std::vector<Executor::Batch> batches;
   batches.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
@@ -86,7 +92,9 @@ ze_result_t queue_execute_command_lists(ze_command_queue_handle_t queue, uint32_
 
 ze_result_t queue_synchronize(ze_command_queue_handle_t queue, uint64_t timeout_ns) {
   if (queue == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return CommandQueue::from(queue)->executor().synchronize(timeout_ns) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  Executor &executor = CommandQueue::from(queue)->executor();
+  if (!executor.synchronize(timeout_ns)) return ZE_RESULT_NOT_READY;
+  return executor.health().lost() ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
 }
 
 } // namespace

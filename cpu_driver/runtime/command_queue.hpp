@@ -15,8 +15,9 @@ constexpr uint32_t queue_group_count = 2;
 
 class CommandQueue : public _ze_command_queue_handle_t {
 public:
-  CommandQueue(Context &context, ThreadPool &pool, uint32_t group, bool synchronous, ThreadPool::Priority priority)
-      : context_(context), group_(group), synchronous_(synchronous), executor_(pool, priority) {}
+  CommandQueue(Context &context, ThreadPool &pool, DeviceHealth &health, uint32_t group, bool synchronous,
+               ThreadPool::Priority priority)
+      : context_(context), group_(group), synchronous_(synchronous), executor_(pool, health, priority) {}
   static CommandQueue *from(ze_command_queue_handle_t h) { return static_cast<CommandQueue *>(h); }
 
   Context &context() { return context_; }

@@ -52,7 +52,7 @@ std::string position(const Placement &where) {
 } // namespace
 
 Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &placement, Device *parent)
-    : cpu_(cpu), profile_(profile), placement_(placement) {
+    : cpu_(cpu), profile_(profile), placement_(placement), parent_(parent) {
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_CPU;
   p.vendorId = vendor_id(cpu_.vendor);
@@ -93,6 +93,7 @@ Device::Device(const HostCpu &cpu, const Profile &profile, const Placement &plac
   const std::string where = position(placement);
   stable_uuid(cpu_identity + where, p.uuid.id);
   std::snprintf(p.name, sizeof(p.name), "zeal CPU%s (%s profile, %s)", where.c_str(), profile.name, cpu_.model.c_str());
+  health_.set_device_name(p.name);
 
   auto &c = compute_;
   c.maxTotalGroupSize = profile.max_group_size;
@@ -282,7 +283,8 @@ ze_result_t device_get_global_timestamps(ze_device_handle_t device, uint64_t *ho
 }
 
 ze_result_t device_get_status(ze_device_handle_t device) {
-  return device == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ZE_RESULT_SUCCESS;
+  if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Device::from(device)->health().lost() ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The driver object (one per process) and its devices, with the properties they report.
 #pragma once
 
+#include "cpu_driver/runtime/fault.hpp"
 #include "cpu_driver/runtime/handles.hpp"
 #include "cpu_driver/runtime/host_cpu.hpp"
 #include "cpu_driver/runtime/thread_pool.hpp"
@@ -50,6 +51,9 @@ public:
   // The threads this device's work-groups run on, and their pool, started at the first queue or list.
   unsigned threads() const { return placement_.threads; }
   ThreadPool &pool();
+  // Lost or not (runtime/fault.hpp): one state for a root device and its sub-devices, as a GPU fault resets the
+  // whole card.
+  DeviceHealth &health() { return parent_ != nullptr ? parent_->health() : health_; }
 
   // Adds the sub-devices `ids` of the `count` this root splits into, each with its share of the whole
   // root's `root_threads` (this device has fewer when only some sub-devices are visible).
@@ -59,6 +63,7 @@ private:
   const HostCpu &cpu_;
   const Profile &profile_;
   Placement placement_;
+  Device *parent_;
   std::vector<std::unique_ptr<Device>> sub_devices_;
   std::vector<Device *> sub_device_handles_;
   ze_device_properties_t properties_{};
@@ -66,6 +71,7 @@ private:
   ze_device_module_properties_t module_{};
   std::once_flag pool_once_;
   std::unique_ptr<ThreadPool> pool_;
+  DeviceHealth health_;
 };
 
 class Driver : public _ze_driver_handle_t {

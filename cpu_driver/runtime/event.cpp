@@ -137,12 +137,16 @@ ze_result_t event_host_signal(ze_event_handle_t event) {
 
 ze_result_t event_host_synchronize(ze_event_handle_t event, uint64_t timeout_ns) {
   if (event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return Event::from(event)->wait(timeout_ns) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  Event *e = Event::from(event);
+  if (!e->wait(timeout_ns)) return ZE_RESULT_NOT_READY;
+  return e->device_lost() ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
 }
 
 ze_result_t event_query_status(ze_event_handle_t event) {
   if (event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return Event::from(event)->is_signaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  Event *e = Event::from(event);
+  if (!e->is_signaled()) return ZE_RESULT_NOT_READY;
+  return e->device_lost() ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
 }
 
 ze_result_t event_host_reset(ze_event_handle_t event) {

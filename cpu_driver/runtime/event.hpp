@@ -17,6 +17,7 @@ class Context;
 // event is its pool's memory. Plain words only, so that a slot can live in a shared memory file.
 struct alignas(64) EventSlot {
   Signal signal;
+  std::atomic<uint32_t> device_lost{0}; // 1: signalled by a command of a lost device (runtime/fault.hpp)
   std::atomic<uint64_t> start{0}, end{0};
 };
 
@@ -65,8 +66,18 @@ public:
     slot_.end.store(end, std::memory_order_relaxed);
     slot_.signal.set(); // the set's release publishes the timestamps
   }
+  // Signals for a command that did not run, or faulted, because its device is lost: waits on the event end,
+  // and report ZE_RESULT_ERROR_DEVICE_LOST until the event is reset.
+  void complete_on_lost_device() {
+    slot_.device_lost.store(1, std::memory_order_relaxed);
+    slot_.signal.set();
+  }
+  bool device_lost() const { return slot_.device_lost.load(std::memory_order_acquire) != 0; }
   void signal() { slot_.signal.set(); }
-  void reset() { slot_.signal.reset(); }
+  void reset() {
+    slot_.device_lost.store(0, std::memory_order_relaxed);
+    slot_.signal.reset();
+  }
   bool is_signaled() const { return slot_.signal.is_set(); }
   bool wait(uint64_t timeout_ns) const { return slot_.signal.wait(timeout_ns); }
   // What the signalling command recorded; one clock for everything, so global and context timestamps are the same.

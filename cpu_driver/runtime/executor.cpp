@@ -1,6 +1,7 @@
 // The submission thread's loop and host synchronization with it.
 #include "cpu_driver/runtime/executor.hpp"
 
+#include "cpu_driver/runtime/fault.hpp"
 #include "cpu_driver/runtime/signal.hpp"
 
 #include <sys/resource.h>
@@ -9,8 +10,8 @@
 
 namespace zeal::cpu {
 
-Executor::Executor(ThreadPool &pool, ThreadPool::Priority priority)
-    : pool_(pool), priority_(priority), thread_([this] {
+Executor::Executor(ThreadPool &pool, DeviceHealth &health, ThreadPool::Priority priority)
+    : pool_(pool), health_(health), priority_(priority), thread_([this] {
         // Best effort: raising one's own nice value needs no privilege; a failure leaves the thread as it was.
         if (priority_ == ThreadPool::Priority::low) setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), 10);
         loop();
@@ -49,7 +50,13 @@ void Executor::loop() {
     Item item = std::move(items_.front());
     items_.pop_front();
     lock.unlock();
-    for (const Command &command : *item.batch) execute(command, pool_, priority_);
+    for (const Command &command : *item.batch) {
+      if (health_.lost()) {
+        skip_on_lost_device(command);
+      } else if (std::optional<std::string> fault = execute(command, pool_, priority_)) {
+        health_.lose(*fault);
+      }
+    }
     if (item.done != nullptr) item.done->set();
     item = {};
     lock.lock();

@@ -3,18 +3,19 @@
 
 #include "cpu_driver/runtime/command.hpp"
 
+#include "cpu_driver/runtime/thread_pool.hpp"
+
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include "cpu_driver/runtime/thread_pool.hpp"
-
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace zeal::cpu {
 
+class DeviceHealth;
 class Signal;
 
 class Executor {
@@ -23,7 +24,8 @@ public:
 
   // A low-priority queue's thread also runs at a lower OS priority (nice 10), so that its copies and fills
   // yield the cores to other queues' work.
-  explicit Executor(ThreadPool &pool, ThreadPool::Priority priority = ThreadPool::Priority::normal);
+  // Commands run on `pool`; a kernel fault marks `health` lost, and from then on commands complete without running.
+  Executor(ThreadPool &pool, DeviceHealth &health, ThreadPool::Priority priority = ThreadPool::Priority::normal);
   // Finishes what was submitted, then stops the thread.
   ~Executor();
   Executor(const Executor &) = delete;
@@ -33,6 +35,7 @@ public:
   void submit(Batch batch, Signal *done = nullptr);
   // Waits until everything submitted so far has run; false on timeout (0 = just look).
   bool synchronize(uint64_t timeout_ns);
+  const DeviceHealth &health() const { return health_; }
 
 private:
   struct Item {
@@ -42,6 +45,7 @@ private:
   void loop();
 
   ThreadPool &pool_;
+  DeviceHealth &health_;
   ThreadPool::Priority priority_;
   std::mutex mutex_;
   std::condition_variable work_cv_;

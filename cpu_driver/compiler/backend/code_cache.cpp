@@ -153,18 +153,9 @@ void CodeCache::write_pending() {
                                                            next.object.size()));
     lock.lock();
     writing_ = false;
-    if (written.ok()) {
-      ++stats_.stores;
-    } else {
-      ++stats_.failed_stores;
-      // One warning per process: an unwritable folder would otherwise warn for every kernel.
-      if (!warned_) {
-        warned_ = true;
-        logger("zeal-cpu").warn("the kernel code cache cannot keep compiled kernels ({}); kernels are compiled "
-                                "again in each process",
-                                written.error());
-      }
-    }
+    // A failure is the persistent cache's to warn about, once.
+    if (written.ok()) ++stats_.stores;
+    else ++stats_.failed_stores;
     changed_.notify_all();
   }
 }

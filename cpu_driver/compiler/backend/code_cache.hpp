@@ -68,7 +68,6 @@ private:
   std::thread writer_; // started by the first store
   bool stopping_ = false;
   bool writing_ = false;
-  bool warned_ = false;
   CodeCacheStats stats_;
 };
 

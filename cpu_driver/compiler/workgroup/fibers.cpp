@@ -205,6 +205,7 @@ struct FiberItem {
   // overwrite the post that slower lanes of the previous one still read.
   alignas(16) unsigned char posts[2][sg_max_post_bytes];
   unsigned next_post = 0;
+  bool running = false; // switched to and not back yet: after a fault, the work-item that faulted
 };
 static_assert(std::is_standard_layout_v<FiberItem>, "zeal_cpu_barrier casts the work-item back to its FiberItem");
 
@@ -214,7 +215,9 @@ void resume(FiberItem &item) {
   item.tsan_caller = tsan_current();
   tsan_switch(item.tsan_self);
   start_switch(&fake_stack, item.stack_bottom, item.stack_size);
+  item.running = true;
   item.self = std::move(item.self).resume();
+  item.running = false;
   finish_switch(fake_stack, nullptr, nullptr);
   if (!item.self && item.tsan_self != nullptr) { // the work-item has ended
     tsan_destroy(item.tsan_self);
@@ -348,6 +351,38 @@ extern "C" void zeal_cpu_subgroup(HostWorkItem *work_item, uint32_t code, const 
 
 } // namespace
 
+// The kernel faulted on one of this thread's work-items (runtime/fault.cpp jumped back to the thread's own
+// stack): the work-group's fibers are never resumed again. Destroying a suspended fiber would unwind it, running
+// the kernel's frames once more, so each is forgotten instead and its stack handed back to the pool directly;
+// the sanitizers are told the thread is back on its own stack.
+static void abandon_fibers_after_fault() {
+  StackPool &pool = stack_pool;
+  FiberItem *faulted = nullptr;
+  for (FiberItem &item : thread_items) {
+    const bool alive = item.running || static_cast<bool>(item.self);
+    if (item.running) faulted = &item;
+    if (alive) {
+      bctx::stack_context stack;
+      stack.size = item.stack_size;
+      stack.sp = static_cast<char *>(const_cast<void *>(item.stack_bottom)) + item.stack_size;
+      if (item.tsan_self != nullptr) {
+        if (item.running) tsan_switch(item.tsan_caller);
+        tsan_destroy(item.tsan_self);
+      }
+      new (&item.self) bctx::fiber(); // forgets the suspended context without resuming it
+      pool.give(stack);
+    }
+    new (&item.caller) bctx::fiber();
+    item.tsan_self = nullptr;
+    item.running = false;
+    item.wait = Wait::None;
+  }
+  if (faulted != nullptr) {
+    start_switch(nullptr, faulted->caller_bottom, faulted->caller_size);
+    finish_switch(nullptr, nullptr, nullptr);
+  }
+}
+
 std::span<const RuntimeSymbol> fiber_symbols() {
   static const std::vector<RuntimeSymbol> symbols = [] {
     std::vector<RuntimeSymbol> all = {
@@ -362,3 +397,9 @@ std::span<const RuntimeSymbol> fiber_symbols() {
 }
 
 } // namespace zeal::cpu::detail
+
+namespace zeal::cpu {
+
+void abandon_work_items_after_fault() { detail::abandon_fibers_after_fault(); }
+
+} // namespace zeal::cpu
