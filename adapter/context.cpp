@@ -38,7 +38,8 @@ Result<Context *> Context::create(std::vector<Device *> devices) {
                           "zeContextCreateEx");
       !s.ok())
     return std::move(s).error();
-  return new Context(std::move(devices), ZeContext(context));
+  ZeContext owned(context); // owned before the next allocation, which may fail
+  return new Context(std::move(devices), std::move(owned));
 }
 
 Result<Context *> Context::adopt(std::vector<Device *> devices, ze_context_handle_t context, bool owned) {
@@ -108,8 +109,13 @@ Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t s
     break;
   }
   if (Status s = ze_check(r, call, fmt::format("{} bytes", size)); !s.ok()) return std::move(s).error();
-  std::lock_guard lock(usm_mutex_);
-  allocations_.emplace(ptr, Allocation{kind, size, kind == ZEAL_USM_KIND_HOST ? nullptr : device});
+  try {
+    std::lock_guard lock(usm_mutex_);
+    allocations_.emplace(ptr, Allocation{kind, size, kind == ZEAL_USM_KIND_HOST ? nullptr : device});
+  } catch (const std::bad_alloc &) {
+    (void)zeMemFree(context_.get(), ptr); // unrecorded memory could never be freed
+    throw;
+  }
   return ptr;
 }
 

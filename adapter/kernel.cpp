@@ -60,7 +60,8 @@ Result<Kernel *> Kernel::create(Program &program, const std::string &name) {
       return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
                         fmt::format("kernel '{}' of {} cannot run: {}", name, program.describe(), why));
   if (Status s = ze_check(r, "zeKernelCreate", "kernel '" + name + "'"); !s.ok()) return std::move(s).error();
-  std::unique_ptr<Kernel> k(new Kernel(program, name, ZeKernel(kernel)));
+  ZeKernel owned(kernel); // owned before the next allocation, which may fail
+  std::unique_ptr<Kernel> k(new Kernel(program, name, std::move(owned)));
   if (Status s = k->query(); !s.ok()) return std::move(s).error();
   return k.release();
 }

@@ -36,10 +36,19 @@ Result<Queue *> Queue::adopt(Context &context, Device &device, ze_command_list_h
 }
 
 Queue *Queue::make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned) {
-  auto *queue = new Queue(context, device, flags, ZeCommandList(list));
+  // The list is held before the queue's allocation, which may fail: an owned one is then destroyed, one the
+  // caller adopted without handing over is left to the caller.
+  ZeCommandList handle(list);
+  std::unique_ptr<Queue> queue;
+  try {
+    queue.reset(new Queue(context, device, flags, std::move(handle)));
+  } catch (const std::bad_alloc &) {
+    if (!owned) (void)handle.release();
+    throw;
+  }
   queue->owns_list_ = owned;
-  context.add_queue(queue);
-  return queue;
+  context.add_queue(queue.get());
+  return queue.release();
 }
 
 Queue::~Queue() {

@@ -12,6 +12,18 @@
 #include <cstring>
 
 namespace zeal::cpu {
+namespace {
+
+// A map node holding (key, value), made before a map changes: inserting it cannot fail, so a failed allocation
+// (bad_alloc) leaves the free ranges as they were instead of losing one.
+template <class Map>
+typename Map::node_type make_node(size_t key, size_t value) {
+  Map one;
+  one.emplace(key, value);
+  return one.extract(one.begin());
+}
+
+} // namespace
 
 DeviceHeap::~DeviceHeap() {
   if (base_ != nullptr) munmap(base_, capacity_);
@@ -45,17 +57,26 @@ void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
     const uintptr_t address = reinterpret_cast<uintptr_t>(base_) + range_offset;
     const size_t start = range_offset + ((address + alignment - 1) / alignment * alignment - address);
     if (start - range_offset > range_size - size) continue;
+    const size_t end = start + size, range_end = range_offset + range_size;
+    // The ranges left before and after, made first: if that fails, nothing has changed.
+    using ByOffset = decltype(free_by_offset_);
+    using BySize = decltype(free_by_size_);
+    ByOffset::node_type before_at, after_at;
+    BySize::node_type before_size, after_size;
+    if (start > range_offset) {
+      before_at = make_node<ByOffset>(range_offset, start - range_offset);
+      before_size = make_node<BySize>(start - range_offset, range_offset);
+    }
+    if (end < range_end) {
+      after_at = make_node<ByOffset>(end, range_end - end);
+      after_size = make_node<BySize>(range_end - end, end);
+    }
     free_by_size_.erase(it);
     free_by_offset_.erase(range_offset);
-    if (start > range_offset) {
-      free_by_offset_.emplace(range_offset, start - range_offset);
-      free_by_size_.emplace(start - range_offset, range_offset);
-    }
-    const size_t end = start + size, range_end = range_offset + range_size;
-    if (end < range_end) {
-      free_by_offset_.emplace(end, range_end - end);
-      free_by_size_.emplace(range_end - end, end);
-    }
+    for (auto *node : {&before_at, &after_at})
+      if (!node->empty()) free_by_offset_.insert(std::move(*node));
+    for (auto *node : {&before_size, &after_size})
+      if (!node->empty()) free_by_size_.insert(std::move(*node));
     return base_ + start;
   }
   why = fmt::format("the context's device heap ({} bytes) has no free range of {} bytes", capacity_, size);
@@ -84,6 +105,9 @@ void DeviceHeap::release(void *p, size_t size) {
 }
 
 void DeviceHeap::give_back(size_t offset, size_t size) {
+  // The merged range's nodes, made before anything changes (see make_node); their contents are set below.
+  auto at_node = make_node<decltype(free_by_offset_)>(0, 0);
+  auto size_node = make_node<decltype(free_by_size_)>(0, 0);
   auto erase_free = [this](std::map<size_t, size_t>::iterator it) {
     auto [first, last] = free_by_size_.equal_range(it->second);
     for (auto s = first; s != last; ++s)
@@ -106,8 +130,12 @@ void DeviceHeap::give_back(size_t offset, size_t size) {
       erase_free(previous);
     }
   }
-  free_by_offset_.emplace(offset, size);
-  free_by_size_.emplace(size, offset);
+  at_node.key() = offset;
+  at_node.mapped() = size;
+  size_node.key() = size;
+  size_node.mapped() = offset;
+  free_by_offset_.insert(std::move(at_node));
+  free_by_size_.insert(std::move(size_node));
 }
 
 } // namespace zeal::cpu

@@ -106,9 +106,13 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
       a.base = reinterpret_cast<uintptr_t>(p);
     }
   }
-  {
+  try {
     std::unique_lock lock(mutex_);
     by_base_.emplace(a.base, a);
+  } catch (const std::bad_alloc &) {
+    release(a); // not recorded, so not kept either
+    zeal::logger("zeal-cpu").warn("zeMemAlloc: no host memory left to record an allocation of {} bytes", size);
+    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   }
   *out = reinterpret_cast<void *>(a.base);
   return ZE_RESULT_SUCCESS;
