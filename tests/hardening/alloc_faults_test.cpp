@@ -86,17 +86,23 @@ protected:
   // A launch of `tagged` over 256 items whose result is checked: the context still works.
   void expect_context_works() {
     for (int i = 0; i < 256; ++i) static_cast<int *>(out_)[i] = 0;
-    const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out_}};
+    const zeal_launch_desc_t launch = tagged_launch();
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->enqueueKernelLaunch(queue_, kernel_, &launch, 0, nullptr, nullptr))
+        << d_->getLastErrorMessage();
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueFinish(queue_)) << d_->getLastErrorMessage();
+    EXPECT_EQ(3 * 255 + 0x5EED0000, static_cast<int *>(out_)[255]);
+  }
+
+  // `tagged` over 256 items writing to out_.
+  zeal_launch_desc_t tagged_launch() {
+    arg_ = {0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out_};
     zeal_launch_desc_t launch{};
     launch.work_dim = 1;
     launch.global_size[0] = 256;
     launch.global_size[1] = launch.global_size[2] = 1;
     launch.num_args = 1;
-    launch.args = args;
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->enqueueKernelLaunch(queue_, kernel_, &launch, 0, nullptr, nullptr))
-        << d_->getLastErrorMessage();
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueFinish(queue_)) << d_->getLastErrorMessage();
-    EXPECT_EQ(3 * 255 + 0x5EED0000, static_cast<int *>(out_)[255]);
+    launch.args = &arg_;
+    return launch;
   }
 
   // Runs `call` with its k-th allocation failing, for k = 1, 2, ... until it makes fewer than k; `undo` releases
@@ -148,6 +154,7 @@ protected:
   zeal_kernel_handle_t kernel_ = nullptr;
   zeal_queue_handle_t queue_ = nullptr;
   void *out_ = nullptr;
+  zeal_kernel_arg_t arg_{};
 };
 
 TEST_F(AllocationFaults, ContextAndQueueCreation) {
@@ -172,13 +179,7 @@ TEST_F(AllocationFaults, UsmAllocations) {
 }
 
 TEST_F(AllocationFaults, LaunchesCopiesAndEvents) {
-  const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out_}};
-  zeal_launch_desc_t launch{};
-  launch.work_dim = 1;
-  launch.global_size[0] = 256;
-  launch.global_size[1] = launch.global_size[2] = 1;
-  launch.num_args = 1;
-  launch.args = args;
+  const zeal_launch_desc_t launch = tagged_launch();
   zeal_event_handle_t event = nullptr;
   fail_each_allocation(
       "enqueueKernelLaunch", [&] { return d_->enqueueKernelLaunch(queue_, kernel_, &launch, 0, nullptr, &event); },
