@@ -61,10 +61,11 @@ struct GroupRange {
   const void *const *args;
   GroupContext *ctx;
   uint64_t begin, end;
+  uint64_t running = 0; // the first group of the call of the compiled code under way
 };
 
 void run_group_range(void *context) {
-  const GroupRange &r = *static_cast<const GroupRange *>(context);
+  GroupRange &r = *static_cast<GroupRange *>(context);
   const KernelLaunch &l = *r.launch;
   // One call runs many groups (the compiled code counts their ids, x fastest),
   // so what they share is loaded once, not per group.
@@ -74,6 +75,7 @@ void run_group_range(void *context) {
     r.ctx->group_id[1] = uint32_t(g / nx % ny);
     r.ctx->group_id[2] = uint32_t(g / (nx * ny));
     r.ctx->group_count = uint32_t(std::min<uint64_t>(r.end - g, UINT32_MAX));
+    r.running = g;
     l.run(r.args, r.ctx);
     g += r.ctx->group_count;
   }
@@ -128,8 +130,11 @@ void run_groups(const KernelLaunch &l, const LocalLayout &layout, uint64_t begin
   GroupRange range{&l, args.data(), &ctx, begin, end};
   if (std::optional<std::string> what = run_catching_faults(run_group_range, &range)) {
     abandon_work_items_after_fault();
-    fault.record(fmt::format("kernel '{}' faulted in work-group ({}, {}, {}): {}", l.kernel->name, ctx.group_id[0],
-                             ctx.group_id[1], ctx.group_id[2], *what));
+    // One call of the compiled code runs several groups, so the fault is known to be in a range of them.
+    const uint64_t last = range.running + ctx.group_count - 1;
+    const std::string groups = last == range.running ? fmt::format("work-group {}", last)
+                                                     : fmt::format("one of work-groups {} to {}", range.running, last);
+    fault.record(fmt::format("kernel '{}' faulted in {} (linear ids, x fastest): {}", l.kernel->name, groups, *what));
   }
 }
 
@@ -185,7 +190,7 @@ std::optional<std::string> run_indirect(const IndirectLaunches &indirect, Thread
 
 } // namespace
 
-std::optional<std::string> execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority) {
+void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority, DeviceHealth &health) {
   for (Event *e : command.waits) e->wait(UINT64_MAX);
   uint64_t start = device_timestamp();
   std::optional<std::string> fault;
@@ -202,14 +207,15 @@ std::optional<std::string> execute(const Command &command, ThreadPool &pool, Thr
         else if constexpr (std::is_same_v<Op, EventReset>) op.event->reset();
       },
       command.op);
-  if (command.signal != nullptr) {
-    if (fault) command.signal->complete_on_lost_device();
-    else command.signal->complete(start, device_timestamp());
+  if (fault) {
+    health.lose(*fault); // first: whoever sees the event must find the device lost
+    complete_on_lost_device(command);
+  } else if (command.signal != nullptr) {
+    command.signal->complete(start, device_timestamp());
   }
-  return fault;
 }
 
-void skip_on_lost_device(const Command &command) {
+void complete_on_lost_device(const Command &command) {
   if (command.signal != nullptr) command.signal->complete_on_lost_device();
 }
 

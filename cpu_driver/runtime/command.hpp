@@ -15,6 +15,7 @@
 
 namespace zeal::cpu {
 
+class DeviceHealth;
 class Event;
 
 // A kernel launch with everything captured at append time, so that later
@@ -96,11 +97,11 @@ struct Command {
 };
 
 // Runs one command on the calling thread (a queue's submission thread); kernel
-// work-groups go to the pool, ranked by the queue's priority. Returns what a kernel's fault was
-// (runtime/fault.hpp); the command's event is then signalled as completed on a lost device.
-std::optional<std::string> execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority);
-// A command queued on a device that was lost meanwhile: it does not run, its event is signalled so that no one
-// waits for it forever, and reports the device lost.
-void skip_on_lost_device(const Command &command);
+// work-groups go to the pool, ranked by the queue's priority. A kernel's fault (runtime/fault.hpp) marks
+// `health` lost, and only then is the command's event signalled, as completed on a lost device.
+void execute(const Command &command, ThreadPool &pool, ThreadPool::Priority priority, DeviceHealth &health);
+// Ends a command that faulted, or was queued on a device lost meanwhile and is not run: its event is signalled,
+// so that no one waits for it forever, and reports the device lost.
+void complete_on_lost_device(const Command &command);
 
 } // namespace zeal::cpu

@@ -51,11 +51,8 @@ void Executor::loop() {
     items_.pop_front();
     lock.unlock();
     for (const Command &command : *item.batch) {
-      if (health_.lost()) {
-        skip_on_lost_device(command);
-      } else if (std::optional<std::string> fault = execute(command, pool_, priority_)) {
-        health_.lose(*fault);
-      }
+      if (health_.lost()) complete_on_lost_device(command);
+      else execute(command, pool_, priority_, health_);
     }
     if (item.done != nullptr) item.done->set();
     item = {};

@@ -100,7 +100,9 @@ class AlternateStack {
 public:
   AlternateStack() {
     stack_t current{};
-    if (sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_DISABLE) == 0) return;
+    if (sigaltstack(nullptr, &current) != 0) return;
+    present_ = (current.ss_flags & SS_DISABLE) == 0;
+    if (present_) return; // the thread's own (a sanitizer's, the application's)
     void *memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) return;
     stack_t mine{};
@@ -111,6 +113,7 @@ public:
       return;
     }
     memory_ = memory;
+    present_ = true;
   }
   ~AlternateStack() {
     if (memory_ == nullptr) return;
@@ -121,11 +124,13 @@ public:
   }
   AlternateStack(const AlternateStack &) = delete;
   AlternateStack &operator=(const AlternateStack &) = delete;
-  bool ready() const { return true; }
+  // Whether the thread has an alternate stack, its own or this one.
+  bool present() const { return present_; }
 
 private:
   static constexpr size_t bytes = 64 * 1024;
-  void *memory_ = nullptr;
+  void *memory_ = nullptr; // the stack made here, if any
+  bool present_ = false;
 };
 thread_local AlternateStack alternate_stack;
 
@@ -154,7 +159,7 @@ std::string describe(const Catch &c) {
 std::optional<std::string> run_catching_faults(void (*body)(void *context), void *context) {
   static std::once_flag installed;
   std::call_once(installed, install_handlers);
-  (void)alternate_stack.ready();
+  (void)alternate_stack.present(); // made at this thread's first call; without one, a stack overflow ends the process
   Catch c;
   Catch *const outer = catching;
   if (sigsetjmp(c.landing, 1) == 0) {
