@@ -1,6 +1,7 @@
 // bench_adapter_launch: host time per launch through the adapter vs a hand-written Level Zero sequence on the
 // same driver and kernel (median of paired rounds), and heap allocations per steady-state launch.
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/launch_1d.hpp"
 #include "tests/support/ze_setup.hpp"
 
 #include <zeal/zeal_adapter.h>
@@ -82,13 +83,7 @@ struct Adapter {
   void launches(int n, int value) {
     const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out},
                                       {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &value}};
-    zeal_launch_desc_t launch{};
-    launch.work_dim = 1;
-    launch.global_size[0] = 64;
-    launch.global_size[1] = launch.global_size[2] = 1;
-    launch.local_size[0] = 64;
-    launch.num_args = 2;
-    launch.args = args;
+    const zeal_launch_desc_t launch = zeal_test::launch_1d(64, 64, 2, args);
     for (int i = 0; i < n; ++i)
       if (d.enqueueKernelLaunch(queue, kernel, &launch, 0, nullptr, nullptr) != ZEAL_RESULT_SUCCESS)
         die(d.getLastErrorMessage());

@@ -1,6 +1,8 @@
 // The adapter test fixture: the plugin dlopened once, a device (zeal's CPU device when present), context, queue.
 #pragma once
 
+#include "tests/support/launch_1d.hpp"
+
 #include <zeal/zeal_adapter.h>
 
 #include <gtest/gtest.h>
@@ -64,17 +66,6 @@ inline std::vector<uint8_t> read_kernel(const std::string &name) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-inline zeal_launch_desc_t launch_1d(size_t global, size_t local, uint32_t num_args = 0,
-                                    const zeal_kernel_arg_t *args = nullptr) {
-  zeal_launch_desc_t l{};
-  l.work_dim = 1;
-  l.global_size[0] = global;
-  l.global_size[1] = l.global_size[2] = 1;
-  l.local_size[0] = local;
-  l.num_args = num_args;
-  l.args = args;
-  return l;
-}
 
 inline zeal_kernel_arg_t usm_arg(uint32_t index, const void *p) { return {index, ZEAL_KERNEL_ARG_USM_POINTER, 0, p}; }
 

@@ -1,62 +1,28 @@
-// Host allocation failures (issue 22). This program replaces the global operator new, so every C++ allocation
-// of the adapter and the CPU driver goes through it, and can make one of them fail: the k-th allocation the
-// calling thread makes from now on. Each zeal call below is made again and again with k = 1, 2, ... until a call
-// makes fewer than k allocations: each time it must succeed or return ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY with a
-// sentence, the process must go on, and afterwards the context must work and the allocations still live must be
-// no more than before the first injected failure (nothing leaked). Building a program is left out: LLVM, the
-// compiler inside the driver, treats a failed allocation as fatal.
+// Host allocation failures (issue 22). tests/support/allocation_counter.cpp replaces the global operator new, so
+// every C++ allocation of the adapter and the CPU driver goes through it, and can make one of them fail: the k-th
+// allocation the calling thread makes from now on. Each zeal call below is made again and again with k = 1, 2, ...
+// until a call makes fewer than k allocations: each time it must succeed or return
+// ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY with a sentence, the process must go on, and afterwards the context must work
+// and the allocations still live must be no more than before (nothing leaked). Building a program is left out:
+// LLVM, the compiler inside the driver, treats a failed allocation as fatal.
+#include "tests/support/allocation_counter.hpp"
+#include "tests/support/launch_1d.hpp"
+
 #include <zeal/zeal.hpp>
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <new>
 #include <string>
 #include <vector>
 
-namespace {
-
-thread_local long fail_countdown = 0; // > 0: the countdown-th allocation of this thread from now fails
-thread_local bool failed_one = false;
-std::atomic<long> live_allocations{0};
-
-void *allocate(size_t size, size_t alignment) {
-  if (fail_countdown > 0 && --fail_countdown == 0) {
-    failed_one = true;
-    return nullptr;
-  }
-  void *p = alignment <= alignof(std::max_align_t) ? std::malloc(size == 0 ? 1 : size)
-                                                    : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-  if (p != nullptr) live_allocations.fetch_add(1, std::memory_order_relaxed);
-  return p;
-}
-
-void release(void *p) {
-  if (p == nullptr) return;
-  live_allocations.fetch_sub(1, std::memory_order_relaxed);
-  std::free(p);
-}
-
-} // namespace
-
-// libstdc++'s array and nothrow forms call these.
-void *operator new(size_t size) {
-  if (void *p = allocate(size, 0)) return p;
-  throw std::bad_alloc();
-}
-void *operator new(size_t size, std::align_val_t alignment) {
-  if (void *p = allocate(size, size_t(alignment))) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void *p) noexcept { release(p); }
-void operator delete(void *p, size_t) noexcept { release(p); }
-void operator delete(void *p, std::align_val_t) noexcept { release(p); }
-void operator delete(void *p, size_t, std::align_val_t) noexcept { release(p); }
+using zeal::test::end_failing_allocation;
+using zeal::test::fail_allocation;
+using zeal::test::live_allocations;
 
 namespace {
 
@@ -96,13 +62,7 @@ protected:
   // `tagged` over 256 items writing to out_.
   zeal_launch_desc_t tagged_launch() {
     arg_ = {0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out_};
-    zeal_launch_desc_t launch{};
-    launch.work_dim = 1;
-    launch.global_size[0] = 256;
-    launch.global_size[1] = launch.global_size[2] = 1;
-    launch.num_args = 1;
-    launch.args = &arg_;
-    return launch;
+    return zeal_test::launch_1d(256, 0, 1, &arg_);
   }
 
   // Runs `call` with its k-th allocation failing, for k = 1, 2, ... until it makes fewer than k; `undo` releases
@@ -117,14 +77,12 @@ protected:
     // again with every failed call of the second.
     long k = 0, live_after_first = 0;
     for (int pass = 0; pass < 2; ++pass) {
-      if (pass == 1) live_after_first = live_allocations.load();
+      if (pass == 1) live_after_first = live_allocations();
       for (k = 1; k < 100000; ++k) {
-        const long live_at_start = live_allocations.load();
-        failed_one = false;
-        fail_countdown = k;
+        const long live_at_start = live_allocations();
+        fail_allocation(k);
         zeal_result_t r = call();
-        fail_countdown = 0;
-        if (!failed_one) {
+        if (!end_failing_allocation()) {
           EXPECT_EQ(ZEAL_RESULT_SUCCESS, r) << what << " with no failure injected: " << d_->getLastErrorMessage();
           undo();
           break;
@@ -136,12 +94,12 @@ protected:
         EXPECT_EQ(ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY, r) << what << ", allocation " << k << " failing: "
                                                            << zealResultName(r) << ": " << d_->getLastErrorMessage();
         EXPECT_STRNE("", d_->getLastErrorMessage()) << what << ", allocation " << k << ": no sentence";
-        if (pass == 1 && std::getenv("ZEAL_TEST_SHOW_GROWTH") != nullptr && live_allocations.load() > live_at_start)
-          std::printf("%s: allocation %ld failing left %ld more live\n", what, k, live_allocations.load() - live_at_start);
+        if (pass == 1 && std::getenv("ZEAL_TEST_SHOW_GROWTH") != nullptr && live_allocations() > live_at_start)
+          std::printf("%s: allocation %ld failing left %ld more live\n", what, k, live_allocations() - live_at_start);
       }
       (void)d_->queueFinish(queue_);
     }
-    EXPECT_LE(live_allocations.load(), live_after_first) << what << ": allocations leaked by failed calls";
+    EXPECT_LE(live_allocations(), live_after_first) << what << ": allocations leaked by failed calls";
     expect_context_works();
     return k - 1;
   }

@@ -10,6 +10,8 @@
 //                                ZEAL_CACHE_DIR with a ZEAL_CACHE_MAX_SIZE that forces eviction; afterwards the
 //                                folder's entries fit in that limit.
 // Exits 0 when all held ("resources ...: ok"), 1 naming what did not, 2 on bad arguments.
+#include "tests/support/launch_1d.hpp"
+
 #include <zeal/zeal.hpp>
 
 #include <dirent.h>
@@ -149,12 +151,7 @@ std::string build_and_run(const zeal_adapter_dispatch_t &d, zeal_context_handle_
   if (ok(d.programCreate(context, device, &desc, &program), "programCreate") &&
       ok(d.programBuild(program, nullptr), "programBuild") && ok(d.kernelCreate(program, "tagged", &kernel), "kernelCreate")) {
     const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out}};
-    zeal_launch_desc_t launch{};
-    launch.work_dim = 1;
-    launch.global_size[0] = n;
-    launch.global_size[1] = launch.global_size[2] = 1;
-    launch.num_args = 1;
-    launch.args = args;
+    const zeal_launch_desc_t launch = zeal_test::launch_1d(n, 0, 1, args);
     if (ok(d.enqueueKernelLaunch(queue, kernel, &launch, 0, nullptr, nullptr), "enqueueKernelLaunch") &&
         ok(d.queueFinish(queue), "queueFinish")) {
       for (size_t i = 0; i < n; ++i) {

@@ -7,6 +7,7 @@
 // LAUNCHES is the total over all threads (default 100000), THREADS defaults to 8. Exits 0 when every result was
 // right, 1 naming the first wrong one or failed call, 2 on bad arguments.
 #include "tests/stress/stress.hpp"
+#include "tests/support/launch_1d.hpp"
 
 #include <zeal/zeal.hpp>
 
@@ -99,13 +100,7 @@ void run_c(unsigned threads, unsigned rounds) {
                                               {1, ZEAL_KERNEL_ARG_USM_POINTER, 0, out},
                                               {2, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &r.a},
                                               {3, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &r.b}};
-            zeal_launch_desc_t launch{};
-            launch.work_dim = 1;
-            launch.global_size[0] = elements;
-            launch.global_size[1] = launch.global_size[2] = 1;
-            launch.local_size[0] = round % 3 == 0 ? 0 : 64;
-            launch.num_args = 4;
-            launch.args = args;
+            const zeal_launch_desc_t launch = zeal_test::launch_1d(elements, round % 3 == 0 ? 0 : 64, 4, args);
             zeal_event_handle_t copied = nullptr, ran = nullptr, returned = nullptr;
             // The input is copied on the first round only: later launches read what the first copy left.
             const bool copy_in = round == 0 || r.recopy;

@@ -1,9 +1,11 @@
-// Replacement operator new / delete counting the calling thread's allocations (allocation_counter.hpp).
+// Replacement operator new / delete counting the calling thread's allocations, or failing one
+// (allocation_counter.hpp).
 #include "tests/support/allocation_counter.hpp"
 
 #include <dlfcn.h>
 #include <execinfo.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -11,6 +13,9 @@
 namespace {
 thread_local bool t_counting = false;
 thread_local zeal::test::AllocationCounts t_counts;
+thread_local long t_fail_countdown = 0; // > 0: the countdown-th allocation from now fails
+thread_local bool t_failed = false;
+std::atomic<long> g_live{0};
 
 // Whose allocation is it: the nearest caller that is either the adapter or Level
 // Zero (loader, layers, driver: "libze_*") decides. The driver allocates for its
@@ -36,16 +41,32 @@ void attribute() {
   t_counting = true;
 }
 
+// Whether this allocation is the one fail_allocation asked to fail.
+bool fails_now() {
+  if (t_fail_countdown <= 0 || --t_fail_countdown > 0) return false;
+  t_failed = true;
+  return true;
+}
+void *live(void *p) {
+  if (p == nullptr) throw std::bad_alloc();
+  g_live.fetch_add(1, std::memory_order_relaxed);
+  return p;
+}
 void *counted(size_t size) {
   if (t_counting) attribute();
-  if (void *p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
+  if (fails_now()) throw std::bad_alloc();
+  return live(std::malloc(size == 0 ? 1 : size));
 }
 void *counted_aligned(size_t size, std::align_val_t align) {
   if (t_counting) attribute();
+  if (fails_now()) throw std::bad_alloc();
   size_t a = static_cast<size_t>(align);
-  if (void *p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
+  return live(std::aligned_alloc(a, (size + a - 1) / a * a));
+}
+void release(void *p) noexcept {
+  if (p == nullptr) return;
+  g_live.fetch_sub(1, std::memory_order_relaxed);
+  std::free(p);
 }
 } // namespace
 
@@ -62,6 +83,18 @@ AllocationCounts end_counting_allocations() {
   t_counting = false;
   return t_counts;
 }
+
+void fail_allocation(long k) {
+  t_failed = false;
+  t_fail_countdown = k;
+}
+
+bool end_failing_allocation() {
+  t_fail_countdown = 0;
+  return t_failed;
+}
+
+long live_allocations() { return g_live.load(); }
 
 } // namespace zeal::test
 
@@ -82,15 +115,15 @@ void *operator new(size_t size, std::align_val_t a, const std::nothrow_t &) noex
 void *operator new[](size_t size, std::align_val_t a, const std::nothrow_t &) noexcept {
   try { return counted_aligned(size, a); } catch (...) { return nullptr; }
 }
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete[](void *p) noexcept { std::free(p); }
-void operator delete(void *p, size_t) noexcept { std::free(p); }
-void operator delete[](void *p, size_t) noexcept { std::free(p); }
-void operator delete(void *p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void *p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void *p, size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void *p, size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
-void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }
-void operator delete(void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
-void operator delete[](void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete(void *p) noexcept { release(p); }
+void operator delete[](void *p) noexcept { release(p); }
+void operator delete(void *p, size_t) noexcept { release(p); }
+void operator delete[](void *p, size_t) noexcept { release(p); }
+void operator delete(void *p, std::align_val_t) noexcept { release(p); }
+void operator delete[](void *p, std::align_val_t) noexcept { release(p); }
+void operator delete(void *p, size_t, std::align_val_t) noexcept { release(p); }
+void operator delete[](void *p, size_t, std::align_val_t) noexcept { release(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { release(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { release(p); }
+void operator delete(void *p, std::align_val_t, const std::nothrow_t &) noexcept { release(p); }
+void operator delete[](void *p, std::align_val_t, const std::nothrow_t &) noexcept { release(p); }
