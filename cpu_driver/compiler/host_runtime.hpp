@@ -50,9 +50,10 @@ bool is_host_symbol(llvm::StringRef name);
 // find their ids in `work_item`. Null when the kernel needs fibers (recursion
 // or indirect calls reaching them, run-time-sized private memory).
 // `slot_bytes`: what each work-item keeps across them in the thread's scratch buffer.
-llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes);
+// `subgroup_size`: the size the kernel runs with.
+llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_size, uint64_t &slot_bytes);
 inline constexpr const char *region_scratch_symbol = "zeal_cpu_region_scratch"; // void *(uint64_t bytes)
-// (uint32_t *next, const CollectiveRecord *records, uint64_t total, uint64_t subgroup_size)
+// (uint32_t *next, const RegionSite *sites, const uint32_t *args, uint64_t total, uint64_t subgroup_size)
 inline constexpr const char *region_collectives_symbol = "zeal_cpu_region_collectives";
 // Set in a work-item's `next` region while it waits at that region's collective.
 inline constexpr uint32_t region_waits = 0x80000000u;
@@ -104,14 +105,25 @@ struct CollectiveView {
 };
 // Writes the lane's result of collective `code` (its own argument `arg`) to `out`.
 void combine_collective(uint32_t code, const CollectiveView &view, uint32_t arg, void *out);
-// One work-item's call of a collective, as a region kernel leaves it for the
-// dispatcher (the arguments of zeal_cpu_subgroup).
+// One work-item's call of a collective (the arguments of zeal_cpu_subgroup),
+// as the host's region combine gathers them from a RegionSite.
 struct CollectiveRecord {
   const void *in;
   void *out; // null for a collective without a result
   uint32_t code, arg;
 };
-static_assert(sizeof(CollectiveRecord) == 24, "region_prepare.cpp lays records out as {ptr, ptr, i32, i32}");
+// One collective call site of a region kernel, as the dispatcher describes it
+// to the host when the host combines: work-item i posts at post + i *
+// post_stride and receives at out + i * out_stride (out null: no result); its
+// argument is `arg`, or args[i] when arg_per_lane.
+struct RegionSite {
+  const unsigned char *post;
+  uint64_t post_stride;
+  unsigned char *out;
+  uint64_t out_stride;
+  uint32_t code, arg, arg_per_lane, reserved;
+};
+static_assert(sizeof(RegionSite) == 48, "region_emit.cpp lays sites out as {ptr, i64, ptr, i64, i32, i32, i32, i32}");
 // The results of every lane taking part in one collective (view.lane is
 // unused), written to lanes[j].out: what combine_collective gives each lane,
 // with reductions and scans computed once for the sub-group.

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <regex>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -29,7 +30,8 @@ template <class Param>
 class SubGroupSuite : public ::testing::TestWithParam<Param> {
 protected:
   static void SetUpTestSuite() {
-    for (Scheme scheme : {Scheme::Regions, Scheme::Fibers}) programs[int(scheme)] = build("subgroups", options_for(scheme));
+    regions_log = debug_log([] { programs[int(Scheme::Regions)] = build("subgroups", options_for(Scheme::Regions)); });
+    programs[int(Scheme::Fibers)] = build("subgroups", options_for(Scheme::Fibers));
   }
   static void TearDownTestSuite() {
     for (auto &program : programs) program.reset();
@@ -42,6 +44,7 @@ protected:
     return *found;
   }
   static inline std::unique_ptr<Program> programs[2];
+  static inline std::string regions_log; // what the regions build logged at debug level
 };
 
 // Tests of one sub-group size under one scheme.
@@ -472,6 +475,83 @@ TEST(SubGroupsNative, ABinaryWhoseBakedInSizeTheDeviceLacksIsRefusedNamingKernel
   EXPECT_NE(log.find("kernel 'vector_add' was compiled for sub-group size 8"), std::string::npos) << log;
   EXPECT_NE(log.find("the pvc profile does not support; supported sub-group sizes: 16, 32"), std::string::npos)
       << log;
+}
+
+} // namespace
+} // namespace zeal::cpu::test
+
+namespace zeal::cpu::test {
+namespace {
+
+// The compiled combines against the host's: each every_collective_<type> kernel runs two whole sub-groups (the
+// dispatcher combines in compiled code), then the same kernel runs under fibers and with a partial sub-group
+// (the host combines); every result must be the same bits. The floats carry fractions, a NaN and an infinity, so
+// the order of additions and the compare chains of min and max show.
+class CompiledCollectives : public SubGroupSuite<int> {};
+
+template <class T> std::vector<T> collective_inputs(uint32_t n) {
+  std::vector<T> in(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    int v = int((i * 37 + 11) % 23) - 11;
+    if constexpr (std::is_floating_point_v<T>) {
+      in[i] = T(v) * T(0.37) + T(i % 5) * T(1e-3);
+      if (i == 21) in[i] = std::numeric_limits<T>::quiet_NaN();
+      if (i == 26) in[i] = -std::numeric_limits<T>::infinity();
+    } else {
+      in[i] = T(v);
+    }
+  }
+  return in;
+}
+
+template <class T> std::vector<T> run_collectives(const KernelInfo &k, uint32_t n) {
+  std::vector<T> in = collective_inputs<T>(n), out(size_t(n) * 24, T(0));
+  const T *pin = in.data();
+  T *pout = out.data();
+  const void *args[] = {&pin, &pout};
+  run(k, args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  return out;
+}
+
+template <class T> void expect_same_as_host(const Program &regions, const Program &fibers, const std::string &name) {
+  const KernelInfo *compiled = regions.find_kernel("every_collective_" + name);
+  const KernelInfo *host = fibers.find_kernel("every_collective_" + name);
+  ASSERT_TRUE(compiled != nullptr && host != nullptr) << name;
+  ASSERT_TRUE(compiled->barrier_regions) << name;
+  for (uint32_t n : {32u, 40u}) {
+    std::vector<T> got = run_collectives<T>(*compiled, n), want = run_collectives<T>(*host, n);
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(T)), 0)
+          << name << ", " << n << " work-items: work-item " << i / 24 << ", result " << i % 24 << ": " << +got[i]
+          << " where the host gives " << +want[i];
+    }
+  }
+}
+
+TEST_F(CompiledCollectives, EveryCollectiveOfEveryTypeGivesTheHostsBits) {
+  const Program *regions = program_for(Scheme::Regions), *fibers = program_for(Scheme::Fibers);
+  ASSERT_TRUE(regions != nullptr && fibers != nullptr);
+  expect_same_as_host<int32_t>(*regions, *fibers, "int");
+  expect_same_as_host<uint32_t>(*regions, *fibers, "uint");
+  expect_same_as_host<int64_t>(*regions, *fibers, "long");
+  expect_same_as_host<uint64_t>(*regions, *fibers, "ulong");
+  expect_same_as_host<int8_t>(*regions, *fibers, "char");
+  expect_same_as_host<uint16_t>(*regions, *fibers, "ushort");
+  expect_same_as_host<float>(*regions, *fibers, "float");
+  expect_same_as_host<double>(*regions, *fibers, "double");
+}
+
+// The build says, per kernel, how many collective sites the dispatcher combines itself; for these kernels, all.
+TEST_F(CompiledCollectives, TheBuildLogSaysEverySiteOfTheseKernelsIsCompiled) {
+  for (const char *name : {"int", "uint", "long", "ulong", "char", "ushort", "float", "double"}) {
+    std::smatch found;
+    const std::regex line("kernel 'every_collective_" + std::string(name) +
+                          "' runs as regions; ([0-9]+) of its ([0-9]+) collective sites are combined in compiled code"
+                          "[^;\\n]*\\n");
+    ASSERT_TRUE(std::regex_search(regions_log, found, line)) << name << "\n" << regions_log.substr(0, 2000);
+    EXPECT_EQ(found[1], found[2]) << name;
+    EXPECT_GE(std::stoi(found[1]), 23) << name;
+  }
 }
 
 } // namespace

@@ -1,14 +1,9 @@
 // CPU targets: ZEAL_CPU_TARGET names, what a host can run, and code generation for CPUs other than the host's.
 #include "test_support.hpp"
 
-#include "common/log.hpp"
-
-#include <spdlog/sinks/ostream_sink.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 
 namespace zeal::cpu::test {
 namespace {
@@ -22,21 +17,6 @@ CpuTarget target(const char *name) {
   auto found = find_cpu_target(name);
   EXPECT_TRUE(found.ok()) << (found.ok() ? "" : found.error().message);
   return found.ok() ? *found : CpuTarget{};
-}
-
-// What the compiler logs at debug level while `compile` runs.
-template <class F>
-std::string debug_log(F compile) {
-  std::ostringstream text;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(text);
-  spdlog::logger &log = logger("zeal-cpu");
-  const spdlog::level::level_enum level = log.level();
-  log.sinks().push_back(sink);
-  log.set_level(spdlog::level::debug);
-  compile();
-  log.sinks().pop_back();
-  log.set_level(level);
-  return text.str();
 }
 
 Result<std::vector<uint8_t>> compile_for(const std::vector<uint8_t> &spirv, const CpuTarget &cpu) {

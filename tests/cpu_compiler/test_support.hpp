@@ -1,9 +1,11 @@
 // Helpers of the compiler tests: loading the test kernels and running an ND-range work-group by work-group.
 #pragma once
 
+#include "common/log.hpp"
 #include "cpu_driver/compiler/compiler.hpp"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <array>
 #include <cstddef>
@@ -11,12 +13,29 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace zeal::cpu::test {
+
+// What the compiler logs at debug level while `compile` runs.
+template <class F>
+std::string debug_log(F compile) {
+  std::ostringstream text;
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(text);
+  spdlog::logger &log = logger("zeal-cpu");
+  const spdlog::level::level_enum level = log.level();
+  log.sinks().push_back(sink);
+  log.set_level(spdlog::level::debug);
+  compile();
+  log.sinks().pop_back();
+  log.set_level(level);
+  return text.str();
+}
 
 inline std::vector<uint8_t> load_kernel(const std::string &stem) {
   std::string path = std::string(ZEAL_TEST_KERNEL_DIR) + "/" + stem + ".spv";

@@ -34,3 +34,16 @@ kernel void shuffle_butterfly(global const uint *in, global uint *out, uint step
   for (uint k = 0; k < steps; ++k) x = x * 3u + intel_sub_group_shuffle_xor(x, 1u << (k % 4u));
   out[get_global_id(0)] = x;
 }
+
+// STREAM triad, the bandwidth the sub-group kernels are measured against in the same run.
+kernel void triad(global float *a, global const float *b, global const float *c, float scalar) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + scalar * c[i];
+}
+
+// A copy by sub-group block reads and writes: each sub-group moves 16 consecutive uints.
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void block_copy(global const uint *in, global uint *out) {
+  size_t base = get_group_id(0) * get_local_size(0) + get_sub_group_id() * get_max_sub_group_size();
+  intel_sub_group_block_write(out + base, intel_sub_group_block_read(in + base));
+}

@@ -12,6 +12,8 @@
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <algorithm>
+
 namespace zeal::cpu::detail {
 namespace {
 
@@ -164,13 +166,37 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
                     accesses);
 }
 
+// The RegionSite table the host's combine reads, filled where `b` is (only
+// when the host combines); returns it as an i8*.
+llvm::Value *describe_sites_for_host(llvm::Function &function, llvm::ArrayRef<CollectiveSite> sites, llvm::IRBuilder<> &b) {
+  llvm::LLVMContext &context = function.getContext();
+  llvm::Type *i8p = b.getInt8PtrTy(), *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  llvm::StructType *site_type = llvm::StructType::get(context, {i8p, i64, i8p, i64, i32, i32, i32, i32});
+  auto *table_type = llvm::ArrayType::get(site_type, sites.size());
+  llvm::IRBuilder<> entry(&*function.getEntryBlock().getFirstInsertionPt());
+  llvm::AllocaInst *table = entry.CreateAlloca(table_type, nullptr, "collective.sites");
+  for (size_t i = 0; i < sites.size(); ++i) {
+    const CollectiveSite &site = sites[i];
+    llvm::Value *fields[] = {
+        site.post.base, b.getInt64(site.post.stride),
+        site.out.base ? site.out.base : llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(i8p)),
+        b.getInt64(site.out.stride), b.getInt32(site.code),
+        b.getInt32(site.arg ? uint32_t(site.arg->getZExtValue()) : 0), b.getInt32(site.arg ? 0 : 1), b.getInt32(0)};
+    for (unsigned f = 0; f < 8; ++f) {
+      b.CreateStore(fields[f], b.CreateInBoundsGEP(table_type, table, {b.getInt32(0), b.getInt32(unsigned(i)), b.getInt32(f)}));
+    }
+  }
+  return b.CreatePointerCast(table, i8p);
+}
+
 // dispatch: the lowest region id any work-item waits for runs next; when all
 // have returned (exit_region is the highest id) the function returns. Lanes
 // resuming after a collective (the lowest ids) run first; when none is left
 // but some wait at collectives, the host combines each sub-group's earliest
 // one; only then may a barrier open.
 llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
-                                unsigned cases, uint32_t first_barrier) {
+                                unsigned cases, uint32_t first_barrier, llvm::ArrayRef<CollectiveSite> sites,
+                                uint32_t subgroup_size, std::vector<bool> &compiled_sites) {
   llvm::LLVMContext &context = function.getContext();
   auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
   auto *pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
@@ -194,18 +220,39 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
   highest->addIncoming(higher, scan);
   b.CreateCondBr(b.CreateICmpULT(next, frame.total), scan, pick);
   b.SetInsertPoint(pick);
-  if (frame.records != nullptr) {
+  compiled_sites.assign(sites.size(), false);
+  if (frame.args != nullptr) {
     auto *combine = llvm::BasicBlock::Create(context, "dispatch.collectives", &function);
     auto *run = llvm::BasicBlock::Create(context, "dispatch.run", &function);
     llvm::Value *waits = b.CreateICmpUGE(higher, b.getInt32(region_waits));
     b.CreateCondBr(b.CreateAnd(waits, b.CreateICmpUGE(lower, b.getInt32(first_barrier))), combine, run);
     b.SetInsertPoint(combine);
-    llvm::Value *work_item = function.getArg(1);
+    auto *host_combine = llvm::BasicBlock::Create(context, "dispatch.collectives.host", &function);
+    // Every work-item at one site, every sub-group whole: the site's compiled combine, when it has one.
+    std::vector<std::pair<uint32_t, llvm::BasicBlock *>> compiled;
+    for (size_t i = 0; i < sites.size(); ++i) {
+      const uint32_t id = uint32_t(i + 1);
+      if (llvm::BasicBlock *block = emit_inline_collective(function, frame, sites[i], id, subgroup_size, dispatch)) {
+        compiled.emplace_back(id, block);
+        compiled_sites[i] = true;
+      }
+    }
+    if (!compiled.empty()) {
+      auto *select = llvm::BasicBlock::Create(context, "dispatch.collectives.compiled", &function);
+      llvm::Value *whole = b.CreateICmpEQ(b.CreateURem(frame.total, b.getInt64(subgroup_size)), b.getInt64(0));
+      b.CreateCondBr(b.CreateAnd(b.CreateICmpEQ(lower, higher), whole), select, host_combine);
+      b.SetInsertPoint(select);
+      llvm::SwitchInst *to_site = b.CreateSwitch(lower, host_combine, unsigned(compiled.size()));
+      for (auto [id, block] : compiled) to_site->addCase(b.getInt32(id | region_waits), block);
+    } else {
+      b.CreateBr(host_combine);
+    }
+    b.SetInsertPoint(host_combine);
+    llvm::Value *table = describe_sites_for_host(function, sites, b);
     llvm::FunctionCallee host = function.getParent()->getOrInsertFunction(
-        region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), b.getInt64Ty(),
-        b.getInt64Ty());
-    b.CreateCall(host, {frame.next, b.CreatePointerCast(frame.records, b.getInt8PtrTy()), frame.total,
-                        load_work_item(b, work_item, SubgroupSize)});
+        region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), frame.args->getType(),
+        b.getInt64Ty(), b.getInt64Ty());
+    b.CreateCall(host, {frame.next, table, frame.args, frame.total, b.getInt64(subgroup_size)});
     b.CreateBr(dispatch);
     b.SetInsertPoint(run);
   }
@@ -216,7 +263,9 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
 // Replaces the body (everything after the prologue) by one cloned loop nest per
 // region and the dispatcher between them.
 std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::BasicBlock &prologue, const RegionFrame &frame,
-                                            llvm::BasicBlock *start, const SyncBlocks &blocks) {
+                                            llvm::BasicBlock *start, const SyncBlocks &blocks,
+                                            llvm::ArrayRef<CollectiveSite> sites, uint32_t subgroup_size,
+                                            std::vector<bool> &compiled_sites) {
   std::vector<llvm::BasicBlock *> originals;
   for (llvm::BasicBlock &block : function) {
     if (&block != &prologue) originals.push_back(&block);
@@ -228,7 +277,8 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
   for (size_t i = 0; i < syncs.size(); ++i) sync_ids.of[syncs[i]] = uint32_t(i + 1);
   auto *dispatch = llvm::BasicBlock::Create(function.getContext(), "dispatch", &function);
   llvm::SwitchInst *switch_inst =
-      emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier);
+      emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier, sites, subgroup_size,
+                    compiled_sites);
   // Every work-item starts in region 0, which nothing re-enters.
   llvm::BasicBlock *first = clone_region(function, frame, start, 0, sync_ids, originals, &prologue, dispatch, false);
   llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
@@ -263,7 +313,8 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
 
 // The phases, on `function` = zeal.regions.<kernel>(args, work_item), a copy of
 // the work-item function whose entry loads the arguments and calls the kernel.
-std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunctions &sync, uint64_t &slot_bytes) {
+std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunctions &sync, uint32_t subgroup_size,
+                                        uint64_t &slot_bytes, std::vector<bool> &compiled_sites) {
   llvm::BasicBlock &prologue = function.getEntryBlock();
   llvm::CallInst *kernel_call = nullptr;
   for (llvm::Instruction &inst : prologue) {
@@ -296,15 +347,21 @@ std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunc
   BlockSet sync_set(blocks.barriers.begin(), blocks.barriers.end());
   sync_set.insert(blocks.collectives.begin(), blocks.collectives.end());
   for (llvm::AllocaInst *alloca : handle_crossing_values(function, prologue, sync_set)) widened.push_back(alloca);
-  RegionFrame frame = widen_allocas(function, prologue, widened, !blocks.collectives.empty());
+  std::vector<CollectiveSite> sites = describe_collective_sites(blocks, widened);
+  for (const CollectiveSite &site : sites) {
+    if (!site.found) return Unsupported{"a collective's buffers are not the work-item's own variables"};
+  }
+  std::vector<SlotArray> slots;
+  RegionFrame frame = widen_allocas(function, prologue, widened, !blocks.collectives.empty(), slots);
+  locate_collective_slots(sites, slots);
   lower_collective_calls(function, frame, sync.collective);
   slot_bytes = frame.slot_bytes;
-  return build_dispatcher(function, prologue, frame, start, blocks);
+  return build_dispatcher(function, prologue, frame, start, blocks, sites, subgroup_size, compiled_sites);
 }
 
 } // namespace
 
-llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes) {
+llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_size, uint64_t &slot_bytes) {
   llvm::Module &module = *item.getParent();
   SyncFunctions sync{module.getFunction(barrier_symbol), module.getFunction(subgroup_symbol)};
   llvm::StringRef kernel = llvm::StringRef(item.getName()).drop_front(llvm::StringRef("zeal.wi.").size());
@@ -312,7 +369,8 @@ llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes
   llvm::ValueToValueMapTy map;
   llvm::Function *function = llvm::CloneFunction(&item, map);
   function->setName("zeal.regions." + kernel);
-  std::optional<Unsupported> failed = form_regions(*function, sync, slot_bytes);
+  std::vector<bool> compiled_sites;
+  std::optional<Unsupported> failed = form_regions(*function, sync, subgroup_size, slot_bytes, compiled_sites);
   if (!failed) {
     std::string problems;
     llvm::raw_string_ostream out(problems);
@@ -323,6 +381,17 @@ llvm::Function *build_region_function(llvm::Function &item, uint64_t &slot_bytes
     function->dropAllReferences();
     function->eraseFromParent();
     return nullptr;
+  }
+  if (!compiled_sites.empty()) {
+    std::string host;
+    for (size_t i = 0; i < compiled_sites.size(); ++i) {
+      if (!compiled_sites[i]) host += (host.empty() ? "" : ", ") + std::to_string(i + 1);
+    }
+    const auto compiled = std::count(compiled_sites.begin(), compiled_sites.end(), true);
+    logger("zeal-cpu").debug("kernel '{}' runs as regions; {} of its {} collective sites are combined in compiled code "
+                             "when the whole work-group waits there{}",
+                             kernel.str(), compiled, compiled_sites.size(),
+                             host.empty() ? std::string() : "; the host combines site " + host);
   }
   return function;
 }

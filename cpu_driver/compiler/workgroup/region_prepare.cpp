@@ -1,6 +1,8 @@
 // Preparing a kernel for regions: sync calls inlined and isolated, values that cross them recomputed or widened.
 #include "cpu_driver/compiler/workgroup/regions.hpp"
 
+#include <algorithm>
+
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -143,12 +145,6 @@ bool hoistable(llvm::Value *value, llvm::Value *work_item, const llvm::BasicBloc
   return true;
 }
 
-llvm::StructType *collective_record_type(llvm::LLVMContext &context) {
-  llvm::Type *byte_pointer = llvm::Type::getInt8PtrTy(context);
-  llvm::Type *word = llvm::Type::getInt32Ty(context);
-  return llvm::StructType::get(context, {byte_pointer, byte_pointer, word, word});
-}
-
 } // namespace
 
 // Inlines every call that may reach a barrier or collective, so that all sync
@@ -210,6 +206,7 @@ SyncBlocks isolate_sync_points(llvm::Function &function, const SyncFunctions &sy
     if (collective) {
       call->moveBefore(before->getTerminator());
       blocks.collectives.push_back(block);
+      blocks.collective_calls.push_back(call);
     } else {
       call->eraseFromParent();
       blocks.barriers.push_back(block);
@@ -261,10 +258,10 @@ std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function,
 }
 
 // Lays out the scratch (arrays of `total` slots, each 64-byte aligned: first
-// `next`, then the collective records if any, then one per alloca) and
+// `next`, then the collective arguments if any, then one per alloca) and
 // replaces each alloca by its work-item's slot.
 RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, llvm::ArrayRef<llvm::AllocaInst *> allocas,
-                          bool collectives) {
+                          bool collectives, std::vector<SlotArray> &slots) {
   llvm::Value *work_item = function.getArg(1);
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   llvm::IRBuilder<> b(prologue.getTerminator());
@@ -278,7 +275,7 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   }
   frame.total = b.CreateMul(b.CreateMul(frame.size[0], frame.size[1]), frame.size[2], "group.items");
   std::vector<uint64_t> strides{4};
-  if (collectives) strides.push_back(sizeof(CollectiveRecord));
+  if (collectives) strides.push_back(sizeof(uint32_t));
   const size_t first_alloca = strides.size();
   for (llvm::AllocaInst *alloca : allocas) {
     const uint64_t align = alloca->getAlign().value();
@@ -298,15 +295,15 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   frame.next = b.CreatePointerCast(scratch, b.getInt32Ty()->getPointerTo(), "next.region");
   frame.uniform = b.CreateAlloca(b.getInt1Ty(), nullptr, "uniform.region");
   if (collectives) {
-    frame.records = b.CreatePointerCast(b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[1]),
-                                        collective_record_type(function.getContext())->getPointerTo(),
-                                        "collective.records");
+    frame.args = b.CreatePointerCast(b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[1]),
+                                     b.getInt32Ty()->getPointerTo(), "collective.args");
   }
   for (size_t i = 0; i < allocas.size(); ++i) {
     llvm::AllocaInst *alloca = allocas[i];
     const uint64_t stride = strides[first_alloca + i];
     b.SetInsertPoint(prologue.getTerminator());
     llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), scratch, offsets[first_alloca + i]);
+    slots.push_back(SlotArray{base, stride});
     std::vector<llvm::Instruction *> users;
     for (llvm::User *user : alloca->users()) users.push_back(llvm::cast<llvm::Instruction>(user));
     for (llvm::Instruction *user : users) {
@@ -320,12 +317,46 @@ RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, 
   return frame;
 }
 
+std::vector<CollectiveSite> describe_collective_sites(const SyncBlocks &blocks, llvm::ArrayRef<llvm::AllocaInst *> widened) {
+  auto index_of = [&](llvm::Value *pointer) {
+    auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(pointer->stripPointerCasts());
+    auto found = std::find(widened.begin(), widened.end(), alloca);
+    return alloca != nullptr && found != widened.end() ? int(found - widened.begin()) : -1;
+  };
+  std::vector<CollectiveSite> sites;
+  for (llvm::CallInst *call : blocks.collective_calls) {
+    // zeal_cpu_subgroup(work_item, code, in, arg, out)
+    CollectiveSite site;
+    auto *code = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
+    site.arg = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(3));
+    site.post_index = index_of(call->getArgOperand(2));
+    llvm::Value *out = call->getArgOperand(4);
+    const bool has_out = !llvm::isa<llvm::ConstantPointerNull>(out);
+    site.out_index = has_out ? index_of(out) : -1;
+    site.found = code != nullptr && site.post_index >= 0 && (!has_out || site.out_index >= 0);
+    if (site.found) {
+      site.code = uint32_t(code->getZExtValue());
+      site.post_type = widened[size_t(site.post_index)]->getAllocatedType();
+      if (has_out) site.out_type = widened[size_t(site.out_index)]->getAllocatedType();
+    }
+    sites.push_back(site);
+  }
+  return sites;
+}
+
+void locate_collective_slots(std::vector<CollectiveSite> &sites, llvm::ArrayRef<SlotArray> slots) {
+  for (CollectiveSite &site : sites) {
+    if (!site.found) continue;
+    site.post = slots[size_t(site.post_index)];
+    if (site.out_index >= 0) site.out = slots[size_t(site.out_index)];
+  }
+}
+
 // Each collective call (whose post and result buffers are the work-item's
-// slots by now) becomes the work-item's CollectiveRecord; the dispatcher
-// reads the records of a sub-group once all its lanes have stopped.
+// slots by now) goes; what stays is the work-item's argument in frame.args
+// when it is not a constant.
 void lower_collective_calls(llvm::Function &function, const RegionFrame &frame, llvm::Function *collective) {
   if (collective == nullptr) return;
-  llvm::StructType *record_type = collective_record_type(function.getContext());
   std::vector<llvm::CallInst *> calls;
   for (llvm::User *user : collective->users()) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(user);
@@ -333,14 +364,10 @@ void lower_collective_calls(llvm::Function &function, const RegionFrame &frame, 
   }
   for (llvm::CallInst *call : calls) {
     // zeal_cpu_subgroup(work_item, code, in, arg, out)
-    llvm::IRBuilder<> b(call);
-    llvm::Value *record = b.CreateInBoundsGEP(record_type, frame.records, local_linear_id(b, call->getArgOperand(0)));
-    llvm::Value *fields[] = {call->getArgOperand(2), call->getArgOperand(4), call->getArgOperand(1),
-                             call->getArgOperand(3)};
-    for (unsigned i = 0; i < 4; ++i) {
-      llvm::Value *field = fields[i];
-      if (field->getType()->isPointerTy()) field = b.CreatePointerCast(field, b.getInt8PtrTy());
-      b.CreateStore(field, b.CreateStructGEP(record_type, record, i));
+    llvm::Value *arg = call->getArgOperand(3);
+    if (!llvm::isa<llvm::ConstantInt>(arg)) {
+      llvm::IRBuilder<> b(call);
+      b.CreateStore(arg, b.CreateInBoundsGEP(b.getInt32Ty(), frame.args, local_linear_id(b, call->getArgOperand(0))));
     }
     call->eraseFromParent();
   }

@@ -34,9 +34,10 @@ extern "C" void *zeal_cpu_region_scratch(uint64_t bytes) {
 // in each sub-group, the lanes waiting at the earliest collective (the lowest
 // id) take part and get their results; they resume in the region after it.
 // Lanes at later collectives wait for a later call, as with fibers.
-extern "C" void zeal_cpu_region_collectives(uint32_t *next, const CollectiveRecord *records, uint64_t total,
-                                            uint64_t subgroup_size) {
+extern "C" void zeal_cpu_region_collectives(uint32_t *next, const RegionSite *sites, const uint32_t *args,
+                                            uint64_t total, uint64_t subgroup_size) {
   const unsigned char *posts[sg_max_lanes];
+  CollectiveRecord lanes[sg_max_lanes];
   for (uint64_t first = 0; first < total; first += subgroup_size) {
     const uint32_t size = uint32_t(std::min(subgroup_size, total - first));
     uint32_t site = exit_region;
@@ -44,14 +45,18 @@ extern "C" void zeal_cpu_region_collectives(uint32_t *next, const CollectiveReco
       if (next[first + j] & region_waits) site = std::min(site, next[first + j] & ~region_waits);
     }
     if (site == exit_region) continue;
+    const RegionSite &at = sites[site - 1]; // collective sites are regions 1..C
     uint64_t active = 0;
     for (uint32_t j = 0; j < size; ++j) {
       if (next[first + j] != (site | region_waits)) continue;
       active |= uint64_t{1} << j;
-      posts[j] = static_cast<const unsigned char *>(records[first + j].in);
-      next[first + j] = site;
+      const uint64_t item = first + j;
+      posts[j] = at.post + item * at.post_stride;
+      lanes[j] = CollectiveRecord{posts[j], at.out ? at.out + item * at.out_stride : nullptr, at.code,
+                                  at.arg_per_lane ? args[item] : at.arg};
+      next[item] = site;
     }
-    combine_sub_group(CollectiveView{posts, active, 0, size, uint32_t(subgroup_size)}, records + first);
+    combine_sub_group(CollectiveView{posts, active, 0, size, uint32_t(subgroup_size)}, lanes);
   }
 }
 

@@ -5,7 +5,8 @@
 // region is cloned into x/y/z work-item loops; a dispatcher runs the region the
 // work-items stopped at (they usually all stop at the same place) until they
 // return. A collective ends a region like a barrier, but only its sub-group
-// waits for it: the dispatcher combines each sub-group's posts on the host,
+// waits for it: the dispatcher combines each sub-group's posts (with the call
+// site's compiled combine when the whole group waits there, else on the host),
 // then the lanes that took part resume. Values live across a sync point move
 // to per-work-item slots of a per-thread scratch buffer, unless they can be
 // recomputed from the work-item's ids.
@@ -46,6 +47,26 @@ struct SyncBlocks {
   // sites by address: a loop's collectives come before those after it.
   std::vector<llvm::BasicBlock *> collectives;
   std::vector<llvm::BasicBlock *> barriers;
+  // The call of each collective, zeal_cpu_subgroup(work_item, code, in, arg, out), in the block before it.
+  std::vector<llvm::CallInst *> collective_calls;
+};
+
+// An alloca widened to one slot per work-item: work-item i's slot is at base + i * stride.
+struct SlotArray {
+  llvm::Value *base = nullptr; // i8*, in the prologue
+  uint64_t stride = 0;
+};
+
+// What the dispatcher needs to combine one collective call site itself, in
+// compiled code, when every work-item of the group waits there.
+struct CollectiveSite {
+  uint32_t code = 0;                   // sg_code(); 0 with `inline_ok` false when the call's code is not constant
+  SlotArray post, out;                 // the lanes' posted values and results (out.base null: no result)
+  llvm::Type *post_type = nullptr;     // the post's type before widening
+  llvm::Type *out_type = nullptr;      // the result's, or null
+  llvm::ConstantInt *arg = nullptr;    // the call's argument when it is a constant
+  bool found = false;                  // post and out were found as widened slots
+  int post_index = -1, out_index = -1; // their allocas' places in the list given to widen_allocas()
 };
 
 // What the work-group keeps per work-item, in the thread's region scratch.
@@ -55,8 +76,9 @@ struct RegionFrame {
   // i32 per work-item: the region it runs next (a sync block's id, or
   // exit_region); with region_waits set, the collective it waits at first.
   llvm::Value *next;
-  // A CollectiveRecord per work-item, when the kernel has collectives.
-  llvm::Value *records = nullptr;
+  // i32 per work-item, when the kernel has collectives: its argument at the
+  // collective it waits at, when that argument is not a constant.
+  llvm::Value *args = nullptr;
   // i1 alloca, set by the dispatcher: every work-item waits at the same barrier
   // (the usual case), so no work-item needs its own test.
   llvm::Value *uniform = nullptr;
@@ -88,15 +110,38 @@ std::vector<llvm::AllocaInst *> handle_crossing_values(llvm::Function &function,
                                                        const BlockSet &barriers);
 
 // Lays out the scratch (arrays of `total` slots, each 64-byte aligned: first
-// `next`, then the collective records if any, then one per alloca) and
-// replaces each alloca by its work-item's slot.
+// `next`, then the collective arguments if any, then one per alloca) and
+// replaces each alloca by its work-item's slot; `slots[i]` receives where
+// allocas[i]'s slots are.
 RegionFrame widen_allocas(llvm::Function &function, llvm::BasicBlock &prologue, llvm::ArrayRef<llvm::AllocaInst *> allocas,
-                          bool collectives);
+                          bool collectives, std::vector<SlotArray> &slots);
+
+// What each collective call site posts and receives, found before widening
+// (`widened` are the allocas widen_allocas() is given) and completed from its
+// `slots`: one CollectiveSite per blocks.collective_calls entry. A site whose
+// buffers are not widened allocas (not made by define_collective) is not found.
+std::vector<CollectiveSite> describe_collective_sites(const SyncBlocks &blocks, llvm::ArrayRef<llvm::AllocaInst *> widened);
+void locate_collective_slots(std::vector<CollectiveSite> &sites, llvm::ArrayRef<SlotArray> slots);
 
 // Each collective call (whose post and result buffers are the work-item's
-// slots by now) becomes the work-item's CollectiveRecord; the dispatcher
-// reads the records of a sub-group once all its lanes have stopped.
+// slots by now) goes; what stays is the work-item's argument in frame.args
+// when it is not a constant. The dispatcher combines a sub-group once all its
+// lanes have stopped.
 void lower_collective_calls(llvm::Function &function, const RegionFrame &frame, llvm::Function *collective);
+
+// --- Collectives compiled into the dispatcher (region_collectives.cpp) ---------------------------------------
+
+// When every work-item of the group waits at collective site `id` and every
+// sub-group is whole, the dispatcher runs the block this returns instead of
+// the host's combine: a loop over the sub-groups that loads each one's posts
+// as vectors, computes every lane's result with vector operations (reductions,
+// scans, shuffles as gathers, votes, ballots), stores them and marks the lanes
+// to resume after the site; then it branches to `dispatch`. The results are the
+// host's, bit for bit (floating-point reductions and scans keep lane order).
+// Null when the site's collective is left to the host (half elements, a
+// clustered reduction of a non-constant size, slots laid out otherwise).
+llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionFrame &frame, const CollectiveSite &site,
+                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *dispatch);
 
 // Lifetime markers and variable locations describe allocas that are about to
 // become slots shared by a work-group; they would only mislead the optimiser.

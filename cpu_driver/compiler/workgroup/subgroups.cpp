@@ -156,17 +156,22 @@ void define_collective(llvm::Function &f, Collective c, llvm::IRBuilder<> &b) {
 
   llvm::Type *byte_pointer = llvm::PointerType::get(b.getInt8Ty(), 0);
   const uint32_t code = sg_code(c.op, c.arith, element, count);
-  // As many bytes as the values take and combine_collective reads; a region
-  // kernel keeps this buffer per work-item, so it is no larger.
-  uint64_t post_bytes = sg_post_bytes(code);
-  if (data) post_bytes = std::max<uint64_t>(post_bytes, layout.getTypeAllocSize(data) * (two_values ? 2 : 1));
-  auto *post = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), llvm::alignTo(post_bytes, 16)));
-  post->setAlignment(llvm::Align(16));
+  // The post holds the value (the two values of the Intel shuffles up and
+  // down), typed: a region kernel keeps it per work-item, so the posts of a
+  // sub-group's lanes lie side by side and the dispatcher may load them as one
+  // vector (region_collectives.cpp). combine_collective reads sg_post_bytes().
+  llvm::Type *post_type = data ? data : b.getInt32Ty();
+  if (two_values) post_type = llvm::ArrayType::get(data, 2);
+  if (layout.getTypeAllocSize(post_type) < sg_post_bytes(code)) {
+    post_type = llvm::ArrayType::get(b.getInt8Ty(), llvm::alignTo(sg_post_bytes(code), 16));
+  }
+  auto *post = b.CreateAlloca(post_type);
   if (data) {
     uint64_t bytes = layout.getTypeAllocSize(data);
-    b.CreateStore(f.getArg(0), b.CreatePointerCast(post, llvm::PointerType::get(data, 0)));
+    llvm::Value *first = b.CreatePointerCast(post, llvm::PointerType::get(data, 0));
+    b.CreateStore(f.getArg(0), first);
     if (two_values) {
-      llvm::Value *second = b.CreateConstInBoundsGEP2_32(post->getAllocatedType(), post, 0, unsigned(bytes));
+      llvm::Value *second = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), b.CreatePointerCast(post, b.getInt8PtrTy()), bytes);
       b.CreateStore(f.getArg(1), b.CreatePointerCast(second, llvm::PointerType::get(data, 0)));
     }
   }

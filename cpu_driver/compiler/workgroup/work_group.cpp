@@ -253,7 +253,7 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
     llvm::Function *item = build_work_item_function(module, kernel);
     uint64_t slot_bytes = 0;
     llvm::Function *regions =
-        fiber_barriers ? nullptr : build_region_function(*item, slot_bytes);
+        fiber_barriers ? nullptr : build_region_function(*item, subgroup_size, slot_bytes);
     if (regions != nullptr) {
       as_regions = true;
       item->eraseFromParent();

@@ -175,3 +175,60 @@ kernel void collectives_3d(global int *out) {
   out[g + 2] = sub_group_shuffle((int)(get_local_id(2) * 10000 + get_local_id(1) * 100 + get_local_id(0)),
                                  (lane + 1) % get_sub_group_size());
 }
+
+// Every collective the dispatcher may compile into the region code, for one
+// element type: 24 results per work-item, compared bit for bit between the
+// compiled combine (whole sub-groups of 16) and the host's (fibers, and a
+// partial sub-group). Shuffle arguments come both as constants and per lane.
+#define EVERY_COLLECTIVE(T, name, EXTRA)                                                            \
+  __attribute__((intel_reqd_sub_group_size(16)))                                                    \
+  kernel void every_collective_##name(global const T *in, global T *out) {                          \
+    uint l = get_local_linear_id(), lane = get_sub_group_local_id();                               \
+    T x = in[l], y = in[l] * (T)3;                                                                  \
+    global T *o = out + l * 24;                                                                     \
+    o[0] = sub_group_reduce_add(x);                                                                 \
+    o[1] = sub_group_non_uniform_reduce_mul(x);                                                                 \
+    o[2] = sub_group_reduce_min(x);                                                                 \
+    o[3] = sub_group_reduce_max(x);                                                                 \
+    o[4] = sub_group_scan_inclusive_add(x);                                                         \
+    o[5] = sub_group_scan_exclusive_add(x);                                                         \
+    o[6] = sub_group_scan_inclusive_min(x);                                                         \
+    o[7] = sub_group_scan_exclusive_max(x);                                                         \
+    o[8] = sub_group_non_uniform_scan_inclusive_mul(x);                                             \
+    o[9] = sub_group_broadcast(x, 3u);                                                              \
+    o[10] = sub_group_shuffle(x, (lane * 5 + 2) % 16);                                              \
+    o[11] = sub_group_shuffle_xor(x, 5u);                                                           \
+    o[12] = sub_group_shuffle_xor(x, lane % 4 + 1);                                                 \
+    o[13] = sub_group_shuffle_up(x, 3u);                                                            \
+    o[14] = sub_group_shuffle_down(x, lane % 3);                                                    \
+    o[15] = intel_sub_group_shuffle_down(x, y, lane % 20);                                          \
+    o[16] = intel_sub_group_shuffle_up(x, y, 5u);                                                   \
+    o[17] = sub_group_broadcast_first(x);                                               \
+    o[18] = sub_group_clustered_reduce_add(x, 4);                                                   \
+    o[19] = sub_group_clustered_reduce_min(x, 8);                                                   \
+    o[20] = (T)sub_group_non_uniform_all_equal(x);                                                  \
+    o[21] = (T)sub_group_non_uniform_all_equal(y - y);                                              \
+    o[22] = sub_group_shuffle(x, lane + 40);                                                        \
+    EXTRA                                                                                           \
+  }
+
+#define NO_EXTRA o[23] = 0;
+// Integers also have the bitwise and logical operations; int also votes and ballots.
+#define INTEGER_EXTRA(T)                                                                            \
+  o[23] = sub_group_non_uniform_reduce_and(x) ^ sub_group_non_uniform_scan_inclusive_or(x) ^ sub_group_non_uniform_scan_exclusive_xor(x) \
+          ^ sub_group_non_uniform_reduce_logical_and(x & (T)1) ^ (sub_group_non_uniform_scan_inclusive_logical_or(x > (T)7) << 1) \
+          ^ (sub_group_non_uniform_scan_exclusive_logical_xor(x & (T)2) << 2);
+#define VOTE_EXTRA                                                                                  \
+  INTEGER_EXTRA(int)                                                                                \
+  uint4 b = sub_group_ballot(x > 2);                                                                \
+  o[23] ^= (int)((b.x * 31u) ^ (b.y << 7)) ^ (sub_group_all(x > -100) << 20) ^ (sub_group_any(x > 90) << 21) \
+           ^ (sub_group_elect() << 22);
+
+EVERY_COLLECTIVE(int, int, VOTE_EXTRA)
+EVERY_COLLECTIVE(uint, uint, INTEGER_EXTRA(uint))
+EVERY_COLLECTIVE(long, long, INTEGER_EXTRA(long))
+EVERY_COLLECTIVE(ulong, ulong, INTEGER_EXTRA(ulong))
+EVERY_COLLECTIVE(char, char, INTEGER_EXTRA(char))
+EVERY_COLLECTIVE(ushort, ushort, INTEGER_EXTRA(ushort))
+EVERY_COLLECTIVE(float, float, NO_EXTRA)
+EVERY_COLLECTIVE(double, double, NO_EXTRA)
