@@ -12,11 +12,11 @@ namespace zeal::cpu {
 
 // Also used for immediate command lists, which take the same descriptor.
 ze_result_t check_queue_desc(const ze_command_queue_desc_t &desc) {
-  // Two groups with one queue each, as zeDeviceGetCommandQueueGroupProperties says.
-  if (desc.ordinal >= queue_group_count || desc.index != 0) {
-    zeal::logger("zeal-cpu").warn("command queue ordinal {} index {} does not exist; the device has queues (0, 0) "
-                                  "for compute and (1, 0) for copies",
-                                  desc.ordinal, desc.index);
+  // Two groups of queues_per_group queues each, as zeDeviceGetCommandQueueGroupProperties says.
+  if (desc.ordinal >= queue_group_count || desc.index >= queues_per_group) {
+    zeal::logger("zeal-cpu").warn("command queue ordinal {} index {} does not exist; the device has queues (0, 0) to "
+                                  "(0, {}) for compute and (1, 0) to (1, {}) for copies",
+                                  desc.ordinal, desc.index, queues_per_group - 1, queues_per_group - 1);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   if (desc.priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH) return ZE_RESULT_ERROR_INVALID_ENUMERATION;

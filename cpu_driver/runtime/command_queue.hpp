@@ -12,6 +12,11 @@ class Context;
 // compute (copies and cooperative kernels too), then copy only. Both run on the device's threads.
 enum QueueGroup : uint32_t { compute_group = 0, copy_group = 1 };
 constexpr uint32_t queue_group_count = 2;
+// Queues (engines) per group: independent submission streams that run side by
+// side on the device's threads, so that work for one queue of a group need not
+// wait behind another's (what Level Zero programs that pipeline copies and
+// kernels over several engines of one kind expect).
+constexpr uint32_t queues_per_group = 2;
 
 class CommandQueue : public _ze_command_queue_handle_t {
 public:

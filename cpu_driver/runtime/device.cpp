@@ -179,7 +179,7 @@ ze_result_t device_get_command_queue_group_properties(ze_device_handle_t device,
                             ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS
                       : ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
     group.maxMemoryFillPatternSize = 128;
-    group.numQueues = 1;
+    group.numQueues = queues_per_group;
     copy_keeping_header(&out[ordinal], group);
   }
   return ZE_RESULT_SUCCESS;

@@ -102,6 +102,9 @@ TEST_F(Commands, TheCopyOnlyGroupCopiesButRunsNoKernelsAndKeepsItsListsApart) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
             zeCommandListAppendLaunchKernel(immediate, fill, &groups, nullptr, 0, nullptr));
   ze_command_queue_handle_t none = nullptr;
+  copy_queue_desc.index = 2; // each group has queues 0 and 1
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(context, device, &copy_queue_desc, &none));
+  copy_queue_desc.index = 0;
   copy_queue_desc.ordinal = 2;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(context, device, &copy_queue_desc, &none));
   ze_command_list_handle_t no_list = nullptr;
@@ -109,6 +112,44 @@ TEST_F(Commands, TheCopyOnlyGroupCopiesButRunsNoKernelsAndKeepsItsListsApart) {
             zeCommandListCreateImmediate(context, device, &copy_queue_desc, &no_list));
   copy_desc.commandQueueGroupOrdinal = 2;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListCreate(context, device, &copy_desc, &no_list));
+}
+
+// Each group has two queues (engines); the second runs its work while the first waits for an event.
+TEST_F(Commands, TheSecondQueueOfAGroupRunsWhileTheFirstIsBlocked) {
+  for (uint32_t ordinal : {0u, 1u}) {
+    SCOPED_TRACE(::testing::Message() << "group " << ordinal);
+    auto *value = shared_array<int>(2);
+    value[0] = value[1] = 0;
+    const int one = 1, two = 2;
+    ze_command_list_desc_t list_desc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, ordinal, 0};
+    ze_command_list_handle_t blocked = nullptr, free_list = nullptr;
+    ZE_ASSERT_OK(zeCommandListCreate(context, device, &list_desc, &blocked));
+    lists.push_back(blocked);
+    ZE_ASSERT_OK(zeCommandListCreate(context, device, &list_desc, &free_list));
+    lists.push_back(free_list);
+    ze_event_handle_t gate = event();
+    ZE_ASSERT_OK(zeCommandListAppendWaitOnEvents(blocked, 1, &gate));
+    ZE_ASSERT_OK(zeCommandListAppendMemoryFill(blocked, value, &one, sizeof(one), sizeof(one), nullptr, 0, nullptr));
+    ZE_ASSERT_OK(zeCommandListAppendMemoryFill(free_list, value + 1, &two, sizeof(two), sizeof(two), nullptr, 0,
+                                               nullptr));
+    for (ze_command_list_handle_t list : {blocked, free_list}) ZE_ASSERT_OK(zeCommandListClose(list));
+    ze_command_queue_handle_t queues[2] = {};
+    for (uint32_t index : {0u, 1u}) {
+      ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, ordinal, index, 0,
+                                   ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+      ZE_ASSERT_OK(zeCommandQueueCreate(context, device, &desc, &queues[index]));
+    }
+    ZE_ASSERT_OK(zeCommandQueueExecuteCommandLists(queues[0], 1, &blocked, nullptr));
+    ZE_ASSERT_OK(zeCommandQueueExecuteCommandLists(queues[1], 1, &free_list, nullptr));
+    ZE_EXPECT_OK(zeCommandQueueSynchronize(queues[1], UINT64_MAX));
+    EXPECT_EQ(2, value[1]);
+    EXPECT_EQ(ZE_RESULT_NOT_READY, zeCommandQueueSynchronize(queues[0], 0)) << "queue 0 still waits for its event";
+    EXPECT_EQ(0, value[0]);
+    ZE_ASSERT_OK(zeEventHostSignal(gate));
+    ZE_EXPECT_OK(zeCommandQueueSynchronize(queues[0], UINT64_MAX));
+    EXPECT_EQ(1, value[0]);
+    for (ze_command_queue_handle_t q : queues) ZE_EXPECT_OK(zeCommandQueueDestroy(q));
+  }
 }
 
 TEST_F(Commands, ImmediateAppendsReturnAtOnceAndRunWhenTheirEventIsSignalled) {

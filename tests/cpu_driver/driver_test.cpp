@@ -119,7 +119,7 @@ TEST_F(DriverAndDevice, AComputeQueueGroupThatCopiesAndRunsCooperativeKernelsThe
             g[0].flags);
   EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY, g[1].flags);
   for (const auto &group : g) {
-    EXPECT_EQ(1u, group.numQueues);
+    EXPECT_EQ(2u, group.numQueues) << "two engines of each kind";
     EXPECT_EQ(128u, group.maxMemoryFillPatternSize);
   }
   // A count of 1 gets the compute group alone.
