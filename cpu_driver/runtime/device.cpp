@@ -3,6 +3,8 @@
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -124,6 +126,26 @@ void Device::partition(const std::vector<unsigned> &ids, unsigned count, unsigne
     sub_devices_.push_back(std::make_unique<Device>(cpu_, profile_, where, this));
     sub_device_handles_.push_back(sub_devices_.back().get());
   }
+}
+
+bool Device::take_memory(uint64_t bytes, std::string &why) {
+  if (parent_ != nullptr) return parent_->take_memory(bytes, why);
+  const uint64_t total = cpu_.memory_bytes;
+  uint64_t used = memory_in_use_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > total - std::min(used, total)) {
+      why = fmt::format("{} bytes more would exceed the device's {} bytes of memory ({} bytes are in device "
+                        "allocations already)",
+                        bytes, total, used);
+      return false;
+    }
+  } while (!memory_in_use_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+void Device::give_back_memory(uint64_t bytes) {
+  if (parent_ != nullptr) return parent_->give_back_memory(bytes);
+  memory_in_use_.fetch_sub(bytes, std::memory_order_relaxed);
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "cpu_driver/runtime/thread_pool.hpp"
 #include "common/device_profiles.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,11 @@ public:
   // Lost or not (runtime/fault.hpp): one state for a root device and its sub-devices, as a GPU fault resets the
   // whole card.
   DeviceHealth &health() { return parent_ != nullptr ? parent_->health() : health_; }
+  // Device memory (zeMemAllocDevice, exportable allocations) counted against the memory the device reports
+  // (zeDeviceGetMemoryProperties' totalSize), for a root device and its sub-devices together, in every context
+  // of the process. False, with a sentence in `why`, when `bytes` more would not fit.
+  bool take_memory(uint64_t bytes, std::string &why);
+  void give_back_memory(uint64_t bytes);
 
   // Adds the sub-devices `ids` of the `count` this root splits into, each with its share of the whole
   // root's `root_threads` (this device has fewer when only some sub-devices are visible).
@@ -72,6 +78,7 @@ private:
   std::once_flag pool_once_;
   std::unique_ptr<ThreadPool> pool_;
   DeviceHealth health_;
+  std::atomic<uint64_t> memory_in_use_{0}; // root devices only
 };
 
 class Driver : public _ze_driver_handle_t {

@@ -53,6 +53,7 @@ void Allocations::release(const Allocation &a) {
     break;
   case Allocation::Backing::device_heap:
     if (!a.shared) device_heap_.release(reinterpret_cast<void *>(a.base), a.size);
+    a.device->give_back_memory(a.size);
     break;
   case Allocation::Backing::mapped_file:
   case Allocation::Backing::anonymous:
@@ -61,14 +62,20 @@ void Allocations::release(const Allocation &a) {
   case Allocation::Backing::own_file:
     munmap(reinterpret_cast<void *>(a.base), whole_pages(a.size));
     close(a.fd);
+    a.device->give_back_memory(a.size);
     break;
   }
 }
 
 Allocations::~Allocations() {
   // The device heap's ranges go with the heap, uncleared, for any other process that mapped them.
-  for (auto &[base, allocation] : by_base_)
-    if (allocation.backing != Allocation::Backing::device_heap) release(allocation);
+  for (auto &[base, allocation] : by_base_) {
+    if (allocation.backing != Allocation::Backing::device_heap) {
+      release(allocation);
+    } else {
+      allocation.device->give_back_memory(allocation.size);
+    }
+  }
 }
 
 ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_t type, Device *device,
@@ -79,8 +86,13 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
   if (type == ZE_MEMORY_TYPE_DEVICE) {
     // Whole pages of the context's memory file, which another process can map.
     std::string why;
+    if (!device->take_memory(size, why)) {
+      zeal::logger("zeal-cpu").warn("zeMemAllocDevice: {}", why);
+      return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
     void *p = device_heap_.allocate(size, align, why);
     if (p == nullptr) {
+      device->give_back_memory(size);
       zeal::logger("zeal-cpu").warn("zeMemAllocDevice: {}", why);
       return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
     }
@@ -119,9 +131,13 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
 }
 
 ze_result_t Allocations::allocate_exportable(size_t size, Device *device, void **out, std::string &why) {
+  if (!device->take_memory(size, why)) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
   int fd = -1;
   void *p = map_new_memory_file("zeal-exported-memory", whole_pages(size), 0, fd, why);
-  if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+  if (p == nullptr) {
+    device->give_back_memory(size);
+    return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
   Allocation a{reinterpret_cast<uintptr_t>(p), size, system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
                next_allocation_id.fetch_add(1)};
   a.backing = Allocation::Backing::own_file;

@@ -131,6 +131,27 @@ TEST_F(AdapterTest, GivenBadAlignment_WhenAllocating_ThenInvalidArgument) {
   EXPECT_NE(last_error().find("alignment 3"), std::string::npos) << last_error();
 }
 
+// Device allocations past the device's memory (each within the largest allocation) are out of device memory,
+// with the driver's result and a sentence; larger than the largest allocation is an invalid size.
+TEST_F(AdapterTest, GivenTheDevicesMemoryInUse_WhenAllocatingMore_ThenOutOfDeviceMemory) {
+  uint64_t total = 0;
+  ASSERT_EQ(d.deviceGetInfo(device, ZEAL_DEVICE_INFO_GLOBAL_MEM_SIZE, sizeof(total), &total, nullptr),
+            ZEAL_RESULT_SUCCESS);
+  void *first = nullptr, *second = nullptr, *more = nullptr;
+  EXPECT_EQ(d.usmAlloc(context, device, ZEAL_USM_KIND_DEVICE, total + 1, 0, &more), ZEAL_RESULT_ERROR_INVALID_SIZE);
+  ASSERT_EQ(d.usmAlloc(context, device, ZEAL_USM_KIND_DEVICE, total / 2, 0, &first), ZEAL_RESULT_SUCCESS);
+  ASSERT_EQ(d.usmAlloc(context, device, ZEAL_USM_KIND_DEVICE, total - total / 2, 0, &second), ZEAL_RESULT_SUCCESS);
+  EXPECT_EQ(d.usmAlloc(context, device, ZEAL_USM_KIND_DEVICE, 4096, 0, &more),
+            ZEAL_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+  EXPECT_NE(last_error().find("zeMemAllocDevice"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("4096 bytes"), std::string::npos) << last_error();
+  EXPECT_EQ(d.usmFree(context, second), ZEAL_RESULT_SUCCESS);
+  ASSERT_EQ(d.usmAlloc(context, device, ZEAL_USM_KIND_DEVICE, 4096, 0, &more), ZEAL_RESULT_SUCCESS)
+      << "the context stays usable";
+  EXPECT_EQ(d.usmFree(context, more), ZEAL_RESULT_SUCCESS);
+  EXPECT_EQ(d.usmFree(context, first), ZEAL_RESULT_SUCCESS);
+}
+
 TEST_F(AdapterTest, FillThenCopyRoundTripsThroughDeviceMemory) {
   constexpr size_t n = 1024;
   auto *dev = alloc<uint32_t>(n, ZEAL_USM_KIND_DEVICE);

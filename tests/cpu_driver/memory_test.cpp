@@ -186,6 +186,41 @@ TEST_F(Memory, ZeroSizeAndBadAlignmentAreRefused) {
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, zeMemAllocHost(context, &desc, 16, 3, &p));
 }
 
+// Device allocations count against the memory the device reports, across contexts: what would go past it is
+// OUT_OF_DEVICE_MEMORY; freeing (or destroying the context) gives it back. Larger than the largest allocation is
+// UNSUPPORTED_SIZE, as the spec says. Device memory is address space until touched, so this costs nothing.
+TEST_F(Memory, DeviceAllocationsPastTheDevicesMemoryAreOutOfDeviceMemory) {
+  uint32_t count = 1;
+  ze_device_memory_properties_t memory{};
+  memory.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetMemoryProperties(device, &count, &memory));
+  ze_device_properties_t properties{};
+  properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  ZE_ASSERT_OK(zeDeviceGetProperties(device, &properties));
+  const uint64_t half = memory.totalSize / 2;
+  ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  void *too_big = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
+            zeMemAllocDevice(context, &desc, properties.maxMemAllocSize + 1, 0, device, &too_big));
+
+  ze_context_handle_t other = nullptr;
+  ze_context_desc_t context_desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+  ZE_ASSERT_OK(zeContextCreate(driver, &context_desc, &other));
+  void *first = nullptr, *second = nullptr, *more = nullptr;
+  ZE_ASSERT_OK(zeMemAllocDevice(context, &desc, half, 0, device, &first));
+  ZE_ASSERT_OK(zeMemAllocDevice(other, &desc, memory.totalSize - half, 0, device, &second));
+  EXPECT_EQ(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, zeMemAllocDevice(context, &desc, 4096, 0, device, &more))
+      << "the device's memory is all in use, in two contexts";
+  EXPECT_EQ(more, nullptr);
+  ZE_EXPECT_OK(zeMemFree(context, first));
+  ZE_ASSERT_OK(zeMemAllocDevice(context, &desc, 4096, 0, device, &more)) << "freed memory is the device's again";
+  ZE_EXPECT_OK(zeMemFree(context, more));
+  ZE_EXPECT_OK(zeContextDestroy(other)); // with `second` still allocated
+  ZE_ASSERT_OK(zeMemAllocDevice(context, &desc, memory.totalSize - 4096, 0, device, &first))
+      << "a destroyed context's allocations are the device's again";
+  ZE_EXPECT_OK(zeMemFree(context, first));
+}
+
 // The virtual memory page size is answered for any size, and never 0, which a caller divides by.
 TEST_F(Memory, TheVirtualMemoryPageSizeIsTheHostsPage) {
   size_t page = 0;
