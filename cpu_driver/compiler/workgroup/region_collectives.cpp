@@ -24,21 +24,21 @@ constexpr uint32_t max_vector_elements = 512;
 struct Element {
   llvm::Type *type;
   bool is_signed = false, is_float = false;
-  uint32_t bytes = 0;
+  uint32_t bytes() const { return type->getPrimitiveSizeInBits() / 8; }
 };
 
 std::optional<Element> element_of(llvm::LLVMContext &context, SgElement element) {
   switch (element) {
-  case SgElement::I8: return Element{llvm::Type::getInt8Ty(context), true, false, 1};
-  case SgElement::U8: return Element{llvm::Type::getInt8Ty(context), false, false, 1};
-  case SgElement::I16: return Element{llvm::Type::getInt16Ty(context), true, false, 2};
-  case SgElement::U16: return Element{llvm::Type::getInt16Ty(context), false, false, 2};
-  case SgElement::I32: return Element{llvm::Type::getInt32Ty(context), true, false, 4};
-  case SgElement::U32: return Element{llvm::Type::getInt32Ty(context), false, false, 4};
-  case SgElement::I64: return Element{llvm::Type::getInt64Ty(context), true, false, 8};
-  case SgElement::U64: return Element{llvm::Type::getInt64Ty(context), false, false, 8};
-  case SgElement::F32: return Element{llvm::Type::getFloatTy(context), true, true, 4};
-  case SgElement::F64: return Element{llvm::Type::getDoubleTy(context), true, true, 8};
+  case SgElement::I8: return Element{llvm::Type::getInt8Ty(context), true, false};
+  case SgElement::U8: return Element{llvm::Type::getInt8Ty(context), false, false};
+  case SgElement::I16: return Element{llvm::Type::getInt16Ty(context), true, false};
+  case SgElement::U16: return Element{llvm::Type::getInt16Ty(context), false, false};
+  case SgElement::I32: return Element{llvm::Type::getInt32Ty(context), true, false};
+  case SgElement::U32: return Element{llvm::Type::getInt32Ty(context), false, false};
+  case SgElement::I64: return Element{llvm::Type::getInt64Ty(context), true, false};
+  case SgElement::U64: return Element{llvm::Type::getInt64Ty(context), false, false};
+  case SgElement::F32: return Element{llvm::Type::getFloatTy(context), true, true};
+  case SgElement::F64: return Element{llvm::Type::getDoubleTy(context), true, true};
   case SgElement::F16: return std::nullopt; // half arithmetic rounds every step: the host's
   }
   return std::nullopt;
@@ -127,7 +127,7 @@ private:
 
   // The host reads a vote's predicate as the post's first 4 bytes.
   bool votable() const {
-    return op_ == SgOp::AllEqual || (count_ == 1 && element_.bytes == 4 && !element_.is_float);
+    return op_ == SgOp::AllEqual || (count_ == 1 && element_.bytes() == 4 && !element_.is_float);
   }
 
   llvm::Value *slot(const SlotArray &slots, llvm::Type *type) {
@@ -138,7 +138,7 @@ private:
   // Component k of every lane's (first) value, from one load of the sub-group's posts.
   std::vector<llvm::Value *> lane_values() {
     auto *whole = llvm::FixedVectorType::get(element_.type, lanes_ * padded_);
-    auto *load = b_.CreateAlignedLoad(whole, slot(site_.post, whole), llvm::Align(element_.bytes));
+    auto *load = b_.CreateAlignedLoad(whole, slot(site_.post, whole), llvm::Align(element_.bytes()));
     std::vector<llvm::Value *> components;
     for (uint32_t k = 0; k < count_; ++k) {
       if (padded_ == 1) {
@@ -176,7 +176,7 @@ private:
       }
       value = b_.CreateShuffleVector(parts[0], mask);
     }
-    b_.CreateAlignedStore(value, slot(site_.out, whole), llvm::Align(element_.bytes));
+    b_.CreateAlignedStore(value, slot(site_.out, whole), llvm::Align(element_.bytes()));
   }
 
   // Stores a vector with one (scalar) result per lane.
@@ -203,9 +203,9 @@ private:
 
   // Component k of the value each lane takes: lane source[j]'s first value, or its second where `second` is set.
   llvm::Value *gather(llvm::Value *source, llvm::Value *second, uint32_t k) {
-    const uint64_t value_bytes = uint64_t(element_.bytes) * padded_;
+    const uint64_t value_bytes = uint64_t(element_.bytes()) * padded_;
     llvm::Value *offset = b_.CreateMul(b_.CreateAdd(splat(first_), source), splat(b_.getInt64(site_.post.stride)));
-    offset = b_.CreateAdd(offset, splat(b_.getInt64(uint64_t(k) * element_.bytes)));
+    offset = b_.CreateAdd(offset, splat(b_.getInt64(uint64_t(k) * element_.bytes())));
     if (second != nullptr) {
       offset = b_.CreateAdd(offset, b_.CreateSelect(second, splat(b_.getInt64(value_bytes)), splat(b_.getInt64(0))));
     }
@@ -213,7 +213,7 @@ private:
     llvm::Value *pointers = b_.CreatePointerCast(
         bytes, llvm::FixedVectorType::get(element_.type->getPointerTo(), lanes_));
     return b_.CreateMaskedGather(llvm::FixedVectorType::get(element_.type, lanes_), pointers,
-                                 llvm::Align(element_.bytes));
+                                 llvm::Align(element_.bytes()));
   }
 
   // Shuffles and broadcasts: every lane takes one lane's value; an index outside
@@ -283,7 +283,7 @@ private:
 
   bool all_equal() {
     llvm::Value *equal = b_.getTrue();
-    llvm::Type *bits = b_.getIntNTy(element_.bytes * 8);
+    llvm::Type *bits = b_.getIntNTy(element_.bytes() * 8);
     for (llvm::Value *component : lane_values()) {
       llvm::Value *as_bits = b_.CreateBitCast(component, llvm::FixedVectorType::get(bits, lanes_));
       llvm::Value *same = b_.CreateICmpEQ(as_bits, splat(b_.CreateExtractElement(as_bits, b_.getInt64(0))));
@@ -301,11 +301,11 @@ private:
     case SgArith::Mul: case SgArith::LogicalAnd: return element_.is_float ? llvm::ConstantFP::get(t, 1.0) : llvm::ConstantInt::get(t, 1);
     case SgArith::Min:
       if (element_.is_float) return llvm::ConstantFP::getInfinity(t, false);
-      return element_.is_signed ? llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(element_.bytes * 8))
-                                : llvm::ConstantInt::get(t, llvm::APInt::getMaxValue(element_.bytes * 8));
+      return element_.is_signed ? llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(element_.bytes() * 8))
+                                : llvm::ConstantInt::get(t, llvm::APInt::getMaxValue(element_.bytes() * 8));
     case SgArith::Max:
       if (element_.is_float) return llvm::ConstantFP::getInfinity(t, true);
-      return element_.is_signed ? llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(element_.bytes * 8))
+      return element_.is_signed ? llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(element_.bytes() * 8))
                                 : llvm::ConstantInt::get(t, 0);
     case SgArith::And: return element_.is_float ? llvm::ConstantFP::get(t, 0.0) : llvm::ConstantInt::getAllOnesValue(t);
     default: return element_.is_float ? llvm::ConstantFP::get(t, 0.0) : llvm::ConstantInt::get(t, 0);
@@ -353,19 +353,21 @@ private:
     }
   }
 
-  // Inclusive scan: integers in log2(S) shifted steps, floats lane by lane (the host's order).
-  llvm::Value *scan_inclusive(llvm::Value *values) {
+  // A scan: integers in log2(S) shifted steps (an exclusive one shifted once more), floats lane by lane in the
+  // host's order, each lane getting the running value after (inclusive) or before (exclusive) its own.
+  llvm::Value *scan(llvm::Value *values, bool exclusive) {
     if (element_.is_float) {
       llvm::Value *acc = identity(), *result = llvm::UndefValue::get(values->getType());
       for (uint32_t j = 0; j < lanes_; ++j) {
+        if (exclusive) result = b_.CreateInsertElement(result, acc, b_.getInt64(j));
         acc = apply(acc, b_.CreateExtractElement(values, b_.getInt64(j)));
-        result = b_.CreateInsertElement(result, acc, b_.getInt64(j));
+        if (!exclusive) result = b_.CreateInsertElement(result, acc, b_.getInt64(j));
       }
       return result;
     }
     llvm::Value *fill = splat(identity());
     for (uint32_t d = 1; d < lanes_; d *= 2) values = apply(values, shifted_up(values, fill, d));
-    return values;
+    return exclusive ? shifted_up(values, fill, 1) : values;
   }
 
   // Lane j gets lane j - d's value, the first d lanes `fill`'s.
@@ -384,21 +386,8 @@ private:
       }
       switch (op_) {
       case SgOp::Reduce: results.push_back(splat(reduce(values))); break;
-      case SgOp::ScanInclusive: results.push_back(scan_inclusive(values)); break;
-      case SgOp::ScanExclusive: {
-        llvm::Value *fill = splat(identity());
-        if (element_.is_float) { // acc before each lane, in lane order
-          llvm::Value *acc = identity(), *result = llvm::UndefValue::get(values->getType());
-          for (uint32_t j = 0; j < lanes_; ++j) {
-            result = b_.CreateInsertElement(result, acc, b_.getInt64(j));
-            acc = apply(acc, b_.CreateExtractElement(values, b_.getInt64(j)));
-          }
-          results.push_back(result);
-        } else {
-          results.push_back(shifted_up(scan_inclusive(values), fill, 1));
-        }
-        break;
-      }
+      case SgOp::ScanInclusive: results.push_back(scan(values, false)); break;
+      case SgOp::ScanExclusive: results.push_back(scan(values, true)); break;
       default: { // clustered: each cluster of `arg` lanes (0: the whole sub-group) reduced on its own
         uint32_t cluster = uint32_t(site_.arg->getZExtValue());
         if (cluster == 0 || cluster >= lanes_) {
@@ -448,7 +437,7 @@ llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionF
   auto *entry = llvm::BasicBlock::Create(context, name, &function);
   auto *loop = llvm::BasicBlock::Create(context, name + ".sub_group", &function);
   llvm::IRBuilder<> b(entry);
-  SiteCombine combine(b, frame, site, subgroup_size, element.value_or(Element{b.getInt32Ty(), false, false, 4}), count);
+  SiteCombine combine(b, frame, site, subgroup_size, element.value_or(Element{b.getInt32Ty(), false, false}), count);
   if (!combine.supported()) {
     entry->eraseFromParent();
     loop->eraseFromParent();

@@ -60,7 +60,7 @@ struct SlotArray {
 // What the dispatcher needs to combine one collective call site itself, in
 // compiled code, when every work-item of the group waits there.
 struct CollectiveSite {
-  uint32_t code = 0;                   // sg_code(); 0 with `inline_ok` false when the call's code is not constant
+  uint32_t code = 0;                   // sg_code(); 0 with `found` false when the call's code is not constant
   SlotArray post, out;                 // the lanes' posted values and results (out.base null: no result)
   llvm::Type *post_type = nullptr;     // the post's type before widening
   llvm::Type *out_type = nullptr;      // the result's, or null
