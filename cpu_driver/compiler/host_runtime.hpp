@@ -30,6 +30,7 @@ struct HostWorkItem {
   uint64_t work_dim;
   const GroupContext *group;
   uint64_t subgroup_size;
+  uint64_t subgroup_id, subgroup_local_id;
 };
 // The function a fiber runs: one work-item of a kernel with barriers.
 using WorkItemFn = void (*)(const void *const *args, HostWorkItem *work_item);

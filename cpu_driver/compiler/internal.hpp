@@ -32,8 +32,15 @@ namespace zeal::cpu::detail {
 //     uint64_t work_dim;
 //     const GroupContext *group;   // for what is not copied (local memory)
 //     uint64_t subgroup_size;      // S, the kernel's sub-group size (a constant after inlining)
+//     uint64_t subgroup_id, subgroup_local_id; // linear local id / S and % S, kept by whoever sets local_id
 //   };
-enum WorkItemField : unsigned { LocalId, GroupId, LocalSize, NumGroups, GlobalOffset, WorkDim, Group, SubgroupSize };
+// The sub-group ids are fields rather than computed from the local ids where
+// they are read so that a loop over a sub-group's lanes can give them as its
+// own induction variables, which the vectoriser understands (a remainder by S
+// it does not).
+enum WorkItemField : unsigned {
+  LocalId, GroupId, LocalSize, NumGroups, GlobalOffset, WorkDim, Group, SubgroupSize, SubgroupId, SubgroupLocalId
+};
 llvm::StructType *work_item_type(llvm::LLVMContext &context);
 llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context);
 // Loads field[dim] (or the scalar field) of a WorkItem as an i64.
@@ -42,6 +49,12 @@ llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, 
 // "_Z13get_global_idj" -> "get_global_id"; names that are not mangled come back unchanged.
 llvm::StringRef opencl_base_name(llvm::StringRef mangled);
 bool is_barrier_builtin(llvm::StringRef name);
+
+// LLVM's passes report through their context (a loop its hints asked to
+// vectorise that stayed scalar, say); the default handler would print on the
+// process's stderr, which is not the driver's to write to. Every diagnostic
+// goes to the zeal-cpu log instead: errors as warnings, the rest at debug level.
+void log_llvm_diagnostics(llvm::LLVMContext &context);
 
 // --- Phases, in the order compile_spirv runs them ---------------------------
 // Validates the SPIR-V header and instruction stream, then translates it.

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
@@ -209,12 +211,32 @@ struct Lowered {
   std::string log;
 };
 
+void log_llvm_diagnostics(llvm::LLVMContext &context) {
+  struct ToLog final : llvm::DiagnosticHandler {
+    bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+      std::string text;
+      llvm::raw_string_ostream out(text);
+      llvm::DiagnosticPrinterRawOStream printer(out);
+      info.print(printer);
+      spdlog::logger &log = logger("zeal-cpu");
+      if (info.getSeverity() == llvm::DS_Error) {
+        log.warn("LLVM reported an error while compiling: {}", out.str());
+      } else {
+        log.debug("LLVM: {}", out.str());
+      }
+      return true;
+    }
+  };
+  context.setDiagnosticHandler(std::make_unique<ToLog>());
+}
+
 // Lowered for the triple and data layout of `layout` (every x86-64 CPU has the same).
 Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &layout, PhaseClock &clock) {
   auto context = std::make_unique<llvm::LLVMContext>();
   // LLVMSPIRVLib 15 still reads element types of pointers (atomics, vstore_half_rt*):
   // with LLVM 15's default opaque pointers it asserts and aborts the process.
   context->setOpaquePointers(false);
+  log_llvm_diagnostics(*context);
   std::string log;
   auto read = read_inputs(inputs, *context, log);
   if (!read) return std::move(read).error();

@@ -43,7 +43,11 @@ struct Catch {
   int code = 0;
   void *address = nullptr;
 };
-thread_local Catch *catching = nullptr;
+// Initial-exec: the handler reads it on any thread, the application's too. The
+// usual model for a library loaded with dlopen() would make a thread's first
+// read allocate its copy with malloc(), which a signal handler must not call
+// (the fault may have come in the middle of malloc()).
+thread_local Catch *catching __attribute__((tls_model("initial-exec"))) = nullptr;
 
 // The signal's default action, as if the driver had never handled it: the faulting instruction runs again and ends
 // the process with the usual core dump; a signal someone sent is sent again.

@@ -313,6 +313,52 @@ TEST_P(SubGroupSchemes, BlockReadsAndWritesMoveSTimesNConsecutiveElements) {
   }
 }
 
+// A kernel without collectives keeps one work-item loop; when its rows hold
+// whole sub-groups (16 x 3 x 2 with S 8) that loop runs sub-group by sub-group,
+// its lanes vectorised and marked independent; otherwise (12 x 3 x 2, and 10
+// x 1 x 1 with a partial sub-group) work-item by work-item. Both give the
+// linear id's sub-group and lane, keep a private array per work-item, and move
+// each sub-group's block.
+TEST_P(SubGroupSchemes, WithoutCollectivesIdsPrivateArraysAndBlocksHoldWhetherRowsHoldWholeSubGroups) {
+  ASSERT_NE(program(), nullptr);
+  const KernelInfo &k = kernel("lanes_plain");
+  EXPECT_FALSE(k.uses_barriers);
+  for (const std::array<uint32_t, 3> local : {std::array<uint32_t, 3>{16, 3, 2}, {12, 3, 2}, {10, 1, 1}}) {
+    const std::array<uint32_t, 3> groups = {2, 1, 3};
+    const uint32_t per_group = local[0] * local[1] * local[2], total = per_group * 6;
+    const uint32_t sub_groups = (per_group + 7) / 8;
+    SCOPED_TRACE(::testing::Message() << "local size " << local[0] << " x " << local[1] << " x " << local[2]);
+    std::vector<int> in(total), out(size_t(total) * 4, -1);
+    std::vector<uint32_t> block_in(size_t(6) * sub_groups * 8), block_out(block_in.size(), 0xdeadbeef);
+    for (uint32_t i = 0; i < total; ++i) in[i] = int(i * 7 % 23) - 5;
+    for (size_t i = 0; i < block_in.size(); ++i) block_in[i] = uint32_t(i * 3 + 1);
+    void *ptrs[] = {in.data(), out.data(), block_in.data(), block_out.data()};
+    const void *args[] = {&ptrs[0], &ptrs[1], &ptrs[2], &ptrs[3]};
+    run(k, args, Range{3, groups, local});
+    for (uint32_t gz = 0; gz < groups[2]; ++gz) {
+      for (uint32_t gx = 0; gx < groups[0]; ++gx) {
+        const uint32_t group = gz * groups[0] + gx;
+        for (uint32_t l = 0; l < per_group; ++l) {
+          const uint32_t x = l % local[0], y = l / local[0] % local[1], z = l / (local[0] * local[1]);
+          const uint32_t gid[3] = {gx * local[0] + x, y, gz * local[2] + z};
+          const uint32_t g = (gid[2] * local[1] + gid[1]) * (groups[0] * local[0]) + gid[0];
+          const uint32_t lane = l % 8, sg = l / 8;
+          int priv[8];
+          for (int j = 0; j < 8; ++j) priv[j] = in[g] * j + int(lane);
+          const int mixed = priv[(lane * 3 + uint32_t(in[g])) & 7] + priv[lane];
+          const int *o = &out[size_t(g) * 4];
+          ASSERT_EQ(o[0], int(sg)) << "work-item " << l << " of group " << group;
+          ASSERT_EQ(o[1], int(lane)) << "work-item " << l << " of group " << group;
+          ASSERT_EQ(o[2], mixed) << "work-item " << l << " of group " << group;
+          ASSERT_EQ(o[3], mixed + 1) << "work-item " << l << " of group " << group;
+          const size_t at = (size_t(group) * sub_groups + sg) * 8 + lane;
+          ASSERT_EQ(block_out[at], block_in[at] * 2 + lane) << "work-item " << l << " of group " << group;
+        }
+      }
+    }
+  }
+}
+
 // Which lanes take part where control flow diverges: the lanes of a sub-group
 // at the same collective, whatever the others do (sub-group size 8).
 TEST_P(SubGroupSchemes, CollectivesInDivergentBranchesAndLoopsTakeTheLanesThatReachThem) {

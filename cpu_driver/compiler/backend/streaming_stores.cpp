@@ -134,8 +134,14 @@ uint64_t store_piece(uint64_t width, uint64_t register_bytes) {
   return width % piece == 0 ? piece : 0;
 }
 
-std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm::Loop &loop, llvm::ScalarEvolution &se,
-                                             const llvm::DataLayout &layout, uint64_t register_bytes) {
+// An address computed in 32 bits (an OpenCL C `int` or `uint` index, a
+// sub-group id) is an affine recurrence only if that arithmetic does not wrap:
+// `pse` then records the assumption, and the stores stream only where a
+// run-time test shows it holds.
+std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm::Loop &loop,
+                                             llvm::PredicatedScalarEvolution &pse, const llvm::DataLayout &layout,
+                                             uint64_t register_bytes) {
+  llvm::ScalarEvolution &se = *pse.getSE();
   if (store.isVolatile() || store.getPointerAddressSpace() != global_address_space) return std::nullopt;
   auto *type = llvm::dyn_cast<llvm::FixedVectorType>(store.getValueOperand()->getType());
   if (type == nullptr) return std::nullopt;
@@ -143,6 +149,7 @@ std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm:
   if (store_piece(width, register_bytes) == 0) return std::nullopt;
   if (layout.getTypeAllocSize(type).getFixedSize() != width) return std::nullopt;
   const auto *address = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(store.getPointerOperand()));
+  if (address == nullptr) address = pse.getAsAddRec(store.getPointerOperand());
   if (address == nullptr || address->getLoop() != &loop || !address->isAffine()) return std::nullopt;
   const auto *step = llvm::dyn_cast<llvm::SCEVConstant>(address->getStepRecurrence(se));
   if (step == nullptr || step->getAPInt().isNonPositive() || step->getAPInt().getZExtValue() % width != 0) {
@@ -152,8 +159,9 @@ std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm:
 }
 
 // Groups the loop's candidate stores by stretch; keeps the stretches its stores cover exactly.
-std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const llvm::DataLayout &layout,
+std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::PredicatedScalarEvolution &pse, const llvm::DataLayout &layout,
                              uint64_t register_bytes) {
+  llvm::ScalarEvolution &se = *pse.getSE();
   struct Group {
     const llvm::SCEV *first_start;
     uint64_t step, width;
@@ -164,7 +172,7 @@ std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const 
     for (llvm::Instruction &i : *block) {
       auto *store = llvm::dyn_cast<llvm::StoreInst>(&i);
       if (store == nullptr) continue;
-      std::optional<Candidate> c = streaming_candidate(*store, loop, se, layout, register_bytes);
+      std::optional<Candidate> c = streaming_candidate(*store, loop, pse, layout, register_bytes);
       if (!c) continue;
       const llvm::SCEV *start = c->address->getStart();
       Group *home = nullptr;
@@ -240,12 +248,18 @@ private:
 };
 
 // Whether this entry into the loop streams: the launch stores enough through
-// each stretch, and each stretch starts aligned to its store width.
+// each stretch, each stretch starts aligned to its store width, and the
+// addresses' arithmetic does not wrap where find_tiles() assumed it does not.
 llvm::Value *streaming_condition(llvm::Instruction *before, const std::vector<Tile> &tiles, LaunchSize &launch,
-                                 llvm::ScalarEvolution &se, const llvm::DataLayout &layout) {
-  llvm::SCEVExpander expander(se, layout, "zeal.stream");
+                                 llvm::PredicatedScalarEvolution &pse, const llvm::DataLayout &layout) {
+  llvm::SCEVExpander expander(*pse.getSE(), layout, "zeal.stream");
   llvm::IRBuilder<> b(before);
   llvm::Value *all = b.getTrue();
+  if (!pse.getPredicate().isAlwaysTrue()) {
+    llvm::Value *violated = expander.expandCodeForPredicate(&pse.getPredicate(), before);
+    b.SetInsertPoint(before);
+    all = b.CreateNot(violated);
+  }
   for (const Tile &tile : tiles) {
     llvm::Value *streams = launch.streams(tile.element_bytes);
     llvm::Value *start = expander.expandCodeFor(tile.start, tile.start->getType(), before);
@@ -277,7 +291,8 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
   llvm::TargetLibraryInfo library(library_info);
   llvm::AssumptionCache assumptions(function);
   llvm::ScalarEvolution se(function, library, assumptions, dt, loops);
-  std::vector<Tile> tiles = find_tiles(*loop, se, layout, register_bytes);
+  llvm::PredicatedScalarEvolution pse(se, *loop);
+  std::vector<Tile> tiles = find_tiles(*loop, pse, layout, register_bytes);
   if (tiles.empty()) return false;
 
   // The exit is shared with a path around the loop whenever the loop may run
@@ -296,7 +311,7 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
   // preheader (the check) -> plain_entry -> loop; the copy's own preheader joins them.
   llvm::BasicBlock *plain_entry =
       llvm::SplitBlock(preheader, preheader->getTerminator(), &dt, &loops, nullptr, header->getName() + ".plain");
-  llvm::Value *streaming = streaming_condition(preheader->getTerminator(), tiles, launch, se, layout);
+  llvm::Value *streaming = streaming_condition(preheader->getTerminator(), tiles, launch, pse, layout);
 
   llvm::ValueToValueMapTy map;
   llvm::SmallVector<llvm::BasicBlock *, 8> copied;

@@ -250,7 +250,7 @@ llvm::StructType *work_item_type(llvm::LLVMContext &context) {
   auto *i64 = llvm::Type::getInt64Ty(context);
   auto *dims = llvm::ArrayType::get(i64, 3);
   auto *group = llvm::PointerType::get(llvm::Type::getInt8Ty(context), 0);
-  return llvm::StructType::create(context, {dims, dims, dims, dims, dims, i64, group, i64}, name);
+  return llvm::StructType::create(context, {dims, dims, dims, dims, dims, i64, group, i64, i64, i64}, name);
 }
 
 llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context) {

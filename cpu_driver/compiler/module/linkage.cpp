@@ -40,6 +40,13 @@ Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_pt
   struct Sink {
     std::string *messages;
   } sink{&messages};
+  // The context's own handler (log_llvm_diagnostics) is back once linking ends.
+  struct Restore {
+    llvm::LLVMContext &context;
+    std::unique_ptr<llvm::DiagnosticHandler> previous = context.getDiagnosticHandler();
+    ~Restore() { context.setDiagnosticHandler(std::move(previous)); }
+  } restore{context};
+  context.setDiagnosticHandler(std::make_unique<llvm::DiagnosticHandler>()); // what the callback is set on
   context.setDiagnosticHandlerCallBack(
       [](const llvm::DiagnosticInfo &info, void *user) {
         llvm::raw_string_ostream out(*static_cast<Sink *>(user)->messages);
@@ -51,12 +58,10 @@ Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_pt
   llvm::Linker linker(*linked);
   for (size_t i = 1; i < modules.size(); ++i) {
     if (linker.linkInModule(std::move(modules[i]))) {
-      context.setDiagnosticHandlerCallBack(nullptr);
       return build_failure(fmt::format("input {} of the program could not be linked with the inputs before it: {}", i,
                                        messages.empty() ? std::string("no reason given\n") : messages));
     }
   }
-  context.setDiagnosticHandlerCallBack(nullptr);
   return linked;
 }
 

@@ -297,6 +297,8 @@ extern "C" void zeal_cpu_run_fibers(WorkItemFn function, const void *const *args
     item.work_item.local_id[0] = i % nx;
     item.work_item.local_id[1] = i / nx % ny;
     item.work_item.local_id[2] = i / (nx * ny);
+    item.work_item.subgroup_id = i / s;
+    item.work_item.subgroup_local_id = i % s;
     item.lane = uint32_t(i % s);
     item.sync = &thread_syncs[i / s];
     item.wait = Wait::None;

@@ -76,11 +76,14 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
     b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
     if (d > 0) b.CreateBr(headers[d - 1]);
   }
+  llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
+                                    ids[0]);
+  llvm::Value *subgroup_size = load_work_item(b, work_item, SubgroupSize);
+  b.CreateStore(b.CreateUDiv(linear, subgroup_size), b.CreateStructGEP(type, work_item, SubgroupId));
+  b.CreateStore(b.CreateURem(linear, subgroup_size), b.CreateStructGEP(type, work_item, SubgroupLocalId));
   if (!checked) {
     b.CreateBr(entry);
   } else {
-    llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
-                                      ids[0]);
     llvm::LoadInst *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear));
     waiting->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
     b.CreateCondBr(b.CreateICmpEQ(waiting, b.getInt32(id)), entry, latch);

@@ -2,6 +2,7 @@
 #include "cpu_driver/compiler/workgroup/regions.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/InstIterator.h>
@@ -123,10 +124,15 @@ llvm::Value *recompute(llvm::Value *value, llvm::Instruction *before, const llvm
   return copy;
 }
 
+// True for the WorkItem's fields at `offset` that differ between work-items:
+// the local id and the sub-group id and lane. The others, and the
+// GroupContext, are fixed for the group.
+bool per_work_item_field(uint64_t offset) {
+  return offset < sizeof(HostWorkItem::local_id) || offset >= offsetof(HostWorkItem, subgroup_id);
+}
+
 // True when recomputable() `value` may be computed once, in the prologue, for
-// the whole work-group: it reads no local id (the first field of the
-// WorkItem; everything else there and in the GroupContext is fixed for the
-// group) and nothing in it can trap where the original did not run (a
+// the whole work-group: it reads no per-work-item field of the WorkItem and nothing in it can trap where the original did not run (a
 // division, say, under a test of its divisor).
 bool hoistable(llvm::Value *value, llvm::Value *work_item, const llvm::BasicBlock &prologue) {
   auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
@@ -135,7 +141,7 @@ bool hoistable(llvm::Value *value, llvm::Value *work_item, const llvm::BasicBloc
     const llvm::DataLayout &layout = load->getModule()->getDataLayout();
     llvm::APInt offset(64, 0);
     const llvm::Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
-    if (base == work_item && offset.getZExtValue() < sizeof(HostWorkItem::local_id)) return false;
+    if (base == work_item && per_work_item_field(offset.getZExtValue())) return false;
   } else if (!llvm::isSafeToSpeculativelyExecute(inst)) {
     return false;
   }

@@ -11,14 +11,16 @@ namespace zeal::cpu::detail {
 namespace {
 
 // Sub-group i holds linear ids [i*S, (i+1)*S); the last one may be partial.
+// The work-item's sub-group and lane are fields its loops keep (internal.hpp).
 struct Mapping {
-  llvm::Value *size, *linear, *total;
+  llvm::Value *size, *id, *lane, *total;
 };
 
 Mapping mapping(llvm::IRBuilder<> &b, llvm::Value *wi) {
   llvm::Value *total = b.CreateMul(b.CreateMul(load_work_item(b, wi, LocalSize, 0), load_work_item(b, wi, LocalSize, 1)),
                                    load_work_item(b, wi, LocalSize, 2));
-  return {load_work_item(b, wi, SubgroupSize), local_linear_id(b, wi), total};
+  return {load_work_item(b, wi, SubgroupSize), load_work_item(b, wi, SubgroupId), load_work_item(b, wi, SubgroupLocalId),
+          total};
 }
 
 bool is_query(llvm::StringRef base) {
@@ -29,8 +31,8 @@ bool is_query(llvm::StringRef base) {
 std::optional<llvm::Value *> query(llvm::IRBuilder<> &b, llvm::StringRef base, llvm::Value *wi) {
   if (!is_query(base)) return std::nullopt;
   Mapping m = mapping(b, wi);
-  llvm::Value *id = b.CreateUDiv(m.linear, m.size);
-  if (base == "get_sub_group_local_id") return b.CreateURem(m.linear, m.size);
+  llvm::Value *id = m.id;
+  if (base == "get_sub_group_local_id") return m.lane;
   if (base == "get_sub_group_id") return id;
   if (base == "get_max_sub_group_size") return m.size;
   // Work-groups are uniform (GroupContext has one local size), so enqueued = actual.
@@ -53,12 +55,14 @@ bool define_block_io(llvm::Function &f, llvm::StringRef base, llvm::Value *wi, l
   llvm::Value *pointer = f.getArg(0);
   if (!pointer->getType()->isPointerTy()) return false; // image block I/O: left undefined, reported at build
   Mapping m = mapping(b, wi);
-  llvm::Value *lane = b.CreateURem(m.linear, m.size);
+  llvm::Value *lane = m.lane;
   llvm::Type *data = read ? f.getReturnType() : f.getArg(1)->getType();
   auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(data);
   unsigned count = vector ? unsigned(vector->getNumElements()) : 1;
   llvm::Type *element = vector ? vector->getElementType() : data;
-  llvm::Value *base_pointer = b.CreatePointerCast(pointer, llvm::PointerType::get(element, 0));
+  // In the pointer's own address space: a cast to another would hide the stride from the vectoriser.
+  llvm::Value *base_pointer =
+      b.CreatePointerCast(pointer, llvm::PointerType::get(element, pointer->getType()->getPointerAddressSpace()));
   llvm::Value *result = llvm::UndefValue::get(data);
   for (unsigned k = 0; k < count; ++k) {
     llvm::Value *index = b.CreateAdd(b.CreateMul(b.getInt64(k), m.size), lane);

@@ -2,10 +2,13 @@
 #include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <fmt/format.h>
+#include <llvm/Analysis/CaptureTracking.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <cstddef>
 
@@ -119,6 +122,8 @@ void fill_work_item(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *c
   b.CreateStore(context, b.CreateStructGEP(type, work_item, Group));
   // A constant: after inlining, sub-group ids fold to shifts and masks for powers of two.
   b.CreateStore(b.getInt64(subgroup_size), b.CreateStructGEP(type, work_item, SubgroupSize));
+  b.CreateStore(b.getInt64(0), b.CreateStructGEP(type, work_item, SubgroupId));
+  b.CreateStore(b.getInt64(0), b.CreateStructGEP(type, work_item, SubgroupLocalId));
 }
 
 // args[i] points to the argument's bytes: the value itself, or the pointer
@@ -144,28 +149,186 @@ llvm::SmallVector<llvm::Value *, 8> load_arguments(llvm::IRBuilder<> &b, llvm::F
   return values;
 }
 
-// Emits `for (id = 0; id < local_size[dim]; ++id) { local_id[dim] = id; body(); }`
-// as a bottom-tested loop (the caller has checked every local size is >= 1) and
-// leaves the builder after it.
-void emit_work_item_loop(llvm::IRBuilder<> &b, llvm::Value *work_item, unsigned dim,
-                         llvm::function_ref<void()> body) {
+// Emits `for (id = 0; id < count; ++id) body(id);` as a bottom-tested loop
+// (count >= 1) with loop metadata `hints` and leaves the builder after it.
+void emit_counted_loop(llvm::IRBuilder<> &b, llvm::Value *count, const std::string &name,
+                       llvm::function_ref<void(llvm::Value *)> body, llvm::MDNode *hints = nullptr) {
   llvm::Function *function = b.GetInsertBlock()->getParent();
   llvm::LLVMContext &context = b.getContext();
-  llvm::Value *count = load_work_item(b, work_item, LocalSize, dim);
   llvm::BasicBlock *before = b.GetInsertBlock();
-  auto *loop = llvm::BasicBlock::Create(context, fmt::format("local_id.{}", dim), function);
-  auto *done = llvm::BasicBlock::Create(context, fmt::format("local_id.{}.done", dim), function);
+  auto *loop = llvm::BasicBlock::Create(context, name, function);
+  auto *done = llvm::BasicBlock::Create(context, name + ".done", function);
   b.CreateBr(loop);
   b.SetInsertPoint(loop);
-  llvm::PHINode *id = b.CreatePHI(b.getInt64Ty(), 2, fmt::format("lid{}", dim));
+  llvm::PHINode *id = b.CreatePHI(b.getInt64Ty(), 2, name + ".id");
   id->addIncoming(b.getInt64(0), before);
-  llvm::StructType *type = work_item_type(context);
-  b.CreateStore(id, b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(dim)}));
-  body();
+  body(id);
   llvm::Value *next = b.CreateNUWAdd(id, b.getInt64(1));
   id->addIncoming(next, b.GetInsertBlock());
-  b.CreateCondBr(b.CreateICmpULT(next, count), loop, done);
+  llvm::BranchInst *back = b.CreateCondBr(b.CreateICmpULT(next, count), loop, done);
+  if (hints != nullptr) back->setMetadata(llvm::LLVMContext::MD_loop, hints);
   b.SetInsertPoint(done);
+}
+
+// Loop metadata: vectorise at width `lanes` (one vector iteration per
+// sub-group) rather than unroll the loop's S iterations first; the accesses
+// of group `accesses` carry no dependence from lane to lane.
+llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::MDNode *accesses) {
+  auto hint = [&](const char *name, llvm::Metadata *value) -> llvm::Metadata * {
+    return llvm::MDNode::get(context, {llvm::MDString::get(context, name), value});
+  };
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  auto *i1 = llvm::Type::getInt1Ty(context);
+  llvm::Metadata *operands[] = {
+      nullptr,
+      hint("llvm.loop.vectorize.enable", llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i1, 1))),
+      hint("llvm.loop.vectorize.width", llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, lanes))),
+      llvm::MDNode::get(context, {llvm::MDString::get(context, "llvm.loop.unroll.disable")}),
+      llvm::MDNode::get(context, {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), accesses})};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
+void store_field(llvm::IRBuilder<> &b, llvm::Value *work_item, WorkItemField field, llvm::Value *value,
+                 unsigned dim = 0) {
+  llvm::StructType *type = work_item_type(b.getContext());
+  llvm::Value *address = field <= GlobalOffset
+                             ? b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(field), b.getInt32(dim)})
+                             : b.CreateStructGEP(type, work_item, field);
+  b.CreateStore(value, address);
+}
+
+// Emits `for (id = 0; id < local_size[dim]; ++id) { local_id[dim] = id; body(); }`
+// (the caller has checked every local size is >= 1) and leaves the builder after it.
+void emit_work_item_loop(llvm::IRBuilder<> &b, llvm::Value *work_item, unsigned dim,
+                         llvm::function_ref<void()> body) {
+  emit_counted_loop(b, load_work_item(b, work_item, LocalSize, dim), fmt::format("local_id.{}", dim),
+                    [&](llvm::Value *id) {
+                      store_field(b, work_item, LocalId, id, dim);
+                      body();
+                    });
+}
+
+// The x loop of a kernel without barriers, inside its y and z loops: each
+// work-item's local id and sub-group ids. When the kernel reads sub-group ids
+// and rows hold whole sub-groups (local_size[0] % S == 0), the loop runs
+// sub-group by sub-group, an inner loop of S lanes whose counter is the lane:
+// then a sub-group's block read or `p[get_sub_group_local_id()]` is a
+// consecutive access the vectoriser turns into vector loads and stores.
+// Returns the kernel's call in the lane loop, or null.
+llvm::CallInst *emit_x_loop(llvm::IRBuilder<> &b, llvm::Value *work_item, uint32_t subgroup_size,
+                            bool reads_subgroup_ids, llvm::MDNode *accesses,
+                            llvm::function_ref<llvm::CallInst *()> body) {
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  llvm::Value *size_x = load_work_item(b, work_item, LocalSize, 0);
+  llvm::Value *row_index = b.CreateAdd(
+      b.CreateMul(load_work_item(b, work_item, LocalId, 2), load_work_item(b, work_item, LocalSize, 1)),
+      load_work_item(b, work_item, LocalId, 1));
+  llvm::Value *row = b.CreateMul(row_index, size_x); // the linear id of x = 0
+  llvm::Value *size = b.getInt64(subgroup_size);
+  auto flat = [&] {
+    emit_counted_loop(b, size_x, "local_id.0", [&](llvm::Value *x) {
+      store_field(b, work_item, LocalId, x, 0);
+      llvm::Value *linear = b.CreateAdd(row, x);
+      store_field(b, work_item, SubgroupId, b.CreateUDiv(linear, size));
+      store_field(b, work_item, SubgroupLocalId, b.CreateURem(linear, size));
+      body();
+    });
+  };
+  if (!reads_subgroup_ids) {
+    flat();
+    return nullptr;
+  }
+  auto *by_subgroup = llvm::BasicBlock::Create(context, "subgroups", function);
+  auto *by_item = llvm::BasicBlock::Create(context, "work_items", function);
+  auto *done = llvm::BasicBlock::Create(context, "local_id.0.done", function);
+  b.CreateCondBr(b.CreateICmpEQ(b.CreateURem(size_x, size), b.getInt64(0)), by_subgroup, by_item);
+  b.SetInsertPoint(by_subgroup);
+  // The row's first sub-group, as a product: (row / S + i) * S would become a
+  // mask, whose stride in i the vectoriser and the streaming stores cannot see.
+  llvm::Value *first = b.CreateMul(row_index, b.CreateUDiv(size_x, size));
+  llvm::CallInst *lane_call = nullptr;
+  emit_counted_loop(b, b.CreateUDiv(size_x, size), "subgroup", [&](llvm::Value *subgroup) {
+    store_field(b, work_item, SubgroupId, b.CreateAdd(first, subgroup));
+    llvm::Value *x0 = b.CreateMul(subgroup, size);
+    emit_counted_loop(
+        b, size, "lane",
+        [&](llvm::Value *lane) {
+          store_field(b, work_item, LocalId, b.CreateAdd(x0, lane), 0);
+          store_field(b, work_item, SubgroupLocalId, lane);
+          lane_call = body();
+        },
+        lane_loop_hints(context, subgroup_size, accesses));
+  });
+  b.CreateBr(done);
+  b.SetInsertPoint(by_item);
+  flat();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  return lane_call;
+}
+
+// Work-items of a kernel without barriers do not depend on each other:
+// conflicting accesses by two of them, unordered, are a data race. So the
+// lane loop's accesses to memory the work-items share may be marked parallel,
+// and the vectoriser needs no run-time test that buffers do not overlap (one
+// per sub-group otherwise, and a scalar loop beside the vector code that
+// keeps block writes from streaming). Private variables are shared too, by
+// the loop's iterations in turn, so they must stay out: the kernel and the
+// built-ins it reaches are inlined here (they would be at optimisation) and
+// only loads and stores of memory no alloca can be are marked, and nothing
+// if an alloca's address escapes where it could not be followed.
+void mark_lanes_parallel(llvm::Function &function, llvm::Value *work_item, llvm::CallInst *lane_call,
+                         llvm::MDNode *accesses) {
+  // Inlining copies the call's access group to every instruction of the callee that touches memory, calls included.
+  lane_call->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+  llvm::InlineFunctionInfo kernel_info;
+  if (!llvm::InlineFunction(*lane_call, kernel_info).isSuccess()) return;
+  for (bool inlined = true; inlined;) {
+    inlined = false;
+    for (llvm::Instruction &inst : llvm::instructions(function)) {
+      auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+      if (call == nullptr || call->getMetadata(llvm::LLVMContext::MD_access_group) != accesses) continue;
+      llvm::Function *callee = call->getCalledFunction();
+      if (callee == nullptr || callee->isDeclaration() || !callee->hasFnAttribute(llvm::Attribute::AlwaysInline)) {
+        continue;
+      }
+      llvm::InlineFunctionInfo info;
+      if (llvm::InlineFunction(*call, info).isSuccess()) {
+        inlined = true;
+        break;
+      }
+    }
+  }
+  // The WorkItem is passed to every device function, but as the hidden
+  // parameter no kernel code can name, so it cannot be stored anywhere.
+  bool escapes = false;
+  for (llvm::Instruction &inst : function.getEntryBlock()) {
+    auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst);
+    if (alloca == nullptr || alloca == work_item) continue;
+    if (llvm::PointerMayBeCaptured(alloca, false, true)) escapes = true;
+  }
+  for (llvm::Instruction &inst : llvm::instructions(function)) {
+    if (inst.getMetadata(llvm::LLVMContext::MD_access_group) != accesses) continue;
+    bool shared = !escapes && (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst)) &&
+                  !inst.isAtomic() && !inst.isVolatile();
+    if (shared) {
+      llvm::SmallVector<const llvm::Value *, 4> objects;
+      llvm::getUnderlyingObjects(llvm::getLoadStorePointerOperand(&inst), objects, nullptr, 32);
+      for (const llvm::Value *object : objects) shared = shared && !llvm::isa<llvm::AllocaInst>(object);
+    }
+    if (!shared) inst.setMetadata(llvm::LLVMContext::MD_access_group, nullptr);
+  }
+}
+
+// True when the kernel reaches a sub-group built-in (a query, block I/O, a collective).
+bool reads_subgroup_ids(llvm::Function &kernel) {
+  for (llvm::Function *function : reachable_functions(kernel)) {
+    if (opencl_base_name(function->getName()).contains("sub_group")) return true;
+  }
+  return false;
 }
 
 llvm::CallInst *call_kernel(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::ArrayRef<llvm::Value *> values) {
@@ -248,6 +411,8 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   llvm::PHINode *done_groups = b.CreatePHI(b.getInt32Ty(), 2, "groups_done");
   done_groups->addIncoming(b.getInt32(0), run);
   bool as_regions = false;
+  llvm::CallInst *lanes_call = nullptr; // the kernel's call in a loop over a sub-group's lanes
+  llvm::MDNode *lanes_accesses = llvm::MDNode::getDistinct(context, {});
   if (uses_barriers) {
     // The work-item function is the body of a fiber, or what regions are cut from.
     llvm::Function *item = build_work_item_function(module, kernel);
@@ -266,8 +431,12 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
       b.CreateCall(run_fibers, {item, args, work_item});
     }
   } else {
+    const bool subgroups = reads_subgroup_ids(kernel);
     emit_work_item_loop(b, work_item, 2, [&] {
-      emit_work_item_loop(b, work_item, 1, [&] { emit_work_item_loop(b, work_item, 0, [&] { call_kernel(b, kernel, values); }); });
+      emit_work_item_loop(b, work_item, 1, [&] {
+        lanes_call = emit_x_loop(b, work_item, subgroup_size, subgroups, lanes_accesses,
+                                 [&] { return call_kernel(b, kernel, values); });
+      });
     });
   }
   // The next group: x, carried into y, carried into z.
@@ -289,6 +458,7 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
   exit->moveAfter(&function->back());
+  if (lanes_call != nullptr) mark_lanes_parallel(*function, work_item, lanes_call, lanes_accesses);
   return as_regions;
 }
 

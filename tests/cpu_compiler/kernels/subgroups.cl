@@ -232,3 +232,22 @@ EVERY_COLLECTIVE(char, char, INTEGER_EXTRA(char))
 EVERY_COLLECTIVE(ushort, ushort, INTEGER_EXTRA(ushort))
 EVERY_COLLECTIVE(float, float, NO_EXTRA)
 EVERY_COLLECTIVE(double, double, NO_EXTRA)
+
+// No collective, so no regions: when rows hold whole sub-groups the work-item
+// loop runs sub-group by sub-group (lanes vectorised, marked independent), else
+// work-item by work-item. A private array indexed per lane must stay private.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void lanes_plain(global const int *in, global int *out, global const uint *block_in, global uint *block_out) {
+  size_t g = get_global_linear_id();
+  uint lane = get_sub_group_local_id(), sg = get_sub_group_id();
+  int priv[8];
+  for (int k = 0; k < 8; ++k) priv[k] = in[g] * k + (int)lane;
+  global int *o = out + g * 4;
+  o[0] = (int)sg;
+  o[1] = (int)lane;
+  o[2] = priv[(lane * 3 + (uint)in[g]) & 7] + priv[lane];
+  o[3] = o[2] + 1;
+  size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+  size_t base = (group * get_num_sub_groups() + sg) * get_max_sub_group_size();
+  intel_sub_group_block_write(block_out + base, intel_sub_group_block_read(block_in + base) * 2u + lane);
+}
