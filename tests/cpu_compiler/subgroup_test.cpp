@@ -31,7 +31,7 @@ class SubGroupSuite : public ::testing::TestWithParam<Param> {
 protected:
   static void SetUpTestSuite() {
     regions_log = debug_log([] { programs[int(Scheme::Regions)] = build("subgroups", options_for(Scheme::Regions)); });
-    programs[int(Scheme::Fibers)] = build("subgroups", options_for(Scheme::Fibers));
+    fibers_log = debug_log([] { programs[int(Scheme::Fibers)] = build("subgroups", options_for(Scheme::Fibers)); });
   }
   static void TearDownTestSuite() {
     for (auto &program : programs) program.reset();
@@ -45,6 +45,7 @@ protected:
   }
   static inline std::unique_ptr<Program> programs[2];
   static inline std::string regions_log; // what the regions build logged at debug level
+  static inline std::string fibers_log;  // the fibers build's
 };
 
 // Tests of one sub-group size under one scheme.
@@ -213,6 +214,23 @@ template <class T> std::vector<T> filled(size_t n, T first) {
   std::vector<T> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = T(first + T(i % 97));
   return v;
+}
+
+// Each kernel's path is in the log at info level: loops (sub-group by
+// sub-group for a kernel using sub-groups), regions, or fibers and why.
+TEST_P(SubGroupSchemes, TheLogSaysAtInfoLevelWhichPathEachKernelTakes) {
+  const std::string &log = scheme() == Scheme::Regions ? regions_log : fibers_log;
+  auto says = [&](const std::string &text) { return log.find("[info] kernel " + text) != std::string::npos; };
+  EXPECT_TRUE(says("'lanes_plain' runs its work-items in loops, sub-group by sub-group, 8 lanes at a time, when "
+                   "local_size[0] is a multiple of 8"))
+      << log.substr(0, 3000);
+  if (scheme() == Scheme::Regions) {
+    EXPECT_TRUE(says("'ops_16' runs as regions, loops over its work-items between barriers and collectives; "));
+    EXPECT_TRUE(says("'collectives_and_barriers' runs as regions, "));
+  } else {
+    EXPECT_TRUE(says("'ops_16' runs its work-items on fibers (a stack each) for its barriers and collectives, as "
+                     "-zeal-barriers=fibers asks"));
+  }
 }
 
 TEST_P(SubGroupSchemes, ShufflesOfEveryListedTypeRotateByOneLane) {
@@ -592,7 +610,8 @@ TEST_F(CompiledCollectives, TheBuildLogSaysEverySiteOfTheseKernelsIsCompiled) {
   for (const char *name : {"int", "uint", "long", "ulong", "char", "ushort", "float", "double"}) {
     std::smatch found;
     const std::regex line("kernel 'every_collective_" + std::string(name) +
-                          "' runs as regions; ([0-9]+) of its ([0-9]+) collective sites are combined in compiled code"
+                          "' runs as regions, loops over its work-items between barriers and collectives; ([0-9]+) of "
+                          "its ([0-9]+) collective sites are combined in compiled code"
                           "[^;\\n]*\\n");
     ASSERT_TRUE(std::regex_search(regions_log, found, line)) << name << "\n" << regions_log.substr(0, 2000);
     EXPECT_EQ(found[1], found[2]) << name;

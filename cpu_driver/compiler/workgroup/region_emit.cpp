@@ -3,6 +3,8 @@
 
 #include "common/log.hpp"
 
+#include <fmt/format.h>
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
@@ -380,22 +382,25 @@ llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_si
     if (llvm::verifyFunction(*function, &out)) failed = Unsupported{"internal error: " + out.str()};
   }
   if (failed) {
-    logger("zeal-cpu").debug("kernel '{}' runs its barriers and collectives on fibers: {}", kernel.str(), failed->reason);
+    logger("zeal-cpu").info("kernel '{}' runs its work-items on fibers (a stack each) for its barriers and collectives: {}",
+                            kernel.str(), failed->reason);
     function->dropAllReferences();
     function->eraseFromParent();
     return nullptr;
   }
+  std::string collectives;
   if (!compiled_sites.empty()) {
     std::string host;
     for (size_t i = 0; i < compiled_sites.size(); ++i) {
       if (!compiled_sites[i]) host += (host.empty() ? "" : ", ") + std::to_string(i + 1);
     }
     const auto compiled = std::count(compiled_sites.begin(), compiled_sites.end(), true);
-    logger("zeal-cpu").debug("kernel '{}' runs as regions; {} of its {} collective sites are combined in compiled code "
-                             "when the whole work-group waits there{}",
-                             kernel.str(), compiled, compiled_sites.size(),
-                             host.empty() ? std::string() : "; the host combines site " + host);
+    collectives = fmt::format("; {} of its {} collective sites are combined in compiled code when the whole work-group "
+                              "waits there{}",
+                              compiled, compiled_sites.size(), host.empty() ? std::string() : "; the host combines site " + host);
   }
+  logger("zeal-cpu").info("kernel '{}' runs as regions, loops over its work-items between barriers and collectives{}",
+                          kernel.str(), collectives);
   return function;
 }
 

@@ -1,6 +1,8 @@
 // Kernel descriptions and the generated work-group functions (the WorkGroupFn of kernel_abi.hpp).
 #include "cpu_driver/compiler/host_runtime.hpp"
 
+#include "common/log.hpp"
+
 #include <fmt/format.h>
 #include <llvm/Analysis/CaptureTracking.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -419,6 +421,11 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
     uint64_t slot_bytes = 0;
     llvm::Function *regions =
         fiber_barriers ? nullptr : build_region_function(*item, subgroup_size, slot_bytes);
+    if (fiber_barriers) {
+      logger("zeal-cpu").info("kernel '{}' runs its work-items on fibers (a stack each) for its barriers and "
+                              "collectives, as -zeal-barriers=fibers asks",
+                              kernel.getName().str());
+    }
     if (regions != nullptr) {
       as_regions = true;
       item->eraseFromParent();
@@ -432,6 +439,11 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
     }
   } else {
     const bool subgroups = reads_subgroup_ids(kernel);
+    logger("zeal-cpu").info("kernel '{}' runs its work-items in loops{}", kernel.getName().str(),
+                            subgroups ? fmt::format(", sub-group by sub-group, {} lanes at a time, when "
+                                                    "local_size[0] is a multiple of {}",
+                                                    subgroup_size, subgroup_size)
+                                      : std::string());
     emit_work_item_loop(b, work_item, 2, [&] {
       emit_work_item_loop(b, work_item, 1, [&] {
         lanes_call = emit_x_loop(b, work_item, subgroup_size, subgroups, lanes_accesses,
