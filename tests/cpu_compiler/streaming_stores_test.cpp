@@ -121,6 +121,29 @@ TEST_F(StreamingStores, RowsOfATwoDimensionalRangeMixBothCopies) {
   }
 }
 
+// Sub-group block writes stream line by line where a line starts on a
+// boundary: every element and nothing else, aligned or not, streaming or not,
+// with rows of whole sub-groups (16, 64) and not (24: the work-item loop).
+TEST_F(StreamingStores, BlockWritesWriteEveryElementAndNothingElse) {
+  for (uint64_t threshold : {uint64_t{0}, UINT64_MAX}) {
+    set_streaming_store_threshold(threshold);
+    for (uint32_t local : {16u, 24u, 64u}) {
+      for (size_t shift : {0, 1, 8}) {
+        SCOPED_TRACE(::testing::Message() << "threshold " << threshold << " local " << local << " shift " << shift);
+        const uint32_t groups = 7;
+        const size_t n = size_t(groups) * local;
+        Guarded<uint32_t> out(n, shift, 0xdeadbeefu), in(n, (shift + 5) % 16, 0u);
+        for (size_t i = 0; i < n; ++i) in[i] = uint32_t(i * 3 + 1);
+        uint32_t *po = out.data(), *pi = in.data();
+        const void *args[] = {&po, &pi};
+        run(kernel("stream_blocks"), args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], in[i] + 1u) << "element " << i;
+        EXPECT_TRUE(out.guards_intact());
+      }
+    }
+  }
+}
+
 TEST_F(StreamingStores, TwoOutputsOfDifferentElementSizes) {
   const KernelInfo &k = kernel("stream_pairs");
   for (uint32_t local : {8u, 33u, 128u}) {

@@ -82,10 +82,10 @@ TEST(CpuTargets, EachTargetHasItsOwnIdentity) {
 class CrossCompile : public ::testing::TestWithParam<const char *> {};
 
 // The streaming-store decision for the kernels of streaming.cl, for each
-// target: the loops that fill contiguous global memory without atomics are
-// versioned however the target's vectoriser shaped them (one wide store per
-// iteration, several register-wide ones, or an unrolled scalar loop storing
-// whole float4s), the others are not.
+// target: the loops that fill contiguous global memory or write whole lines (block writes) without atomics are versioned
+// however the target's vectoriser shaped them (one wide store per iteration,
+// several register-wide ones, or an unrolled scalar loop storing whole
+// float4s), the others are not.
 TEST_P(CrossCompile, OnlyLoopsFillingContiguousMemoryWithoutAtomicsGetStreamingStores) {
   const CpuTarget cpu = target(GetParam());
   const std::vector<uint8_t> spirv = load_kernel("streaming");
@@ -93,7 +93,8 @@ TEST_P(CrossCompile, OnlyLoopsFillingContiguousMemoryWithoutAtomicsGetStreamingS
     auto blob = compile_for(spirv, cpu);
     EXPECT_TRUE(blob.ok()) << (blob.ok() ? "" : blob.error().log);
   });
-  for (const char *name : {"zeal.wg.stream_scale:", "zeal.wg.stream_rows:", "zeal.wg.stream_pairs:"}) {
+  for (const char *name : {"zeal.wg.stream_scale:", "zeal.wg.stream_rows:", "zeal.wg.stream_pairs:",
+                           "zeal.wg.stream_blocks:"}) {
     EXPECT_NE(logged.find(name), std::string::npos) << name << " in\n" << logged;
   }
   EXPECT_EQ(logged.find("zeal.wg.stream_counted:"), std::string::npos) << logged;

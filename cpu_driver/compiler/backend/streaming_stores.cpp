@@ -9,8 +9,11 @@
 // memory per iteration is versioned: the copy with non-temporal stores runs when
 // the launch stores at least streaming_store_threshold() bytes through them and
 // the stretch is aligned to the store width (an unaligned non-temporal vector
-// store would be split into eight-byte ones). Smaller launches keep plain
-// stores, so output that the next kernel reads stays in the cache.
+// store would be split into eight-byte ones). A vector store of one whole
+// cache line whose address is not such a stretch (a sub-group's block write,
+// computed in 32 bits) streams on its own in that copy, when it starts a line.
+// Smaller launches keep plain stores, so output that the next kernel reads
+// stays in the cache.
 //
 // Non-temporal stores are weakly ordered: they may become visible to other
 // threads after later plain stores. Only functions without atomics, fences or
@@ -55,6 +58,7 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) && std::atomic<u
               "compiled code reads the threshold as a plain 64-bit load");
 
 constexpr unsigned global_address_space = 1;
+constexpr uint64_t cache_line_bytes = 64;
 
 } // namespace
 
@@ -134,14 +138,8 @@ uint64_t store_piece(uint64_t width, uint64_t register_bytes) {
   return width % piece == 0 ? piece : 0;
 }
 
-// An address computed in 32 bits (an OpenCL C `int` or `uint` index, a
-// sub-group id) is an affine recurrence only if that arithmetic does not wrap:
-// `pse` then records the assumption, and the stores stream only where a
-// run-time test shows it holds.
-std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm::Loop &loop,
-                                             llvm::PredicatedScalarEvolution &pse, const llvm::DataLayout &layout,
-                                             uint64_t register_bytes) {
-  llvm::ScalarEvolution &se = *pse.getSE();
+std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm::Loop &loop, llvm::ScalarEvolution &se,
+                                             const llvm::DataLayout &layout, uint64_t register_bytes) {
   if (store.isVolatile() || store.getPointerAddressSpace() != global_address_space) return std::nullopt;
   auto *type = llvm::dyn_cast<llvm::FixedVectorType>(store.getValueOperand()->getType());
   if (type == nullptr) return std::nullopt;
@@ -149,7 +147,6 @@ std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm:
   if (store_piece(width, register_bytes) == 0) return std::nullopt;
   if (layout.getTypeAllocSize(type).getFixedSize() != width) return std::nullopt;
   const auto *address = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(store.getPointerOperand()));
-  if (address == nullptr) address = pse.getAsAddRec(store.getPointerOperand());
   if (address == nullptr || address->getLoop() != &loop || !address->isAffine()) return std::nullopt;
   const auto *step = llvm::dyn_cast<llvm::SCEVConstant>(address->getStepRecurrence(se));
   if (step == nullptr || step->getAPInt().isNonPositive() || step->getAPInt().getZExtValue() % width != 0) {
@@ -159,9 +156,8 @@ std::optional<Candidate> streaming_candidate(llvm::StoreInst &store, const llvm:
 }
 
 // Groups the loop's candidate stores by stretch; keeps the stretches its stores cover exactly.
-std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::PredicatedScalarEvolution &pse, const llvm::DataLayout &layout,
+std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::ScalarEvolution &se, const llvm::DataLayout &layout,
                              uint64_t register_bytes) {
-  llvm::ScalarEvolution &se = *pse.getSE();
   struct Group {
     const llvm::SCEV *first_start;
     uint64_t step, width;
@@ -172,7 +168,7 @@ std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::PredicatedScalarEvolution &
     for (llvm::Instruction &i : *block) {
       auto *store = llvm::dyn_cast<llvm::StoreInst>(&i);
       if (store == nullptr) continue;
-      std::optional<Candidate> c = streaming_candidate(*store, loop, pse, layout, register_bytes);
+      std::optional<Candidate> c = streaming_candidate(*store, loop, se, layout, register_bytes);
       if (!c) continue;
       const llvm::SCEV *start = c->address->getStart();
       Group *home = nullptr;
@@ -205,6 +201,40 @@ std::vector<Tile> find_tiles(llvm::Loop &loop, llvm::PredicatedScalarEvolution &
     tiles.push_back(std::move(tile));
   }
   return tiles;
+}
+
+// Stores of one whole cache line (64 bytes, a sub-group's block write, say)
+// whose addresses the stretch analysis cannot follow: each may stream on its
+// own, whatever the others write, when it lands on a line boundary (tested per
+// store), since it leaves no part of its line to read for ownership.
+std::vector<llvm::StoreInst *> find_line_stores(llvm::Loop &loop, const std::vector<Tile> &tiles,
+                                                const llvm::DataLayout &layout) {
+  std::vector<llvm::StoreInst *> lines;
+  for (llvm::BasicBlock *block : loop.blocks()) {
+    for (llvm::Instruction &i : *block) {
+      auto *store = llvm::dyn_cast<llvm::StoreInst>(&i);
+      if (store == nullptr || store->isVolatile() || store->getPointerAddressSpace() != global_address_space) continue;
+      if (!llvm::isa<llvm::FixedVectorType>(store->getValueOperand()->getType())) continue;
+      if (layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedSize() != cache_line_bytes) continue;
+      bool tiled = false;
+      for (const Tile &tile : tiles) tiled = tiled || llvm::is_contained(tile.stores, store);
+      if (!tiled) lines.push_back(store);
+    }
+  }
+  return lines;
+}
+
+// In the streaming copy of a loop: `store` streams when its address is on a line boundary, else stays plain.
+void stream_when_aligned(llvm::StoreInst *store, llvm::MDNode *marker) {
+  llvm::IRBuilder<> b(store);
+  llvm::Value *offset = b.CreateAnd(b.CreatePtrToInt(store->getPointerOperand(), b.getInt64Ty()), cache_line_bytes - 1);
+  llvm::Instruction *then_term = nullptr, *else_term = nullptr;
+  llvm::SplitBlockAndInsertIfThenElse(b.CreateICmpEQ(offset, b.getInt64(0)), store, &then_term, &else_term);
+  auto *stream = llvm::cast<llvm::StoreInst>(store->clone());
+  stream->insertBefore(then_term);
+  stream->setAlignment(llvm::Align(cache_line_bytes));
+  stream->setMetadata(llvm::LLVMContext::MD_nontemporal, marker);
+  store->moveBefore(else_term);
 }
 
 // Whether the launch stores enough to stream, per element size, computed once
@@ -248,24 +278,23 @@ private:
 };
 
 // Whether this entry into the loop streams: the launch stores enough through
-// each stretch, each stretch starts aligned to its store width, and the
-// addresses' arithmetic does not wrap where find_tiles() assumed it does not.
-llvm::Value *streaming_condition(llvm::Instruction *before, const std::vector<Tile> &tiles, LaunchSize &launch,
-                                 llvm::PredicatedScalarEvolution &pse, const llvm::DataLayout &layout) {
-  llvm::SCEVExpander expander(*pse.getSE(), layout, "zeal.stream");
+// each stretch and whole line, and each stretch starts aligned to its store width.
+llvm::Value *streaming_condition(llvm::Instruction *before, const std::vector<Tile> &tiles,
+                                 const std::vector<llvm::StoreInst *> &lines, LaunchSize &launch,
+                                 llvm::ScalarEvolution &se, const llvm::DataLayout &layout) {
+  llvm::SCEVExpander expander(se, layout, "zeal.stream");
   llvm::IRBuilder<> b(before);
   llvm::Value *all = b.getTrue();
-  if (!pse.getPredicate().isAlwaysTrue()) {
-    llvm::Value *violated = expander.expandCodeForPredicate(&pse.getPredicate(), before);
-    b.SetInsertPoint(before);
-    all = b.CreateNot(violated);
-  }
   for (const Tile &tile : tiles) {
     llvm::Value *streams = launch.streams(tile.element_bytes);
     llvm::Value *start = expander.expandCodeFor(tile.start, tile.start->getType(), before);
     b.SetInsertPoint(before);
     llvm::Value *misalignment = b.CreateAnd(b.CreatePtrToInt(start, b.getInt64Ty()), tile.piece - 1);
     all = b.CreateAnd(all, b.CreateAnd(streams, b.CreateICmpEQ(misalignment, b.getInt64(0))));
+  }
+  for (llvm::StoreInst *line : lines) {
+    llvm::Type *element = line->getValueOperand()->getType()->getScalarType();
+    all = b.CreateAnd(all, launch.streams(layout.getTypeStoreSize(element).getFixedSize()));
   }
   return all;
 }
@@ -291,9 +320,9 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
   llvm::TargetLibraryInfo library(library_info);
   llvm::AssumptionCache assumptions(function);
   llvm::ScalarEvolution se(function, library, assumptions, dt, loops);
-  llvm::PredicatedScalarEvolution pse(se, *loop);
-  std::vector<Tile> tiles = find_tiles(*loop, pse, layout, register_bytes);
-  if (tiles.empty()) return false;
+  std::vector<Tile> tiles = find_tiles(*loop, se, layout, register_bytes);
+  std::vector<llvm::StoreInst *> lines = find_line_stores(*loop, tiles, layout);
+  if (tiles.empty() && lines.empty()) return false;
 
   // The exit is shared with a path around the loop whenever the loop may run
   // no iteration and no pass gave it a block of its own (unrolled loops with a
@@ -311,7 +340,7 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
   // preheader (the check) -> plain_entry -> loop; the copy's own preheader joins them.
   llvm::BasicBlock *plain_entry =
       llvm::SplitBlock(preheader, preheader->getTerminator(), &dt, &loops, nullptr, header->getName() + ".plain");
-  llvm::Value *streaming = streaming_condition(preheader->getTerminator(), tiles, launch, pse, layout);
+  llvm::Value *streaming = streaming_condition(preheader->getTerminator(), tiles, lines, launch, se, layout);
 
   llvm::ValueToValueMapTy map;
   llvm::SmallVector<llvm::BasicBlock *, 8> copied;
@@ -335,6 +364,7 @@ bool version_loop(llvm::Function &function, llvm::BasicBlock *header, LaunchSize
       stream->setMetadata(llvm::LLVMContext::MD_nontemporal, marker);
     }
   }
+  for (llvm::StoreInst *line : lines) stream_when_aligned(llvm::cast<llvm::StoreInst>(map[line]), marker);
   return true;
 }
 

@@ -1,4 +1,5 @@
-// Kernels whose vector stores fill contiguous global memory (streaming-store candidates), and two that are not.
+// Kernels whose vector stores fill contiguous global memory or whole lines (streaming-store candidates), and two that
+// are not.
 kernel void stream_scale(global float *out, global const float *in, float k) {
   size_t i = get_global_id(0);
   out[i] = k * in[i];
@@ -15,6 +16,13 @@ kernel void stream_pairs(global float4 *a, global double *b, global const float 
   size_t i = get_global_id(0);
   a[i] = (float4)(in[i], in[i] + 1.0f, in[i] + 2.0f, in[i] + 3.0f);
   b[i] = (double)in[i] * 0.5;
+}
+
+// Sub-group block writes: each a whole 64-byte line, at an address computed in 32 bits.
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void stream_blocks(global uint *out, global const uint *in) {
+  size_t base = get_group_id(0) * get_local_size(0) + get_sub_group_id() * get_max_sub_group_size();
+  intel_sub_group_block_write(out + base, intel_sub_group_block_read(in + base) + 1u);
 }
 
 // An atomic orders memory: the kernel keeps plain stores.
