@@ -179,9 +179,23 @@ ze_result_t Allocations::close_mapped(void *ptr) {
   return ZE_RESULT_SUCCESS;
 }
 
-void Allocations::mark_shared(const void *ptr) {
+Allocations::Sharing Allocations::share(const void *ptr) {
+  const auto address = reinterpret_cast<uintptr_t>(ptr);
+  Sharing result;
   std::unique_lock lock(mutex_);
-  if (auto it = by_base_.find(reinterpret_cast<uintptr_t>(ptr)); it != by_base_.end()) it->second.shared = true;
+  auto it = by_base_.upper_bound(address);
+  if (it == by_base_.begin()) return result;
+  --it;
+  Allocation &a = it->second;
+  if (address >= a.base + a.size) return result;
+  result.found = true;
+  if (a.base != address) result.refusal = "is inside an allocation, not its start";
+  else if (a.backing == Allocation::Backing::mapped_file)
+    result.refusal = "was opened from another process's handle; that process exports it";
+  else if (a.backing != Allocation::Backing::device_heap) result.refusal = "is not a device allocation (zeMemAllocDevice)";
+  else a.shared = true;
+  result.allocation = a;
+  return result;
 }
 
 ze_result_t Allocations::free(void *ptr) {
@@ -346,24 +360,17 @@ ze_result_t mem_get_ipc_handle(ze_context_handle_t context, const void *ptr, ze_
   if (ptr == nullptr || handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Context *c = Context::from(context);
   IpcContents contents;
-  Allocation a;
   PhysicalMemory *physical = nullptr;
   size_t offset = 0, length = 0;
-  if (c->allocations().find(ptr, a)) {
-    const char *refusal = nullptr;
-    if (a.base != reinterpret_cast<uintptr_t>(ptr)) refusal = "is inside an allocation, not its start";
-    else if (a.backing == Allocation::Backing::mapped_file)
-      refusal = "was opened from another process's handle; that process exports it";
-    else if (a.backing != Allocation::Backing::device_heap) refusal = "is not a device allocation (zeMemAllocDevice)";
-    if (refusal != nullptr) {
-      zeal::logger("zeal-cpu").warn("zeMemGetIpcHandle: {} {}", ptr, refusal);
+  if (Allocations::Sharing shared = c->allocations().share(ptr); shared.found) {
+    if (shared.refusal != nullptr) {
+      zeal::logger("zeal-cpu").warn("zeMemGetIpcHandle: {} {}", ptr, shared.refusal);
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    c->allocations().mark_shared(ptr);
     DeviceHeap &heap = c->allocations().device_heap();
     contents.fd = heap.fd();
     contents.offset = heap.offset_of(ptr);
-    contents.size = whole_pages(a.size);
+    contents.size = whole_pages(shared.allocation.size);
   } else if (c->virtual_memory().mapped_at(ptr, physical, offset, length)) {
     // Reserved addresses with physical memory mapped: that memory's file, from ptr's page on.
     if (reinterpret_cast<uintptr_t>(ptr) % VirtualMemory::page_size() != 0) {

@@ -60,8 +60,15 @@ public:
   ze_result_t close_mapped(void *ptr);
   // The allocation holding ptr (interior pointers included), or false.
   bool find(const void *ptr, Allocation &out) const;
-  // Marks the device allocation starting at ptr as shared with other processes (Allocation::shared).
-  void mark_shared(const void *ptr);
+  // zeMemGetIpcHandle's look-up: the allocation holding ptr, marked shared with
+  // other processes (Allocation::shared) when it can be, under one lock, so a
+  // free() on another thread cannot come between the two.
+  struct Sharing {
+    bool found = false;           // ptr is in an allocation of this context
+    const char *refusal = nullptr; // why it cannot be shared, or null when it now is
+    Allocation allocation;
+  };
+  Sharing share(const void *ptr);
 
   static constexpr size_t default_alignment = 64;
   // Every allocation's block is a multiple of this many bytes (see allocate()).

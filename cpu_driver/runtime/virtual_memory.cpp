@@ -147,67 +147,72 @@ ze_result_t VirtualMemory::reserve(const void *hint, size_t size, void **out, st
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t VirtualMemory::open_range(const char *what, const void *ptr, size_t size, OpenRange &range,
+                                      std::string &why) {
+  if (ze_result_t r = check_range(what, ptr, size, why); r != ZE_RESULT_SUCCESS) return r;
+  range.lock = std::unique_lock(mutex_);
+  if (!cover(ptr, size, range.first, range.last, why)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t VirtualMemory::free(const void *ptr, size_t size, std::string &why) {
-  if (ze_result_t r = check_range("the range to free", ptr, size, why); r != ZE_RESULT_SUCCESS) return r;
-  std::lock_guard lock(mutex_);
-  Spans::iterator first, last;
-  if (!cover(ptr, size, first, last, why)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  OpenRange range;
+  if (ze_result_t r = open_range("the range to free", ptr, size, range, why); r != ZE_RESULT_SUCCESS) return r;
   munmap(const_cast<void *>(ptr), size); // mappings in the range go with it, as the spec says
-  spans_.erase(first, last);
+  spans_.erase(range.first, range.last);
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t VirtualMemory::map(const void *ptr, size_t size, PhysicalMemory &memory, size_t offset,
                                ze_memory_access_attribute_t access, std::string &why) {
-  if (ze_result_t r = check_range("the range to map", ptr, size, why); r != ZE_RESULT_SUCCESS) return r;
-  if (access > ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  OpenRange range;
+  if (ze_result_t r = open_range("the range to map", ptr, size, range, why); r != ZE_RESULT_SUCCESS) return r;
+  // From here on a refusal joins the spans split for the range again.
+  auto refuse = [&](ze_result_t result) {
+    merge_around(address_of(ptr), address_of(ptr) + size);
+    return result;
+  };
+  if (access > ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY) return refuse(ZE_RESULT_ERROR_INVALID_ENUMERATION);
   if (offset % page_size() != 0) {
     why = fmt::format("the offset {} into the physical memory is not aligned to the page size ({} bytes)", offset,
                       page_size());
-    return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+    return refuse(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
   }
   if (offset > memory.size() || size > memory.size() - offset) {
     why = fmt::format("{} bytes from offset {} run past the end of the physical memory's {} bytes", size, offset,
                       memory.size());
-    return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+    return refuse(ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
   }
-  std::lock_guard lock(mutex_);
   if (!physical_.contains(&memory)) {
     why = "the physical memory is not one of this context's (destroyed, or made in another context)";
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT);
   }
-  Spans::iterator first, last;
-  if (!cover(ptr, size, first, last, why)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  for (auto it = first; it != last; ++it) {
+  for (auto it = range.first; it != range.last; ++it) {
     if (it->second.memory != nullptr) {
       why = fmt::format("{} bytes at {} are already mapped (at {}): unmap them first", size, ptr, pointer_to(it->first));
-      merge_around(address_of(ptr), address_of(ptr) + size);
-      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT);
     }
   }
   void *p = mmap(const_cast<void *>(ptr), size, protection(access), MAP_SHARED | MAP_FIXED, memory.fd(), off_t(offset));
   if (p == MAP_FAILED) {
     why = fmt::format("{} bytes at {} could not be mapped: {}", size, ptr, std::strerror(errno));
-    merge_around(address_of(ptr), address_of(ptr) + size);
-    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    return refuse(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
   }
-  spans_.erase(first, last);
+  spans_.erase(range.first, range.last);
   spans_.emplace(address_of(ptr), Span{size, access, &memory, offset});
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t VirtualMemory::unmap(const void *ptr, size_t size, std::string &why) {
-  if (ze_result_t r = check_range("the range to unmap", ptr, size, why); r != ZE_RESULT_SUCCESS) return r;
-  std::lock_guard lock(mutex_);
-  Spans::iterator first, last;
-  if (!cover(ptr, size, first, last, why)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  OpenRange range;
+  if (ze_result_t r = open_range("the range to unmap", ptr, size, range, why); r != ZE_RESULT_SUCCESS) return r;
   // Unmapping pages that are not mapped leaves them reserved, as they were.
   if (reserve_pages(const_cast<void *>(ptr), size, MAP_FIXED) == MAP_FAILED) {
     why = fmt::format("{} bytes at {} could not be unmapped: {}", size, ptr, std::strerror(errno));
     merge_around(address_of(ptr), address_of(ptr) + size);
     return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   }
-  spans_.erase(first, last);
+  spans_.erase(range.first, range.last);
   spans_.emplace(address_of(ptr), Span{size}); // the access reverts to none
   merge_around(address_of(ptr), address_of(ptr) + size);
   return ZE_RESULT_SUCCESS;
@@ -215,12 +220,13 @@ ze_result_t VirtualMemory::unmap(const void *ptr, size_t size, std::string &why)
 
 ze_result_t VirtualMemory::set_access(const void *ptr, size_t size, ze_memory_access_attribute_t access,
                                       std::string &why) {
-  if (ze_result_t r = check_range("the range", ptr, size, why); r != ZE_RESULT_SUCCESS) return r;
-  if (access > ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  std::lock_guard lock(mutex_);
-  Spans::iterator first, last;
-  if (!cover(ptr, size, first, last, why)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  for (auto it = first; it != last; ++it) {
+  OpenRange range;
+  if (ze_result_t r = open_range("the range", ptr, size, range, why); r != ZE_RESULT_SUCCESS) return r;
+  if (access > ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY) {
+    merge_around(address_of(ptr), address_of(ptr) + size);
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  }
+  for (auto it = range.first; it != range.last; ++it) {
     Span &span = it->second;
     // Reserved pages stay inaccessible until mapped; the attribute is kept for the record.
     if (span.memory != nullptr && mprotect(pointer_to(it->first), span.size, protection(access)) != 0) {

@@ -83,6 +83,14 @@ private:
   void split_at(uintptr_t address);
   void merge_around(uintptr_t start, uintptr_t end);
   ze_result_t check_range(const char *what, const void *ptr, size_t size, std::string &why) const;
+  // A range being changed: the lock held and the spans covering the range split at both ends, [first, last).
+  struct OpenRange {
+    std::unique_lock<std::mutex> lock;
+    Spans::iterator first, last;
+  };
+  // How free, map, unmap and set_access begin: the range checked (`what` names it in `why`), the lock taken,
+  // the spans covering it split.
+  ze_result_t open_range(const char *what, const void *ptr, size_t size, OpenRange &range, std::string &why);
 
   mutable std::mutex mutex_;
   Spans spans_;
