@@ -53,7 +53,8 @@ bool is_barrier_builtin(llvm::StringRef name);
 // LLVM's passes report through their context (a loop its hints asked to
 // vectorise that stayed scalar, say); the default handler would print on the
 // process's stderr, which is not the driver's to write to. Every diagnostic
-// goes to the zeal-cpu log instead: errors as warnings, the rest at debug level.
+// goes to the zeal-cpu log instead: errors as warnings (and compile_object
+// fails with them), the rest at debug level.
 void log_llvm_diagnostics(llvm::LLVMContext &context);
 
 // --- Phases, in the order compile_spirv runs them ---------------------------

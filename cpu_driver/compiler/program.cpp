@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <utility>
 
 namespace zeal::cpu {
 
@@ -79,11 +81,41 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
   if (level >= 2) add_streaming_stores(module, machine); // the loops it versions are the vectorised ones
 }
 
+namespace {
+// The errors LLVM reported through log_llvm_diagnostics' handler on this thread (passes and code generation
+// report synchronously, on the thread that runs them), for compile_object to fail with.
+thread_local std::string llvm_errors;
+} // namespace
+
 Result<std::string> compile_object(llvm::Module &module, llvm::TargetMachine &machine, unsigned level) {
+  llvm_errors.clear();
   optimise(module, machine, level);
   auto object = llvm::orc::SimpleCompiler(machine)(module);
   if (!object) return llvm_failure("code generation for the native binary failed", object.takeError());
+  if (!llvm_errors.empty()) {
+    return build_failure(fmt::format("code generation for the native binary failed: {}", std::exchange(llvm_errors, {})));
+  }
   return (*object)->getBuffer().str();
+}
+
+void log_llvm_diagnostics(llvm::LLVMContext &context) {
+  struct ToLog final : llvm::DiagnosticHandler {
+    bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+      std::string text;
+      llvm::raw_string_ostream out(text);
+      llvm::DiagnosticPrinterRawOStream printer(out);
+      info.print(printer);
+      spdlog::logger &log = logger("zeal-cpu");
+      if (info.getSeverity() == llvm::DS_Error) {
+        log.warn("LLVM reported an error while compiling: {}", out.str());
+        llvm_errors += out.str() + "\n";
+      } else {
+        log.debug("LLVM: {}", out.str());
+      }
+      return true;
+    }
+  };
+  context.setDiagnosticHandler(std::make_unique<ToLog>());
 }
 
 namespace {
@@ -210,25 +242,6 @@ struct Lowered {
   LoweredModule module;
   std::string log;
 };
-
-void log_llvm_diagnostics(llvm::LLVMContext &context) {
-  struct ToLog final : llvm::DiagnosticHandler {
-    bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
-      std::string text;
-      llvm::raw_string_ostream out(text);
-      llvm::DiagnosticPrinterRawOStream printer(out);
-      info.print(printer);
-      spdlog::logger &log = logger("zeal-cpu");
-      if (info.getSeverity() == llvm::DS_Error) {
-        log.warn("LLVM reported an error while compiling: {}", out.str());
-      } else {
-        log.debug("LLVM: {}", out.str());
-      }
-      return true;
-    }
-  };
-  context.setDiagnosticHandler(std::make_unique<ToLog>());
-}
 
 // Lowered for the triple and data layout of `layout` (every x86-64 CPU has the same).
 Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &layout, PhaseClock &clock) {

@@ -55,6 +55,9 @@ void initialise_llvm_target() {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // Inline assembly (SPV_INTEL_inline_assembly) is parsed when code is generated: without the parser
+    // LLVM ends the process; with it, bad assembly is an error the build reports.
+    llvm::InitializeNativeTargetAsmParser();
   });
 }
 
