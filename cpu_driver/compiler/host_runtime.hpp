@@ -78,6 +78,9 @@ bool is_subgroup_collective(llvm::StringRef name);
 bool needs_fibers(llvm::StringRef name);
 // get_local_linear_id() of the work-item (builtins/builtins.cpp).
 llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item);
+// Stores the sub-group id and lane of the work-item whose linear local id is
+// `linear` (linear / S and linear % S) in its WorkItem (workgroup/subgroups.cpp).
+void store_subgroup_ids(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *linear);
 // After the WorkItem parameter is added: sub-group queries, collectives, ballot queries and block I/O get bodies.
 void define_subgroup_builtins(llvm::Module &module);
 

@@ -80,9 +80,7 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
   }
   llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
                                     ids[0]);
-  llvm::Value *subgroup_size = load_work_item(b, work_item, SubgroupSize);
-  b.CreateStore(b.CreateUDiv(linear, subgroup_size), b.CreateStructGEP(type, work_item, SubgroupId));
-  b.CreateStore(b.CreateURem(linear, subgroup_size), b.CreateStructGEP(type, work_item, SubgroupLocalId));
+  store_subgroup_ids(b, work_item, linear);
   if (!checked) {
     b.CreateBr(entry);
   } else {

@@ -230,6 +230,13 @@ void define_ballot_query(llvm::Function &f, uint32_t kind, llvm::IRBuilder<> &b)
 
 } // namespace
 
+void store_subgroup_ids(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *linear) {
+  llvm::StructType *type = work_item_type(b.getContext());
+  llvm::Value *size = load_work_item(b, work_item, SubgroupSize);
+  b.CreateStore(b.CreateUDiv(linear, size), b.CreateStructGEP(type, work_item, SubgroupId));
+  b.CreateStore(b.CreateURem(linear, size), b.CreateStructGEP(type, work_item, SubgroupLocalId));
+}
+
 bool is_subgroup_collective(llvm::StringRef name) { return collective(opencl_base_name(name)).has_value(); }
 
 void define_subgroup_builtins(llvm::Module &module) {

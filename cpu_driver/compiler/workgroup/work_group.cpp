@@ -233,9 +233,7 @@ llvm::CallInst *emit_x_loop(llvm::IRBuilder<> &b, llvm::Value *work_item, uint32
   auto flat = [&] {
     emit_counted_loop(b, size_x, "local_id.0", [&](llvm::Value *x) {
       store_field(b, work_item, LocalId, x, 0);
-      llvm::Value *linear = b.CreateAdd(row, x);
-      store_field(b, work_item, SubgroupId, b.CreateUDiv(linear, size));
-      store_field(b, work_item, SubgroupLocalId, b.CreateURem(linear, size));
+      store_subgroup_ids(b, work_item, b.CreateAdd(row, x));
       body();
     });
   };
@@ -288,20 +286,21 @@ void mark_lanes_parallel(llvm::Function &function, llvm::Value *work_item, llvm:
   lane_call->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
   llvm::InlineFunctionInfo kernel_info;
   if (!llvm::InlineFunction(*lane_call, kernel_info).isSuccess()) return;
+  // Level by level: each pass inlines the always-inline calls the one before brought in.
   for (bool inlined = true; inlined;) {
-    inlined = false;
+    std::vector<llvm::CallBase *> calls;
     for (llvm::Instruction &inst : llvm::instructions(function)) {
       auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
       if (call == nullptr || call->getMetadata(llvm::LLVMContext::MD_access_group) != accesses) continue;
       llvm::Function *callee = call->getCalledFunction();
-      if (callee == nullptr || callee->isDeclaration() || !callee->hasFnAttribute(llvm::Attribute::AlwaysInline)) {
-        continue;
+      if (callee != nullptr && !callee->isDeclaration() && callee->hasFnAttribute(llvm::Attribute::AlwaysInline)) {
+        calls.push_back(call);
       }
+    }
+    inlined = false;
+    for (llvm::CallBase *call : calls) {
       llvm::InlineFunctionInfo info;
-      if (llvm::InlineFunction(*call, info).isSuccess()) {
-        inlined = true;
-        break;
-      }
+      inlined = llvm::InlineFunction(*call, info).isSuccess() || inlined;
     }
   }
   // The WorkItem is passed to every device function, but as the hidden
