@@ -423,7 +423,7 @@ private:
 } // namespace
 
 llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionFrame &frame, const CollectiveSite &site,
-                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *dispatch) {
+                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *resume) {
   if (!site.found || subgroup_size == 0 || subgroup_size > sg_max_lanes) return nullptr;
   llvm::LLVMContext &context = function.getContext();
   std::optional<Element> element = element_of(context, SgElement(site.code >> 16 & 0xff));
@@ -453,13 +453,10 @@ llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionF
     loop->eraseFromParent();
     return nullptr;
   }
-  // The lanes resume in the region after the site.
-  auto *resume = llvm::FixedVectorType::get(b.getInt32Ty(), subgroup_size);
-  llvm::Value *next = b.CreatePointerCast(b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, first), resume->getPointerTo());
-  b.CreateAlignedStore(b.CreateVectorSplat(subgroup_size, b.getInt32(id)), next, llvm::Align(4));
+  // Every lane resumes in the region after the site, which `resume` tells the dispatcher.
   llvm::Value *following = b.CreateNUWAdd(first, b.getInt64(subgroup_size));
   first->addIncoming(following, loop);
-  b.CreateCondBr(b.CreateICmpULT(following, frame.total), loop, dispatch);
+  b.CreateCondBr(b.CreateICmpULT(following, frame.total), loop, resume);
   return entry;
 }
 

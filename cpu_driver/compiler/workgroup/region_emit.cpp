@@ -15,6 +15,8 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace zeal::cpu::detail {
 namespace {
@@ -110,12 +112,39 @@ struct SyncIds {
   uint32_t waiting_at(uint32_t id) const { return id < first_barrier ? id | region_waits : id; }
 };
 
+// Where the dispatcher decides what runs next from the lowest and the highest
+// `next` of the group's work-items: `scan` reads them all; a block from
+// known() goes on as if every work-item's were `target`, whose `next` need not
+// hold it then. Wherever a work-item's `next` is read (the scan, the loops of
+// work-items that wait at different places, the host's combine), every
+// work-item's is up to date: regions that may leave them apart write them all,
+// the host's combine is given them filled in.
+struct Dispatcher {
+  llvm::Function *function = nullptr;
+  llvm::BasicBlock *scan = nullptr, *pick = nullptr;
+  llvm::PHINode *lowest = nullptr, *highest = nullptr;
+  llvm::SwitchInst *regions = nullptr; // in pick's successor: region id -> its loops
+  std::map<uint32_t, llvm::BasicBlock *> known_blocks;
+
+  llvm::BasicBlock *known(uint32_t target) {
+    auto [at, fresh] = known_blocks.try_emplace(target);
+    if (fresh) {
+      at->second = llvm::BasicBlock::Create(function->getContext(), "dispatch.known." + std::to_string(target), function);
+      llvm::BranchInst::Create(pick, at->second);
+      auto *value = llvm::ConstantInt::get(llvm::Type::getInt32Ty(function->getContext()), target);
+      lowest->addIncoming(value, at->second);
+      highest->addIncoming(value, at->second);
+    }
+    return at->second;
+  }
+};
+
 // Clones the blocks of the region starting at `entry` (sync blocks end it)
 // into its work-item loops and returns the loop nest's first block.
 llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
                                const SyncIds &sync_ids,
                                llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *from,
-                               llvm::BasicBlock *dispatch, bool checked) {
+                               Dispatcher &dispatcher, bool checked) {
   llvm::LLVMContext &context = function.getContext();
   BlockSet members{entry};
   std::vector<llvm::BasicBlock *> work{entry};
@@ -134,6 +163,19 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     map[block] = clone;
     clones.push_back(clone);
   }
+  // Where the work-items can go from here. When every work-item runs the
+  // region and all of them can only go one way, the dispatcher is told where
+  // instead of reading each one's `next`, which is then left unwritten.
+  std::set<uint32_t> targets;
+  for (llvm::BasicBlock *block : clones) {
+    llvm::Instruction *terminator = block->getTerminator();
+    if (llvm::isa<llvm::ReturnInst>(terminator)) targets.insert(exit_region);
+    for (llvm::BasicBlock *next : llvm::successors(block)) {
+      auto sync = sync_ids.of.find(next);
+      if (sync != sync_ids.of.end()) targets.insert(sync_ids.waiting_at(sync->second));
+    }
+  }
+  const bool one_way = !checked && targets.size() == 1;
   auto *latch = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".latch", &function);
   llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> exits;
@@ -141,9 +183,11 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".to." + std::to_string(next),
                                            &function);
     llvm::IRBuilder<> b(block);
-    llvm::Value *linear = local_linear_id(b, function.getArg(1));
-    b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
-        ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+    if (!one_way) {
+      llvm::Value *linear = local_linear_id(b, function.getArg(1));
+      b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
+          ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+    }
     b.CreateBr(latch);
     return block;
   };
@@ -165,7 +209,8 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
   }
   llvm::remapInstructionsInBlocks(clones, map);
   mark_parallel_accesses(clones, function.getEntryBlock(), accesses);
-  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, dispatch, id, checked,
+  llvm::BasicBlock *after = one_way ? dispatcher.known(*targets.begin()) : dispatcher.scan;
+  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, after, id, checked,
                     accesses);
 }
 
@@ -197,12 +242,16 @@ llvm::Value *describe_sites_for_host(llvm::Function &function, llvm::ArrayRef<Co
 // resuming after a collective (the lowest ids) run first; when none is left
 // but some wait at collectives, the host combines each sub-group's earliest
 // one; only then may a barrier open.
-llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
-                                unsigned cases, uint32_t first_barrier, llvm::ArrayRef<CollectiveSite> sites,
-                                uint32_t subgroup_size, std::vector<bool> &compiled_sites) {
+Dispatcher emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
+                         unsigned cases, uint32_t first_barrier, llvm::ArrayRef<CollectiveSite> sites,
+                         uint32_t subgroup_size, std::vector<bool> &compiled_sites) {
   llvm::LLVMContext &context = function.getContext();
+  Dispatcher dispatcher;
+  dispatcher.function = &function;
+  dispatcher.scan = dispatch;
   auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
   auto *pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
+  dispatcher.pick = pick;
   auto *exit = llvm::BasicBlock::Create(context, "exit", &function);
   llvm::ReturnInst::Create(context, exit);
   llvm::IRBuilder<> b(dispatch);
@@ -212,17 +261,23 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
   llvm::PHINode *lowest = b.CreatePHI(b.getInt32Ty(), 2);
   llvm::PHINode *highest = b.CreatePHI(b.getInt32Ty(), 2);
   llvm::Value *waiting = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, index));
-  llvm::Value *lower = b.CreateSelect(b.CreateICmpULT(waiting, lowest), waiting, lowest);
-  llvm::Value *higher = b.CreateSelect(b.CreateICmpUGT(waiting, highest), waiting, highest);
+  llvm::Value *scanned_lower = b.CreateSelect(b.CreateICmpULT(waiting, lowest), waiting, lowest);
+  llvm::Value *scanned_higher = b.CreateSelect(b.CreateICmpUGT(waiting, highest), waiting, highest);
   llvm::Value *next = b.CreateNUWAdd(index, b.getInt64(1));
   index->addIncoming(b.getInt64(0), dispatch);
   index->addIncoming(next, scan);
   lowest->addIncoming(b.getInt32(~uint32_t{0}), dispatch);
-  lowest->addIncoming(lower, scan);
+  lowest->addIncoming(scanned_lower, scan);
   highest->addIncoming(b.getInt32(0), dispatch);
-  highest->addIncoming(higher, scan);
+  highest->addIncoming(scanned_higher, scan);
   b.CreateCondBr(b.CreateICmpULT(next, frame.total), scan, pick);
   b.SetInsertPoint(pick);
+  dispatcher.lowest = b.CreatePHI(b.getInt32Ty(), 2, "lowest");
+  dispatcher.highest = b.CreatePHI(b.getInt32Ty(), 2, "highest");
+  dispatcher.lowest->addIncoming(scanned_lower, scan);
+  dispatcher.highest->addIncoming(scanned_higher, scan);
+  llvm::Value *lower = dispatcher.lowest, *higher = dispatcher.highest;
+  llvm::Value *together = b.CreateICmpEQ(lower, higher);
   compiled_sites.assign(sites.size(), false);
   if (frame.args != nullptr) {
     auto *combine = llvm::BasicBlock::Create(context, "dispatch.collectives", &function);
@@ -231,11 +286,13 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
     b.CreateCondBr(b.CreateAnd(waits, b.CreateICmpUGE(lower, b.getInt32(first_barrier))), combine, run);
     b.SetInsertPoint(combine);
     auto *host_combine = llvm::BasicBlock::Create(context, "dispatch.collectives.host", &function);
-    // Every work-item at one site, every sub-group whole: the site's compiled combine, when it has one.
+    // Every work-item at one site, every sub-group whole: the site's compiled
+    // combine, after which they all resume after the site.
     std::vector<std::pair<uint32_t, llvm::BasicBlock *>> compiled;
     for (size_t i = 0; i < sites.size(); ++i) {
       const uint32_t id = uint32_t(i + 1);
-      if (llvm::BasicBlock *block = emit_inline_collective(function, frame, sites[i], id, subgroup_size, dispatch)) {
+      if (llvm::BasicBlock *block =
+              emit_inline_collective(function, frame, sites[i], id, subgroup_size, dispatcher.known(id))) {
         compiled.emplace_back(id, block);
         compiled_sites[i] = true;
       }
@@ -243,14 +300,27 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
     if (!compiled.empty()) {
       auto *select = llvm::BasicBlock::Create(context, "dispatch.collectives.compiled", &function);
       llvm::Value *whole = b.CreateICmpEQ(b.CreateURem(frame.total, b.getInt64(subgroup_size)), b.getInt64(0));
-      b.CreateCondBr(b.CreateAnd(b.CreateICmpEQ(lower, higher), whole), select, host_combine);
+      b.CreateCondBr(b.CreateAnd(together, whole), select, host_combine);
       b.SetInsertPoint(select);
       llvm::SwitchInst *to_site = b.CreateSwitch(lower, host_combine, unsigned(compiled.size()));
       for (auto [id, block] : compiled) to_site->addCase(b.getInt32(id | region_waits), block);
     } else {
       b.CreateBr(host_combine);
     }
+    // The host reads every work-item's `next`: when the dispatcher was told
+    // where they all are, they are written first.
     b.SetInsertPoint(host_combine);
+    auto *fill = llvm::BasicBlock::Create(context, "dispatch.collectives.fill", &function);
+    auto *call = llvm::BasicBlock::Create(context, "dispatch.collectives.call", &function);
+    b.CreateCondBr(together, fill, call);
+    b.SetInsertPoint(fill);
+    llvm::PHINode *item = b.CreatePHI(b.getInt64Ty(), 2);
+    item->addIncoming(b.getInt64(0), host_combine);
+    b.CreateStore(lower, b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, item));
+    llvm::Value *following = b.CreateNUWAdd(item, b.getInt64(1));
+    item->addIncoming(following, fill);
+    b.CreateCondBr(b.CreateICmpULT(following, frame.total), fill, call);
+    b.SetInsertPoint(call);
     llvm::Value *table = describe_sites_for_host(function, sites, b);
     llvm::FunctionCallee host = function.getParent()->getOrInsertFunction(
         region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), frame.args->getType(),
@@ -259,8 +329,9 @@ llvm::SwitchInst *emit_dispatch(llvm::Function &function, const RegionFrame &fra
     b.CreateBr(dispatch);
     b.SetInsertPoint(run);
   }
-  b.CreateStore(b.CreateICmpEQ(lower, higher), frame.uniform);
-  return b.CreateSwitch(lower, exit, cases);
+  b.CreateStore(together, frame.uniform);
+  dispatcher.regions = b.CreateSwitch(lower, exit, cases);
+  return dispatcher;
 }
 
 // Replaces the body (everything after the prologue) by one cloned loop nest per
@@ -279,20 +350,19 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
   sync_ids.first_barrier = uint32_t(blocks.collectives.size() + 1);
   for (size_t i = 0; i < syncs.size(); ++i) sync_ids.of[syncs[i]] = uint32_t(i + 1);
   auto *dispatch = llvm::BasicBlock::Create(function.getContext(), "dispatch", &function);
-  llvm::SwitchInst *switch_inst =
-      emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier, sites, subgroup_size,
-                    compiled_sites);
+  Dispatcher dispatcher = emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier,
+                                        sites, subgroup_size, compiled_sites);
   // Every work-item starts in region 0, which nothing re-enters.
-  llvm::BasicBlock *first = clone_region(function, frame, start, 0, sync_ids, originals, &prologue, dispatch, false);
+  llvm::BasicBlock *first = clone_region(function, frame, start, 0, sync_ids, originals, &prologue, dispatcher, false);
   llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
   // Each sync point's region twice: for all work-items when they all wait
   // there (then the loops vectorise as without barriers), and for those that do.
   for (size_t i = 0; i < syncs.size(); ++i) {
     uint32_t id = uint32_t(i + 1);
     auto *pick = llvm::BasicBlock::Create(function.getContext(), "region." + std::to_string(id) + ".pick", &function);
-    switch_inst->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
-    llvm::BasicBlock *all = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatch, false);
-    llvm::BasicBlock *some = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatch, true);
+    dispatcher.regions->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
+    llvm::BasicBlock *all = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatcher, false);
+    llvm::BasicBlock *some = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatcher, true);
     llvm::IRBuilder<> b(pick);
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), all, some);
   }

@@ -135,13 +135,14 @@ void lower_collective_calls(llvm::Function &function, const RegionFrame &frame, 
 // sub-group is whole, the dispatcher runs the block this returns instead of
 // the host's combine: a loop over the sub-groups that loads each one's posts
 // as vectors, computes every lane's result with vector operations (reductions,
-// scans, shuffles as gathers, votes, ballots), stores them and marks the lanes
-// to resume after the site; then it branches to `dispatch`. The results are the
+// scans, shuffles as gathers, votes, ballots) and stores them; then it
+// branches to `resume`, where every lane resumes after the site (their `next`
+// is not written: the dispatcher is told). The results are the
 // host's, bit for bit (floating-point reductions and scans keep lane order).
 // Null when the site's collective is left to the host (half elements, a
 // clustered reduction of a non-constant size, slots laid out otherwise).
 llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionFrame &frame, const CollectiveSite &site,
-                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *dispatch);
+                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *resume);
 
 // Lifetime markers and variable locations describe allocas that are about to
 // become slots shared by a work-group; they would only mislead the optimiser.
