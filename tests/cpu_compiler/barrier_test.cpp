@@ -144,6 +144,43 @@ TYPED_TEST(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
   check_mirror(k, Range{3, {3, 1, 2}, {1, 1, 1}});
 }
 
+// A region with a loop that only x = 0 runs (a row's sum after a barrier): rows of 1, 2, odd and 16 work-items.
+void check_row_leaders(const KernelInfo &k, const Range &range) {
+  uint32_t per_group = range.local[0] * range.local[1] * range.local[2];
+  uint32_t total = per_group * range.groups[0] * range.groups[1] * range.groups[2];
+  std::vector<int> in = iota_values(total, 1), out(total, 0);
+  int *pin = in.data(), *pout = out.data();
+  const void *args[] = {&pin, &pout};
+  run(k, args, range);
+  uint64_t global[3];
+  for (int d = 0; d < 3; ++d) global[d] = uint64_t(range.groups[d]) * range.local[d];
+  auto linear = [&](uint64_t x, uint64_t y, uint64_t z) { return (z * global[1] + y) * global[0] + x; };
+  for (uint64_t z = 0; z < global[2]; ++z) {
+    for (uint64_t y = 0; y < global[1]; ++y) {
+      for (uint64_t x = 0; x < global[0]; ++x) {
+        uint64_t lx = x % range.local[0], ly = y % range.local[1], lz = z % range.local[2];
+        uint64_t lin = (lz * range.local[1] + ly) * range.local[0] + lx;
+        int sum = 0;
+        if (lx == 0) {
+          for (uint64_t i = 0; i < range.local[0]; ++i) sum += in[linear(x + i, y, z)];
+        }
+        ASSERT_EQ(out[linear(x, y, z)], sum * 1000 + in[linear(x, y, z)] * 10 + int(lin % 10))
+            << x << "," << y << "," << z;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Barriers, OnlyTheFirstWorkItemOfEachRowRunsALoop) {
+  ASSERT_NE(this->program, nullptr);
+  const KernelInfo &k = this->kernel("row_leaders");
+  check_row_leaders(k, Range{1, {3, 1, 1}, {16, 1, 1}});
+  check_row_leaders(k, Range{1, {2, 1, 1}, {1, 1, 1}});
+  check_row_leaders(k, Range{2, {2, 2, 1}, {2, 3, 1}});
+  check_row_leaders(k, Range{3, {1, 2, 2}, {1, 4, 3}});
+  check_row_leaders(k, Range{3, {2, 1, 2}, {7, 2, 3}});
+}
+
 TYPED_TEST(Barriers, ABarrierInANonInlinedFunction) {
   ASSERT_NE(this->program, nullptr);
   const uint32_t local = 32, groups = 4;

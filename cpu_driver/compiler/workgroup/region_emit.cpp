@@ -57,9 +57,14 @@ llvm::MDNode *parallel_loop(llvm::LLVMContext &context, llvm::MDNode *accesses) 
 // legally wait at different ones, and only some lanes may have passed a
 // collective. Returns the nest's first block; after
 // the last work-item the nest goes to `dispatch`; `from` branches to it.
+// A copy of a region run by work-item x = 0 before the x loop, which then starts at 1.
+struct Peel {
+  llvm::BasicBlock *entry = nullptr, *latch = nullptr;
+};
+
 llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry,
-                             llvm::BasicBlock *latch, llvm::BasicBlock *from, llvm::BasicBlock *dispatch, uint32_t id,
-                             bool checked, llvm::MDNode *accesses) {
+                             llvm::BasicBlock *latch, const Peel &peel, llvm::BasicBlock *from,
+                             llvm::BasicBlock *dispatch, uint32_t id, bool checked, llvm::MDNode *accesses) {
   llvm::LLVMContext &context = function.getContext();
   llvm::Value *work_item = function.getArg(1);
   llvm::StructType *type = work_item_type(context);
@@ -73,16 +78,37 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
   }
   llvm::PHINode *ids[3];
   llvm::IRBuilder<> b(context);
+  // Work-item (x, ids[1], ids[2]): its x and sub-group ids stored, its linear id returned.
+  auto store_ids = [&](llvm::IRBuilder<> &at, llvm::Value *x) {
+    at.CreateStore(x, at.CreateInBoundsGEP(type, work_item, {at.getInt32(0), at.getInt32(LocalId), at.getInt32(0)}));
+    llvm::Value *row = at.CreateMul(at.CreateAdd(at.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]);
+    llvm::Value *linear = at.CreateAdd(row, x);
+    store_subgroup_ids(at, work_item, linear);
+    return linear;
+  };
   for (unsigned d = 3; d-- > 0;) { // z outermost
     b.SetInsertPoint(headers[d]);
     ids[d] = b.CreatePHI(b.getInt64Ty(), 2);
-    ids[d]->addIncoming(b.getInt64(0), d == 2 ? from : headers[d + 1]);
-    b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
-    if (d > 0) b.CreateBr(headers[d - 1]);
+    llvm::BasicBlock *outer = d == 2 ? from : headers[d + 1];
+    if (d == 0 && peel.entry != nullptr) {
+      // headers[1] -> x0: work-item 0's copy -> x loop from 1, when the row has more.
+      auto *x0 = llvm::BasicBlock::Create(context, name + ".x0", &function);
+      headers[1]->getTerminator()->setSuccessor(0, x0);
+      llvm::IRBuilder<> first(x0);
+      store_ids(first, first.getInt64(0));
+      first.CreateBr(peel.entry);
+      first.SetInsertPoint(peel.latch);
+      first.CreateCondBr(first.CreateICmpULT(first.getInt64(1), frame.size[0]), headers[0], dones[0]);
+      ids[d]->addIncoming(b.getInt64(1), peel.latch);
+    } else {
+      ids[d]->addIncoming(b.getInt64(0), outer);
+    }
+    if (d > 0) {
+      b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
+      b.CreateBr(headers[d - 1]);
+    }
   }
-  llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]),
-                                    ids[0]);
-  store_subgroup_ids(b, work_item, linear);
+  llvm::Value *linear = store_ids(b, ids[0]);
   if (!checked) {
     b.CreateBr(entry);
   } else {
@@ -139,6 +165,29 @@ struct Dispatcher {
   }
 };
 
+// Whether the blocks of `members` (reached from `entry`) form a cycle: a loop inside the region.
+bool has_cycle(llvm::BasicBlock *entry, const BlockSet &members) {
+  enum class Mark { Open, Done };
+  llvm::DenseMap<llvm::BasicBlock *, Mark> marks;
+  std::vector<std::pair<llvm::BasicBlock *, llvm::succ_iterator>> stack;
+  marks[entry] = Mark::Open;
+  stack.emplace_back(entry, llvm::succ_begin(entry));
+  while (!stack.empty()) {
+    auto &[block, next] = stack.back();
+    if (next == llvm::succ_end(block)) {
+      marks[block] = Mark::Done;
+      stack.pop_back();
+      continue;
+    }
+    llvm::BasicBlock *successor = *next++;
+    if (!members.contains(successor)) continue;
+    auto [mark, fresh] = marks.try_emplace(successor, Mark::Open);
+    if (fresh) stack.emplace_back(successor, llvm::succ_begin(successor));
+    else if (mark->second == Mark::Open) return true;
+  }
+  return false;
+}
+
 // Clones the blocks of the region starting at `entry` (sync blocks end it)
 // into its work-item loops and returns the loop nest's first block.
 llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
@@ -155,63 +204,77 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
       if (!sync_ids.of.count(next) && members.insert(next).second) work.push_back(next);
     }
   }
-  llvm::ValueToValueMapTy map;
-  llvm::SmallVector<llvm::BasicBlock *, 32> clones;
-  for (llvm::BasicBlock *block : originals) { // function order: deterministic output
-    if (!members.contains(block)) continue;
-    llvm::BasicBlock *clone = llvm::CloneBasicBlock(block, map, ".r" + llvm::Twine(id), &function);
-    map[block] = clone;
-    clones.push_back(clone);
-  }
   // Where the work-items can go from here. When every work-item runs the
   // region and all of them can only go one way, the dispatcher is told where
   // instead of reading each one's `next`, which is then left unwritten.
   std::set<uint32_t> targets;
-  for (llvm::BasicBlock *block : clones) {
-    llvm::Instruction *terminator = block->getTerminator();
-    if (llvm::isa<llvm::ReturnInst>(terminator)) targets.insert(exit_region);
+  for (llvm::BasicBlock *block : members) {
+    if (llvm::isa<llvm::ReturnInst>(block->getTerminator())) targets.insert(exit_region);
     for (llvm::BasicBlock *next : llvm::successors(block)) {
       auto sync = sync_ids.of.find(next);
       if (sync != sync_ids.of.end()) targets.insert(sync_ids.waiting_at(sync->second));
     }
   }
   const bool one_way = !checked && targets.size() == 1;
-  auto *latch = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".latch", &function);
   llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
-  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> exits;
-  auto exit_to = [&](uint32_t next) {
-    auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + ".to." + std::to_string(next),
-                                           &function);
-    llvm::IRBuilder<> b(block);
-    if (!one_way) {
-      llvm::Value *linear = local_linear_id(b, function.getArg(1));
-      b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
-          ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+  // One copy of the region's blocks, whose every way out ends at `latch`.
+  auto clone_once = [&](const std::string &suffix, llvm::BasicBlock *latch) {
+    llvm::ValueToValueMapTy map;
+    llvm::SmallVector<llvm::BasicBlock *, 32> clones;
+    for (llvm::BasicBlock *block : originals) { // function order: deterministic output
+      if (!members.contains(block)) continue;
+      llvm::BasicBlock *clone = llvm::CloneBasicBlock(block, map, suffix, &function);
+      map[block] = clone;
+      clones.push_back(clone);
     }
-    b.CreateBr(latch);
-    return block;
+    llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> exits;
+    auto exit_to = [&](uint32_t next) {
+      auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + suffix + ".to." + std::to_string(next),
+                                             &function);
+      llvm::IRBuilder<> b(block);
+      if (!one_way) {
+        llvm::Value *linear = local_linear_id(b, function.getArg(1));
+        b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
+            ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
+      }
+      b.CreateBr(latch);
+      return block;
+    };
+    for (llvm::BasicBlock *clone : clones) {
+      llvm::Instruction *terminator = clone->getTerminator();
+      if (llvm::isa<llvm::ReturnInst>(terminator)) {
+        llvm::BranchInst::Create(exit_to(exit_region), terminator);
+        terminator->eraseFromParent();
+        continue;
+      }
+      for (unsigned i = 0; i < terminator->getNumSuccessors(); ++i) {
+        llvm::BasicBlock *next = terminator->getSuccessor(i);
+        auto sync = sync_ids.of.find(next);
+        if (sync == sync_ids.of.end()) continue;
+        auto [exit, fresh] = exits.try_emplace(next);
+        if (fresh) exit->second = exit_to(sync_ids.waiting_at(sync->second));
+        terminator->setSuccessor(i, exit->second);
+      }
+    }
+    llvm::remapInstructionsInBlocks(clones, map);
+    mark_parallel_accesses(clones, function.getEntryBlock(), accesses);
+    return llvm::cast<llvm::BasicBlock>(map[entry]);
   };
-  for (llvm::BasicBlock *clone : clones) {
-    llvm::Instruction *terminator = clone->getTerminator();
-    if (llvm::isa<llvm::ReturnInst>(terminator)) {
-      llvm::BranchInst::Create(exit_to(exit_region), terminator);
-      terminator->eraseFromParent();
-      continue;
-    }
-    for (unsigned i = 0; i < terminator->getNumSuccessors(); ++i) {
-      llvm::BasicBlock *next = terminator->getSuccessor(i);
-      auto sync = sync_ids.of.find(next);
-      if (sync == sync_ids.of.end()) continue;
-      auto [exit, fresh] = exits.try_emplace(next);
-      if (fresh) exit->second = exit_to(sync_ids.waiting_at(sync->second));
-      terminator->setSuccessor(i, exit->second);
-    }
+  const std::string name = "region." + std::to_string(id);
+  auto *latch = llvm::BasicBlock::Create(context, name + ".latch", &function);
+  llvm::BasicBlock *body = clone_once(".r" + std::to_string(id), latch);
+  // A loop inside the region keeps the vectoriser off its x loop, so the loop
+  // runs once per work-item even where most of them skip the work (the usual
+  // `if (get_local_id(0) == 0)` after a reduction). Work-item x = 0 runs from
+  // a copy of its own: in the x loop from 1 the optimiser then knows such
+  // tests' outcome, and a loop left with nothing to do goes.
+  Peel peel;
+  if (!checked && has_cycle(entry, members)) {
+    peel.latch = llvm::BasicBlock::Create(context, name + ".x0.latch", &function);
+    peel.entry = clone_once(".r" + std::to_string(id) + ".x0", peel.latch);
   }
-  llvm::remapInstructionsInBlocks(clones, map);
-  mark_parallel_accesses(clones, function.getEntryBlock(), accesses);
   llvm::BasicBlock *after = one_way ? dispatcher.known(*targets.begin()) : dispatcher.scan;
-  return emit_loops(function, frame, llvm::cast<llvm::BasicBlock>(map[entry]), latch, from, after, id, checked,
-                    accesses);
+  return emit_loops(function, frame, body, latch, peel, from, after, id, checked, accesses);
 }
 
 // The RegionSite table the host's combine reads, filled where `b` is (only

@@ -199,3 +199,18 @@ kernel void mixed_private_across(global int *data, local int *tmp) {
   data[get_global_id(0)] = bytes[0] + bytes[1] + bytes[2] + s + (int)(f.x + f.y + f.z) + (int)d + t.tag + t.value +
                            tmp[(l + n - 1) % n] * 1000;
 }
+
+// After the barrier the first work-item of each row (x = 0) sums its row in a loop, as reductions end; every
+// work-item then writes that (0 off the first column) beside its own value and its linear id.
+kernel void row_leaders(global const int *in, global int *out) {
+  local int values[512];
+  size_t x = get_local_id(0), nx = get_local_size(0), lin = get_local_linear_id();
+  size_t row = lin - x;
+  values[lin] = in[get_global_linear_id()];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = 0;
+  if (x == 0) {
+    for (size_t i = 0; i < nx; ++i) sum += values[row + i];
+  }
+  out[get_global_linear_id()] = sum * 1000 + values[lin] * 10 + (int)(lin % 10);
+}
