@@ -108,30 +108,45 @@ TYPED_TEST(Barriers, ABarrierInAUniformBranchTakenOrNot) {
   }
 }
 
-void check_mirror(const KernelInfo &k, const Range &range) {
+// Work-item (x, y, z) of a launch of `range`: its global coordinates and ids within its group.
+struct Item {
+  uint64_t x, y, z, lx, ly, lz, local_linear;
+};
+
+// Runs `k` over `range` with in = 1, 2, ... (one int per work-item) and calls check(item, at, in, out) for every
+// work-item, where at(x, y, z) is the index of global coordinates in the buffers.
+template <class Check>
+void run_and_check_items(const KernelInfo &k, const Range &range, Check check) {
   uint32_t per_group = range.local[0] * range.local[1] * range.local[2];
-  uint32_t groups = range.groups[0] * range.groups[1] * range.groups[2];
-  uint32_t total = per_group * groups;
+  uint32_t total = per_group * range.groups[0] * range.groups[1] * range.groups[2];
   std::vector<int> in = iota_values(total, 1), out(total, 0);
   int *pin = in.data(), *pout = out.data();
   const void *args[] = {&pin, &pout};
   run(k, args, range);
   uint64_t global[3];
   for (int d = 0; d < 3; ++d) global[d] = uint64_t(range.groups[d]) * range.local[d];
-  auto linear = [&](uint64_t x, uint64_t y, uint64_t z) { return (z * global[1] + y) * global[0] + x; };
+  auto at = [&](uint64_t x, uint64_t y, uint64_t z) { return (z * global[1] + y) * global[0] + x; };
   for (uint64_t z = 0; z < global[2]; ++z) {
     for (uint64_t y = 0; y < global[1]; ++y) {
       for (uint64_t x = 0; x < global[0]; ++x) {
         uint64_t lx = x % range.local[0], ly = y % range.local[1], lz = z % range.local[2];
-        uint64_t lin = (lz * range.local[1] + ly) * range.local[0] + lx;
-        uint64_t mirror = per_group - 1 - lin;
-        uint64_t mx = mirror % range.local[0], my = mirror / range.local[0] % range.local[1];
-        uint64_t mz = mirror / (range.local[0] * range.local[1]);
-        uint64_t source = linear(x - lx + mx, y - ly + my, z - lz + mz);
-        ASSERT_EQ(out[linear(x, y, z)], in[source] * 1000 + int(mirror)) << x << "," << y << "," << z;
+        Item item{x, y, z, lx, ly, lz, (lz * range.local[1] + ly) * range.local[0] + lx};
+        check(item, at, in, out);
+        if (::testing::Test::HasFatalFailure()) return;
       }
     }
   }
+}
+
+void check_mirror(const KernelInfo &k, const Range &range) {
+  const uint64_t per_group = uint64_t(range.local[0]) * range.local[1] * range.local[2];
+  run_and_check_items(k, range, [&](const Item &i, auto at, const std::vector<int> &in, const std::vector<int> &out) {
+    uint64_t mirror = per_group - 1 - i.local_linear;
+    uint64_t mx = mirror % range.local[0], my = mirror / range.local[0] % range.local[1];
+    uint64_t mz = mirror / (range.local[0] * range.local[1]);
+    uint64_t source = at(i.x - i.lx + mx, i.y - i.ly + my, i.z - i.lz + mz);
+    ASSERT_EQ(out[at(i.x, i.y, i.z)], in[source] * 1000 + int(mirror)) << i.x << "," << i.y << "," << i.z;
+  });
 }
 
 TYPED_TEST(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
@@ -146,29 +161,14 @@ TYPED_TEST(Barriers, KernelScopeLocalsIn1D2DAnd3DGroups) {
 
 // A region with a loop that only x = 0 runs (a row's sum after a barrier): rows of 1, 2, odd and 16 work-items.
 void check_row_leaders(const KernelInfo &k, const Range &range) {
-  uint32_t per_group = range.local[0] * range.local[1] * range.local[2];
-  uint32_t total = per_group * range.groups[0] * range.groups[1] * range.groups[2];
-  std::vector<int> in = iota_values(total, 1), out(total, 0);
-  int *pin = in.data(), *pout = out.data();
-  const void *args[] = {&pin, &pout};
-  run(k, args, range);
-  uint64_t global[3];
-  for (int d = 0; d < 3; ++d) global[d] = uint64_t(range.groups[d]) * range.local[d];
-  auto linear = [&](uint64_t x, uint64_t y, uint64_t z) { return (z * global[1] + y) * global[0] + x; };
-  for (uint64_t z = 0; z < global[2]; ++z) {
-    for (uint64_t y = 0; y < global[1]; ++y) {
-      for (uint64_t x = 0; x < global[0]; ++x) {
-        uint64_t lx = x % range.local[0], ly = y % range.local[1], lz = z % range.local[2];
-        uint64_t lin = (lz * range.local[1] + ly) * range.local[0] + lx;
-        int sum = 0;
-        if (lx == 0) {
-          for (uint64_t i = 0; i < range.local[0]; ++i) sum += in[linear(x + i, y, z)];
-        }
-        ASSERT_EQ(out[linear(x, y, z)], sum * 1000 + in[linear(x, y, z)] * 10 + int(lin % 10))
-            << x << "," << y << "," << z;
-      }
+  run_and_check_items(k, range, [&](const Item &i, auto at, const std::vector<int> &in, const std::vector<int> &out) {
+    int sum = 0;
+    if (i.lx == 0) {
+      for (uint64_t x = 0; x < range.local[0]; ++x) sum += in[at(i.x + x, i.y, i.z)];
     }
-  }
+    ASSERT_EQ(out[at(i.x, i.y, i.z)], sum * 1000 + in[at(i.x, i.y, i.z)] * 10 + int(i.local_linear % 10))
+        << i.x << "," << i.y << "," << i.z;
+  });
 }
 
 TYPED_TEST(Barriers, OnlyTheFirstWorkItemOfEachRowRunsALoop) {
