@@ -165,8 +165,9 @@ struct Dispatcher {
   }
 };
 
-// Whether the blocks of `members` (reached from `entry`) form a cycle: a loop inside the region.
-bool has_cycle(llvm::BasicBlock *entry, const BlockSet &members) {
+// Whether the region's blocks (`members`, reached from `entry`) form a cycle: a loop inside the region. An edge to
+// a sync block, `entry` included, leaves the region.
+bool has_cycle(llvm::BasicBlock *entry, const BlockSet &members, const SyncIds &sync_ids) {
   enum class Mark { Open, Done };
   llvm::DenseMap<llvm::BasicBlock *, Mark> marks;
   std::vector<std::pair<llvm::BasicBlock *, llvm::succ_iterator>> stack;
@@ -180,7 +181,7 @@ bool has_cycle(llvm::BasicBlock *entry, const BlockSet &members) {
       continue;
     }
     llvm::BasicBlock *successor = *next++;
-    if (!members.contains(successor)) continue;
+    if (!members.contains(successor) || sync_ids.of.count(successor)) continue;
     auto [mark, fresh] = marks.try_emplace(successor, Mark::Open);
     if (fresh) stack.emplace_back(successor, llvm::succ_begin(successor));
     else if (mark->second == Mark::Open) return true;
@@ -269,7 +270,7 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
   // a copy of its own: in the x loop from 1 the optimiser then knows such
   // tests' outcome, and a loop left with nothing to do goes.
   Peel peel;
-  if (!checked && has_cycle(entry, members)) {
+  if (!checked && has_cycle(entry, members, sync_ids)) {
     peel.latch = llvm::BasicBlock::Create(context, name + ".x0.latch", &function);
     peel.entry = clone_once(".r" + std::to_string(id) + ".x0", peel.latch);
   }
