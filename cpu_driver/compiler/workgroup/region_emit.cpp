@@ -86,27 +86,25 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
     store_subgroup_ids(at, work_item, linear);
     return linear;
   };
+  // With a peel, the y header goes to x0 (work-item 0's copy), whose latch enters the x loop at 1 when the row has more.
+  llvm::BasicBlock *x0 =
+      peel.entry != nullptr ? llvm::BasicBlock::Create(context, name + ".x0", &function) : nullptr;
   for (unsigned d = 3; d-- > 0;) { // z outermost
     b.SetInsertPoint(headers[d]);
     ids[d] = b.CreatePHI(b.getInt64Ty(), 2);
-    llvm::BasicBlock *outer = d == 2 ? from : headers[d + 1];
-    if (d == 0 && peel.entry != nullptr) {
-      // headers[1] -> x0: work-item 0's copy -> x loop from 1, when the row has more.
-      auto *x0 = llvm::BasicBlock::Create(context, name + ".x0", &function);
-      headers[1]->getTerminator()->setSuccessor(0, x0);
-      llvm::IRBuilder<> first(x0);
-      store_ids(first, first.getInt64(0));
-      first.CreateBr(peel.entry);
-      first.SetInsertPoint(peel.latch);
-      first.CreateCondBr(first.CreateICmpULT(first.getInt64(1), frame.size[0]), headers[0], dones[0]);
-      ids[d]->addIncoming(b.getInt64(1), peel.latch);
-    } else {
-      ids[d]->addIncoming(b.getInt64(0), outer);
-    }
+    if (d == 0 && x0 != nullptr) ids[d]->addIncoming(b.getInt64(1), peel.latch);
+    else ids[d]->addIncoming(b.getInt64(0), d == 2 ? from : headers[d + 1]);
     if (d > 0) {
       b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
-      b.CreateBr(headers[d - 1]);
+      b.CreateBr(d == 1 && x0 != nullptr ? x0 : headers[d - 1]);
     }
+  }
+  if (x0 != nullptr) {
+    llvm::IRBuilder<> first(x0);
+    store_ids(first, first.getInt64(0));
+    first.CreateBr(peel.entry);
+    first.SetInsertPoint(peel.latch);
+    first.CreateCondBr(first.CreateICmpULT(first.getInt64(1), frame.size[0]), headers[0], dones[0]);
   }
   llvm::Value *linear = store_ids(b, ids[0]);
   if (!checked) {
