@@ -81,6 +81,11 @@ llvm::Value *local_linear_id(llvm::IRBuilder<> &b, llvm::Value *work_item);
 // Stores the sub-group id and lane of the work-item whose linear local id is
 // `linear` (linear / S and linear % S) in its WorkItem (workgroup/subgroups.cpp).
 void store_subgroup_ids(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Value *linear);
+// Loop metadata for a loop over a sub-group's lanes (workgroup/subgroups.cpp):
+// vectorise at width `lanes`, one vector iteration per sub-group, rather than
+// unroll it first; the accesses of group `accesses` carry no dependence from
+// lane to lane.
+llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::MDNode *accesses);
 // After the WorkItem parameter is added: sub-group queries, collectives, ballot queries and block I/O get bodies.
 void define_subgroup_builtins(llvm::Module &module);
 

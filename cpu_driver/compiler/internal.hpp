@@ -107,6 +107,14 @@ std::span<const RuntimeSymbol> streaming_store_symbols();
 // cannot select, computed in float (backend/half_vectors.cpp).
 void widen_half_vector_min_max(llvm::Module &module);
 
+// After optimisation: gathers and scatters with a constant mask that enables
+// few lanes become scalar loads and stores (backend/constant_masks.cpp).
+void scalarise_constant_mask_accesses(llvm::Module &module);
+
+// After optimisation and streaming stores: vector loads that read streams of
+// global memory in loops get software prefetches ahead of them (backend/stream_prefetch.cpp).
+void add_stream_prefetches(llvm::Module &module);
+
 // Adds the hidden WorkItem parameter to every device function and call, then
 // replaces the work-item built-ins with loads from it.
 void add_work_item_parameter(llvm::Module &module);

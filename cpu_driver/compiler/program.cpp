@@ -78,7 +78,11 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine, unsigned level
                                               : builder.buildPerModuleDefaultPipeline(optimization_level(level));
   passes.run(module, modules);
   widen_half_vector_min_max(module);
-  if (level >= 2) add_streaming_stores(module, machine); // the loops it versions are the vectorised ones
+  scalarise_constant_mask_accesses(module);
+  if (level >= 2) {
+    add_streaming_stores(module, machine); // the loops it versions are the vectorised ones
+    add_stream_prefetches(module);         // in both versions of those loops
+  }
 }
 
 namespace {

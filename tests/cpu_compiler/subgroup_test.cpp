@@ -465,28 +465,92 @@ TEST_P(SubGroupSchemes, CollectivesOnThreadsRunOneAfterAnotherGiveTheHostSums) {
   }
 }
 
-// Sub-groups of 8 cut a 5x3x2 work-group by local linear id: 8, 8, 8 and 6 lanes.
+// The work-group sum bench_cpu_compute_subgroups measures (its kernel file):
+// a sub-group reduction, the sub-groups' sums combined through local memory
+// after a barrier; sub-group by sub-group where rows hold whole sub-groups
+// (256, 48, 16), by the host's combine where the last is partial (40, 8).
+TEST_P(SubGroupSchemes, WorkGroupSumsOfSubGroupReductionsThroughLocalMemory) {
+  std::unique_ptr<Program> sums = build("bench_subgroups", options_for(scheme()));
+  ASSERT_NE(sums, nullptr);
+  const KernelInfo *found = sums->find_kernel("reduce_subgroup");
+  ASSERT_NE(found, nullptr);
+  const KernelInfo &k = *found;
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
+  for (uint32_t local : {256u, 48u, 16u, 40u, 8u}) {
+    SCOPED_TRACE(::testing::Message() << "group size " << local);
+    const uint32_t groups = 5, n = local * groups;
+    std::vector<int> in(n), out(groups, -1);
+    for (uint32_t i = 0; i < n; ++i) in[i] = int((i * 41 + 9) % 53) - 26;
+    const int *pin = in.data();
+    int *pout = out.data();
+    const void *args[] = {&pin, &pout};
+    run(k, args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+    for (uint32_t g = 0; g < groups; ++g) {
+      EXPECT_EQ(out[g], std::accumulate(&in[g * local], &in[g * local] + local, 0)) << "group " << g;
+    }
+  }
+}
+
+// A chain of regions and combines, sub-group by sub-group where rows hold whole
+// sub-groups (16, 24), and where they do not (12: a partial sub-group; 5).
+TEST_P(SubGroupSchemes, CollectivesEveryWorkItemReachesInTurnThenOneInALoop) {
+  ASSERT_NE(program(), nullptr);
+  const KernelInfo &k = kernel("chained_collectives");
+  EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
+  for (uint32_t local : {16u, 24u, 8u, 12u, 5u}) {
+    for (int rounds : {0, 3}) {
+      SCOPED_TRACE(::testing::Message() << "group size " << local << ", " << rounds << " rounds");
+      const uint32_t groups = 3, n = local * groups;
+      std::vector<int> in(n), out(n, -1);
+      for (uint32_t i = 0; i < n; ++i) in[i] = int((i * 29 + 3) % 37) - 18;
+      const int *pin = in.data();
+      int *pout = out.data();
+      const void *args[] = {&pin, &pout, &rounds};
+      run(k, args, Range{1, {groups, 1, 1}, {local, 1, 1}});
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t l = i % local, lane = l % 8, first = i - lane, size = std::min(8u, local - l / 8 * 8);
+        const int s = std::accumulate(&in[first], &in[first] + size, 0);
+        // Lane j's inclusive scan of x + s; lane ^ 1 is outside a partial sub-group of odd size for its last lane.
+        auto scan = [&](uint32_t j) { return std::accumulate(&in[first], &in[first] + j + 1, 0) + int(j + 1) * s; };
+        const int other = (lane ^ 1u) < size ? scan(lane ^ 1u) : 0;
+        if ((lane ^ 1u) >= size && rounds > 0) continue; // shuffling from a lane outside the sub-group: undefined
+        ASSERT_EQ(out[i], in[i] + rounds * other) << "work-item " << i;
+      }
+    }
+  }
+}
+
+// Sub-groups of 8 cut a work-group by local linear id: a 5x3x2 one into 8, 8, 8
+// and 6 lanes; in 16x3x2 and 8x1x3 ones, whose rows hold whole sub-groups, the
+// regions run sub-group by sub-group with each collective's combine between them.
 TEST_P(SubGroupSchemes, CollectivesInAThreeDimensionalWorkGroupFollowTheLinearId) {
   ASSERT_NE(program(), nullptr);
   const KernelInfo &k = kernel("collectives_3d");
   EXPECT_EQ(k.barrier_regions, scheme() == Scheme::Regions);
-  const std::array<uint32_t, 3> local = {5, 3, 2}, groups = {2, 1, 2};
-  const uint32_t per_group = 30, total = per_group * 4;
-  std::vector<int> out(size_t(total) * 3, -1);
-  int *p = out.data();
-  const void *args[] = {&p};
-  run(k, args, Range{3, groups, local});
-  auto encoded = [](uint32_t linear) { return int(linear / 15 * 10000 + linear / 5 % 3 * 100 + linear % 5); };
-  for (uint32_t gz = 0; gz < 2; ++gz) {
-    for (uint32_t gx = 0; gx < 2; ++gx) {
-      for (uint32_t l = 0; l < per_group; ++l) {
-        const uint32_t x = gx * 5 + l % 5, y = l / 5 % 3, z = gz * 2 + l / 15;
-        const uint32_t global = (z * 3 + y) * 10 + x, first = l / 8 * 8, size = std::min(8u, per_group - first);
-        const int *o = &out[size_t(global) * 3];
-        SCOPED_TRACE(::testing::Message() << "group " << gx << "," << gz << " local linear id " << l);
-        EXPECT_EQ(o[0], int(size * first + size * (size - 1) / 2));
-        EXPECT_EQ(o[1], int(l - first + 1));
-        EXPECT_EQ(o[2], encoded(first + (l - first + 1) % size));
+  for (const std::array<uint32_t, 3> local : {std::array<uint32_t, 3>{5, 3, 2}, {16, 3, 2}, {8, 1, 3}}) {
+    const std::array<uint32_t, 3> groups = {2, 1, 2};
+    const uint32_t per_group = local[0] * local[1] * local[2], total = per_group * 4;
+    std::vector<int> out(size_t(total) * 3, -1);
+    int *p = out.data();
+    const void *args[] = {&p};
+    run(k, args, Range{3, groups, local});
+    auto encoded = [&](uint32_t linear) {
+      return int(linear / (local[0] * local[1]) * 10000 + linear / local[0] % local[1] * 100 + linear % local[0]);
+    };
+    for (uint32_t gz = 0; gz < 2; ++gz) {
+      for (uint32_t gx = 0; gx < 2; ++gx) {
+        for (uint32_t l = 0; l < per_group; ++l) {
+          const uint32_t x = gx * local[0] + l % local[0], y = l / local[0] % local[1],
+                         z = gz * local[2] + l / (local[0] * local[1]);
+          const uint32_t global = (z * local[1] + y) * 2 * local[0] + x, first = l / 8 * 8,
+                         size = std::min(8u, per_group - first);
+          const int *o = &out[size_t(global) * 3];
+          SCOPED_TRACE(::testing::Message() << "group " << local[0] << "x" << local[1] << "x" << local[2] << " ("
+                                            << gx << ", 0, " << gz << "), local linear id " << l);
+          ASSERT_EQ(o[0], int(size * first + size * (size - 1) / 2));
+          ASSERT_EQ(o[1], int(l - first + 1));
+          ASSERT_EQ(o[2], encoded(first + (l - first + 1) % size));
+        }
       }
     }
   }
@@ -547,9 +611,9 @@ TEST(SubGroupsNative, ABinaryWhoseBakedInSizeTheDeviceLacksIsRefusedNamingKernel
 namespace zeal::cpu::test {
 namespace {
 
-// The compiled combines against the host's: each every_collective_<type> kernel runs two whole sub-groups (the
-// dispatcher combines in compiled code), then the same kernel runs under fibers and with a partial sub-group
-// (the host combines); every result must be the same bits. The floats carry fractions, a NaN and an infinity, so
+// The compiled combines against the host's: each every_collective_<type> kernel runs two whole sub-groups (combined
+// in compiled code, between lane loops or by the dispatcher), then the same kernel runs under fibers and with a
+// partial sub-group (the host combines); every result must be the same bits. The floats carry fractions, a NaN and an infinity, so
 // the order of additions and the compare chains of min and max show.
 class CompiledCollectives : public SubGroupSuite<int> {};
 
@@ -568,12 +632,13 @@ template <class T> std::vector<T> collective_inputs(uint32_t n) {
   return in;
 }
 
-template <class T> std::vector<T> run_collectives(const KernelInfo &k, uint32_t n) {
+template <class T> std::vector<T> run_collectives(const KernelInfo &k, std::array<uint32_t, 2> local) {
+  const uint32_t n = local[0] * local[1];
   std::vector<T> in = collective_inputs<T>(n), out(size_t(n) * 24, T(0));
   const T *pin = in.data();
   T *pout = out.data();
   const void *args[] = {&pin, &pout};
-  run(k, args, Range{1, {1, 1, 1}, {n, 1, 1}});
+  run(k, args, Range{2, {1, 1, 1}, {local[0], local[1], 1}});
   return out;
 }
 
@@ -582,12 +647,15 @@ template <class T> void expect_same_as_host(const Program &regions, const Progra
   const KernelInfo *host = fibers.find_kernel("every_collective_" + name);
   ASSERT_TRUE(compiled != nullptr && host != nullptr) << name;
   ASSERT_TRUE(compiled->barrier_regions) << name;
-  for (uint32_t n : {32u, 40u}) {
-    std::vector<T> got = run_collectives<T>(*compiled, n), want = run_collectives<T>(*host, n);
+  // Rows of 32 and 16: sub-group by sub-group, every combine between two lane
+  // loops; rows of 8: the dispatcher's combine over the group's sub-groups;
+  // 40 work-items: a partial sub-group, the host's.
+  for (const std::array<uint32_t, 2> local : {std::array<uint32_t, 2>{32, 1}, {16, 2}, {8, 4}, {40, 1}}) {
+    std::vector<T> got = run_collectives<T>(*compiled, local), want = run_collectives<T>(*host, local);
     for (size_t i = 0; i < got.size(); ++i) {
       ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(T)), 0)
-          << name << ", " << n << " work-items: work-item " << i / 24 << ", result " << i % 24 << ": " << +got[i]
-          << " where the host gives " << +want[i];
+          << name << ", " << local[0] << "x" << local[1] << " work-items: work-item " << i / 24 << ", result "
+          << i % 24 << ": " << +got[i] << " where the host gives " << +want[i];
     }
   }
 }
@@ -605,17 +673,21 @@ TEST_F(CompiledCollectives, EveryCollectiveOfEveryTypeGivesTheHostsBits) {
   expect_same_as_host<double>(*regions, *fibers, "double");
 }
 
-// The build says, per kernel, how many collective sites the dispatcher combines itself; for these kernels, all.
+// The build says, per kernel, how many collective sites the dispatcher combines itself and how many run between
+// lane loops; for these kernels, all.
 TEST_F(CompiledCollectives, TheBuildLogSaysEverySiteOfTheseKernelsIsCompiled) {
   for (const char *name : {"int", "uint", "long", "ulong", "char", "ushort", "float", "double"}) {
     std::smatch found;
     const std::regex line("kernel 'every_collective_" + std::string(name) +
                           "' runs as regions, loops over its work-items between barriers and collectives; ([0-9]+) of "
-                          "its ([0-9]+) collective sites are combined in compiled code"
-                          "[^;\\n]*\\n");
+                          "its ([0-9]+) collective sites are combined in compiled code when the whole work-group waits "
+                          "there, ([0-9]+) of them sub-group by sub-group between lane loops when rows hold whole "
+                          "sub-groups\\n");
     ASSERT_TRUE(std::regex_search(regions_log, found, line)) << name << "\n" << regions_log.substr(0, 2000);
     EXPECT_EQ(found[1], found[2]) << name;
     EXPECT_GE(std::stoi(found[1]), 23) << name;
+    // Every work-item reaches every site in turn: one chain from the kernel's start goes through all of them.
+    EXPECT_EQ(found[3], found[1]) << name;
   }
 }
 

@@ -420,34 +420,48 @@ private:
   llvm::Value *first_ = nullptr;
 };
 
-} // namespace
-
-llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionFrame &frame, const CollectiveSite &site,
-                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *resume) {
-  if (!site.found || subgroup_size == 0 || subgroup_size > sg_max_lanes) return nullptr;
-  llvm::LLVMContext &context = function.getContext();
-  std::optional<Element> element = element_of(context, SgElement(site.code >> 16 & 0xff));
+// The site's combine, when it can be compiled: null when the host must do it.
+std::optional<SiteCombine> compiled_combine(llvm::IRBuilder<> &b, const RegionFrame &frame, const CollectiveSite &site,
+                                            uint32_t subgroup_size) {
+  if (!site.found || subgroup_size == 0 || subgroup_size > sg_max_lanes) return std::nullopt;
+  std::optional<Element> element = element_of(b.getContext(), SgElement(site.code >> 16 & 0xff));
   const uint32_t count = site.code >> 24;
   const auto op = SgOp(site.code & 0xff);
   const bool no_data = op == SgOp::Barrier || op == SgOp::Elect;
   if (!no_data && (!element || (count != 1 && count != 2 && count != 3 && count != 4 && count != 8 && count != 16))) {
-    return nullptr;
+    return std::nullopt;
   }
+  std::optional<SiteCombine> combine;
+  combine.emplace(b, frame, site, subgroup_size, element.value_or(Element{b.getInt32Ty(), false, false}), count);
+  if (!combine->supported()) return std::nullopt;
+  return combine;
+}
+
+} // namespace
+
+bool emit_subgroup_combine(llvm::IRBuilder<> &b, const RegionFrame &frame, const CollectiveSite &site,
+                           uint32_t subgroup_size, llvm::Value *first) {
+  std::optional<SiteCombine> combine = compiled_combine(b, frame, site, subgroup_size);
+  return combine && combine->emit(first);
+}
+
+llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionFrame &frame, const CollectiveSite &site,
+                                         uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *resume) {
+  llvm::LLVMContext &context = function.getContext();
   const std::string name = "collective." + std::to_string(id) + ".compiled";
   auto *entry = llvm::BasicBlock::Create(context, name, &function);
-  auto *loop = llvm::BasicBlock::Create(context, name + ".sub_group", &function);
   llvm::IRBuilder<> b(entry);
-  SiteCombine combine(b, frame, site, subgroup_size, element.value_or(Element{b.getInt32Ty(), false, false}), count);
-  if (!combine.supported()) {
+  std::optional<SiteCombine> combine = compiled_combine(b, frame, site, subgroup_size);
+  if (!combine) {
     entry->eraseFromParent();
-    loop->eraseFromParent();
     return nullptr;
   }
+  auto *loop = llvm::BasicBlock::Create(context, name + ".sub_group", &function);
   b.CreateBr(loop);
   b.SetInsertPoint(loop);
   llvm::PHINode *first = b.CreatePHI(b.getInt64Ty(), 2, "sub_group.first");
   first->addIncoming(b.getInt64(0), entry);
-  if (!combine.emit(first)) { // supported() vouched for the site: not reached
+  if (!combine->emit(first)) { // supported() vouched for the site: not reached
     entry->eraseFromParent();
     loop->dropAllReferences();
     loop->eraseFromParent();

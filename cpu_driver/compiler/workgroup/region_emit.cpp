@@ -187,51 +187,81 @@ bool has_cycle(llvm::BasicBlock *entry, const BlockSet &members, const SyncIds &
   return false;
 }
 
-// Clones the blocks of the region starting at `entry` (sync blocks end it)
-// into its work-item loops and returns the loop nest's first block.
-llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *entry, uint32_t id,
-                               const SyncIds &sync_ids,
-                               llvm::ArrayRef<llvm::BasicBlock *> originals, llvm::BasicBlock *from,
-                               Dispatcher &dispatcher, bool checked) {
-  llvm::LLVMContext &context = function.getContext();
-  BlockSet members{entry};
+// A region: the blocks reached from its sync block (or the kernel's start)
+// without crossing another, and where its work-items can go from there.
+struct Region {
+  llvm::BasicBlock *entry = nullptr;
+  uint32_t id = 0;
+  bool checked = false; // run by the work-items waiting at it only
+  BlockSet members;
+  std::set<uint32_t> targets; // what its work-items can record in `next`
+  // Every work-item runs the region and all of them can only go one way: the
+  // dispatcher is told where instead of reading each one's `next`, which is then left unwritten.
+  bool one_way() const { return !checked && targets.size() == 1; }
+};
+
+Region describe_region(llvm::BasicBlock *entry, uint32_t id, const SyncIds &sync_ids, bool checked) {
+  Region region{entry, id, checked, {entry}, {}};
   std::vector<llvm::BasicBlock *> work{entry};
   while (!work.empty()) {
     llvm::BasicBlock *block = work.back();
     work.pop_back();
     for (llvm::BasicBlock *next : llvm::successors(block)) {
-      if (!sync_ids.of.count(next) && members.insert(next).second) work.push_back(next);
+      if (!sync_ids.of.count(next) && region.members.insert(next).second) work.push_back(next);
     }
   }
-  // Where the work-items can go from here. When every work-item runs the
-  // region and all of them can only go one way, the dispatcher is told where
-  // instead of reading each one's `next`, which is then left unwritten.
-  std::set<uint32_t> targets;
-  for (llvm::BasicBlock *block : members) {
-    if (llvm::isa<llvm::ReturnInst>(block->getTerminator())) targets.insert(exit_region);
+  for (llvm::BasicBlock *block : region.members) {
+    if (llvm::isa<llvm::ReturnInst>(block->getTerminator())) region.targets.insert(exit_region);
     for (llvm::BasicBlock *next : llvm::successors(block)) {
       auto sync = sync_ids.of.find(next);
-      if (sync != sync_ids.of.end()) targets.insert(sync_ids.waiting_at(sync->second));
+      if (sync != sync_ids.of.end()) region.targets.insert(sync_ids.waiting_at(sync->second));
     }
   }
-  const bool one_way = !checked && targets.size() == 1;
-  llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
-  // One copy of the region's blocks, whose every way out ends at `latch`.
-  auto clone_once = [&](const std::string &suffix, llvm::BasicBlock *latch) {
+  return region;
+}
+
+// What the build log says of a kernel's collective sites.
+struct SiteSummary {
+  std::vector<bool> compiled; // per site (id - 1): the dispatcher combines it in compiled code
+  std::set<uint32_t> chained; // sites combined between lane loops, sub-group by sub-group
+};
+
+// What emitting the regions shares: the function, its frame and sync points, and the dispatcher.
+struct RegionEmitter {
+  llvm::Function &function;
+  const RegionFrame &frame;
+  const SyncIds &sync_ids;
+  llvm::ArrayRef<llvm::BasicBlock *> syncs;     // sync block id - 1 -> the block
+  llvm::ArrayRef<llvm::BasicBlock *> originals; // the kernel's blocks, in function order
+  Dispatcher &dispatcher;
+  llvm::ArrayRef<CollectiveSite> sites;
+  SiteSummary &summary;
+  uint32_t subgroup_size;
+  // Regions a chain goes on to (the one after a compiled site some region
+  // leads every work-item to). They start no chain of their own: the
+  // dispatcher runs them when rows split sub-groups, where no chain can run,
+  // or when work-items come another way, which is rare enough to leave to the
+  // dispatcher rather than compile one more copy of the regions after them.
+  std::set<uint32_t> continuations = {};
+
+  // One copy of the region's blocks, whose every way out ends at `latch`; their accesses join group `accesses`.
+  llvm::BasicBlock *clone_once(const Region &region, const std::string &suffix, llvm::BasicBlock *latch,
+                               llvm::MDNode *accesses) const {
+    llvm::LLVMContext &context = function.getContext();
     llvm::ValueToValueMapTy map;
     llvm::SmallVector<llvm::BasicBlock *, 32> clones;
     for (llvm::BasicBlock *block : originals) { // function order: deterministic output
-      if (!members.contains(block)) continue;
+      if (!region.members.contains(block)) continue;
       llvm::BasicBlock *clone = llvm::CloneBasicBlock(block, map, suffix, &function);
       map[block] = clone;
       clones.push_back(clone);
     }
     llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> exits;
     auto exit_to = [&](uint32_t next) {
-      auto *block = llvm::BasicBlock::Create(context, "region." + std::to_string(id) + suffix + ".to." + std::to_string(next),
-                                             &function);
+      auto *block = llvm::BasicBlock::Create(
+          context, "region." + std::to_string(region.id) + suffix + ".to." + std::to_string(next), &function);
       llvm::IRBuilder<> b(block);
-      if (!one_way) {
+      if (!region.one_way()) {
         llvm::Value *linear = local_linear_id(b, function.getArg(1));
         b.CreateStore(b.getInt32(next), b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, linear))
             ->setMetadata(llvm::LLVMContext::MD_access_group, accesses);
@@ -257,24 +287,165 @@ llvm::BasicBlock *clone_region(llvm::Function &function, const RegionFrame &fram
     }
     llvm::remapInstructionsInBlocks(clones, map);
     mark_parallel_accesses(clones, function.getEntryBlock(), accesses);
-    return llvm::cast<llvm::BasicBlock>(map[entry]);
-  };
-  const std::string name = "region." + std::to_string(id);
-  auto *latch = llvm::BasicBlock::Create(context, name + ".latch", &function);
-  llvm::BasicBlock *body = clone_once(".r" + std::to_string(id), latch);
-  // A loop inside the region keeps the vectoriser off its x loop, so the loop
-  // runs once per work-item even where most of them skip the work (the usual
-  // `if (get_local_id(0) == 0)` after a reduction). Work-item x = 0 runs from
-  // a copy of its own: in the x loop from 1 the optimiser then knows such
-  // tests' outcome, and a loop left with nothing to do goes.
-  Peel peel;
-  if (!checked && has_cycle(entry, members, sync_ids)) {
-    peel.latch = llvm::BasicBlock::Create(context, name + ".x0.latch", &function);
-    peel.entry = clone_once(".r" + std::to_string(id) + ".x0", peel.latch);
+    return llvm::cast<llvm::BasicBlock>(map[region.entry]);
   }
-  llvm::BasicBlock *after = one_way ? dispatcher.known(*targets.begin()) : dispatcher.scan;
-  return emit_loops(function, frame, body, latch, peel, from, after, id, checked, accesses);
-}
+
+  // Where the dispatcher goes on after every work-item has run `region`.
+  llvm::BasicBlock *after(const Region &region) const {
+    return region.one_way() ? dispatcher.known(*region.targets.begin()) : dispatcher.scan;
+  }
+
+  // Clones the region starting at `entry` into its work-item loops and returns
+  // the first block of what runs it; `from` branches there.
+  llvm::BasicBlock *clone_region(llvm::BasicBlock *entry, uint32_t id, llvm::BasicBlock *from, bool checked) const {
+    llvm::LLVMContext &context = function.getContext();
+    const Region region = describe_region(entry, id, sync_ids, checked);
+    const std::string name = "region." + std::to_string(id);
+    // When rows hold whole sub-groups, a region that starts a chain runs it
+    // sub-group by sub-group (emit_chain); `choose` tests the rows.
+    llvm::BasicBlock *choose = nullptr, *chain = nullptr;
+    if (!checked && !continuations.count(id)) {
+      std::vector<Region> regions = chain_from(region);
+      if (regions.size() > 1) {
+        choose = llvm::BasicBlock::Create(context, name + ".by_sub_group", &function);
+        chain = emit_chain(regions, choose);
+      }
+    }
+    llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
+    auto *latch = llvm::BasicBlock::Create(context, name + ".latch", &function);
+    llvm::BasicBlock *body = clone_once(region, ".r" + std::to_string(id), latch, accesses);
+    // A loop inside the region keeps the vectoriser off its x loop, so the loop
+    // runs once per work-item even where most of them skip the work (the usual
+    // `if (get_local_id(0) == 0)` after a reduction). Work-item x = 0 runs from
+    // a copy of its own: in the x loop from 1 the optimiser then knows such
+    // tests' outcome, and a loop left with nothing to do goes.
+    Peel peel;
+    if (!checked && has_cycle(entry, region.members, sync_ids)) {
+      peel.latch = llvm::BasicBlock::Create(context, name + ".x0.latch", &function);
+      peel.entry = clone_once(region, ".r" + std::to_string(id) + ".x0", peel.latch, accesses);
+    }
+    llvm::BasicBlock *loops = emit_loops(function, frame, body, latch, peel, choose ? choose : from, after(region), id,
+                                         checked, accesses);
+    if (choose == nullptr) return loops;
+    llvm::IRBuilder<> b(choose);
+    llvm::Value *whole = b.CreateICmpEQ(b.CreateURem(frame.size[0], b.getInt64(subgroup_size)), b.getInt64(0));
+    b.CreateCondBr(whole, chain, loops);
+    return choose;
+  }
+
+  // The collective site (1..C) `region` leads every work-item to, when the
+  // dispatcher compiled its combine: its chain may go on through that site.
+  std::optional<uint32_t> next_site(const Region &region) const {
+    if (!region.one_way() || subgroup_size == 0) return std::nullopt;
+    const uint32_t target = *region.targets.begin();
+    if ((target & region_waits) == 0) return std::nullopt;
+    const uint32_t site = target & ~region_waits;
+    if (site == 0 || site > summary.compiled.size() || !summary.compiled[site - 1]) return std::nullopt;
+    return site;
+  }
+
+  // `first` and the regions after it that a chain runs: while a region leads
+  // every work-item to a compiled collective, the region after that site
+  // follows, until a region leads elsewhere (a barrier, the end, several
+  // places) or back to a site already in the chain.
+  std::vector<Region> chain_from(const Region &first) const {
+    std::vector<Region> regions{first};
+    std::set<uint32_t> seen{first.id};
+    while (std::optional<uint32_t> site = next_site(regions.back())) {
+      if (!seen.insert(*site).second) break;
+      regions.push_back(describe_region(syncs[*site - 1], *site, sync_ids, false));
+    }
+    return regions;
+  }
+
+  // A chain, sub-group by sub-group: for each sub-group, a loop over its S
+  // lanes runs the first region; the combine of the site it ends at takes the
+  // lanes' posts from the slots they were just stored to; a lane loop runs the
+  // next region, and so on. The lane loops vectorise at width S, as the lane
+  // loop of a kernel without barriers does (emit_x_loop), and the dispatcher
+  // is not involved until the last sub-group is done. Sub-groups do not wait
+  // for each other at a collective, so running one's chain before the next one
+  // starts is a valid order. Needs rows of whole sub-groups (local_size[0] % S
+  // == 0), which `from` tests. Returns the nest's first block.
+  llvm::BasicBlock *emit_chain(const std::vector<Region> &regions, llvm::BasicBlock *from) const {
+    llvm::LLVMContext &context = function.getContext();
+    std::string name = "chain";
+    for (const Region &region : regions) name += "." + std::to_string(region.id);
+    auto block = [&](const std::string &suffix) { return llvm::BasicBlock::Create(context, name + suffix, &function); };
+    llvm::BasicBlock *z = block(".lid2"), *y = block(".lid1"), *subgroup = block(".sub_group");
+    llvm::BasicBlock *subgroup_done = block(".sub_group.done"), *y_done = block(".lid1.done"),
+                     *z_done = block(".lid2.done");
+    llvm::Value *work_item = function.getArg(1);
+    llvm::StructType *type = work_item_type(context);
+    auto field = [&](llvm::IRBuilder<> &at, WorkItemField which, unsigned dim) {
+      return which <= GlobalOffset
+                 ? at.CreateInBoundsGEP(type, work_item, {at.getInt32(0), at.getInt32(which), at.getInt32(dim)})
+                 : at.CreateStructGEP(type, work_item, which);
+    };
+    auto counter = [&](llvm::BasicBlock *header, llvm::BasicBlock *entered_from, const std::string &label) {
+      llvm::IRBuilder<> at(header);
+      llvm::PHINode *phi = at.CreatePHI(at.getInt64Ty(), 2, name + label);
+      phi->addIncoming(at.getInt64(0), entered_from);
+      return phi;
+    };
+    llvm::PHINode *zid = counter(z, from, ".z"), *yid = counter(y, z, ".y"), *index = counter(subgroup, y, ".k");
+    // Sub-group k of row (y, z): its lanes are x = k * S + lane, its first linear id row * size_x + k * S.
+    llvm::IRBuilder<> b(z);
+    b.CreateStore(zid, field(b, LocalId, 2));
+    b.CreateBr(y);
+    b.SetInsertPoint(y);
+    b.CreateStore(yid, field(b, LocalId, 1));
+    llvm::Value *row_index = b.CreateAdd(b.CreateMul(zid, frame.size[1]), yid);
+    llvm::Value *size = b.getInt64(subgroup_size);
+    llvm::Value *per_row = b.CreateUDiv(frame.size[0], size);
+    llvm::Value *row_first = b.CreateMul(row_index, per_row); // the row's first sub-group
+    llvm::Value *row_linear = b.CreateMul(row_index, frame.size[0]);
+    b.CreateBr(subgroup);
+    b.SetInsertPoint(subgroup);
+    b.CreateStore(b.CreateAdd(row_first, index), field(b, SubgroupId, 0));
+    llvm::Value *x0 = b.CreateMul(index, size);
+    llvm::Value *first_lane = b.CreateAdd(row_linear, x0);
+    // Each region's lane loop, then the combine of the site it ends at.
+    llvm::BasicBlock *previous = subgroup;
+    for (size_t r = 0; r < regions.size(); ++r) {
+      const std::string suffix = ".c" + std::to_string(regions.front().id) + "." + std::to_string(regions[r].id);
+      llvm::BasicBlock *header = block(suffix + ".lanes"), *latch = block(suffix + ".lanes.latch");
+      llvm::BasicBlock *done = r + 1 < regions.size() ? block(suffix + ".combine") : subgroup_done;
+      llvm::PHINode *lane = counter(header, previous, suffix + ".lane");
+      llvm::BranchInst::Create(header, previous);
+      llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
+      llvm::BasicBlock *body = clone_once(regions[r], suffix, latch, accesses);
+      b.SetInsertPoint(header);
+      b.CreateStore(b.CreateAdd(x0, lane), field(b, LocalId, 0));
+      b.CreateStore(lane, field(b, SubgroupLocalId, 0));
+      b.CreateBr(body);
+      b.SetInsertPoint(latch);
+      llvm::Value *next = b.CreateNUWAdd(lane, b.getInt64(1));
+      lane->addIncoming(next, latch);
+      b.CreateCondBr(b.CreateICmpULT(next, size), header, done)
+          ->setMetadata(llvm::LLVMContext::MD_loop, lane_loop_hints(context, subgroup_size, accesses));
+      if (r + 1 == regions.size()) break;
+      b.SetInsertPoint(done);
+      const bool emitted = emit_subgroup_combine(b, frame, sites[regions[r + 1].id - 1], subgroup_size, first_lane);
+      assert(emitted && "next_site() chose sites whose combine the dispatcher compiled");
+      (void)emitted;
+      summary.chained.insert(regions[r + 1].id);
+      previous = done;
+    }
+    // Step k, then y, then z.
+    auto step = [&](llvm::BasicBlock *at_block, llvm::PHINode *phi, llvm::Value *limit, llvm::BasicBlock *header,
+                    llvm::BasicBlock *exit) {
+      llvm::IRBuilder<> at(at_block);
+      llvm::Value *next = at.CreateNUWAdd(phi, at.getInt64(1));
+      phi->addIncoming(next, at_block);
+      at.CreateCondBr(at.CreateICmpULT(next, limit), header, exit);
+    };
+    step(subgroup_done, index, per_row, subgroup, y_done);
+    step(y_done, yid, frame.size[1], y, z_done);
+    step(z_done, zid, frame.size[2], z, after(regions.back()));
+    return z;
+  }
+};
 
 // The RegionSite table the host's combine reads, filled where `b` is (only
 // when the host combines); returns it as an i8*.
@@ -401,7 +572,7 @@ Dispatcher emit_dispatch(llvm::Function &function, const RegionFrame &frame, llv
 std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::BasicBlock &prologue, const RegionFrame &frame,
                                             llvm::BasicBlock *start, const SyncBlocks &blocks,
                                             llvm::ArrayRef<CollectiveSite> sites, uint32_t subgroup_size,
-                                            std::vector<bool> &compiled_sites) {
+                                            SiteSummary &summary) {
   std::vector<llvm::BasicBlock *> originals;
   for (llvm::BasicBlock &block : function) {
     if (&block != &prologue) originals.push_back(&block);
@@ -413,9 +584,16 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
   for (size_t i = 0; i < syncs.size(); ++i) sync_ids.of[syncs[i]] = uint32_t(i + 1);
   auto *dispatch = llvm::BasicBlock::Create(function.getContext(), "dispatch", &function);
   Dispatcher dispatcher = emit_dispatch(function, frame, dispatch, unsigned(syncs.size()), sync_ids.first_barrier,
-                                        sites, subgroup_size, compiled_sites);
+                                        sites, subgroup_size, summary.compiled);
   // Every work-item starts in region 0, which nothing re-enters.
-  llvm::BasicBlock *first = clone_region(function, frame, start, 0, sync_ids, originals, &prologue, dispatcher, false);
+  RegionEmitter emitter{function, frame, sync_ids, syncs, originals, dispatcher, sites, summary, subgroup_size};
+  for (size_t i = 0; i <= syncs.size(); ++i) {
+    const Region region = describe_region(i == 0 ? start : syncs[i - 1], uint32_t(i), sync_ids, false);
+    if (std::optional<uint32_t> site = emitter.next_site(region); site && *site != region.id) {
+      emitter.continuations.insert(*site);
+    }
+  }
+  llvm::BasicBlock *first = emitter.clone_region(start, 0, &prologue, false);
   llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
   // Each sync point's region twice: for all work-items when they all wait
   // there (then the loops vectorise as without barriers), and for those that do.
@@ -423,8 +601,8 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
     uint32_t id = uint32_t(i + 1);
     auto *pick = llvm::BasicBlock::Create(function.getContext(), "region." + std::to_string(id) + ".pick", &function);
     dispatcher.regions->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
-    llvm::BasicBlock *all = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatcher, false);
-    llvm::BasicBlock *some = clone_region(function, frame, syncs[i], id, sync_ids, originals, pick, dispatcher, true);
+    llvm::BasicBlock *all = emitter.clone_region(syncs[i], id, pick, false);
+    llvm::BasicBlock *some = emitter.clone_region(syncs[i], id, pick, true);
     llvm::IRBuilder<> b(pick);
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), all, some);
   }
@@ -449,7 +627,7 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
 // The phases, on `function` = zeal.regions.<kernel>(args, work_item), a copy of
 // the work-item function whose entry loads the arguments and calls the kernel.
 std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunctions &sync, uint32_t subgroup_size,
-                                        uint64_t &slot_bytes, std::vector<bool> &compiled_sites) {
+                                        uint64_t &slot_bytes, SiteSummary &summary) {
   llvm::BasicBlock &prologue = function.getEntryBlock();
   llvm::CallInst *kernel_call = nullptr;
   for (llvm::Instruction &inst : prologue) {
@@ -491,7 +669,7 @@ std::optional<Unsupported> form_regions(llvm::Function &function, const SyncFunc
   locate_collective_slots(sites, slots);
   lower_collective_calls(function, frame, sync.collective);
   slot_bytes = frame.slot_bytes;
-  return build_dispatcher(function, prologue, frame, start, blocks, sites, subgroup_size, compiled_sites);
+  return build_dispatcher(function, prologue, frame, start, blocks, sites, subgroup_size, summary);
 }
 
 } // namespace
@@ -504,8 +682,8 @@ llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_si
   llvm::ValueToValueMapTy map;
   llvm::Function *function = llvm::CloneFunction(&item, map);
   function->setName("zeal.regions." + kernel);
-  std::vector<bool> compiled_sites;
-  std::optional<Unsupported> failed = form_regions(*function, sync, subgroup_size, slot_bytes, compiled_sites);
+  SiteSummary summary;
+  std::optional<Unsupported> failed = form_regions(*function, sync, subgroup_size, slot_bytes, summary);
   if (!failed) {
     std::string problems;
     llvm::raw_string_ostream out(problems);
@@ -519,6 +697,7 @@ llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_si
     return nullptr;
   }
   std::string collectives;
+  const std::vector<bool> &compiled_sites = summary.compiled;
   if (!compiled_sites.empty()) {
     std::string host;
     for (size_t i = 0; i < compiled_sites.size(); ++i) {
@@ -526,8 +705,10 @@ llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_si
     }
     const auto compiled = std::count(compiled_sites.begin(), compiled_sites.end(), true);
     collectives = fmt::format("; {} of its {} collective sites are combined in compiled code when the whole work-group "
-                              "waits there{}",
-                              compiled, compiled_sites.size(), host.empty() ? std::string() : "; the host combines site " + host);
+                              "waits there, {} of them sub-group by sub-group between lane loops when rows hold whole "
+                              "sub-groups{}",
+                              compiled, compiled_sites.size(), summary.chained.size(),
+                              host.empty() ? std::string() : "; the host combines site " + host);
   }
   logger("zeal-cpu").info("kernel '{}' runs as regions, loops over its work-items between barriers and collectives{}",
                           kernel.str(), collectives);

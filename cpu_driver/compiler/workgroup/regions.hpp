@@ -144,6 +144,12 @@ void lower_collective_calls(llvm::Function &function, const RegionFrame &frame, 
 llvm::BasicBlock *emit_inline_collective(llvm::Function &function, const RegionFrame &frame, const CollectiveSite &site,
                                          uint32_t id, uint32_t subgroup_size, llvm::BasicBlock *resume);
 
+// The same combine for one sub-group, emitted where `b` is: the sub-group whose
+// lanes are the work-items with linear ids first .. first + S - 1. False, with
+// nothing emitted, when emit_inline_collective() would return null.
+bool emit_subgroup_combine(llvm::IRBuilder<> &b, const RegionFrame &frame, const CollectiveSite &site,
+                           uint32_t subgroup_size, llvm::Value *first);
+
 // Lifetime markers and variable locations describe allocas that are about to
 // become slots shared by a work-group; they would only mislead the optimiser.
 void drop_markers(llvm::Function &function);

@@ -237,6 +237,23 @@ void store_subgroup_ids(llvm::IRBuilder<> &b, llvm::Value *work_item, llvm::Valu
   b.CreateStore(b.CreateURem(linear, size), b.CreateStructGEP(type, work_item, SubgroupLocalId));
 }
 
+llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::MDNode *accesses) {
+  auto hint = [&](const char *name, llvm::Metadata *value) -> llvm::Metadata * {
+    return llvm::MDNode::get(context, {llvm::MDString::get(context, name), value});
+  };
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  auto *i1 = llvm::Type::getInt1Ty(context);
+  llvm::Metadata *operands[] = {
+      nullptr,
+      hint("llvm.loop.vectorize.enable", llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i1, 1))),
+      hint("llvm.loop.vectorize.width", llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, lanes))),
+      llvm::MDNode::get(context, {llvm::MDString::get(context, "llvm.loop.unroll.disable")}),
+      llvm::MDNode::get(context, {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), accesses})};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
 bool is_subgroup_collective(llvm::StringRef name) { return collective(opencl_base_name(name)).has_value(); }
 
 void define_subgroup_builtins(llvm::Module &module) {

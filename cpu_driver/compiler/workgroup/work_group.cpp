@@ -172,26 +172,6 @@ void emit_counted_loop(llvm::IRBuilder<> &b, llvm::Value *count, const std::stri
   b.SetInsertPoint(done);
 }
 
-// Loop metadata: vectorise at width `lanes` (one vector iteration per
-// sub-group) rather than unroll the loop's S iterations first; the accesses
-// of group `accesses` carry no dependence from lane to lane.
-llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::MDNode *accesses) {
-  auto hint = [&](const char *name, llvm::Metadata *value) -> llvm::Metadata * {
-    return llvm::MDNode::get(context, {llvm::MDString::get(context, name), value});
-  };
-  auto *i32 = llvm::Type::getInt32Ty(context);
-  auto *i1 = llvm::Type::getInt1Ty(context);
-  llvm::Metadata *operands[] = {
-      nullptr,
-      hint("llvm.loop.vectorize.enable", llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i1, 1))),
-      hint("llvm.loop.vectorize.width", llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, lanes))),
-      llvm::MDNode::get(context, {llvm::MDString::get(context, "llvm.loop.unroll.disable")}),
-      llvm::MDNode::get(context, {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), accesses})};
-  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
-  loop->replaceOperandWith(0, loop);
-  return loop;
-}
-
 void store_field(llvm::IRBuilder<> &b, llvm::Value *work_item, WorkItemField field, llvm::Value *value,
                  unsigned dim = 0) {
   llvm::StructType *type = work_item_type(b.getContext());

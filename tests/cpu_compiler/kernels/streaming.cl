@@ -1,5 +1,5 @@
 // Kernels whose vector stores fill contiguous global memory or whole lines (streaming-store candidates), and two that
-// are not.
+// are not; all but the last read streams of global memory (software prefetch candidates).
 kernel void stream_scale(global float *out, global const float *in, float k) {
   size_t i = get_global_id(0);
   out[i] = k * in[i];
@@ -36,4 +36,10 @@ kernel void stream_counted(global float *out, global const float *in, global int
 kernel void stream_strided(global float *out, global const float *in) {
   size_t i = get_global_id(0);
   out[2 * i] = in[i];
+}
+
+// Reads scattered elements, no stream: no prefetch (its stores still fill contiguous memory).
+kernel void stream_gathered(global float *out, global const float *in) {
+  size_t i = get_global_id(0);
+  out[i] = in[(i * 7919u) % 4093u];
 }

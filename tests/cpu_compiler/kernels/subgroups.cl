@@ -176,6 +176,19 @@ kernel void collectives_3d(global int *out) {
                                  (lane + 1) % get_sub_group_size());
 }
 
+// Two collectives every work-item reaches, then one in a loop: where rows hold
+// whole sub-groups the first regions run sub-group by sub-group, the combines
+// between lane loops, up to the loop, whose region may go two ways.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void chained_collectives(global const int *in, global int *out, int rounds) {
+  size_t i = get_global_id(0);
+  int x = in[i];
+  int s = sub_group_reduce_add(x);
+  int t = sub_group_scan_inclusive_add(x + s);
+  for (int r = 0; r < rounds; ++r) x += sub_group_shuffle_xor(t, 1u);
+  out[i] = x;
+}
+
 // Every collective the dispatcher may compile into the region code, for one
 // element type: 24 results per work-item, compared bit for bit between the
 // compiled combine (whole sub-groups of 16) and the host's (fibers, and a
