@@ -60,7 +60,7 @@ void scalarise_constant_mask_accesses(llvm::Module &module) {
       auto *type = llvm::cast<llvm::FixedVectorType>(pointers->getType());
       if (!lanes || lanes->size() * 4 > type->getNumElements()) continue;
       llvm::IRBuilder<> b(call);
-      const llvm::Align alignment(align->getZExtValue());
+      const llvm::MaybeAlign alignment(align->getZExtValue()); // 0: the element type's
       if (gather) {
         llvm::Value *result = call->getArgOperand(3);
         for (unsigned i : *lanes) {
