@@ -50,6 +50,13 @@ llvm::MDNode *parallel_loop(llvm::LLVMContext &context, llvm::MDNode *accesses) 
   return loop;
 }
 
+// Where field `which` (element `dim` of the id and size arrays) of the work-item's WorkItem is.
+llvm::Value *work_item_field(llvm::IRBuilder<> &b, llvm::Value *work_item, WorkItemField which, unsigned dim = 0) {
+  llvm::StructType *type = work_item_type(b.getContext());
+  return which <= GlobalOffset ? b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(which), b.getInt32(dim)})
+                               : b.CreateStructGEP(type, work_item, which);
+}
+
 // Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
 // loops; `latch` is where each work-item's run of the region ends. When
 // `checked`, only the work-items waiting at the region's sync point run it:
@@ -67,7 +74,6 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
                              llvm::BasicBlock *dispatch, uint32_t id, bool checked, llvm::MDNode *accesses) {
   llvm::LLVMContext &context = function.getContext();
   llvm::Value *work_item = function.getArg(1);
-  llvm::StructType *type = work_item_type(context);
   const std::string name = "region." + std::to_string(id);
   llvm::BasicBlock *headers[3], *dones[2];
   for (unsigned d = 0; d < 3; ++d) {
@@ -80,7 +86,7 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
   llvm::IRBuilder<> b(context);
   // Work-item (x, ids[1], ids[2]): its x and sub-group ids stored, its linear id returned.
   auto store_ids = [&](llvm::IRBuilder<> &at, llvm::Value *x) {
-    at.CreateStore(x, at.CreateInBoundsGEP(type, work_item, {at.getInt32(0), at.getInt32(LocalId), at.getInt32(0)}));
+    at.CreateStore(x, work_item_field(at, work_item, LocalId, 0));
     llvm::Value *row = at.CreateMul(at.CreateAdd(at.CreateMul(ids[2], frame.size[1]), ids[1]), frame.size[0]);
     llvm::Value *linear = at.CreateAdd(row, x);
     store_subgroup_ids(at, work_item, linear);
@@ -95,7 +101,7 @@ llvm::BasicBlock *emit_loops(llvm::Function &function, const RegionFrame &frame,
     if (d == 0 && x0 != nullptr) ids[d]->addIncoming(b.getInt64(1), peel.latch);
     else ids[d]->addIncoming(b.getInt64(0), d == 2 ? from : headers[d + 1]);
     if (d > 0) {
-      b.CreateStore(ids[d], b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(LocalId), b.getInt32(d)}));
+      b.CreateStore(ids[d], work_item_field(b, work_item, LocalId, d));
       b.CreateBr(d == 1 && x0 != nullptr ? x0 : headers[d - 1]);
     }
   }
@@ -376,12 +382,6 @@ struct RegionEmitter {
     llvm::BasicBlock *subgroup_done = block(".sub_group.done"), *y_done = block(".lid1.done"),
                      *z_done = block(".lid2.done");
     llvm::Value *work_item = function.getArg(1);
-    llvm::StructType *type = work_item_type(context);
-    auto field = [&](llvm::IRBuilder<> &at, WorkItemField which, unsigned dim) {
-      return which <= GlobalOffset
-                 ? at.CreateInBoundsGEP(type, work_item, {at.getInt32(0), at.getInt32(which), at.getInt32(dim)})
-                 : at.CreateStructGEP(type, work_item, which);
-    };
     auto counter = [&](llvm::BasicBlock *header, llvm::BasicBlock *entered_from, const std::string &label) {
       llvm::IRBuilder<> at(header);
       llvm::PHINode *phi = at.CreatePHI(at.getInt64Ty(), 2, name + label);
@@ -391,10 +391,10 @@ struct RegionEmitter {
     llvm::PHINode *zid = counter(z, from, ".z"), *yid = counter(y, z, ".y"), *index = counter(subgroup, y, ".k");
     // Sub-group k of row (y, z): its lanes are x = k * S + lane, its first linear id row * size_x + k * S.
     llvm::IRBuilder<> b(z);
-    b.CreateStore(zid, field(b, LocalId, 2));
+    b.CreateStore(zid, work_item_field(b, work_item, LocalId, 2));
     b.CreateBr(y);
     b.SetInsertPoint(y);
-    b.CreateStore(yid, field(b, LocalId, 1));
+    b.CreateStore(yid, work_item_field(b, work_item, LocalId, 1));
     llvm::Value *row_index = b.CreateAdd(b.CreateMul(zid, frame.size[1]), yid);
     llvm::Value *size = b.getInt64(subgroup_size);
     llvm::Value *per_row = b.CreateUDiv(frame.size[0], size);
@@ -402,7 +402,7 @@ struct RegionEmitter {
     llvm::Value *row_linear = b.CreateMul(row_index, frame.size[0]);
     b.CreateBr(subgroup);
     b.SetInsertPoint(subgroup);
-    b.CreateStore(b.CreateAdd(row_first, index), field(b, SubgroupId, 0));
+    b.CreateStore(b.CreateAdd(row_first, index), work_item_field(b, work_item, SubgroupId, 0));
     llvm::Value *x0 = b.CreateMul(index, size);
     llvm::Value *first_lane = b.CreateAdd(row_linear, x0);
     // Each region's lane loop, then the combine of the site it ends at.
@@ -416,8 +416,8 @@ struct RegionEmitter {
       llvm::MDNode *accesses = llvm::MDNode::getDistinct(context, {});
       llvm::BasicBlock *body = clone_once(regions[r], suffix, latch, accesses);
       b.SetInsertPoint(header);
-      b.CreateStore(b.CreateAdd(x0, lane), field(b, LocalId, 0));
-      b.CreateStore(lane, field(b, SubgroupLocalId, 0));
+      b.CreateStore(b.CreateAdd(x0, lane), work_item_field(b, work_item, LocalId, 0));
+      b.CreateStore(lane, work_item_field(b, work_item, SubgroupLocalId, 0));
       b.CreateBr(body);
       b.SetInsertPoint(latch);
       llvm::Value *next = b.CreateNUWAdd(lane, b.getInt64(1));
