@@ -1,6 +1,8 @@
 // SPV_INTEL_global_variable_host_access rewritten for readers that do not know it (spirv_host_access.hpp).
 #include "common/spirv_host_access.hpp"
 
+#include "common/spirv_words.hpp"
+
 #include <spirv/unified1/spirv.hpp>
 
 #include <cstring>
@@ -10,7 +12,7 @@
 namespace zeal {
 namespace {
 
-constexpr uint32_t header_words = 5;
+using spirv::header_words;
 // SPV_INTEL_global_variable_host_access is newer than the SPIR-V headers Debian 12
 // ships (1.3.239): its two numbers, from the extension's specification.
 constexpr uint32_t CapabilityHostAccess = 6187, HostAccessINTEL = 6188;
@@ -23,22 +25,14 @@ std::vector<uint32_t> string_to_words(const std::string &text) {
   return words;
 }
 
-struct Instruction {
-  size_t at;
-  uint32_t count;
-  uint32_t opcode;
-};
-
 // The instructions before the first function (where capabilities, extensions
 // and decorations live), or nothing when a word count does not fit.
-std::vector<Instruction> module_section(std::span<const uint32_t> words) {
-  std::vector<Instruction> out;
-  for (size_t at = header_words; at < words.size();) {
-    uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || count > words.size() - at) return {};
-    if (opcode == spv::OpFunction) break;
-    out.push_back({at, count, opcode});
-    at += count;
+std::vector<spirv::Instruction> module_section(std::span<const uint32_t> words) {
+  std::vector<spirv::Instruction> out;
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    if (i.cut) return {};
+    if (i.opcode == spv::OpFunction) break;
+    out.push_back(i);
   }
   return out;
 }
@@ -65,53 +59,39 @@ bool uses_host_access(std::span<const uint8_t> spirv) {
 
 } // namespace
 
-std::string spirv_literal_string(std::span<const uint32_t> words) {
-  std::string text;
-  for (uint32_t word : words) {
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = char((word >> (8 * byte)) & 0xff);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
-}
-
 HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   HostAccessRewrite result;
   if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4 || !uses_host_access(spirv)) return result;
   std::vector<uint32_t> words(spirv.size() / 4);
   std::memcpy(words.data(), spirv.data(), spirv.size());
-  std::vector<Instruction> section = module_section(words);
-  auto operands = [&](const Instruction &i) { return std::span<const uint32_t>(words).subspan(i.at + 1, i.count - 1); };
+  std::vector<spirv::Instruction> section = module_section(words);
 
   std::unordered_map<uint32_t, std::string> host_names; // variable id -> host name
   std::unordered_map<uint32_t, std::pair<std::string, uint32_t>> linkage; // id -> (name, Export/Import)
   bool has_linkage_capability = false;
-  for (const Instruction &i : section) {
-    std::span<const uint32_t> op = operands(i);
+  for (const spirv::Instruction &i : section) {
+    std::span<const uint32_t> op = i.words.subspan(1);
     if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == spv::CapabilityLinkage) {
       has_linkage_capability = true;
     }
     if (i.opcode != spv::OpDecorate || op.size() < 3) continue;
-    if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = spirv_literal_string(op.subspan(3));
+    if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = spirv::literal_string(op.subspan(3));
     if (op[1] == spv::DecorationLinkageAttributes && op.size() >= 4) {
-      linkage[op[0]] = {spirv_literal_string(op.subspan(2, op.size() - 3)), op.back()};
+      linkage[op[0]] = {spirv::literal_string(op.subspan(2, op.size() - 3)), op.back()};
     }
   }
   bool uses_extension = !host_names.empty();
-  for (const Instruction &i : section) {
-    if (i.opcode == spv::OpCapability && i.count == 2 && words[i.at + 1] == CapabilityHostAccess) uses_extension = true;
+  for (const spirv::Instruction &i : section) {
+    if (i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == CapabilityHostAccess) uses_extension = true;
   }
   if (!uses_extension) return result;
 
   std::vector<uint32_t> out(words.begin(), words.begin() + header_words);
   bool capability_added = has_linkage_capability;
-  for (const Instruction &i : section) {
-    std::span<const uint32_t> whole(words.data() + i.at, i.count);
-    std::span<const uint32_t> op = operands(i);
+  for (const spirv::Instruction &i : section) {
+    std::span<const uint32_t> op = i.words.subspan(1);
     if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == CapabilityHostAccess) continue;
-    if (i.opcode == spv::OpExtension && spirv_literal_string(op) == host_access_extension) continue;
+    if (i.opcode == spv::OpExtension && spirv::literal_string(op) == host_access_extension) continue;
     if (i.opcode == spv::OpDecorate && op.size() >= 4 && op[1] == HostAccessINTEL) {
       const std::string &host = host_names[op[0]];
       auto linked = linkage.find(op[0]);
@@ -129,7 +109,7 @@ HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
       // An import's host access belongs to the module that defines the variable.
       continue;
     }
-    out.insert(out.end(), whole.begin(), whole.end());
+    out.insert(out.end(), i.words.begin(), i.words.end());
     if (i.opcode == spv::OpCapability && !capability_added) {
       out.push_back(2u << 16 | spv::OpCapability);
       out.push_back(spv::CapabilityLinkage);

@@ -10,9 +10,6 @@
 
 namespace zeal {
 
-// A SPIR-V literal string: nul-terminated UTF-8 packed little-endian into words.
-std::string spirv_literal_string(std::span<const uint32_t> words);
-
 // The capability, the extension and the HostAccessINTEL decorations are
 // removed; a decorated variable without linkage becomes an export under its
 // host name (so a driver's zeModuleGetGlobalPointer finds it by that name, as

@@ -1,6 +1,8 @@
 // SPIR-V newer than SPIRV-Tools 2023.1, seen through what it knows (spirv_newer.hpp).
 #include "common/spirv_newer.hpp"
 
+#include "common/spirv_words.hpp"
+
 #include <fmt/format.h>
 #include <spirv/unified1/spirv.hpp>
 
@@ -11,18 +13,17 @@
 namespace zeal {
 
 std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words) {
-  constexpr size_t header_words = 5;
   std::vector<uint32_t> view;
-  for (size_t at = header_words; at < words.size();) {
-    uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || count > words.size() - at) break; // the parser that follows says how the module is cut
-    bool capability = opcode == spv::OpCapability && count == 2 && words[at + 1] == spirv_capability_bfloat16_conversion;
-    if (capability || opcode == spirv_op_convert_f_to_bf16 || opcode == spirv_op_convert_bf16_to_f) {
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    if (i.cut) break; // the parser that follows says how the module is cut
+    bool capability =
+        i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == spirv_capability_bfloat16_conversion;
+    if (capability || i.opcode == spirv_op_convert_f_to_bf16 || i.opcode == spirv_op_convert_bf16_to_f) {
       if (view.empty()) view.assign(words.begin(), words.end());
-      if (capability) view[at] = view[at + 1] = (1u << 16) | spv::OpNop;
-      else view[at] = (count << 16) | (opcode == spirv_op_convert_f_to_bf16 ? spv::OpConvertFToU : spv::OpConvertUToF);
+      if (capability) view[i.at] = view[i.at + 1] = (1u << 16) | spv::OpNop;
+      else view[i.at] = (i.count << 16) | (i.opcode == spirv_op_convert_f_to_bf16 ? spv::OpConvertFToU
+                                                                             : spv::OpConvertUToF);
     }
-    at += count;
   }
   return view;
 }

@@ -3,6 +3,7 @@
 
 #include "common/spirv_host_access.hpp"
 #include "common/spirv_newer.hpp"
+#include "common/spirv_words.hpp"
 
 #include <spirv-tools/libspirv.h>
 
@@ -23,16 +24,7 @@ namespace detail {
 
 // A literal string operand: UTF-8 bytes packed little-endian into words, NUL-terminated.
 std::string literal_string(const spv_parsed_instruction_t &inst, const spv_parsed_operand_t &op) {
-  std::string out;
-  for (uint16_t w = 0; w < op.num_words; ++w) {
-    uint32_t word = inst.words[op.offset + w];
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>((word >> (8 * byte)) & 0xffu);
-      if (c == '\0') return out;
-      out.push_back(c);
-    }
-  }
-  return out;
+  return spirv::literal_string(std::span<const uint32_t>(inst.words + op.offset, op.num_words));
 }
 
 } // namespace detail

@@ -3,6 +3,8 @@
 
 #include "module_linker/spirv_trim.hpp"
 
+#include "common/spirv_words.hpp"
+
 #include <spirv-tools/linker.hpp>
 #include <spirv-tools/optimizer.hpp>
 #include <spirv/unified1/spirv.hpp>
@@ -23,19 +25,7 @@ enum : uint32_t {
 enum : uint32_t {
   DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes, LinkageImport = ::spv::LinkageTypeImport,
 };
-constexpr size_t kHeaderWords = 5;
-
-// The literal string starting at word `at` of an instruction of `count` words.
-std::string string_at(const uint32_t *inst, size_t at, size_t count) {
-  std::string out;
-  for (size_t w = at; w < count; ++w)
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>((inst[w] >> (8 * byte)) & 0xffu);
-      if (c == '\0') return out;
-      out.push_back(c);
-    }
-  return out;
-}
+using spirv::header_words;
 
 // Drops the entry points not in `keep`, their execution modes and the export decorations of
 // their functions (llvm-spirv also exports each kernel's body under the kernel's name, which
@@ -43,16 +33,16 @@ std::string string_at(const uint32_t *inst, size_t at, size_t count) {
 // keep_exports every export decoration. Contract: `words` parsed (inspect_spirv succeeded), so lengths are sane.
 std::vector<uint32_t> drop_entry_points(std::span<const uint32_t> words, const std::set<std::string> &keep,
                                         bool keep_exports) {
-  std::vector<uint32_t> out(words.begin(), words.begin() + kHeaderWords);
+  std::vector<uint32_t> out(words.begin(), words.begin() + header_words);
   std::set<uint32_t> dropped, kept;
   std::set<std::string> dropped_names;
-  for (size_t at = kHeaderWords; at < words.size();) {
-    const uint32_t *inst = &words[at];
-    size_t count = inst[0] >> 16;
-    uint32_t opcode = inst[0] & 0xffffu;
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    std::span<const uint32_t> inst = i.words;
+    const uint32_t opcode = i.opcode;
+    const size_t count = inst.size();
     bool drop = false;
     if (opcode == OpEntryPoint && count >= 4) {
-      std::string name = string_at(inst, 3, count);
+      std::string name = spirv::literal_string(inst.subspan(3));
       drop = keep.count(name) == 0;
       (drop ? dropped : kept).insert(inst[2]);
       if (drop) dropped_names.insert(std::move(name));
@@ -60,11 +50,10 @@ std::vector<uint32_t> drop_entry_points(std::span<const uint32_t> words, const s
       drop = dropped.count(inst[1]) != 0 && kept.count(inst[1]) == 0;
     } else if (opcode == OpDecorate && count >= 4 && inst[2] == DecorationLinkageAttributes) {
       bool dropped_kernel = (dropped.count(inst[1]) != 0 && kept.count(inst[1]) == 0) ||
-                            dropped_names.count(string_at(inst, 3, count)) != 0;
+                            dropped_names.count(spirv::literal_string(inst.subspan(3))) != 0;
       drop = inst[count - 1] != LinkageImport && (!keep_exports || dropped_kernel);
     }
-    if (!drop) out.insert(out.end(), inst, inst + count);
-    at += count;
+    if (!drop) out.insert(out.end(), inst.begin(), inst.end());
   }
   return out;
 }
@@ -188,7 +177,7 @@ Result<std::vector<uint32_t>> merge_modules(std::span<const std::vector<uint32_t
   std::vector<std::vector<uint32_t>> inputs(modules.begin(), modules.end());
   uint32_t version = 0;
   for (const auto &m : inputs)
-    if (m.size() < kHeaderWords)
+    if (m.size() < header_words)
       return make_error(ZEAL_RESULT_ERROR_INVALID_BINARY, "a module to merge is shorter than a SPIR-V header");
     else version = std::max(version, m[1]);
   for (auto &m : inputs) m[1] = version;

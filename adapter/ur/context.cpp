@@ -16,7 +16,7 @@ ur_result_t context_create(uint32_t count, const ur_device_handle_t *handles, co
     std::vector<Device *> devices;
     for (uint32_t i = 0; i < count; ++i) {
       Device *device = nullptr;
-      if (Outcome o = check_handle(handles[i], "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+      if (Outcome o = check_handle(handles[i], device); !o.ok()) return o;
       if (!devices.empty() && &device->platform() != &devices.front()->platform())
         return fail(UR_RESULT_ERROR_INVALID_DEVICE,
                     fmt::format("urContextCreate: devices '{}' and '{}' belong to different platforms",
@@ -37,8 +37,7 @@ ur_result_t context_from_native(ur_native_handle_t native, ur_adapter_handle_t a
                                 ur_context_handle_t *out) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(adapter_handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok())
-      return o;
+    if (Outcome o = check_handle(adapter_handle, adapter); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urContextCreateWithNativeHandle: phContext is null");
     if (count == 0 || handles == nullptr)
@@ -48,7 +47,7 @@ ur_result_t context_from_native(ur_native_handle_t native, ur_adapter_handle_t a
     std::vector<Device *> devices;
     for (uint32_t i = 0; i < count; ++i) {
       Device *device = nullptr;
-      if (Outcome o = check_handle(handles[i], "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+      if (Outcome o = check_handle(handles[i], device); !o.ok()) return o;
       devices.push_back(device);
     }
     const bool owned = properties != nullptr && properties->isNativeHandleOwned;
@@ -79,20 +78,14 @@ const UrInfoRow<Context, ur_context_info_t> kContextInfo[] = {
 
 void implement(ur_context_dditable_t &t) {
   t.pfnCreate = context_create;
-  t.pfnRetain = [](ur_context_handle_t c) {
-    return retain_or_release<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, true);
-  };
-  t.pfnRelease = [](ur_context_handle_t c) {
-    return retain_or_release<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, false);
-  };
+  t.pfnRetain = retain<Context>;
+  t.pfnRelease = release<Context>;
   t.pfnGetInfo = [](ur_context_handle_t c, ur_context_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, kContextInfo,
-                             UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, key, size, value, size_ret,
-                             [](const Context &) { return std::string("context"); });
+    return get_info<Context>(c, kContextInfo, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, key, size, value, size_ret);
   };
   t.pfnCreateWithNativeHandle = context_from_native;
   t.pfnGetNativeHandle = [](ur_context_handle_t c, ur_native_handle_t *native) {
-    return native_handle<Context>(c, "context", UR_RESULT_ERROR_INVALID_CONTEXT, native, "urContextGetNativeHandle");
+    return native_handle<Context>(c, native, "urContextGetNativeHandle");
   };
 }
 

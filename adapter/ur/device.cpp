@@ -376,7 +376,7 @@ ur_result_t device_get(ur_platform_handle_t handle, ur_device_type_t type, uint3
                        ur_device_handle_t *devices, uint32_t *total) {
   return run([&]() -> Outcome {
     Platform *platform = nullptr;
-    if (Outcome o = check_handle(handle, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, platform); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, platform); !o.ok()) return o;
     const int32_t t = abi_value(type);
     if (t < UR_DEVICE_TYPE_DEFAULT || t > UR_DEVICE_TYPE_CUSTOM)
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
@@ -395,7 +395,7 @@ ur_result_t device_partition(ur_device_handle_t handle, const ur_device_partitio
   constexpr const char *entry = "urDevicePartition";
   return run([&]() -> Outcome {
     Device *device = nullptr;
-    if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, device); !o.ok()) return o;
     if (properties == nullptr || properties->pProperties == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDevicePartition: pProperties or pProperties->pProperties is null");
     if (properties->PropCount != 1)
@@ -436,7 +436,7 @@ ur_result_t device_from_native(ur_native_handle_t native, ur_adapter_handle_t ha
                                const ur_device_native_properties_t *, ur_device_handle_t *out) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, adapter); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDeviceCreateWithNativeHandle: phDevice is null");
     const auto found = [&](Device &d) {
@@ -462,7 +462,7 @@ ur_result_t device_from_native(ur_native_handle_t native, ur_adapter_handle_t ha
 ur_result_t device_retain_or_release(ur_device_handle_t handle) {
   return run([&]() -> Outcome {
     Device *device = nullptr;
-    return check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device);
+    return check_handle(handle, device);
   });
 }
 
@@ -472,7 +472,7 @@ ur_result_t device_select_binary(ur_device_handle_t handle, const ur_device_bina
                                  uint32_t *selected) {
   return run([&]() -> Outcome {
     Device *device = nullptr;
-    if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, device); !o.ok()) return o;
     if (binaries == nullptr || selected == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urDeviceSelectBinary: pBinaries or pSelectedBinary is null");
     if (count == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urDeviceSelectBinary: NumBinaries is 0");
@@ -495,13 +495,13 @@ ur_result_t device_select_binary(ur_device_handle_t handle, const ur_device_bina
 void implement(ur_device_dditable_t &t) {
   t.pfnGet = device_get;
   t.pfnGetInfo = [](ur_device_handle_t d, ur_device_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Device>(d, "device", UR_RESULT_ERROR_INVALID_DEVICE, kDeviceInfo, kLastDeviceKey, key, size,
-                            value, size_ret, [](const Device &device) { return "device '" + device.name() + "'"; });
+    return get_info<Device>(d, kDeviceInfo, kLastDeviceKey, key, size, value, size_ret,
+                            [](const Device &device) { return "device '" + device.name() + "'"; });
   };
   t.pfnRetain = device_retain_or_release;
   t.pfnRelease = device_retain_or_release;
   t.pfnGetNativeHandle = [](ur_device_handle_t d, ur_native_handle_t *native) {
-    return native_handle<Device>(d, "device", UR_RESULT_ERROR_INVALID_DEVICE, native, "urDeviceGetNativeHandle");
+    return native_handle<Device>(d, native, "urDeviceGetNativeHandle");
   };
   t.pfnSelectBinary = device_select_binary;
   t.pfnPartition = device_partition;

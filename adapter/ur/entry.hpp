@@ -105,13 +105,35 @@ Result<T *> from_ur(Handle handle, const char *role) {
   return static_cast<T *>(object);
 }
 
-// A handle check as an Outcome: null handles are UR's INVALID_NULL_HANDLE, others `wrong`.
+// The code UR's spec gives where a handle of `kind` belongs but another kind's, or a destroyed object's, is given.
+// UR has no such code for adapters: theirs is INVALID_NULL_HANDLE.
+constexpr ur_result_t wrong_handle_code(Kind kind) {
+  switch (kind) {
+  case Kind::Platform: return UR_RESULT_ERROR_INVALID_PLATFORM;
+  case Kind::Device: return UR_RESULT_ERROR_INVALID_DEVICE;
+  case Kind::Context: return UR_RESULT_ERROR_INVALID_CONTEXT;
+  case Kind::Queue: return UR_RESULT_ERROR_INVALID_QUEUE;
+  case Kind::Program:
+  case Kind::UrProgram: return UR_RESULT_ERROR_INVALID_PROGRAM;
+  case Kind::Kernel:
+  case Kind::UrKernel: return UR_RESULT_ERROR_INVALID_KERNEL;
+  case Kind::Event: return UR_RESULT_ERROR_INVALID_EVENT;
+  case Kind::Buffer: return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+  case Kind::Adapter:
+  case Kind::Dead: break;
+  }
+  return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+// A handle check as an Outcome: a null handle is UR's INVALID_NULL_HANDLE, one of another kind T's
+// wrong_handle_code; sentences name the handle by its kind.
 template <class T, class Handle>
-Outcome check_handle(Handle handle, const char *role, ur_result_t wrong, T *&out) {
-  auto object = from_ur<T>(handle, role);
+Outcome check_handle(Handle handle, T *&out) {
+  auto object = from_ur<T>(handle, kind_name(T::kKind));
   if (!object.ok()) {
     Error e = std::move(object).error();
-    return fail(handle == nullptr ? UR_RESULT_ERROR_INVALID_NULL_HANDLE : wrong, std::move(e.message));
+    return fail(handle == nullptr ? UR_RESULT_ERROR_INVALID_NULL_HANDLE : wrong_handle_code(T::kKind),
+                std::move(e.message));
   }
   out = object.value();
   return {};
@@ -130,25 +152,29 @@ Outcome list_handles(const Source &objects, uint32_t entries, Handle *out, uint3
   return {};
 }
 
-// urXRetain and urXRelease of a reference-counted object (`wrong`: the code for a handle of another kind).
+// urXRetain and urXRelease of a reference-counted object of kind T.
 template <class T, class Handle>
-ur_result_t retain_or_release(Handle handle, const char *role, ur_result_t wrong, bool retain) noexcept {
+ur_result_t retain_or_release(Handle handle, bool retain) noexcept {
   return run([&]() -> Outcome {
     T *object = nullptr;
-    if (Outcome o = check_handle(handle, role, wrong, object); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, object); !o.ok()) return o;
     if (retain) object->retain();
     else object->release();
     return {};
   });
 }
+// For the dispatch tables: t.pfnRetain = retain<T>, t.pfnRelease = release<T>.
+template <class T, class Handle>
+ur_result_t retain(Handle handle) noexcept { return retain_or_release<T>(handle, true); }
+template <class T, class Handle>
+ur_result_t release(Handle handle) noexcept { return retain_or_release<T>(handle, false); }
 
 // urXGetNativeHandle: the Level Zero handle behind the object (ze()).
 template <class T, class Handle>
-ur_result_t native_handle(Handle handle, const char *role, ur_result_t wrong, ur_native_handle_t *out,
-                          const char *entry_point) noexcept {
+ur_result_t native_handle(Handle handle, ur_native_handle_t *out, const char *entry_point) noexcept {
   return run([&]() -> Outcome {
     T *object = nullptr;
-    if (Outcome o = check_handle(handle, role, wrong, object); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, object); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: the native handle pointer is null", entry_point));
     *out = reinterpret_cast<ur_native_handle_t>(object->ze());
@@ -195,13 +221,21 @@ Outcome answer_ur_info(std::span<const UrInfoRow<T, Key>> table, const T &object
 // urXGetInfo over an info table: the handle checked, then the key answered; `what(object)` names the object in
 // messages.
 template <class T, class Handle, class Key, size_t N, class What>
-ur_result_t get_info(Handle handle, const char *role, ur_result_t wrong, const UrInfoRow<T, Key> (&table)[N],
-                     int32_t last_key, Key key, size_t size, void *value, size_t *size_ret, What &&what) noexcept {
+ur_result_t get_info(Handle handle, const UrInfoRow<T, Key> (&table)[N], int32_t last_key, Key key, size_t size,
+                     void *value, size_t *size_ret, What &&what) noexcept {
   return run([&]() -> Outcome {
     T *object = nullptr;
-    if (Outcome o = check_handle(handle, role, wrong, object); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, object); !o.ok()) return o;
     return answer_ur_info<T, Key>(table, *object, key, last_key, size, value, size_ret, what(*object));
   });
+}
+
+// The same, naming the object by its kind ("context", "queue", ...).
+template <class T, class Handle, class Key, size_t N>
+ur_result_t get_info(Handle handle, const UrInfoRow<T, Key> (&table)[N], int32_t last_key, Key key, size_t size,
+                     void *value, size_t *size_ret) noexcept {
+  return get_info<T>(handle, table, last_key, key, size, value, size_ret,
+                     [](const T &) { return std::string(kind_name(T::kKind)); });
 }
 
 // UR's wait-list rules: a null list with a count, or a list with count 0, is INVALID_EVENT_WAIT_LIST; each

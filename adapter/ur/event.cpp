@@ -88,7 +88,7 @@ ur_result_t event_get_profiling_info(ur_event_handle_t handle, ur_profiling_info
                                      size_t *size_ret) {
   return run([&]() -> Outcome {
     Event *event = nullptr;
-    if (Outcome o = check_handle(handle, "event", UR_RESULT_ERROR_INVALID_EVENT, event); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, event); !o.ok()) return o;
     // UR has one code for "no profiling data": the queue was created without profiling (the object model's
     // INVALID_ARGUMENT) or the command has not finished (its NOT_READY).
     return answer_ur_info<Event, ur_profiling_info_t>(kProfilingInfo, *event, key, UR_PROFILING_INFO_COMMAND_COMPLETE,
@@ -105,7 +105,7 @@ ur_result_t event_wait(uint32_t count, const ur_event_handle_t *events) {
     WaitList list;
     for (uint32_t i = 0; i < count; ++i) {
       Event *event = nullptr;
-      if (Outcome o = check_handle(events[i], "event", UR_RESULT_ERROR_INVALID_EVENT, event); !o.ok()) return o;
+      if (Outcome o = check_handle(events[i], event); !o.ok()) return o;
       list.push(event);
     }
     for (Event *e : list.events())
@@ -121,7 +121,7 @@ ur_result_t event_set_callback(ur_event_handle_t handle, ur_execution_info_t sta
                                void *user_data) {
   return run([&]() -> Outcome {
     Event *event = nullptr;
-    if (Outcome o = check_handle(handle, "event", UR_RESULT_ERROR_INVALID_EVENT, event); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, event); !o.ok()) return o;
     if (notify == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventSetCallback: pfnNotify is null");
     const int32_t s = abi_value(state);
     if (s == UR_EXECUTION_INFO_QUEUED)
@@ -147,7 +147,7 @@ ur_result_t event_from_native(ur_native_handle_t native, ur_context_handle_t hCo
                               const ur_event_native_properties_t *properties, ur_event_handle_t *out) {
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventCreateWithNativeHandle: phEvent is null");
     const bool owned = properties != nullptr && properties->isNativeHandleOwned;
@@ -163,20 +163,15 @@ ur_result_t event_from_native(ur_native_handle_t native, ur_context_handle_t hCo
 void implement(ur_event_dditable_t &t) {
   t.pfnCreateWithNativeHandle = event_from_native;
   t.pfnGetInfo = [](ur_event_handle_t e, ur_event_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, kEventInfo, UR_EVENT_INFO_REFERENCE_COUNT, key,
-                           size, value, size_ret, [](const Event &) { return std::string("event"); });
+    return get_info<Event>(e, kEventInfo, UR_EVENT_INFO_REFERENCE_COUNT, key, size, value, size_ret);
   };
   t.pfnGetProfilingInfo = event_get_profiling_info;
   t.pfnWait = event_wait;
   t.pfnSetCallback = event_set_callback;
-  t.pfnRetain = [](ur_event_handle_t e) {
-    return retain_or_release<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, true);
-  };
-  t.pfnRelease = [](ur_event_handle_t e) {
-    return retain_or_release<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, false);
-  };
+  t.pfnRetain = retain<Event>;
+  t.pfnRelease = release<Event>;
   t.pfnGetNativeHandle = [](ur_event_handle_t e, ur_native_handle_t *native) {
-    return native_handle<Event>(e, "event", UR_RESULT_ERROR_INVALID_EVENT, native, "urEventGetNativeHandle");
+    return native_handle<Event>(e, native, "urEventGetNativeHandle");
   };
 }
 

@@ -16,7 +16,7 @@ using R = Result<InfoValue>;
 ur_result_t kernel_create(ur_program_handle_t hProgram, const char *name, ur_kernel_handle_t *out) {
   return run([&]() -> Outcome {
     UrProgram *program = nullptr;
-    if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (Outcome o = check_handle(hProgram, program); !o.ok()) return o;
     if (name == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelCreate: pKernelName or phKernel is null");
     auto kernel = UrKernel::create(*program, name);
@@ -35,8 +35,8 @@ ur_result_t kernel_from_native(ur_native_handle_t native, ur_context_handle_t hC
   return run([&]() -> Outcome {
     Context *context = nullptr;
     UrProgram *program = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
-    if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hProgram, program); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelCreateWithNativeHandle: phKernel is null");
     if (&program->context() != context)
@@ -118,9 +118,9 @@ const UrInfoRow<Kernel, ur_kernel_group_info_t> kGroupInfo[] = {
 // The kernel of the device a device-specific query names.
 Outcome kernel_on(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, std::string_view entry, Kernel *&kernel) {
   UrKernel *ur_kernel = nullptr;
-  if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
+  if (Outcome o = check_handle(hKernel, ur_kernel); !o.ok()) return o;
   Device *device = nullptr;
-  if (Outcome o = check_handle(hDevice, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+  if (Outcome o = check_handle(hDevice, device); !o.ok()) return o;
   return ur_kernel->of(*device, entry, kernel);
 }
 
@@ -194,7 +194,7 @@ ur_result_t set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t key,
                           const ur_kernel_exec_info_properties_t *, const void *value) {
   return run([&]() -> Outcome {
     UrKernel *kernel = nullptr;
-    if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(hKernel, kernel); !o.ok()) return o;
     if (value == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelSetExecInfo: pPropValue is null");
     switch (abi_value(key)) {
     case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS: {
@@ -221,7 +221,7 @@ ur_result_t set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t key,
 ur_result_t native_kernel(ur_kernel_handle_t hKernel, ur_native_handle_t *out) {
   return run([&]() -> Outcome {
     UrKernel *ur_kernel = nullptr;
-    if (Outcome o = check_handle(hKernel, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(hKernel, ur_kernel); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelGetNativeHandle: phNativeKernel is null");
     const Kernel &kernel = ur_kernel->first();
     if (kernel.refusal()) return Error(*kernel.refusal()); // no Level Zero kernel was made
@@ -237,8 +237,8 @@ ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t qu
   return run([&]() -> Outcome {
     UrKernel *ur_kernel = nullptr;
     Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
-    if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, ur_kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(queue_handle, queue); !o.ok()) return o;
     if (offset == nullptr || global == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urKernelGetSuggestedLocalWorkSize: pGlobalWorkOffset, "
                                                         "pGlobalWorkSize or pSuggestedLocalWorkSize is null");
@@ -257,15 +257,11 @@ ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t qu
 void implement(ur_kernel_dditable_t &t) {
   t.pfnCreate = kernel_create;
   t.pfnCreateWithNativeHandle = kernel_from_native;
-  t.pfnRetain = [](ur_kernel_handle_t k) {
-    return retain_or_release<UrKernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, true);
-  };
-  t.pfnRelease = [](ur_kernel_handle_t k) {
-    return retain_or_release<UrKernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, false);
-  };
+  t.pfnRetain = retain<UrKernel>;
+  t.pfnRelease = release<UrKernel>;
   t.pfnGetInfo = [](ur_kernel_handle_t k, ur_kernel_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<UrKernel>(k, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, kKernelInfo, UR_KERNEL_INFO_SPILL_MEM_SIZE,
-                              key, size, value, size_ret, ur_kernel_what);
+    return get_info<UrKernel>(k, kKernelInfo, UR_KERNEL_INFO_SPILL_MEM_SIZE, key, size, value, size_ret,
+                              ur_kernel_what);
   };
   t.pfnGetGroupInfo = get_group_info;
   t.pfnGetSubGroupInfo = get_sub_group_info;

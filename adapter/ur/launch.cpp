@@ -84,8 +84,8 @@ ur_result_t launch(ur_queue_handle_t queue_handle, ur_kernel_handle_t kernel_han
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
     UrKernel *ur_kernel = nullptr;
-    if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
-    if (Outcome o = check_handle(kernel_handle, "kernel", UR_RESULT_ERROR_INVALID_KERNEL, ur_kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(queue_handle, queue); !o.ok()) return o;
+    if (Outcome o = check_handle(kernel_handle, ur_kernel); !o.ok()) return o;
     Kernel *kernel = nullptr;
     if (Outcome o = ur_kernel->of(queue->device(), "urEnqueueKernelLaunchWithArgsExp", kernel); !o.ok()) return o;
     if (global == nullptr || (args == nullptr && num_args > 0))

@@ -16,17 +16,11 @@ Buffer::Access access_of(ur_mem_flags_t flags) {
   return Buffer::Access::ReadWrite;
 }
 
-// A bad buffer handle is INVALID_MEM_OBJECT, a buffer that is too small INVALID_SIZE (the Buffer's own code).
-Outcome check_buffer(ur_mem_handle_t handle, Buffer *&out) {
-  return check_handle(handle, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, out);
-}
-
 ur_result_t buffer_create(ur_context_handle_t context_handle, ur_mem_flags_t flags, size_t size,
                           const ur_buffer_properties_t *properties, ur_mem_handle_t *out) {
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(context_handle, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok())
-      return o;
+    if (Outcome o = check_handle(context_handle, context); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemBufferCreate: phBuffer is null");
     if ((flags & UR_MEM_FLAGS_MASK) != 0)
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
@@ -53,7 +47,7 @@ ur_result_t buffer_partition(ur_mem_handle_t handle, ur_mem_flags_t flags, ur_bu
                              const ur_buffer_region_t *region, ur_mem_handle_t *out) {
   return run([&]() -> Outcome {
     Buffer *parent = nullptr;
-    if (Outcome o = check_buffer(handle, parent); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, parent); !o.ok()) return o;
     if (region == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemBufferPartition: pRegion or phMem is null");
     if ((flags & UR_MEM_FLAGS_MASK) != 0 || abi_value(type) != UR_BUFFER_CREATE_TYPE_REGION)
@@ -82,7 +76,7 @@ const UrInfoRow<Buffer, ur_mem_info_t> kMemInfo[] = {
 ur_result_t mem_native_handle(ur_mem_handle_t handle, ur_device_handle_t, ur_native_handle_t *out) {
   return run([&]() -> Outcome {
     Buffer *buffer = nullptr;
-    if (Outcome o = check_buffer(handle, buffer); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, buffer); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemGetNativeHandle: phNativeMem is null");
     *out = reinterpret_cast<ur_native_handle_t>(buffer->data());
     return {};
@@ -95,7 +89,7 @@ ur_result_t buffer_from_native(ur_native_handle_t native, ur_context_handle_t hC
                                const ur_mem_native_properties_t *properties, ur_mem_handle_t *out) {
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemBufferCreateWithNativeHandle: phMem is null");
     const bool owned = properties != nullptr && properties->isNativeHandleOwned;
@@ -112,8 +106,8 @@ Outcome on_buffer(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle,
                   const ur_event_handle_t *wait, ur_event_handle_t *event, bool blocking, Command &&command) {
   Queue *queue = nullptr;
   Buffer *buffer = nullptr;
-  if (Outcome o = check_handle(queue_handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
-  if (Outcome o = check_buffer(buffer_handle, buffer); !o.ok()) return o;
+  if (Outcome o = check_handle(queue_handle, queue); !o.ok()) return o;
+  if (Outcome o = check_handle(buffer_handle, buffer); !o.ok()) return o;
   return enqueue_command(*queue, num_wait, wait, event, blocking,
                          [&](Queue &q, std::span<Event *const> w) { return command(q, *buffer, w); });
 }
@@ -259,7 +253,7 @@ ur_result_t buffer_copy_rect(ur_queue_handle_t queue, ur_mem_handle_t src_handle
   constexpr const char *entry = "urEnqueueMemBufferCopyRect";
   return run([&]() -> Outcome {
     Buffer *dst = nullptr;
-    if (Outcome o = check_buffer(dst_handle, dst); !o.ok()) return o;
+    if (Outcome o = check_handle(dst_handle, dst); !o.ok()) return o;
     RectSide from{}, to{};
     if (Outcome o = rect_side(entry, "source", src_origin, region, src_row_pitch, src_slice_pitch, from); !o.ok())
       return o;
@@ -326,15 +320,10 @@ ur_result_t mem_unmap(ur_queue_handle_t queue, ur_mem_handle_t buffer, void *map
 void implement(ur_mem_dditable_t &t) {
   t.pfnBufferCreate = buffer_create;
   t.pfnBufferPartition = buffer_partition;
-  t.pfnRetain = [](ur_mem_handle_t m) {
-    return retain_or_release<Buffer>(m, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, true);
-  };
-  t.pfnRelease = [](ur_mem_handle_t m) {
-    return retain_or_release<Buffer>(m, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, false);
-  };
+  t.pfnRetain = retain<Buffer>;
+  t.pfnRelease = release<Buffer>;
   t.pfnGetInfo = [](ur_mem_handle_t m, ur_mem_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Buffer>(m, "buffer", UR_RESULT_ERROR_INVALID_MEM_OBJECT, kMemInfo, UR_MEM_INFO_REFERENCE_COUNT, key,
-                            size, value, size_ret, [](const Buffer &) { return std::string("buffer"); });
+    return get_info<Buffer>(m, kMemInfo, UR_MEM_INFO_REFERENCE_COUNT, key, size, value, size_ret);
   };
   t.pfnGetNativeHandle = mem_native_handle;
   t.pfnBufferCreateWithNativeHandle = buffer_from_native;

@@ -27,7 +27,7 @@ ur_result_t adapter_get(uint32_t entries, ur_adapter_handle_t *adapters, uint32_
 ur_result_t adapter_get_last_error(ur_adapter_handle_t handle, const char **message, int32_t *error) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, adapter); !o.ok()) return o;
     if (message == nullptr || error == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urAdapterGetLastError: ppMessage or pError is null");
     *message = last_error_message();
@@ -53,7 +53,7 @@ ur_result_t platform_get(ur_adapter_handle_t handle, uint32_t entries, ur_platfo
                          uint32_t *total) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, adapter); !o.ok()) return o;
     std::vector<Object *> all;
     for (const auto &p : adapter->platforms()) all.push_back(p.get());
     return list_handles(all, entries, platforms, total, "urPlatformGet");
@@ -65,7 +65,7 @@ ur_result_t platform_from_native(ur_native_handle_t native, ur_adapter_handle_t 
                                  const ur_platform_native_properties_t *, ur_platform_handle_t *out) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, adapter); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urPlatformCreateWithNativeHandle: phPlatform is null");
     for (const auto &p : adapter->platforms()) {
@@ -109,7 +109,7 @@ const UrInfoRow<Platform, ur_platform_info_t> kPlatformInfo[] = {
 ur_result_t platform_get_api_version(ur_platform_handle_t handle, ur_api_version_t *version) {
   return run([&]() -> Outcome {
     Platform *platform = nullptr;
-    if (Outcome o = check_handle(handle, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, platform); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, platform); !o.ok()) return o;
     if (version == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urPlatformGetApiVersion: pVersion is null");
     *version = UR_API_VERSION_CURRENT;
     return {};
@@ -121,7 +121,7 @@ ur_result_t platform_get_api_version(ur_platform_handle_t handle, ur_api_version
 ur_result_t platform_get_backend_option(ur_platform_handle_t handle, const char *frontend, const char **backend) {
   return run([&]() -> Outcome {
     Platform *platform = nullptr;
-    if (Outcome o = check_handle(handle, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, platform); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, platform); !o.ok()) return o;
     if (frontend == nullptr || backend == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                   "urPlatformGetBackendOption: pFrontendOption or ppPlatformOption is null");
@@ -151,7 +151,7 @@ ur_result_t adapter_set_logger_callback(ur_adapter_handle_t handle, ur_logger_ca
                                         ur_logger_level_t level) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, adapter); !o.ok()) return o;
     if (callback == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urAdapterSetLoggerCallback: pfnLoggerCallback is null");
     if (Outcome o = check_level(level, "urAdapterSetLoggerCallback"); !o.ok()) return o;
@@ -163,7 +163,7 @@ ur_result_t adapter_set_logger_callback(ur_adapter_handle_t handle, ur_logger_ca
 ur_result_t adapter_set_logger_level(ur_adapter_handle_t handle, ur_logger_level_t level) {
   return run([&]() -> Outcome {
     Adapter *adapter = nullptr;
-    if (Outcome o = check_handle(handle, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, adapter); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, adapter); !o.ok()) return o;
     if (Outcome o = check_level(level, "urAdapterSetLoggerCallbackLevel"); !o.ok()) return o;
     set_logger_level(level);
     return {};
@@ -174,31 +174,25 @@ ur_result_t adapter_set_logger_level(ur_adapter_handle_t handle, ur_logger_level
 
 void implement(ur_adapter_dditable_t &t) {
   t.pfnGet = adapter_get;
-  t.pfnRetain = [](ur_adapter_handle_t a) {
-    return retain_or_release<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, true);
-  };
-  t.pfnRelease = [](ur_adapter_handle_t a) {
-    return retain_or_release<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, false);
-  };
+  t.pfnRetain = retain<Adapter>;
+  t.pfnRelease = release<Adapter>;
   t.pfnGetLastError = adapter_get_last_error;
   t.pfnSetLoggerCallback = adapter_set_logger_callback;
   t.pfnSetLoggerCallbackLevel = adapter_set_logger_level;
   t.pfnGetInfo = [](ur_adapter_handle_t a, ur_adapter_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Adapter>(a, "adapter", UR_RESULT_ERROR_INVALID_NULL_HANDLE, kAdapterInfo, UR_ADAPTER_INFO_VERSION,
-                             key, size, value, size_ret, [](const Adapter &) { return std::string("adapter"); });
+    return get_info<Adapter>(a, kAdapterInfo, UR_ADAPTER_INFO_VERSION, key, size, value, size_ret);
   };
 }
 
 void implement(ur_platform_dditable_t &t) {
   t.pfnGet = platform_get;
   t.pfnGetInfo = [](ur_platform_handle_t p, ur_platform_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Platform>(p, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, kPlatformInfo, UR_PLATFORM_INFO_ADAPTER,
-                              key, size, value, size_ret, [](const Platform &) { return std::string("platform"); });
+    return get_info<Platform>(p, kPlatformInfo, UR_PLATFORM_INFO_ADAPTER, key, size, value, size_ret);
   };
   t.pfnGetApiVersion = platform_get_api_version;
   t.pfnCreateWithNativeHandle = platform_from_native;
   t.pfnGetNativeHandle = [](ur_platform_handle_t p, ur_native_handle_t *native) {
-    return native_handle<Platform>(p, "platform", UR_RESULT_ERROR_INVALID_PLATFORM, native, "urPlatformGetNativeHandle");
+    return native_handle<Platform>(p, native, "urPlatformGetNativeHandle");
   };
   t.pfnGetBackendOption = platform_get_backend_option;
 }

@@ -10,7 +10,7 @@ Outcome listed_devices(const Context &context, uint32_t count, const ur_device_h
                        std::string_view entry, std::vector<Device *> &out) {
   for (uint32_t i = 0; i < count; ++i) {
     Device *device = nullptr;
-    if (Outcome o = check_handle(devices[i], "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+    if (Outcome o = check_handle(devices[i], device); !o.ok()) return o;
     if (Outcome o = with_code(UR_RESULT_ERROR_INVALID_DEVICE, Program::check_device_in_context(entry, context, *device));
         !o.ok())
       return o;
@@ -68,7 +68,7 @@ ur_result_t create_with_il(ur_context_handle_t hContext, const void *il, size_t 
                            const ur_program_properties_t *properties, ur_program_handle_t *out) {
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     if (il == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramCreateWithIL: pIL or phProgram is null");
     if (length == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urProgramCreateWithIL: length is 0");
@@ -86,7 +86,7 @@ ur_result_t create_with_binary(ur_context_handle_t hContext, uint32_t count, ur_
   constexpr const char *entry = "urProgramCreateWithBinary";
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     if (devices == nullptr || lengths == nullptr || binaries == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                   "urProgramCreateWithBinary: phDevices, pLengths, ppBinaries or phProgram is null");
@@ -110,8 +110,8 @@ ur_result_t create_with_binary(ur_context_handle_t hContext, uint32_t count, ur_
 Outcome program_in(ur_context_handle_t hContext, ur_program_handle_t hProgram, std::string_view entry,
                    UrProgram *&program) {
   Context *context = nullptr;
-  if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
-  if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+  if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
+  if (Outcome o = check_handle(hProgram, program); !o.ok()) return o;
   if (&program->context() == context) return {};
   return fail(UR_RESULT_ERROR_INVALID_CONTEXT,
               fmt::format("{}: the {} belongs to another context", entry, program->describe()));
@@ -134,7 +134,7 @@ Outcome check_exp_arguments(uint32_t count, const ur_device_handle_t *devices, u
 Outcome programs_for(ur_program_handle_t handle, uint32_t count, ur_device_handle_t *devices,
                      ur_exp_program_flags_t flags, std::string_view entry, std::vector<Program *> &programs) {
   UrProgram *program = nullptr;
-  if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+  if (Outcome o = check_handle(handle, program); !o.ok()) return o;
   if (Outcome o = check_exp_arguments(count, devices, flags, entry); !o.ok()) return o;
   return program->of(count, devices, entry, programs);
 }
@@ -197,7 +197,7 @@ Outcome link(Context &context, std::span<Device *const> devices, uint32_t count,
   std::vector<UrProgram *> inputs;
   for (uint32_t i = 0; i < count; ++i) {
     UrProgram *program = nullptr;
-    if (Outcome o = check_handle(handles[i], "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (Outcome o = check_handle(handles[i], program); !o.ok()) return o;
     inputs.push_back(program);
   }
   std::vector<std::vector<Program *>> objects(devices.size());
@@ -231,7 +231,7 @@ ur_result_t link_all(ur_context_handle_t hContext, uint32_t count, const ur_prog
                      const char *options, ur_program_handle_t *out) {
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     return link(*context, context->devices(), count, programs, options, out, "urProgramLink");
   });
 }
@@ -242,7 +242,7 @@ ur_result_t link_exp(ur_context_handle_t hContext, uint32_t num_devices, ur_devi
   constexpr const char *entry = "urProgramLinkExp";
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     if (Outcome o = check_exp_arguments(num_devices, devices, flags, entry); !o.ok()) return o;
     std::vector<Device *> listed;
     if (Outcome o = listed_devices(*context, num_devices, devices, entry, listed); !o.ok()) return o;
@@ -255,7 +255,7 @@ ur_result_t set_spec_constants(ur_program_handle_t hProgram, uint32_t count,
   constexpr const char *entry = "urProgramSetSpecializationConstants";
   return run([&]() -> Outcome {
     UrProgram *program = nullptr;
-    if (Outcome o = check_handle(hProgram, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (Outcome o = check_handle(hProgram, program); !o.ok()) return o;
     if (constants == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramSetSpecializationConstants: pSpecConstants is null");
     if (count == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urProgramSetSpecializationConstants: count is 0");
@@ -282,7 +282,7 @@ ur_result_t program_from_native(ur_native_handle_t native, ur_context_handle_t h
   constexpr const char *entry = "urProgramCreateWithNativeHandle";
   return run([&]() -> Outcome {
     Context *context = nullptr;
-    if (Outcome o = check_handle(hContext, "context", UR_RESULT_ERROR_INVALID_CONTEXT, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: phProgram is null", entry));
     if (context->devices().size() != 1)
       return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -305,12 +305,8 @@ void implement(ur_program_dditable_t &t) {
   t.pfnBuild = build;
   t.pfnCompile = compile;
   t.pfnLink = link_all;
-  t.pfnRetain = [](ur_program_handle_t p) {
-    return retain_or_release<UrProgram>(p, "program", UR_RESULT_ERROR_INVALID_PROGRAM, true);
-  };
-  t.pfnRelease = [](ur_program_handle_t p) {
-    return retain_or_release<UrProgram>(p, "program", UR_RESULT_ERROR_INVALID_PROGRAM, false);
-  };
+  t.pfnRetain = retain<UrProgram>;
+  t.pfnRelease = release<UrProgram>;
   t.pfnSetSpecializationConstants = set_spec_constants;
   implement_program_queries(t);
 }

@@ -65,7 +65,7 @@ const UrInfoRow<UrProgram, ur_program_info_t> kProgramInfo[] = {
 ur_result_t get_binaries(ur_program_handle_t handle, size_t size, void *value, size_t *size_ret) {
   return run([&]() -> Outcome {
     UrProgram *program = nullptr;
-    if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, program); !o.ok()) return o;
     if (value == nullptr && size_ret == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramGetInfo BINARIES: both outputs are null");
     const size_t needed = program->programs().size() * sizeof(uint8_t *);
@@ -90,8 +90,7 @@ ur_result_t get_binaries(ur_program_handle_t handle, size_t size, void *value, s
 
 ur_result_t program_get_info(ur_program_handle_t handle, ur_program_info_t key, size_t size, void *value, size_t *size_ret) {
   if (abi_value(key) == UR_PROGRAM_INFO_BINARIES) return get_binaries(handle, size, value, size_ret);
-  return get_info<UrProgram>(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, kProgramInfo,
-                             UR_PROGRAM_INFO_KERNEL_NAMES, key, size, value, size_ret,
+  return get_info<UrProgram>(handle, kProgramInfo, UR_PROGRAM_INFO_KERNEL_NAMES, key, size, value, size_ret,
                              [](const UrProgram &u) { return u.describe(); });
 }
 
@@ -118,7 +117,7 @@ const UrInfoRow<Program, ur_program_build_info_t> kBuildInfo[] = {
 // The program of the device a query names.
 Outcome program_of(ur_program_handle_t handle, ur_device_handle_t device, std::string_view entry, Program *&out) {
   UrProgram *program = nullptr;
-  if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+  if (Outcome o = check_handle(handle, program); !o.ok()) return o;
   return program->of(device, entry, out);
 }
 
@@ -173,7 +172,7 @@ ur_result_t global_pointer(ur_device_handle_t device, ur_program_handle_t handle
 ur_result_t native_module(ur_program_handle_t handle, ur_native_handle_t *out) {
   return run([&]() -> Outcome {
     UrProgram *program = nullptr;
-    if (Outcome o = check_handle(handle, "program", UR_RESULT_ERROR_INVALID_PROGRAM, program); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, program); !o.ok()) return o;
     if (out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urProgramGetNativeHandle: phNativeProgram is null");
     auto module = program->first().single_module();

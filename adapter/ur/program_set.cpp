@@ -11,7 +11,7 @@ Program *UrProgram::of(const Device &device) const {
 
 Outcome UrProgram::of(ur_device_handle_t handle, std::string_view entry, Program *&out) const {
   Device *device = nullptr;
-  if (Outcome o = check_handle(handle, "device", UR_RESULT_ERROR_INVALID_DEVICE, device); !o.ok()) return o;
+  if (Outcome o = check_handle(handle, device); !o.ok()) return o;
   out = of(*device);
   if (out != nullptr) return {};
   return fail(UR_RESULT_ERROR_INVALID_DEVICE,

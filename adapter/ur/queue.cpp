@@ -39,8 +39,8 @@ ur_result_t queue_create(ur_context_handle_t context, ur_device_handle_t device,
   return run([&]() -> Outcome {
     Context *c = nullptr;
     Device *d = nullptr;
-    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
-    if (Outcome o = check_handle(device, "device", UR_RESULT_ERROR_INVALID_DEVICE, d); !o.ok()) return o;
+    if (Outcome o = check_handle(context, c); !o.ok()) return o;
+    if (Outcome o = check_handle(device, d); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urQueueCreate: phQueue is null");
     uint32_t flags = 0;
     if (Outcome o = queue_flags(properties, flags); !o.ok()) return o;
@@ -59,9 +59,9 @@ ur_result_t queue_from_native(ur_native_handle_t native, ur_context_handle_t con
   return run([&]() -> Outcome {
     Context *c = nullptr;
     Device *d = nullptr;
-    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
+    if (Outcome o = check_handle(context, c); !o.ok()) return o;
     if (device != nullptr) {
-      if (Outcome o = check_handle(device, "device", UR_RESULT_ERROR_INVALID_DEVICE, d); !o.ok()) return o;
+      if (Outcome o = check_handle(device, d); !o.ok()) return o;
     } else {
       d = c->devices().front();
     }
@@ -103,7 +103,7 @@ ur_result_t queue_get_info(ur_queue_handle_t handle, ur_queue_info_t key, size_t
   // A handle UR calls INVALID_QUEUE for a query the queue cannot answer (SIZE, DEVICE_DEFAULT).
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
     return answer_ur_info<Queue, ur_queue_info_t>(kQueueInfo, *queue, key, UR_QUEUE_INFO_EMPTY, size, value,
                                                   size_ret, "queue")
         .remap(UR_RESULT_ERROR_INVALID_NULL_HANDLE, UR_RESULT_ERROR_INVALID_QUEUE);
@@ -113,7 +113,7 @@ ur_result_t queue_get_info(ur_queue_handle_t handle, ur_queue_info_t key, size_t
 ur_result_t queue_finish(ur_queue_handle_t handle) {
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
     return queue->finish();
   });
 }
@@ -122,7 +122,7 @@ ur_result_t queue_finish(ur_queue_handle_t handle) {
 ur_result_t queue_flush(ur_queue_handle_t handle) {
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
-    return check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue);
+    return check_handle(handle, queue);
   });
 }
 
@@ -131,7 +131,7 @@ template <class Command>
 Outcome on_queue(ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event,
                  bool blocking, Command &&command) {
   Queue *queue = nullptr;
-  if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+  if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
   return enqueue_command(*queue, num_wait, wait, event, blocking, std::forward<Command>(command));
 }
 
@@ -160,7 +160,7 @@ ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, si
                           const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
     if (dst == nullptr || src == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMMemcpy2D: pDst or pSrc is null");
     if (dst_pitch == 0 || src_pitch == 0 || height == 0 || width == 0 || dst_pitch < width || src_pitch < width)
@@ -186,7 +186,7 @@ ur_result_t usm_fill_2d(ur_queue_handle_t handle, void *mem, size_t pitch, size_
                         ur_event_handle_t *event) {
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
-    if (Outcome o = check_handle(handle, "queue", UR_RESULT_ERROR_INVALID_QUEUE, queue); !o.ok()) return o;
+    if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
     if (mem == nullptr || pattern == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMFill2D: pMem or pPattern is null");
     size_t area = 0;
@@ -276,14 +276,10 @@ ur_result_t barrier_ext(ur_queue_handle_t queue, const ur_exp_enqueue_ext_proper
 void implement(ur_queue_dditable_t &t) {
   t.pfnCreate = queue_create;
   t.pfnGetInfo = queue_get_info;
-  t.pfnRetain = [](ur_queue_handle_t q) {
-    return retain_or_release<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, true);
-  };
-  t.pfnRelease = [](ur_queue_handle_t q) {
-    return retain_or_release<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, false);
-  };
+  t.pfnRetain = retain<Queue>;
+  t.pfnRelease = release<Queue>;
   t.pfnGetNativeHandle = [](ur_queue_handle_t q, ur_queue_native_desc_t *, ur_native_handle_t *native) {
-    return native_handle<Queue>(q, "queue", UR_RESULT_ERROR_INVALID_QUEUE, native, "urQueueGetNativeHandle");
+    return native_handle<Queue>(q, native, "urQueueGetNativeHandle");
   };
   t.pfnCreateWithNativeHandle = queue_from_native;
   t.pfnFinish = queue_finish;

@@ -26,9 +26,9 @@ ur_result_t allocate(const char *entry_point, ur_context_handle_t context, ur_de
   return run([&]() -> Outcome {
     Context *c = nullptr;
     Device *d = nullptr;
-    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
+    if (Outcome o = check_handle(context, c); !o.ok()) return o;
     if (needs_device || device != nullptr)
-      if (Outcome o = check_handle(device, "device", UR_RESULT_ERROR_INVALID_DEVICE, d); !o.ok()) return o;
+      if (Outcome o = check_handle(device, d); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: ppMem is null", entry_point));
     size_t alignment = 0;
     if (Outcome o = check_desc(entry_point, desc, pool, alignment); !o.ok()) return o;
@@ -43,7 +43,7 @@ ur_result_t allocate(const char *entry_point, ur_context_handle_t context, ur_de
 ur_result_t usm_free(ur_context_handle_t context, void *ptr) {
   return run([&]() -> Outcome {
     Context *c = nullptr;
-    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
+    if (Outcome o = check_handle(context, c); !o.ok()) return o;
     if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urUSMFree: pMem is null");
     return Outcome(c->usm_free(ptr)).remap(UR_RESULT_ERROR_INVALID_VALUE, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
   });
@@ -64,7 +64,7 @@ ur_result_t usm_alloc_info(ur_context_handle_t context, const void *ptr, ur_usm_
                            void *value, size_t *size_ret) {
   return run([&]() -> Outcome {
     Context *c = nullptr;
-    if (Outcome o = check_handle(context, "context", UR_RESULT_ERROR_INVALID_CONTEXT, c); !o.ok()) return o;
+    if (Outcome o = check_handle(context, c); !o.ok()) return o;
     if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urUSMGetMemAllocInfo: pMem is null");
     const int32_t k = abi_value(key);
     if (k < UR_USM_ALLOC_INFO_TYPE || k > UR_USM_ALLOC_INFO_POOL)

@@ -53,6 +53,8 @@ bool is_host_symbol(llvm::StringRef name);
 // `slot_bytes`: what each work-item keeps across them in the thread's scratch buffer.
 // `subgroup_size`: the size the kernel runs with.
 llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_size, uint64_t &slot_bytes);
+// The info-level line saying that `kernel` runs on fibers, and why (work_group.cpp).
+void log_fiber_path(llvm::StringRef kernel, const std::string &why);
 inline constexpr const char *region_scratch_symbol = "zeal_cpu_region_scratch"; // void *(uint64_t bytes)
 // (uint32_t *next, const RegionSite *sites, const uint32_t *args, uint64_t total, uint64_t subgroup_size)
 inline constexpr const char *region_collectives_symbol = "zeal_cpu_region_collectives";

@@ -43,6 +43,8 @@ enum WorkItemField : unsigned {
 };
 llvm::StructType *work_item_type(llvm::LLVMContext &context);
 llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context);
+// Where field[dim] (or the scalar field) of a WorkItem is.
+llvm::Value *work_item_field(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim = 0);
 // Loads field[dim] (or the scalar field) of a WorkItem as an i64.
 llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim = 0);
 

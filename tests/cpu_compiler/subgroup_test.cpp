@@ -228,8 +228,8 @@ TEST_P(SubGroupSchemes, TheLogSaysAtInfoLevelWhichPathEachKernelTakes) {
     EXPECT_TRUE(says("'ops_16' runs as regions, loops over its work-items between barriers and collectives; "));
     EXPECT_TRUE(says("'collectives_and_barriers' runs as regions, "));
   } else {
-    EXPECT_TRUE(says("'ops_16' runs its work-items on fibers (a stack each) for its barriers and collectives, as "
-                     "-zeal-barriers=fibers asks"));
+    EXPECT_TRUE(says("'ops_16' runs its work-items on fibers (a stack each) for its barriers and collectives: "
+                     "-zeal-barriers=fibers asks for them"));
   }
 }
 
@@ -569,7 +569,7 @@ TEST(SubGroupsBuild, ARequiredSizeTheDeviceLacksFailsTheBuildNamingTheKernel) {
 TEST_P(SubGroupSchemes, ABinaryKeepsThePrimarySizeItWasCompiledWith) {
   CompileOptions built_with = options_for(scheme());
   built_with.primary_subgroup_size = 8;
-  auto program = build("subgroups", built_with);
+  auto program = build("primary_size", built_with); // subgroups.cl's ops_default and ops_16, alone
   ASSERT_NE(program, nullptr);
   EXPECT_EQ(program->find_kernel("ops_default")->subgroup_size, 8u);
   EXPECT_EQ(program->find_kernel("ops_16")->subgroup_size, 16u) << "a required size is the size it runs with";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <regex>
 
@@ -150,11 +151,14 @@ TEST_P(CrossCompile, EveryTestKernelBuildsAsItDoesForTheHost) {
   }
   std::sort(kernels.begin(), kernels.end());
   ASSERT_GE(kernels.size(), 10u) << ZEAL_TEST_KERNEL_DIR;
+  // Whether each kernel builds for the host, found once for all targets (a tenth of the test's time).
+  static std::map<std::filesystem::path, bool> builds_for_host;
   for (const std::filesystem::path &path : kernels) {
     const std::vector<uint8_t> spirv = load_kernel(path.stem().string());
     auto for_target = compile_for(spirv, cpu);
-    auto for_host = compile_spirv(spirv, {});
-    EXPECT_EQ(for_host.ok(), for_target.ok())
+    auto host = builds_for_host.find(path);
+    if (host == builds_for_host.end()) host = builds_for_host.emplace(path, compile_spirv(spirv, {}).ok()).first;
+    EXPECT_EQ(host->second, for_target.ok())
         << path.filename() << ": " << (for_target.ok() ? "" : for_target.error().log);
   }
 }

@@ -257,13 +257,14 @@ llvm::PointerType *work_item_pointer_type(llvm::LLVMContext &context) {
   return llvm::PointerType::get(work_item_type(context), 0);
 }
 
-llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim) {
+llvm::Value *work_item_field(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim) {
   llvm::StructType *type = work_item_type(builder.getContext());
-  llvm::Value *address =
-      field < WorkDim
-          ? builder.CreateInBoundsGEP(type, work_item, {builder.getInt32(0), builder.getInt32(field), builder.getInt32(dim)})
-          : builder.CreateStructGEP(type, work_item, field);
-  return builder.CreateLoad(builder.getInt64Ty(), address);
+  if (field > GlobalOffset) return builder.CreateStructGEP(type, work_item, field);
+  return builder.CreateInBoundsGEP(type, work_item, {builder.getInt32(0), builder.getInt32(field), builder.getInt32(dim)});
+}
+
+llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim) {
+  return builder.CreateLoad(builder.getInt64Ty(), work_item_field(builder, work_item, field, dim));
 }
 
 llvm::StringRef opencl_base_name(llvm::StringRef mangled) {

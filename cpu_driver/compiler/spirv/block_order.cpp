@@ -2,6 +2,8 @@
 // post-order when the written order puts a block before one that dominates it.
 #include "cpu_driver/compiler/spirv/block_order.hpp"
 
+#include "common/spirv_words.hpp"
+
 #define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
 #include <spirv/unified1/spirv.hpp>
 
@@ -12,7 +14,7 @@
 namespace zeal::cpu::detail {
 namespace {
 
-constexpr size_t header_words = 5;
+using spirv::header_words;
 
 bool is_terminator(uint32_t opcode) {
   switch (opcode) {
@@ -52,14 +54,12 @@ public:
 
 private:
   void index() {
-    for (size_t at = header_words; at < words_.size();) {
-      const uint32_t count = words_[at] >> 16, opcode = words_[at] & 0xffff;
-      if (count == 0 || count > words_.size() - at) return;
+    for (const spirv::Instruction &i : spirv::instructions(words_)) {
+      if (i.cut) return;
       bool has_result = false, has_type = false;
-      spv::HasResultAndType(spv::Op(opcode), &has_result, &has_type);
-      if (opcode == spv::OpTypeInt && count >= 3) int_width_[words_[at + 1]] = words_[at + 2];
-      if (has_result && has_type && count >= 3) type_of_[words_[at + 2]] = words_[at + 1];
-      at += count;
+      spv::HasResultAndType(spv::Op(i.opcode), &has_result, &has_type);
+      if (i.opcode == spv::OpTypeInt && i.count >= 3) int_width_[i.words[1]] = i.words[2];
+      if (has_result && has_type && i.count >= 3) type_of_[i.words[2]] = i.words[1];
     }
   }
 
@@ -95,20 +95,18 @@ std::optional<std::vector<Block>> blocks_of(std::span<const uint32_t> words, siz
                                             SelectorWidths &widths) {
   std::vector<Block> blocks;
   std::optional<size_t> terminator;
-  for (size_t at = first; at < end;) {
-    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (opcode == spv::OpLabel) {
+  for (const spirv::Instruction &i : spirv::instructions(words, first, end)) {
+    if (i.opcode == spv::OpLabel) {
       if (!blocks.empty() && !terminator) return std::nullopt;
-      if (!blocks.empty()) blocks.back().end = at;
-      blocks.push_back({at, end, {}});
+      if (!blocks.empty()) blocks.back().end = i.at;
+      blocks.push_back({i.at, end, {}});
       terminator.reset();
-    } else if (is_terminator(opcode) && !blocks.empty() && !terminator) {
-      terminator = at;
-      auto next = successors(words.subspan(at, count), widths);
+    } else if (is_terminator(i.opcode) && !blocks.empty() && !terminator) {
+      terminator = i.at;
+      auto next = successors(i.words, widths);
       if (!next) return std::nullopt;
       blocks.back().successors = std::move(*next);
     }
-    at += count;
   }
   if (blocks.empty() || !terminator) return std::nullopt;
   return blocks;
@@ -192,9 +190,10 @@ size_t order_blocks_by_dominance(std::vector<uint32_t> &words) {
   size_t reordered = 0;
   size_t body = 0;
   bool in_function = false;
-  for (size_t at = header_words; at < words.size();) {
-    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || count > words.size() - at) return 0;
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    const size_t at = i.at;
+    const uint32_t opcode = i.opcode;
+    if (i.cut) return 0;
     if (opcode == spv::OpFunction) {
       in_function = true;
       body = 0;
@@ -217,7 +216,6 @@ size_t order_blocks_by_dominance(std::vector<uint32_t> &words) {
         }
       }
     }
-    at += count;
   }
   if (reordered == 0) return 0;
   out.insert(out.end(), words.begin() + static_cast<ptrdiff_t>(copied), words.end());

@@ -2,7 +2,7 @@
 #include "cpu_driver/compiler/spirv/legalize.hpp"
 #include "cpu_driver/compiler/spirv/block_order.hpp"
 
-#include "common/spirv_host_access.hpp"
+#include "common/spirv_words.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -22,7 +22,7 @@
 namespace zeal::cpu::detail {
 namespace {
 
-constexpr uint32_t header_words = 5;
+using spirv::header_words;
 constexpr uint32_t debug_source = 35;          // DebugSource in OpenCL.DebugInfo.100: File, then optional Text
 constexpr uint32_t debug_source_words = 7;     // with Text: opcode, type, result, set, instruction, File, Text
 constexpr uint32_t nontemporal_mask = 0x4000;  // SPIR-V 1.6's memory-operand hint
@@ -32,20 +32,12 @@ constexpr std::string_view cpp_spec_constant_type = "struct.cl::__spirv::OpSpecC
 
 uint32_t word_of(uint32_t opcode, uint32_t count) { return (count << 16) | opcode; }
 
-struct Instruction {
-  size_t at;
-  uint32_t count;
-  uint32_t opcode;
-};
-
-// Every instruction's place, or nothing when a word count does not fit (the guard then says how).
-std::optional<std::vector<Instruction>> instructions(std::span<const uint32_t> words) {
-  std::vector<Instruction> out;
-  for (size_t at = header_words; at < words.size();) {
-    uint32_t count = words[at] >> 16;
-    if (count == 0 || count > words.size() - at) return std::nullopt;
-    out.push_back({at, count, words[at] & 0xffff});
-    at += count;
+// Every instruction, or nothing when a word count does not fit (the guard then says how).
+std::optional<std::vector<spirv::Instruction>> instruction_list(std::span<const uint32_t> words) {
+  std::vector<spirv::Instruction> out;
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    if (i.cut) return std::nullopt;
+    out.push_back(i);
   }
   return out;
 }
@@ -55,46 +47,46 @@ std::optional<std::vector<Instruction>> instructions(std::span<const uint32_t> w
 bool may_need_rewriting(std::span<const uint32_t> words) {
   if (words[1] == 0x00010500 || words[1] == 0x00010600) return true;
   std::unordered_set<uint32_t> builtins, scalars;
-  for (size_t at = header_words; at < words.size();) {
-    uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || count > words.size() - at) return false; // the guard says how the module is cut
-    switch (opcode) {
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    if (i.cut) return false; // the guard says how the module is cut
+    const uint32_t count = i.count;
+    std::span<const uint32_t> w = i.words;
+    switch (i.opcode) {
     case spv::OpExtInstImport: {
-      std::string name = count > 2 ? spirv_literal_string(words.subspan(at + 2, count - 2)) : std::string();
+      std::string name = count > 2 ? spirv::literal_string(w.subspan(2)) : std::string();
       if (name == "OpenCL.DebugInfo.100" || std::string_view(name).starts_with("NonSemantic.")) return true;
       break;
     }
     case spv::OpTypeInt:
     case spv::OpTypeFloat:
     case spv::OpTypeBool:
-      if (count >= 2) scalars.insert(words[at + 1]);
+      if (count >= 2) scalars.insert(w[1]);
       break;
     case spv::OpConstantNull:
-      if (count == 3 && scalars.contains(words[at + 1])) return true;
+      if (count == 3 && scalars.contains(w[1])) return true;
       break;
     case spv::OpTypeVector:
-      if (count == 4 && words[at + 3] == 1) return true;
+      if (count == 4 && w[3] == 1) return true;
       break;
     case spv::OpName: // the name's first bytes, without making a string of every name
-      if ((count - 2) * 4 > cpp_spec_constant_type.size() &&
-          std::memcmp(&words[at + 2], cpp_spec_constant_type.data(), cpp_spec_constant_type.size()) == 0)
+      if (count > 2 && (count - 2) * 4 > cpp_spec_constant_type.size() &&
+          std::memcmp(&w[2], cpp_spec_constant_type.data(), cpp_spec_constant_type.size()) == 0)
         return true;
       break;
     case spv::OpDecorate:
-      if (count == 4 && words[at + 2] == spv::DecorationFuncParamAttr &&
-          words[at + 3] == spv::FunctionParameterAttributeNoReadWrite) {
+      if (count == 4 && w[2] == spv::DecorationFuncParamAttr &&
+          w[3] == spv::FunctionParameterAttributeNoReadWrite) {
         return true;
       }
-      if (count == 4 && words[at + 2] == spv::DecorationBuiltIn) builtins.insert(words[at + 1]);
+      if (count == 4 && w[2] == spv::DecorationBuiltIn) builtins.insert(w[1]);
       break;
     case spv::OpBitcast:
     case spv::OpPtrAccessChain:
     case spv::OpInBoundsPtrAccessChain:
-      if (count >= 4 && builtins.contains(words[at + 3])) return true;
+      if (count >= 4 && builtins.contains(w[3])) return true;
       break;
     default: break;
     }
-    at += count;
   }
   return false;
 }
@@ -102,8 +94,8 @@ bool may_need_rewriting(std::span<const uint32_t> words) {
 // The rewrites of one module: each instruction is kept, dropped or replaced by other words.
 class Legalizer {
 public:
-  Legalizer(std::vector<uint32_t> words, std::vector<Instruction> insts)
-      : words_(std::move(words)), insts_(std::move(insts)), replaced_(insts_.size()) {}
+  Legalizer(std::span<const uint32_t> words, std::vector<spirv::Instruction> insts)
+      : words_(words), insts_(std::move(insts)), replaced_(insts_.size()), version_(words[1]) {}
 
   Legalized run() {
     index_definitions();
@@ -119,9 +111,10 @@ public:
     if (!changed_) return out;
     std::vector<uint32_t> result(words_.begin(), words_.begin() + header_words);
     for (size_t i = 0; i < insts_.size(); ++i) {
-      if (replaced_[i]) result.insert(result.end(), replaced_[i]->begin(), replaced_[i]->end());
-      else result.insert(result.end(), words_.begin() + insts_[i].at, words_.begin() + insts_[i].at + insts_[i].count);
+      std::span<const uint32_t> kept = replaced_[i] ? std::span<const uint32_t>(*replaced_[i]) : inst(i);
+      result.insert(result.end(), kept.begin(), kept.end());
     }
+    result[1] = version_;
     result[3] = bound_;
     out.spirv.resize(result.size() * 4);
     std::memcpy(out.spirv.data(), result.data(), out.spirv.size());
@@ -129,7 +122,7 @@ public:
   }
 
 private:
-  std::span<const uint32_t> inst(size_t i) const { return {words_.data() + insts_[i].at, insts_[i].count}; }
+  std::span<const uint32_t> inst(size_t i) const { return insts_[i].words; }
   void replace(size_t i, std::vector<uint32_t> with) {
     replaced_[i] = std::move(with);
     changed_ = true;
@@ -149,7 +142,7 @@ private:
       spv::HasResultAndType(spv::Op(insts_[i].opcode), &has_result, &has_type);
       size_t slot = has_type ? 2 : 1;
       if (has_result && w.size() > slot) definition_[w[slot]] = i;
-      if (insts_[i].opcode == spv::OpExtInstImport && w.size() >= 3 && spirv_literal_string(w.subspan(2)) == "OpenCL.std") {
+      if (insts_[i].opcode == spv::OpExtInstImport && w.size() >= 3 && spirv::literal_string(w.subspan(2)) == "OpenCL.std") {
         opencl_std_ = w[1];
       }
     }
@@ -175,7 +168,7 @@ private:
     std::unordered_map<uint32_t, std::string> sets; // id -> name
     for (size_t i = 0; i < insts_.size(); ++i) {
       auto w = inst(i);
-      if (insts_[i].opcode == spv::OpExtInstImport && w.size() >= 3) sets[w[1]] = spirv_literal_string(w.subspan(2));
+      if (insts_[i].opcode == spv::OpExtInstImport && w.size() >= 3) sets[w[1]] = spirv::literal_string(w.subspan(2));
     }
     std::unordered_set<uint32_t> dropped_sets;
     for (const auto &[id, name] : sets) {
@@ -203,7 +196,7 @@ private:
         dropped_ids.insert(w[2]);
         drop(i);
       } else if (op == spv::OpExtension && w.size() >= 2 &&
-                 spirv_literal_string(w.subspan(1)) == "SPV_KHR_non_semantic_info") {
+                 spirv::literal_string(w.subspan(1)) == "SPV_KHR_non_semantic_info") {
         drop(i);
       }
     }
@@ -505,7 +498,7 @@ private:
   // Kernels gain nothing from SPIR-V 1.5 and 1.6 that the translator would need: read them as 1.4 unless
   // they use the Vulkan memory model (the guard then refuses the version by number).
   void read_newer_versions_as_1_4() {
-    uint32_t version = words_[1];
+    const uint32_t version = version_;
     if (version != 0x00010500 && version != 0x00010600) return;
     for (size_t i = 0; i < insts_.size(); ++i) {
       auto w = inst(i);
@@ -521,7 +514,7 @@ private:
     }
     notes_.push_back(fmt::format("info: the module is SPIR-V {}.{}; it is read as SPIR-V 1.4, which has everything "
                                  "it uses", version >> 16, (version >> 8) & 0xff));
-    words_[1] = version_1_4;
+    version_ = version_1_4;
     changed_ = true;
   }
 
@@ -540,7 +533,7 @@ private:
       const uint32_t op = insts_[i].opcode;
       if (op == spv::OpDecorate && w.size() == 4 && w[2] == spv::DecorationSpecId) used_ids.insert(w[3]);
       if (op == spv::OpName && w.size() > 2) {
-        std::string name = spirv_literal_string(w.subspan(2));
+        std::string name = spirv::literal_string(w.subspan(2));
         if (name.starts_with(cpp_spec_constant_type) && name.ends_with(">")) {
           std::string id = name.substr(name.rfind(',') + 1);
           id.pop_back();
@@ -595,12 +588,13 @@ private:
     return is_module_level(op) || op == spv::OpVariable || op == spv::OpUndef || op == spv::OpFunction;
   }
 
-  std::vector<uint32_t> words_;
-  std::vector<Instruction> insts_;
+  std::span<const uint32_t> words_;
+  std::vector<spirv::Instruction> insts_;
   std::vector<std::optional<std::vector<uint32_t>>> replaced_;
   std::unordered_map<uint32_t, size_t> definition_;
   std::vector<bool> in_function_;
   std::vector<std::string> notes_;
+  uint32_t version_;
   uint32_t bound_ = 0;
   uint32_t opencl_std_ = 0; // the OpenCL.std instruction set's id
   bool changed_ = false;
@@ -615,7 +609,7 @@ Legalized legalize_for_translator(std::span<const uint8_t> spirv) {
   if (words[0] != spv::MagicNumber) return {};
   Legalized out;
   if (may_need_rewriting(words)) {
-    std::optional<std::vector<Instruction>> insts = instructions(words);
+    std::optional<std::vector<spirv::Instruction>> insts = instruction_list(words);
     if (!insts) return {};
     out = Legalizer(words, std::move(*insts)).run();
     if (!out.spirv.empty()) {

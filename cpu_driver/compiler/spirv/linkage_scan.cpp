@@ -26,17 +26,17 @@ SpirvLinkage scan_linkage(std::span<const uint8_t> spirv) {
   std::unordered_set<std::string> entry_points;
   bool function_pointers = false;
   // Decorations and entry points come before any function: stop at the first.
-  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
-    uint32_t opcode = words[at] & 0xffff;
-    std::span<const uint32_t> inst(words.data() + at, words[at] >> 16);
-    if (opcode == spv::OpFunction) break;
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    const uint32_t opcode = i.opcode;
+    std::span<const uint32_t> inst = i.words;
+    if (i.cut || opcode == spv::OpFunction) break;
     if (opcode == spv::OpCapability && inst.size() >= 2 && inst[1] == spv::CapabilityFunctionPointersINTEL)
       function_pointers = true;
-    if (opcode == spv::OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv_literal_string(inst.subspan(3)));
+    if (opcode == spv::OpEntryPoint && inst.size() >= 4) entry_points.insert(spirv::literal_string(inst.subspan(3)));
     if (opcode != spv::OpDecorate || inst.size() < 3) continue;
     if (inst[2] == spv::DecorationBuiltIn) builtins.insert(inst[1]);
     if (inst[2] == spv::DecorationLinkageAttributes && inst.size() >= 5) {
-      linked.push_back({inst[1], spirv_literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
+      linked.push_back({inst[1], spirv::literal_string(inst.subspan(3, inst.size() - 4)), inst.back()});
     }
   }
   SpirvLinkage out;

@@ -55,19 +55,16 @@ Status check_header(std::span<const uint32_t> words) {
 // Every instruction fits in the stream, so the structure walk can index freely.
 Status check_word_counts(std::span<const uint32_t> words) {
   if (words.size() == header_words) return invalid_binary("the SPIR-V module holds no instructions after its header");
-  for (size_t at = header_words; at < words.size();) {
-    uint32_t count = words[at] >> 16;
-    uint32_t opcode = words[at] & 0xffff;
-    if (count == 0) {
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    if (i.cut && i.count == 0) {
       return invalid_binary(
-          fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", at, opcode));
+          fmt::format("the SPIR-V instruction at word {} (opcode {}) has a word count of 0", i.at, i.opcode));
     }
-    if (count > words.size() - at) {
+    if (i.cut) {
       return invalid_binary(fmt::format(
           "the SPIR-V binary is truncated: the instruction at word {} (opcode {}) needs {} words but only {} remain",
-          at, opcode, count, words.size() - at));
+          i.at, i.opcode, i.count, words.size() - i.at));
     }
-    at += count;
   }
   return {};
 }
@@ -80,8 +77,8 @@ public:
   explicit StructureCheck(std::span<const uint32_t> words) : words_(words), bound_(words[3]) {}
 
   Status run() {
-    for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
-      if (Status step = visit(at, words_[at] & 0xffff, words_.subspan(at, words_[at] >> 16)); !step) return step;
+    for (const spirv::Instruction &i : spirv::instructions(words_)) {
+      if (Status step = visit(i.at, i.opcode, i.words); !step) return step;
     }
     if (in_function_) return invalid_binary("the SPIR-V binary is truncated: its last function has no OpFunctionEnd");
     if (memory_models_ != 1) {
@@ -247,10 +244,11 @@ Status check_ids(std::span<const uint32_t> module) {
   IdCheck ids;
   ids.base = words.data();
   ids.bound = words[3];
-  for (size_t at = header_words; !view.empty() && at < module.size(); at += module[at] >> 16) {
-    uint32_t opcode = module[at] & 0xffff;
-    if (opcode == spirv_op_convert_f_to_bf16 || opcode == spirv_op_convert_bf16_to_f) {
-      ids.bfloat16_conversions.emplace_back(uint32_t(at), opcode == spirv_op_convert_f_to_bf16);
+  if (!view.empty()) { // the module has bfloat16 conversions: where they are
+    for (const spirv::Instruction &i : spirv::instructions(module)) {
+      if (i.opcode == spirv_op_convert_f_to_bf16 || i.opcode == spirv_op_convert_bf16_to_f) {
+        ids.bfloat16_conversions.emplace_back(uint32_t(i.at), i.opcode == spirv_op_convert_f_to_bf16);
+      }
     }
   }
   spv_diagnostic diagnostic = nullptr;
@@ -276,11 +274,10 @@ Status check_extensions(std::span<const uint32_t> words) {
 #include <LLVMSPIRVLib/LLVMSPIRVExtensions.inc>
 #undef EXT
   };
-  for (size_t at = header_words; at < words.size(); at += words[at] >> 16) {
-    uint32_t opcode = words[at] & 0xffff;
-    if (opcode == spv::OpFunction) break;
-    if (opcode != spv::OpExtension) continue;
-    std::string name = spirv_literal_string(words.subspan(at + 1, (words[at] >> 16) - 1));
+  for (const spirv::Instruction &i : spirv::instructions(words)) {
+    if (i.opcode == spv::OpFunction) break;
+    if (i.opcode != spv::OpExtension) continue;
+    std::string name = spirv::literal_string(i.words.subspan(1));
     if (!known.contains(name)) {
       return build_failure(fmt::format("the module uses SPIR-V extension '{}', which this driver's SPIR-V reader "
                                        "(LLVMSPIRVLib 15) does not implement", name));

@@ -20,7 +20,7 @@ Status TypeCheck::check_name_target(uint32_t at, std::span<const uint32_t> inst)
 
 Status TypeCheck::check_bfloat16_conversions() const {
   for (const auto &[at, to_bfloat16] : ids_.bfloat16_conversions) {
-    std::span<const uint32_t> inst = words_.subspan(at, words_[at] >> 16);
+    std::span<const uint32_t> inst = spirv::instruction_at(words_, at).words;
     if (inst.size() < 4) continue;
     uint32_t result = inst[1], operand = type_of(inst[3]);
     uint32_t bf16 = to_bfloat16 ? result : operand, f32 = to_bfloat16 ? operand : result;
@@ -37,7 +37,7 @@ Status TypeCheck::check_bfloat16_conversions() const {
 }
 
 void TypeCheck::note_builtin_name(uint32_t at, uint32_t target, std::span<const uint32_t> name) {
-  if (spirv_literal_string(name).starts_with("__spirv_BuiltIn")) builtin_names_.emplace(target, at);
+  if (spirv::literal_string(name).starts_with("__spirv_BuiltIn")) builtin_names_.emplace(target, at);
 }
 
 Status TypeCheck::check_builtin_names() const {
@@ -86,7 +86,7 @@ Status TypeCheck::check_decoration(uint32_t at, std::span<const uint32_t> inst) 
     // A kernel may be exported, under its own name only (the translator pairs them by name).
     if (auto entry = entry_points_.find(inst[1]);
         !member && entry != entry_points_.end() && inst.size() >= 5 &&
-        spirv_literal_string(inst.subspan(3, inst.size() - 4)) != entry->second) {
+        spirv::literal_string(inst.subspan(3, inst.size() - 4)) != entry->second) {
       return wrong(at, inst, fmt::format("gives kernel %{} ('{}') another linkage name", inst[1], entry->second));
     }
     return {};
@@ -165,7 +165,7 @@ Status TypeCheck::check_composite_constant(uint32_t at, std::span<const uint32_t
     ok = parts == word_of(type, 3);
     for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2);
   } else if (kind == spv::OpTypeStruct) {
-    ok = parts + 2 == (words_[find(type)->at] >> 16);
+    ok = parts + 2 == definition(type).size();
     for (uint32_t i = 0; ok && i < parts; ++i) ok = type_of(inst[3 + i]) == word_of(type, 2 + i);
   } else if (kind == spv::OpTypeArray) {
     ok = parts == word_of(word_of(type, 3), 3); // the length constant's value (arrays shorter than 2^32)
@@ -184,8 +184,8 @@ Status TypeCheck::check_builtin_uses() const {
   for (const auto &builtin : builtins_) derived.insert(builtin.first);
   for (const Use &use : ids_.used) {
     if (!derived.contains(use.id) || role_of(use) == Role::Any) continue;
-    const uint32_t *inst = words_.data() + use.at;
-    uint32_t count = inst[0] >> 16;
+    std::span<const uint32_t> inst = spirv::instruction_at(words_, use.at).words;
+    const uint32_t count = uint32_t(inst.size());
     bool chain = use.opcode == spv::OpAccessChain || use.opcode == spv::OpInBoundsAccessChain;
     bool cast = use.opcode == spv::OpBitcast || use.opcode == spv::OpPtrCastToGeneric ||
                 use.opcode == spv::OpGenericCastToPtr;

@@ -1,7 +1,7 @@
 // What the translator guard's checks share: each id's definition and uses, as SPIRV-Tools' parser reports them.
 #pragma once
 
-#include "common/spirv_host_access.hpp"
+#include "common/spirv_words.hpp"
 #include "cpu_driver/compiler/spirv/translator_guard.hpp"
 
 #include <spirv-tools/libspirv.h>
@@ -14,7 +14,7 @@
 
 namespace zeal::cpu::detail {
 
-constexpr uint32_t header_words = 5;
+using spirv::header_words;
 
 inline Error invalid_binary(std::string sentence) { return malformed_spirv(std::move(sentence)); }
 

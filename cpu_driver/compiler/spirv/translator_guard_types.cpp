@@ -15,8 +15,8 @@ Status TypeCheck::run() {
     if (Status ok = check_role(use); !ok) return ok;
     if (Status ok = check_scope(use); !ok) return ok;
   }
-  for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
-    if (Status ok = check(uint32_t(at), words_.subspan(at, words_[at] >> 16)); !ok) return ok;
+  for (const spirv::Instruction &i : spirv::instructions(words_)) {
+    if (Status ok = check(uint32_t(i.at), i.words); !ok) return ok;
   }
   if (Status ok = check_builtin_names(); !ok) return ok;
   if (Status ok = check_bfloat16_conversions(); !ok) return ok;
@@ -38,10 +38,14 @@ uint32_t TypeCheck::type_of(uint32_t id) const {
   return d ? d->type : 0;
 }
 
-uint32_t TypeCheck::word_of(uint32_t id, uint32_t index) const {
+std::span<const uint32_t> TypeCheck::definition(uint32_t id) const {
   const Definition *d = find(id);
-  if (!d || index >= (words_[d->at] >> 16)) return 0;
-  return words_[d->at + index];
+  return d ? spirv::instruction_at(words_, d->at).words : std::span<const uint32_t>();
+}
+
+uint32_t TypeCheck::word_of(uint32_t id, uint32_t index) const {
+  std::span<const uint32_t> words = definition(id);
+  return index < words.size() ? words[index] : 0;
 }
 
 bool TypeCheck::has_role(uint32_t id, Role role) const {
@@ -71,11 +75,10 @@ Status TypeCheck::check_role(const Use &use) const {
 }
 
 void TypeCheck::find_function_bodies() {
-  for (size_t at = header_words; at < words_.size(); at += words_[at] >> 16) {
-    uint32_t opcode = words_[at] & 0xffff;
-    if (opcode == spv::OpFunction) bodies_.push_back({uint32_t(at), uint32_t(words_.size())});
-    if (opcode == spv::OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(at);
-    if (opcode == spv::OpTypeForwardPointer && (words_[at] >> 16) >= 2) forward_pointers_.insert(words_[at + 1]);
+  for (const spirv::Instruction &i : spirv::instructions(words_)) {
+    if (i.opcode == spv::OpFunction) bodies_.push_back({uint32_t(i.at), uint32_t(words_.size())});
+    if (i.opcode == spv::OpFunctionEnd && !bodies_.empty()) bodies_.back().second = uint32_t(i.at);
+    if (i.opcode == spv::OpTypeForwardPointer && i.count >= 2) forward_pointers_.insert(i.words[1]);
   }
 }
 
@@ -253,13 +256,13 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
     }
     return {};
   case spv::OpExtInstImport: // before any OpExtInst
-    if (inst.size() >= 3 && spirv_literal_string(inst.subspan(2)) == "OpenCL.std") opencl_std_ = inst[1];
+    if (inst.size() >= 3 && spirv::literal_string(inst.subspan(2)) == "OpenCL.std") opencl_std_ = inst[1];
     return {};
   case spv::OpMemoryModel:
     if (inst.size() >= 2) address_bits_ = inst[1] == spv::AddressingModelPhysical32 ? 32 : 64;
     return {};
   case spv::OpEntryPoint:
-    if (inst.size() >= 4) entry_points_[inst[2]] = spirv_literal_string(inst.subspan(3));
+    if (inst.size() >= 4) entry_points_[inst[2]] = spirv::literal_string(inst.subspan(3));
     return {};
   case spv::OpExtInst: return check_ext_inst(at, inst);
   case spv::OpConstantComposite: case spv::OpSpecConstantComposite: return check_composite_constant(at, inst);
@@ -380,13 +383,13 @@ Status TypeCheck::check_function(uint32_t at, std::span<const uint32_t> inst) {
     return wrong(at, inst, fmt::format("returns %{} but its function type %{} returns another type", inst[1],
                                        function_type_));
   }
-  parameters_left_ = uint32_t(std::max<size_t>(3, words_[find(function_type_)->at] >> 16) - 3);
+  parameters_left_ = uint32_t(std::max<size_t>(3, definition(function_type_).size()) - 3);
   return {};
 }
 
 Status TypeCheck::check_parameter(uint32_t at, std::span<const uint32_t> inst) {
   if (parameters_left_ == 0) return wrong(at, inst, "is a parameter its function type does not have");
-  uint32_t count = (words_[find(function_type_)->at] >> 16) - 3;
+  uint32_t count = uint32_t(definition(function_type_).size() - 3);
   uint32_t expected = word_of(function_type_, 3 + count - parameters_left_--);
   if (inst.size() >= 2 && inst[1] != expected) {
     return wrong(at, inst, fmt::format("is a parameter of type %{} where the function type has %{}", inst[1],
@@ -398,7 +401,7 @@ Status TypeCheck::check_parameter(uint32_t at, std::span<const uint32_t> inst) {
 Status TypeCheck::check_call(uint32_t at, std::span<const uint32_t> inst) const {
   if (inst.size() < 4) return {};
   uint32_t type = word_of(inst[3], 4);
-  uint32_t params = opcode_of(type) == spv::OpTypeFunction ? (words_[find(type)->at] >> 16) - 3 : 0;
+  uint32_t params = opcode_of(type) == spv::OpTypeFunction ? uint32_t(definition(type).size() - 3) : 0;
   if (word_of(type, 2) != inst[1] || inst.size() - 4 != params) {
     return wrong(at, inst, fmt::format("calls %{} with a result type or argument count its type does not have",
                                        inst[3]));
@@ -413,7 +416,7 @@ Status TypeCheck::check_call(uint32_t at, std::span<const uint32_t> inst) const 
 }
 
 bool TypeCheck::is_member(uint32_t type, uint32_t member) const {
-  return opcode_of(type) == spv::OpTypeStruct && uint64_t{member} + 2 < (words_[find(type)->at] >> 16);
+  return opcode_of(type) == spv::OpTypeStruct && uint64_t{member} + 2 < definition(type).size();
 }
 
 Status TypeCheck::check_composite(uint32_t at, std::span<const uint32_t> inst, size_t operand) const {

@@ -133,6 +133,8 @@ private:
   const Definition *find(uint32_t id) const;
   uint32_t opcode_of(uint32_t id) const;
   uint32_t type_of(uint32_t id) const;
+  // The words of the instruction defining `id`, or none when nothing defines it.
+  std::span<const uint32_t> definition(uint32_t id) const;
   // Word `index` of the instruction defining `id`, or 0 past its end.
   uint32_t word_of(uint32_t id, uint32_t index) const;
   uint32_t pointee(uint32_t type) const { return opcode_of(type) == spv::OpTypePointer ? word_of(type, 3) : 0; }

@@ -50,13 +50,6 @@ llvm::MDNode *parallel_loop(llvm::LLVMContext &context, llvm::MDNode *accesses) 
   return loop;
 }
 
-// Where field `which` (element `dim` of the id and size arrays) of the work-item's WorkItem is.
-llvm::Value *work_item_field(llvm::IRBuilder<> &b, llvm::Value *work_item, WorkItemField which, unsigned dim = 0) {
-  llvm::StructType *type = work_item_type(b.getContext());
-  return which <= GlobalOffset ? b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(which), b.getInt32(dim)})
-                               : b.CreateStructGEP(type, work_item, which);
-}
-
 // Wraps `entry` (the clone of region `id`'s first block) in z/y/x work-item
 // loops; `latch` is where each work-item's run of the region ends. When
 // `checked`, only the work-items waiting at the region's sync point run it:
@@ -206,8 +199,8 @@ struct Region {
   bool one_way() const { return !checked && targets.size() == 1; }
 };
 
-Region describe_region(llvm::BasicBlock *entry, uint32_t id, const SyncIds &sync_ids, bool checked) {
-  Region region{entry, id, checked, {entry}, {}};
+Region describe_region(llvm::BasicBlock *entry, uint32_t id, const SyncIds &sync_ids) {
+  Region region{entry, id, false, {entry}, {}};
   std::vector<llvm::BasicBlock *> work{entry};
   while (!work.empty()) {
     llvm::BasicBlock *block = work.back();
@@ -249,6 +242,15 @@ struct RegionEmitter {
   // or when work-items come another way, which is rare enough to leave to the
   // dispatcher rather than compile one more copy of the regions after them.
   std::set<uint32_t> continuations = {};
+  // Region id -> its blocks and ways out, described once before any is cloned (as run by every work-item).
+  std::vector<Region> described = {};
+
+  // Region `id` as run by every work-item, or (`checked`) by those waiting at its sync point only.
+  Region region_of(uint32_t id, bool checked) const {
+    Region region = described[id];
+    region.checked = checked;
+    return region;
+  }
 
   // One copy of the region's blocks, whose every way out ends at `latch`; their accesses join group `accesses`.
   llvm::BasicBlock *clone_once(const Region &region, const std::string &suffix, llvm::BasicBlock *latch,
@@ -301,11 +303,12 @@ struct RegionEmitter {
     return region.one_way() ? dispatcher.known(*region.targets.begin()) : dispatcher.scan;
   }
 
-  // Clones the region starting at `entry` into its work-item loops and returns
-  // the first block of what runs it; `from` branches there.
-  llvm::BasicBlock *clone_region(llvm::BasicBlock *entry, uint32_t id, llvm::BasicBlock *from, bool checked) const {
+  // Clones region `id` into its work-item loops and returns the first block of
+  // what runs it; `from` branches there.
+  llvm::BasicBlock *clone_region(uint32_t id, llvm::BasicBlock *from, bool checked) const {
     llvm::LLVMContext &context = function.getContext();
-    const Region region = describe_region(entry, id, sync_ids, checked);
+    const Region region = region_of(id, checked);
+    llvm::BasicBlock *entry = region.entry;
     const std::string name = "region." + std::to_string(id);
     // When rows hold whole sub-groups, a region that starts a chain runs it
     // sub-group by sub-group (emit_chain); `choose` tests the rows.
@@ -359,7 +362,7 @@ struct RegionEmitter {
     std::set<uint32_t> seen{first.id};
     while (std::optional<uint32_t> site = next_site(regions.back())) {
       if (!seen.insert(*site).second) break;
-      regions.push_back(describe_region(syncs[*site - 1], *site, sync_ids, false));
+      regions.push_back(region_of(*site, false));
     }
     return regions;
   }
@@ -588,12 +591,14 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
   // Every work-item starts in region 0, which nothing re-enters.
   RegionEmitter emitter{function, frame, sync_ids, syncs, originals, dispatcher, sites, summary, subgroup_size};
   for (size_t i = 0; i <= syncs.size(); ++i) {
-    const Region region = describe_region(i == 0 ? start : syncs[i - 1], uint32_t(i), sync_ids, false);
+    emitter.described.push_back(describe_region(i == 0 ? start : syncs[i - 1], uint32_t(i), sync_ids));
+  }
+  for (const Region &region : emitter.described) {
     if (std::optional<uint32_t> site = emitter.next_site(region); site && *site != region.id) {
       emitter.continuations.insert(*site);
     }
   }
-  llvm::BasicBlock *first = emitter.clone_region(start, 0, &prologue, false);
+  llvm::BasicBlock *first = emitter.clone_region(0, &prologue, false);
   llvm::cast<llvm::BranchInst>(prologue.getTerminator())->setSuccessor(0, first);
   // Each sync point's region twice: for all work-items when they all wait
   // there (then the loops vectorise as without barriers), and for those that do.
@@ -601,8 +606,8 @@ std::optional<Unsupported> build_dispatcher(llvm::Function &function, llvm::Basi
     uint32_t id = uint32_t(i + 1);
     auto *pick = llvm::BasicBlock::Create(function.getContext(), "region." + std::to_string(id) + ".pick", &function);
     dispatcher.regions->addCase(llvm::ConstantInt::get(llvm::Type::getInt32Ty(function.getContext()), id), pick);
-    llvm::BasicBlock *all = emitter.clone_region(syncs[i], id, pick, false);
-    llvm::BasicBlock *some = emitter.clone_region(syncs[i], id, pick, true);
+    llvm::BasicBlock *all = emitter.clone_region(id, pick, false);
+    llvm::BasicBlock *some = emitter.clone_region(id, pick, true);
     llvm::IRBuilder<> b(pick);
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), frame.uniform), all, some);
   }
@@ -690,8 +695,7 @@ llvm::Function *build_region_function(llvm::Function &item, uint32_t subgroup_si
     if (llvm::verifyFunction(*function, &out)) failed = Unsupported{"internal error: " + out.str()};
   }
   if (failed) {
-    logger("zeal-cpu").info("kernel '{}' runs its work-items on fibers (a stack each) for its barriers and collectives: {}",
-                            kernel.str(), failed->reason);
+    log_fiber_path(kernel, failed->reason);
     function->dropAllReferences();
     function->eraseFromParent();
     return nullptr;

@@ -174,11 +174,7 @@ void emit_counted_loop(llvm::IRBuilder<> &b, llvm::Value *count, const std::stri
 
 void store_field(llvm::IRBuilder<> &b, llvm::Value *work_item, WorkItemField field, llvm::Value *value,
                  unsigned dim = 0) {
-  llvm::StructType *type = work_item_type(b.getContext());
-  llvm::Value *address = field <= GlobalOffset
-                             ? b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(field), b.getInt32(dim)})
-                             : b.CreateStructGEP(type, work_item, field);
-  b.CreateStore(value, address);
+  b.CreateStore(value, work_item_field(b, work_item, field, dim));
 }
 
 // Emits `for (id = 0; id < local_size[dim]; ++id) { local_id[dim] = id; body(); }`
@@ -401,9 +397,7 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
     llvm::Function *regions =
         fiber_barriers ? nullptr : build_region_function(*item, subgroup_size, slot_bytes);
     if (fiber_barriers) {
-      logger("zeal-cpu").info("kernel '{}' runs its work-items on fibers (a stack each) for its barriers and "
-                              "collectives, as -zeal-barriers=fibers asks",
-                              kernel.getName().str());
+      log_fiber_path(kernel.getName(), "-zeal-barriers=fibers asks for them");
     }
     if (regions != nullptr) {
       as_regions = true;
@@ -454,6 +448,11 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
 }
 
 } // namespace
+
+void log_fiber_path(llvm::StringRef kernel, const std::string &why) {
+  logger("zeal-cpu").info("kernel '{}' runs its work-items on fibers (a stack each) for its barriers and collectives: {}",
+                          kernel.str(), why);
+}
 
 std::string work_group_function_name(llvm::StringRef kernel) { return ("zeal.wg." + kernel).str(); }
 
