@@ -16,7 +16,13 @@ namespace zeal::cpu {
 
 CommandList::CommandList(Context &context, std::unique_ptr<Executor> immediate, uint32_t group, bool synchronous)
     : context_(context), immediate_(std::move(immediate)), group_(group), synchronous_(synchronous),
-      commands_(std::make_shared<std::vector<Command>>()) {}
+      commands_(std::make_shared<std::vector<Command>>()) {
+  if (immediate_ != nullptr) context_.add_stream(*immediate_);
+}
+
+CommandList::~CommandList() {
+  if (immediate_ != nullptr) context_.remove_stream(*immediate_);
+}
 
 ze_result_t CommandList::append(Command command) {
   if (immediate_ != nullptr) {

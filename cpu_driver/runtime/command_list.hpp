@@ -16,6 +16,9 @@ class CommandList : public _ze_command_list_handle_t {
 public:
   // `immediate` null: a regular list. Otherwise appends go straight to it. `group`: the queue group's ordinal.
   CommandList(Context &context, std::unique_ptr<Executor> immediate, uint32_t group, bool synchronous);
+  ~CommandList();
+  CommandList(const CommandList &) = delete;
+  CommandList &operator=(const CommandList &) = delete;
   static CommandList *from(ze_command_list_handle_t h) { return static_cast<CommandList *>(h); }
 
   Context &context() { return context_; }

@@ -10,6 +10,14 @@
 
 namespace zeal::cpu {
 
+CommandQueue::CommandQueue(Context &context, ThreadPool &pool, DeviceHealth &health, uint32_t group, bool synchronous,
+                           ThreadPool::Priority priority)
+    : context_(context), group_(group), synchronous_(synchronous), executor_(pool, health, priority) {
+  context_.add_stream(executor_);
+}
+
+CommandQueue::~CommandQueue() { context_.remove_stream(executor_); }
+
 // Also used for immediate command lists, which take the same descriptor.
 ze_result_t check_queue_desc(const ze_command_queue_desc_t &desc) {
   // Two groups of queues_per_group queues each, as zeDeviceGetCommandQueueGroupProperties says.

@@ -21,8 +21,10 @@ constexpr uint32_t queues_per_group = 2;
 class CommandQueue : public _ze_command_queue_handle_t {
 public:
   CommandQueue(Context &context, ThreadPool &pool, DeviceHealth &health, uint32_t group, bool synchronous,
-               ThreadPool::Priority priority)
-      : context_(context), group_(group), synchronous_(synchronous), executor_(pool, health, priority) {}
+               ThreadPool::Priority priority);
+  ~CommandQueue();
+  CommandQueue(const CommandQueue &) = delete;
+  CommandQueue &operator=(const CommandQueue &) = delete;
   static CommandQueue *from(ze_command_queue_handle_t h) { return static_cast<CommandQueue *>(h); }
 
   Context &context() { return context_; }

@@ -4,12 +4,28 @@
 #include "common/log.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/executor.hpp"
 
 #include <atomic>
 
 namespace zeal::cpu {
 
 Context::Context(Driver &driver) : driver_(driver), allocations_(driver.cpu().memory_bytes) {}
+
+void Context::add_stream(Executor &stream) {
+  std::lock_guard lock(streams_mutex_);
+  streams_.push_back(&stream);
+}
+
+void Context::remove_stream(Executor &stream) {
+  std::lock_guard lock(streams_mutex_);
+  std::erase(streams_, &stream);
+}
+
+void Context::finish_submitted() {
+  std::lock_guard lock(streams_mutex_);
+  for (Executor *stream : streams_) stream->synchronize(UINT64_MAX);
+}
 
 namespace {
 

@@ -5,9 +5,13 @@
 #include "cpu_driver/runtime/memory.hpp"
 #include "cpu_driver/runtime/virtual_memory.hpp"
 
+#include <mutex>
+#include <vector>
+
 namespace zeal::cpu {
 
 class Driver;
+class Executor;
 
 class Context : public _ze_context_handle_t {
 public:
@@ -18,10 +22,19 @@ public:
   Allocations &allocations() { return allocations_; }
   VirtualMemory &virtual_memory() { return virtual_memory_; }
 
+  // The submission streams of the context's queues and immediate lists, each added while it exists.
+  void add_stream(Executor &stream);
+  void remove_stream(Executor &stream);
+  // Waits until every command submitted so far to the context's queues and immediate lists has run (what
+  // zeMemFreeExt's policies wait for before freeing). Queues created or destroyed meanwhile wait for it.
+  void finish_submitted();
+
 private:
   Driver &driver_;
   Allocations allocations_;
   VirtualMemory virtual_memory_;
+  std::mutex streams_mutex_;
+  std::vector<Executor *> streams_;
 };
 
 } // namespace zeal::cpu

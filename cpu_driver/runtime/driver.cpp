@@ -169,6 +169,12 @@ ze_result_t driver_get_properties(ze_driver_handle_t driver, ze_driver_propertie
   if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   properties->uuid = Driver::from(driver)->uuid();
   properties->driverVersion = (ZEAL_CPU_DRIVER_VERSION_MAJOR << 24) | (ZEAL_CPU_DRIVER_VERSION_MINOR << 16) | ZEAL_CPU_DRIVER_VERSION_PATCH;
+  if (auto *free_policies = const_cast<ze_driver_memory_free_ext_properties_t *>(
+          find_in_chain<ze_driver_memory_free_ext_properties_t>(properties->pNext,
+                                                                ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES))) {
+    free_policies->freePolicies =
+        ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+  }
   return ZE_RESULT_SUCCESS;
 }
 
@@ -188,6 +194,7 @@ std::span<const std::pair<const char *, uint32_t>> extensions() {
         {ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0},
         {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0},
         {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_1_0},
+        {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0},
     };
     if (!code_cache_directory().empty())
       names.emplace_back(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0);

@@ -311,6 +311,30 @@ ze_result_t mem_free(ze_context_handle_t context, void *ptr) {
   return r;
 }
 
+// ZE_extension_memory_free_policies. Both policies wait, before freeing, for every command submitted so far to
+// the context's queues and immediate lists (this driver does not track which commands use which memory): a
+// blocking free returns once it is freed; a deferred one is carried out the same way, so that the memory is
+// never freed under a command that still uses it and is never left behind.
+ze_result_t mem_free_ext(ze_context_handle_t context, const ze_memory_free_ext_desc_t *desc, void *ptr) {
+  if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || ptr == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  constexpr uint32_t known =
+      ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+  if ((desc->freePolicy & ~known) != 0) {
+    zeal::logger("zeal-cpu").warn("zeMemFreeExt: free policy {:#x} has flags the extension does not define",
+                                  uint32_t(desc->freePolicy));
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  }
+  Context *c = Context::from(context);
+  Allocation a;
+  if (!c->allocations().find(ptr, a)) {
+    zeal::logger("zeal-cpu").warn("zeMemFreeExt: {} is not an allocation of this context", ptr);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  if (desc->freePolicy != 0) c->finish_submitted();
+  return mem_free(context, ptr);
+}
+
 ze_result_t mem_get_alloc_properties(ze_context_handle_t context, const void *ptr,
                                      ze_memory_allocation_properties_t *out, ze_device_handle_t *device) {
   if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -432,6 +456,7 @@ void implement(ze_mem_dditable_t &t) {
   t.pfnAllocDevice = guarded<mem_alloc_device>;
   t.pfnAllocShared = guarded<mem_alloc_shared>;
   t.pfnFree = guarded<mem_free>;
+  t.pfnFreeExt = guarded<mem_free_ext>;
   t.pfnGetAllocProperties = guarded<mem_get_alloc_properties>;
   t.pfnGetAddressRange = guarded<mem_get_address_range>;
 }

@@ -6,10 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <string>
-#include <unistd.h>
+#include <thread>
+#include <vector>
 
 namespace zeal::cpu::test {
 namespace {
@@ -222,6 +225,69 @@ TEST_F(Memory, DeviceAllocationsPastTheDevicesMemoryAreOutOfDeviceMemory) {
 }
 
 // The virtual memory page size is answered for any size, and never 0, which a caller divides by.
+// ZE_extension_memory_free_policies: the driver lists it with both policies, and a free with either waits for the
+// commands submitted before it (here a fill held back by an event on an immediate list), so that the fill never
+// writes into freed memory.
+TEST_F(Memory, AFreeWithAPolicyWaitsForTheCommandsSubmittedBeforeIt) {
+  uint32_t count = 0;
+  ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, nullptr));
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
+  EXPECT_TRUE(std::any_of(extensions.begin(), extensions.end(), [](const ze_driver_extension_properties_t &e) {
+    return std::string(e.name) == ZE_MEMORY_FREE_POLICIES_EXT_NAME && e.version == ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0;
+  }));
+  ze_driver_memory_free_ext_properties_t policies{ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, nullptr, 0};
+  ze_driver_properties_t properties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES, &policies, {}, 0};
+  ZE_ASSERT_OK(zeDriverGetProperties(driver, &properties));
+  EXPECT_EQ(uint32_t(ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE | ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE),
+            uint32_t(policies.freePolicies));
+
+  ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  for (ze_driver_memory_free_policy_ext_flags_t policy :
+       {ze_driver_memory_free_policy_ext_flags_t(ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE),
+        ze_driver_memory_free_policy_ext_flags_t(ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)}) {
+    SCOPED_TRACE(::testing::Message() << "policy " << policy);
+    void *memory = nullptr;
+    ZE_ASSERT_OK(zeMemAllocDevice(context, &device_desc, 1 << 20, 0, device, &memory));
+    ze_command_list_handle_t list = immediate_list();
+    ze_event_handle_t gate = event(), filled = event();
+    const uint8_t pattern = 0x5a;
+    ZE_ASSERT_OK(zeCommandListAppendWaitOnEvents(list, 1, &gate));
+    ZE_ASSERT_OK(zeCommandListAppendMemoryFill(list, memory, &pattern, 1, 1 << 20, filled, 0, nullptr));
+    std::atomic<bool> returned = false;
+    ze_result_t freed = ZE_RESULT_ERROR_UNKNOWN;
+    std::thread freer([&] {
+      ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr, policy};
+      freed = zeMemFreeExt(context, &desc, memory);
+      returned = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_FALSE(returned) << "the free waits for the fill submitted before it";
+    ZE_EXPECT_OK(zeEventHostSignal(gate));
+    freer.join();
+    ZE_EXPECT_OK(freed);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(filled)) << "the fill ran before the memory was freed";
+    ze_memory_allocation_properties_t p{ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, nullptr, {}, 0, 0};
+    ZE_EXPECT_OK(zeMemGetAllocProperties(context, memory, &p, nullptr));
+    EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, p.type) << "freed";
+  }
+}
+
+TEST_F(Memory, AFreeWithoutAPolicyIsAPlainFreeAndBadArgumentsAreRefused) {
+  ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  void *memory = nullptr;
+  ZE_ASSERT_OK(zeMemAllocHost(context, &host_desc, 64, 0, &memory));
+  ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr, 0x4};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeMemFreeExt(context, &desc, memory)) << "a flag no policy has";
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemFreeExt(context, nullptr, memory));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeMemFreeExt(nullptr, &desc, memory));
+  desc.freePolicy = 0;
+  int on_stack = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFreeExt(context, &desc, &on_stack)) << "not an allocation";
+  ZE_EXPECT_OK(zeMemFreeExt(context, &desc, memory));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFreeExt(context, &desc, memory)) << "freed already";
+}
+
 TEST_F(Memory, TheVirtualMemoryPageSizeIsTheHostsPage) {
   size_t page = 0;
   ZE_ASSERT_OK(zeVirtualMemQueryPageSize(context, device, 1 << 20, &page));
