@@ -18,13 +18,24 @@ void Context::add_stream(Executor &stream) {
 }
 
 void Context::remove_stream(Executor &stream) {
-  std::lock_guard lock(streams_mutex_);
+  std::unique_lock lock(streams_mutex_);
+  streams_cv_.wait(lock, [&] { return finishing_ == 0; });
   std::erase(streams_, &stream);
 }
 
 void Context::finish_submitted() {
-  std::lock_guard lock(streams_mutex_);
-  for (Executor *stream : streams_) stream->synchronize(UINT64_MAX);
+  std::vector<Executor *> streams;
+  {
+    std::lock_guard lock(streams_mutex_);
+    streams = streams_;
+    ++finishing_;
+  }
+  for (Executor *stream : streams) stream->synchronize(UINT64_MAX);
+  {
+    std::lock_guard lock(streams_mutex_);
+    --finishing_;
+  }
+  streams_cv_.notify_all();
 }
 
 namespace {

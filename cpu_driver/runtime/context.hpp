@@ -5,6 +5,7 @@
 #include "cpu_driver/runtime/memory.hpp"
 #include "cpu_driver/runtime/virtual_memory.hpp"
 
+#include <condition_variable>
 #include <mutex>
 #include <vector>
 
@@ -26,7 +27,8 @@ public:
   void add_stream(Executor &stream);
   void remove_stream(Executor &stream);
   // Waits until every command submitted so far to the context's queues and immediate lists has run (what
-  // zeMemFreeExt's policies wait for before freeing). Queues created or destroyed meanwhile wait for it.
+  // zeMemFreeExt's policies wait for before freeing). A queue or list destroyed meanwhile waits for it, since
+  // its stream is being waited on; one created meanwhile does not.
   void finish_submitted();
 
 private:
@@ -34,7 +36,9 @@ private:
   Allocations allocations_;
   VirtualMemory virtual_memory_;
   std::mutex streams_mutex_;
+  std::condition_variable streams_cv_;
   std::vector<Executor *> streams_;
+  unsigned finishing_ = 0; // finish_submitted() calls waiting on a copy of streams_
 };
 
 } // namespace zeal::cpu

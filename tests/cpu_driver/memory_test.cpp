@@ -263,6 +263,14 @@ TEST_F(Memory, AFreeWithAPolicyWaitsForTheCommandsSubmittedBeforeIt) {
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_FALSE(returned) << "the free waits for the fill submitted before it";
+    // Meanwhile the context stays usable: a new list is made and runs a command of its own.
+    ze_command_list_handle_t another = immediate_list();
+    ze_event_handle_t ran = event();
+    auto *value = shared_array<int>(1);
+    const int seven = 7;
+    ZE_ASSERT_OK(zeCommandListAppendMemoryFill(another, value, &seven, sizeof(seven), sizeof(seven), ran, 0, nullptr));
+    ZE_EXPECT_OK(zeEventHostSynchronize(ran, UINT64_MAX));
+    EXPECT_EQ(7, *value);
     ZE_EXPECT_OK(zeEventHostSignal(gate));
     freer.join();
     ZE_EXPECT_OK(freed);
