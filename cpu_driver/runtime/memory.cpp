@@ -325,14 +325,18 @@ ze_result_t mem_free_ext(ze_context_handle_t context, const ze_memory_free_ext_d
                                   uint32_t(desc->freePolicy));
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   }
+  // Refused before any wait, by zeMemFree's rule: the pointer an allocation returned, not one inside it.
   Context *c = Context::from(context);
   Allocation a;
-  if (!c->allocations().find(ptr, a)) {
+  if (!c->allocations().find(ptr, a) || a.base != reinterpret_cast<uintptr_t>(ptr)) {
     zeal::logger("zeal-cpu").warn("zeMemFreeExt: {} is not an allocation of this context", ptr);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   if (desc->freePolicy != 0) c->finish_submitted();
-  return mem_free(context, ptr);
+  ze_result_t r = c->allocations().free(ptr);
+  if (r != ZE_RESULT_SUCCESS) // freed by another thread meanwhile
+    zeal::logger("zeal-cpu").warn("zeMemFreeExt: {} is not an allocation of this context", ptr);
+  return r;
 }
 
 ze_result_t mem_get_alloc_properties(ze_context_handle_t context, const void *ptr,

@@ -292,6 +292,10 @@ TEST_F(Memory, AFreeWithoutAPolicyIsAPlainFreeAndBadArgumentsAreRefused) {
   desc.freePolicy = 0;
   int on_stack = 0;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFreeExt(context, &desc, &on_stack)) << "not an allocation";
+  desc.freePolicy = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFreeExt(context, &desc, static_cast<char *>(memory) + 8))
+      << "inside an allocation, not its start";
+  desc.freePolicy = 0;
   ZE_EXPECT_OK(zeMemFreeExt(context, &desc, memory));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFreeExt(context, &desc, memory)) << "freed already";
 }
