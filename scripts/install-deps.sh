@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package zeal's build, tests, examples and (with --bench) benchmarks use. Idempotent.
+# Options: --bench, --conformance (see below).
 set -euo pipefail
 
 packages=(
@@ -15,9 +16,16 @@ packages=(
 )
 
 # --bench adds what the benchmarks compare against: PoCL running the same OpenCL C.
-if [ "${1:-}" = "--bench" ]; then
-  packages+=(pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)
-fi
+# --conformance adds what Intel's level-zero-tests build needs (scripts/level-zero-tests.sh).
+for option in "$@"; do
+  case "$option" in
+    --bench) packages+=(pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers) ;;
+    --conformance)
+      packages+=(libpng-dev googletest libboost-log-dev libboost-program-options-dev libboost-timer-dev
+                 libboost-chrono-dev libboost-system-dev libboost-serialization-dev) ;;
+    *) echo "install-deps: unknown option '$option' (known: --bench, --conformance)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

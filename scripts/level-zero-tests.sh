@@ -16,6 +16,7 @@ work="${1:-${TMPDIR:-/tmp}/lzt-build}"
 driver="$PWD/build/${2:-default}/lib/libze_zeal_cpu.so.1"
 [ -f "$driver" ] || { echo "level-zero-tests: no $driver (build the preset first)" >&2; exit 1; }
 if [ ! -d "$work/out" ]; then
+  scripts/install-deps.sh --conformance
   "$suite/build.sh" "$suite"/level-zero-tests-*.tar.xz "$work"
 fi
 # test_cmdlist alone runs about 40 minutes: its kernels do GPU-sized math per element (cos, pow, asin, ...).

@@ -12,10 +12,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <optional>
+#include <system_error>
+#include <thread>
 
 namespace zeal::cpu {
 namespace {
@@ -159,12 +162,52 @@ void copy_timestamps(const KernelTimestampQuery &q) {
   }
 }
 
+// A cooperative launch: every group on a thread of its own (this one runs the first), so that each is resident
+// while others wait for it, whatever the pool is busy with. Appending checked the count
+// (Kernel::max_cooperative_groups). No group starts before every thread exists: if the system refuses one, none
+// runs (a group could wait forever for one that never starts) and that is the launch's fault.
+std::optional<std::string> run_cooperative(const KernelLaunch &launch, const LocalLayout &layout, uint64_t groups) {
+  LaunchFault fault;
+  std::mutex mutex;
+  std::condition_variable started;
+  enum class Gate { closed, open, cancelled } gate = Gate::closed;
+  auto group = [&](uint64_t g) {
+    {
+      std::unique_lock lock(mutex);
+      started.wait(lock, [&] { return gate != Gate::closed; });
+      if (gate == Gate::cancelled) return;
+    }
+    run_groups(launch, layout, g, g + 1, fault);
+  };
+  std::vector<std::thread> threads;
+  std::string refused;
+  try {
+    threads.reserve(groups - 1);
+    for (uint64_t g = 1; g < groups; ++g) threads.emplace_back(group, g);
+  } catch (const std::system_error &e) {
+    refused = e.what();
+  }
+  {
+    std::lock_guard lock(mutex);
+    gate = refused.empty() ? Gate::open : Gate::cancelled;
+  }
+  started.notify_all();
+  if (refused.empty()) run_groups(launch, layout, 0, 1, fault);
+  for (std::thread &t : threads) t.join();
+  if (!refused.empty())
+    return fmt::format("kernel '{}' did not run: the system started only {} of the {} threads its cooperative launch "
+                       "needs ({})",
+                       launch.kernel->name, threads.size() + 1, groups, refused);
+  return fault.first();
+}
+
 // Splits the launch's work-groups over the pool; each chunk of groups gets its own context and local memory.
 // Returns the first fault of its code, if one faulted.
 std::optional<std::string> run_kernel(const KernelLaunch &launch, ThreadPool &pool, ThreadPool::Priority priority) {
   assert(launch.kernel != nullptr && launch.run != nullptr);
   uint64_t groups = uint64_t{launch.group_count[0]} * launch.group_count[1] * launch.group_count[2];
   LocalLayout layout = layout_local_memory(launch);
+  if (launch.cooperative) return run_cooperative(launch, layout, groups);
   LaunchFault fault;
   pool.parallel_for(
       groups, [&](uint64_t begin, uint64_t end) { run_groups(launch, layout, begin, end, fault); }, priority);

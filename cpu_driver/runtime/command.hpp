@@ -30,6 +30,7 @@ struct KernelLaunch {
   uint32_t group_size[3] = {1, 1, 1};
   uint32_t group_count[3] = {1, 1, 1};
   uint64_t global_offset[3] = {0, 0, 0}; // zeKernelSetGlobalOffsetExp's
+  bool cooperative = false; // each group on a thread of its own (zeCommandListAppendLaunchCooperativeKernel)
 };
 
 struct MemoryCopy {

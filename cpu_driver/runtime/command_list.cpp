@@ -289,9 +289,8 @@ ze_result_t append_launch_multiple_kernels_indirect(ze_command_list_handle_t lis
                          count, groups, signal, wait_count, waits);
 }
 
-// A cooperative launch's groups may wait for each other, so they must all run at once: at most one
-// per thread of the kernel's device (zeKernelSuggestMaxCooperativeGroupCount). A group that waits keeps
-// its thread, and the device's other threads take the groups it waits for.
+// A cooperative launch's groups may wait for each other, so they must all run at once: each gets a thread of its
+// own when the command runs, up to zeKernelSuggestMaxCooperativeGroupCount's number of them.
 ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
                                              const ze_group_count_t *groups, ze_event_handle_t signal,
                                              uint32_t wait_count, ze_event_handle_t *waits) {
@@ -299,15 +298,16 @@ ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_k
       r != ZE_RESULT_SUCCESS)
     return r;
   const uint64_t count = uint64_t{groups->groupCountX} * groups->groupCountY * groups->groupCountZ;
-  const unsigned limit = Kernel::from(kernel)->device().threads();
+  const uint32_t limit = Kernel::from(kernel)->max_cooperative_groups();
   if (count > limit) {
     zeal::logger("zeal-cpu").warn("zeCommandListAppendLaunchCooperativeKernel: {} groups of kernel '{}' cannot all "
-                                  "run at once on a device of {} threads",
+                                  "run at once: at most {} of its group size can (zeKernelSuggestMaxCooperativeGroupCount)",
                                   count, Kernel::from(kernel)->info().name, limit);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   KernelLaunch launch;
   if (ze_result_t r = Kernel::from(kernel)->capture_launch(*groups, launch); r != ZE_RESULT_SUCCESS) return r;
+  launch.cooperative = true;
   return append(list, std::move(launch), signal, wait_count, waits);
 }
 

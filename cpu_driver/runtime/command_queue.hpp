@@ -9,7 +9,8 @@ namespace zeal::cpu {
 class Context;
 
 // Each device's command queue groups, by ordinal, as zeDeviceGetCommandQueueGroupProperties lists them:
-// compute (copies and cooperative kernels too), then copy only. Both run on the device's threads.
+// compute (copies and cooperative kernels too), then copy only. Both run on the device's threads, but for
+// cooperative launches, whose groups get threads of their own (run_cooperative in command.cpp).
 enum QueueGroup : uint32_t { compute_group = 0, copy_group = 1 };
 constexpr uint32_t queue_group_count = 2;
 // Queues (engines) per group: independent submission streams that run side by

@@ -155,6 +155,21 @@ uint32_t aligned_offset(uint32_t offset, size_t size) {
 
 } // namespace
 
+// A cooperative launch gives each group an OS thread of its own, so every group is resident while any waits for
+// another, whatever else the device runs. Up to 64 such threads per device thread, and up to 1024 work-items per
+// device thread: the work-items of a group with barriers each have a fiber stack. Never fewer than the device's
+// threads, which the pool alone could keep busy.
+uint32_t Kernel::max_cooperative_groups() const {
+  uint64_t threads = device_.threads();
+  uint64_t group_size;
+  {
+    std::lock_guard lock(mutex_);
+    group_size = uint64_t{group_size_[0]} * group_size_[1] * group_size_[2];
+  }
+  uint64_t by_items = threads * max_cooperative_items_per_thread / group_size;
+  return static_cast<uint32_t>(std::max(threads, std::min(threads * max_cooperative_groups_per_thread, by_items)));
+}
+
 ze_result_t Kernel::capture_launch(const ze_group_count_t &groups, KernelLaunch &out) const {
   // A kernel built from SPIR-V compiles at its first launch, on the appending thread.
   auto run = program_->entry(info_);
@@ -317,11 +332,10 @@ ze_result_t kernel_set_cache_config(ze_kernel_handle_t kernel, ze_cache_config_f
   return ZE_RESULT_SUCCESS;
 }
 
-// A work-group runs whole on one worker thread, so as many groups run at once as the kernel's device has workers.
 ze_result_t kernel_suggest_max_cooperative_group_count(ze_kernel_handle_t kernel, uint32_t *count) {
   if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *count = Kernel::from(kernel)->device().threads();
+  *count = Kernel::from(kernel)->max_cooperative_groups();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -26,6 +26,11 @@ public:
   // ZE_experimental_global_offset: added to every global id of the launches appended afterwards.
   void set_global_offset(uint32_t x, uint32_t y, uint32_t z);
   void suggest_group_size(const uint32_t global[3], uint32_t out[3]) const;
+  // How many groups of the current group size a cooperative launch may have: each group runs on a thread of its
+  // own, so that all are resident at once (zeKernelSuggestMaxCooperativeGroupCount).
+  uint32_t max_cooperative_groups() const;
+  static constexpr uint64_t max_cooperative_groups_per_thread = 64;
+  static constexpr uint64_t max_cooperative_items_per_thread = 1024;
   void properties(ze_kernel_properties_t &out) const;
   // The attributes of the kernel's source as Intel's driver lists them, space-separated:
   // "reqd_work_group_size(8,1,1) intel_reqd_sub_group_size(16)"; empty without any.

@@ -48,7 +48,7 @@ protected:
   }
   // Work-items between barriers, built with `flags`: run as fibers (the work-group's other work-items are
   // suspended when one faults) or as the loops of barrier regions; 32 groups over the device's threads.
-  void fault_after_barrier(const char *flags) {
+  void fault_after_barrier(const char *flags, bool cooperative = false) {
     ze_kernel_handle_t k = kernel("fault_after_barrier", flags);
     ASSERT_NE(nullptr, k);
     constexpr uint32_t group = 64;
@@ -63,7 +63,14 @@ protected:
     ze_command_list_handle_t list = immediate_list();
     ze_event_handle_t done = event();
     ze_group_count_t groups{32, 1, 1};
-    ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr));
+    if (cooperative) {
+      uint32_t at_once = 0;
+      ZE_ASSERT_OK(zeKernelSuggestMaxCooperativeGroupCount(k, &at_once));
+      ASSERT_GE(at_once, 32u) << "groups of 64 on 4 threads: 1024 work-items per thread";
+      ZE_ASSERT_OK(zeCommandListAppendLaunchCooperativeKernel(list, k, &groups, done, 0, nullptr));
+    } else {
+      ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(list, k, &groups, done, 0, nullptr));
+    }
     EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST, zeEventHostSynchronize(done, UINT64_MAX));
   }
 };
@@ -131,6 +138,12 @@ TEST_F(DeviceLost, AFaultOfAWorkItemRunningAsAFiberLosesTheDevice) {
 
 TEST_F(DeviceLost, AFaultInABarrierRegionLosesTheDevice) {
   fault_after_barrier("-zeal-barriers=regions");
+  expect_lost();
+}
+
+// Each group of a cooperative launch runs on a thread of its own, made for the launch: a fault there is caught too.
+TEST_F(DeviceLost, AFaultInACooperativeLaunchLosesTheDevice) {
+  fault_after_barrier("-zeal-barriers=fibers", true);
   expect_lost();
 }
 

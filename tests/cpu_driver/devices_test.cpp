@@ -259,23 +259,25 @@ TEST_F(Devices, SubDevicesRunLaunchesAtTheSameTime) {
   }
 }
 
-TEST_F(Devices, ACooperativeLaunchMayHaveAsManyGroupsAsItsDeviceHasThreads) {
+// A group of one work-item: 64 groups per thread of the kernel's device.
+TEST_F(Devices, ACooperativeLaunchMayHaveGroupsInProportionToItsDevicesThreads) {
   const unsigned threads = from_environment("ZEAL_CPU_THREADS");
   const unsigned root_count = static_cast<unsigned>(roots.size());
   for (unsigned r = 0; r < root_count; ++r) {
     uint32_t count = 0;
     ZE_ASSERT_OK(zeKernelSuggestMaxCooperativeGroupCount(kernel(module_on(roots[r]), "vector_add"), &count));
-    EXPECT_EQ(share(threads, root_count, r), count) << "root " << r;
+    EXPECT_EQ(64 * share(threads, root_count, r), count) << "root " << r;
     for (unsigned s = 0; s < subs[r].size(); ++s) {
       ZE_ASSERT_OK(zeKernelSuggestMaxCooperativeGroupCount(kernel(module_on(subs[r][s]), "vector_add"), &count));
-      EXPECT_EQ(share(share(threads, root_count, r), unsigned(subs[r].size()), s), count)
+      EXPECT_EQ(64 * share(share(threads, root_count, r), unsigned(subs[r].size()), s), count)
           << "root " << r << " sub-device " << s;
     }
   }
 }
 
-// Groups that spin until all have arrived finish only if all run at once: as many as the device has threads.
-TEST_F(Devices, ACooperativeLaunchRunsAllItsGroupsAtOnceAndRefusesMoreGroupsThanThreads) {
+// Groups that spin until all have arrived finish only if all run at once: many more groups than the device has
+// threads, each on a thread of its own, while a blocked launch holds one of the pool's threads.
+TEST_F(Devices, ACooperativeLaunchRunsAllItsGroupsAtOnceAndRefusesMoreGroupsThanItsMaximum) {
   for (ze_device_handle_t d : {roots[0], subs[0].back()}) {
     ze_module_handle_t m = nullptr;
     ZE_ASSERT_OK(zeal::test::create_module(context, d, read_kernel("cooperative.spv"), m));
@@ -291,13 +293,33 @@ TEST_F(Devices, ACooperativeLaunchRunsAllItsGroupsAtOnceAndRefusesMoreGroupsThan
     ZE_ASSERT_OK(zeKernelSetGroupSize(meet, group_size, 1, 1));
     ZE_ASSERT_OK(zeKernelSetArgumentValue(meet, 0, sizeof(arrived), &arrived));
     ZE_ASSERT_OK(zeKernelSetArgumentValue(meet, 1, sizeof(seen), &seen));
-    ze_command_list_handle_t list = synchronous_list_on(d);
+    const unsigned root_threads = share(from_environment("ZEAL_CPU_THREADS"), unsigned(roots.size()), 0);
+    const unsigned sub_count = unsigned(subs[0].size());
+    EXPECT_EQ(64 * (d == roots[0] ? root_threads : share(root_threads, sub_count, sub_count - 1)), groups_at_once)
+        << "groups of 8: 64 per thread of the device";
+
+    // Every thread of the device's pool spins in `hold` until the cooperative launch has ended (or timed out).
+    ze_kernel_handle_t hold = kernel(m, "hold");
+    int *release = static_cast<int *>(device_memory(d, sizeof(int)));
+    ASSERT_NE(nullptr, release);
+    *release = 0;
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(hold, 0, sizeof(release), &release));
+    ze_event_handle_t held = event(), met = event();
+    ze_group_count_t many{256, 1, 1};
+    ZE_ASSERT_OK(zeCommandListAppendLaunchKernel(immediate_list_on(d), hold, &many, held, 0, nullptr));
+
     ze_group_count_t groups{groups_at_once, 1, 1};
-    ZE_ASSERT_OK(zeCommandListAppendLaunchCooperativeKernel(list, meet, &groups, nullptr, 0, nullptr));
+    ZE_ASSERT_OK(zeCommandListAppendLaunchCooperativeKernel(immediate_list_on(d), meet, &groups, met, 0, nullptr));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(met, 60'000'000'000ull))
+        << "the cooperative launch waits for the pool's threads";
+    __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
+    ZE_ASSERT_OK(zeEventHostSynchronize(held, UINT64_MAX));
+    ZE_ASSERT_OK(zeEventHostSynchronize(met, UINT64_MAX));
     EXPECT_EQ(int(groups_at_once), *arrived);
     EXPECT_EQ(groups_at_once * group_size,
               size_t(std::count(seen, seen + groups_at_once * group_size, int(groups_at_once))));
 
+    ze_command_list_handle_t list = synchronous_list_on(d);
     ze_group_count_t too_many{groups_at_once + 1, 1, 1};
     EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
               zeCommandListAppendLaunchCooperativeKernel(list, meet, &too_many, nullptr, 0, nullptr));

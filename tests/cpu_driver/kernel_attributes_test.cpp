@@ -135,16 +135,27 @@ TEST_F(KernelAttributes, CacheConfigAcceptsEveryValidCombinationAndRefusesUnknow
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeKernelSetCacheConfig(k, 0x7));
 }
 
-TEST_F(KernelAttributes, TheMaxCooperativeGroupCountIsTheNumberOfWorkerThreads) {
-  uint32_t count = 0;
-  ZE_ASSERT_OK(zeKernelSuggestMaxCooperativeGroupCount(kernel(module, "both_attributes"), &count));
+// Each group of a cooperative launch gets a thread of its own: up to 64 groups per worker thread, up to 1024
+// work-items per worker thread, never fewer groups than worker threads.
+TEST_F(KernelAttributes, TheMaxCooperativeGroupCountFollowsTheWorkerThreadsAndTheGroupSize) {
   // ZEAL_CPU_THREADS when set, else one worker per CPU the process may run on (the device's EU count on the host profile).
-  const char *threads = std::getenv("ZEAL_CPU_THREADS");
-  uint32_t expected = threads != nullptr ? uint32_t(std::atoi(threads)) : 0;
-  if (expected == 0) expected = zeal::test::usable_cpus();
-  EXPECT_EQ(expected, count);
-  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-            zeKernelSuggestMaxCooperativeGroupCount(kernel(module, "no_attributes"), nullptr));
+  const char *variable = std::getenv("ZEAL_CPU_THREADS");
+  uint32_t threads = variable != nullptr ? uint32_t(std::atoi(variable)) : 0;
+  if (threads == 0) threads = zeal::test::usable_cpus();
+  ze_kernel_handle_t k = kernel(module, "no_attributes");
+  const struct {
+    uint32_t x, y, z, expected;
+  } cases[] = {
+      {1, 1, 1, 64 * threads}, {16, 1, 1, 64 * threads}, {8, 4, 1, 32 * threads},
+      {16, 16, 1, 4 * threads}, {8, 8, 8, 2 * threads}, {1024, 1, 1, threads},
+  };
+  for (const auto &c : cases) {
+    ZE_ASSERT_OK(zeKernelSetGroupSize(k, c.x, c.y, c.z));
+    uint32_t count = 0;
+    ZE_ASSERT_OK(zeKernelSuggestMaxCooperativeGroupCount(k, &count));
+    EXPECT_EQ(c.expected, count) << c.x << " x " << c.y << " x " << c.z << " on " << threads << " threads";
+  }
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSuggestMaxCooperativeGroupCount(k, nullptr));
 }
 
 } // namespace

@@ -9,3 +9,9 @@ kernel void meet(volatile global int *arrived, global int *seen) {
   barrier(CLK_GLOBAL_MEM_FENCE);
   seen[get_global_id(0)] = atomic_add(arrived, 0);
 }
+
+// Keeps every thread that takes one of its groups until the host sets *release.
+kernel void hold(volatile global int *release) {
+  while (atomic_add(release, 0) == 0) {
+  }
+}
