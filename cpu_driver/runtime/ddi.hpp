@@ -33,6 +33,7 @@ void implement(ze_command_queue_dditable_t &table);
 void implement(ze_command_list_dditable_t &table);
 void implement(ze_event_pool_dditable_t &table);
 void implement(ze_event_dditable_t &table);
+void implement(ze_event_exp_dditable_t &table);
 void implement(ze_fence_dditable_t &table);
 void implement(ze_module_dditable_t &table);
 void implement(ze_module_build_log_dditable_t &table);

@@ -182,6 +182,12 @@ ze_result_t device_get_module_properties(ze_device_handle_t device, ze_device_mo
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   copy_keeping_header(out, Device::from(device)->module_properties());
+  // ZE_experimental_scheduling_hints: the hints choose how a GPU's EUs arbitrate between their hardware threads;
+  // a CPU core runs one work-group at a time, so none applies (zeKernelSchedulingHintExp accepts and ignores them).
+  if (auto *hints = const_cast<ze_scheduling_hint_exp_properties_t *>(find_in_chain<ze_scheduling_hint_exp_properties_t>(
+          out->pNext, ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_PROPERTIES))) {
+    hints->schedulingHintFlags = 0;
+  }
   return ZE_RESULT_SUCCESS;
 }
 

@@ -164,6 +164,25 @@ ze_result_t event_query_kernel_timestamp(ze_event_handle_t event, ze_kernel_time
   return ZE_RESULT_SUCCESS;
 }
 
+// ZE_experimental_event_query_timestamps: one result per part of the device that ran the signalling command.
+// This driver never splits a launch over sub-devices (a root device runs it whole on its own threads, a sub-device
+// on its own), so there is one for any device: the kernel timestamps zeEventQueryKernelTimestamp answers.
+ze_result_t event_query_timestamps_exp(ze_event_handle_t event, ze_device_handle_t device, uint32_t *count,
+                                       ze_kernel_timestamp_result_t *out) {
+  if (event == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Event *e = Event::from(event);
+  if (!e->is_signaled()) return ZE_RESULT_NOT_READY;
+  constexpr uint32_t available = 1;
+  if (*count == 0 || *count > available) {
+    const bool asked_for_size = *count == 0;
+    *count = available;
+    if (asked_for_size) return ZE_RESULT_SUCCESS;
+  }
+  if (out != nullptr) out[0] = e->timestamps();
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t event_pool_get_ipc_handle(ze_event_pool_handle_t pool, ze_ipc_event_pool_handle_t *out) {
   if (pool == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -217,5 +236,7 @@ void implement(ze_event_dditable_t &t) {
   t.pfnHostReset = guarded<event_host_reset>;
   t.pfnQueryKernelTimestamp = guarded<event_query_kernel_timestamp>;
 }
+
+void implement(ze_event_exp_dditable_t &t) { t.pfnQueryTimestampsExp = guarded<event_query_timestamps_exp>; }
 
 } // namespace zeal::cpu

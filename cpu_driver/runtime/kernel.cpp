@@ -345,9 +345,28 @@ ze_result_t kernel_set_global_offset_exp(ze_kernel_handle_t kernel, uint32_t x, 
   return ZE_RESULT_SUCCESS;
 }
 
+// ZE_experimental_scheduling_hints: the device supports none of the hints (zeDeviceGetModuleProperties says so),
+// and the specification has unsupported hints ignored; unknown bits are refused.
+ze_result_t kernel_scheduling_hint_exp(ze_kernel_handle_t kernel, ze_scheduling_hint_exp_desc_t *hint) {
+  if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (hint == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  constexpr ze_scheduling_hint_exp_flags_t known = ZE_SCHEDULING_HINT_EXP_FLAG_OLDEST_FIRST |
+                                                   ZE_SCHEDULING_HINT_EXP_FLAG_ROUND_ROBIN |
+                                                   ZE_SCHEDULING_HINT_EXP_FLAG_STALL_BASED_ROUND_ROBIN;
+  if ((hint->flags & ~known) != 0) {
+    zeal::logger("zeal-cpu").warn("zeKernelSchedulingHintExp: unknown hint flags {:#x} for kernel '{}'",
+                                  hint->flags & ~known, Kernel::from(kernel)->info().name);
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
 } // namespace
 
-void implement(ze_kernel_exp_dditable_t &t) { t.pfnSetGlobalOffsetExp = guarded<kernel_set_global_offset_exp>; }
+void implement(ze_kernel_exp_dditable_t &t) {
+  t.pfnSetGlobalOffsetExp = guarded<kernel_set_global_offset_exp>;
+  t.pfnSchedulingHintExp = guarded<kernel_scheduling_hint_exp>;
+}
 
 void implement(ze_kernel_dditable_t &t) {
   t.pfnCreate = guarded<kernel_create>;

@@ -46,7 +46,7 @@ TEST_F(DriverAndDevice, ExactlyTheImplementedExtensionsAreListed) {
   const bool code_cache = zeal::settings().cache_persistent && zeal::settings().cpu_kernel_cache;
   uint32_t count = 0;
   ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, nullptr));
-  ASSERT_EQ(code_cache ? 5u : 4u, count);
+  ASSERT_EQ(code_cache ? 7u : 6u, count);
   std::vector<ze_driver_extension_properties_t> extensions(count);
   ZE_ASSERT_OK(zeDriverGetExtensionProperties(driver, &count, extensions.data()));
   EXPECT_STREQ(ZE_MODULE_PROGRAM_EXP_NAME, extensions[0].name);
@@ -57,9 +57,13 @@ TEST_F(DriverAndDevice, ExactlyTheImplementedExtensionsAreListed) {
   EXPECT_EQ(uint32_t(ZE_GLOBAL_OFFSET_EXP_VERSION_1_0), extensions[2].version);
   EXPECT_STREQ(ZE_MEMORY_FREE_POLICIES_EXT_NAME, extensions[3].name);
   EXPECT_EQ(uint32_t(ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0), extensions[3].version);
+  EXPECT_STREQ(ZE_KERNEL_SCHEDULING_HINTS_EXP_NAME, extensions[4].name);
+  EXPECT_EQ(uint32_t(ZE_SCHEDULING_HINTS_EXP_VERSION_1_0), extensions[4].version);
+  EXPECT_STREQ(ZE_EVENT_QUERY_TIMESTAMPS_EXP_NAME, extensions[5].name);
+  EXPECT_EQ(uint32_t(ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_1_0), extensions[5].version);
   if (code_cache) {
-    EXPECT_STREQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, extensions[4].name);
-    EXPECT_EQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0, extensions[4].version);
+    EXPECT_STREQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME, extensions[6].name);
+    EXPECT_EQ(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_VERSION_1_0, extensions[6].version);
   }
 }
 

@@ -1,4 +1,5 @@
-// Kernel hints and attributes: indirect access, source attributes, cache configuration, cooperative group count.
+// Kernel hints and attributes: indirect access, source attributes, cache configuration, cooperative group count,
+// scheduling hints.
 #include "test_support.hpp"
 #include "tests/support/usable_cpus.hpp"
 
@@ -159,4 +160,23 @@ TEST_F(KernelAttributes, TheMaxCooperativeGroupCountFollowsTheWorkerThreadsAndTh
 }
 
 } // namespace
+// ZE_experimental_scheduling_hints: the device lists no hints, a kernel accepts (and ignores) each, refuses unknown bits.
+TEST_F(KernelAttributes, SchedulingHintsAreListedAsNoneAcceptedAndUnknownBitsRefused) {
+  ze_scheduling_hint_exp_properties_t hints{ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_PROPERTIES, nullptr, 0x7};
+  ze_device_module_properties_t module_properties{};
+  module_properties.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
+  module_properties.pNext = &hints;
+  ZE_ASSERT_OK(zeDeviceGetModuleProperties(device, &module_properties));
+  EXPECT_EQ(&hints, module_properties.pNext) << "the chain is the caller's";
+  EXPECT_EQ(0u, hints.schedulingHintFlags);
+  ze_kernel_handle_t k = kernel(module, "no_attributes");
+  for (ze_scheduling_hint_exp_flags_t flags : {0u, 1u, 2u, 4u, 7u}) {
+    ze_scheduling_hint_exp_desc_t hint{ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_DESC, nullptr, flags};
+    ZE_EXPECT_OK(zeKernelSchedulingHintExp(k, &hint)) << flags;
+  }
+  ze_scheduling_hint_exp_desc_t unknown{ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_DESC, nullptr, 0x8};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeKernelSchedulingHintExp(k, &unknown));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSchedulingHintExp(k, nullptr));
+}
+
 } // namespace zeal::cpu::test

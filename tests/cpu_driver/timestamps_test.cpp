@@ -109,4 +109,32 @@ TEST_F(Timestamps, QueriesWithoutEventsOrDestinationAreRefused) {
 }
 
 } // namespace
+// ZE_experimental_event_query_timestamps: one result (a launch never splits over sub-devices), the event's kernel
+// timestamps; the count is asked for with 0 and clamped when larger.
+TEST_F(Timestamps, TheExperimentalQueryGivesTheEventsKernelTimestampsOnce) {
+  auto *bytes = shared_array<uint8_t>(4096);
+  ze_command_list_handle_t list = immediate_list();
+  ze_event_handle_t gate = event(), done = event();
+  ZE_ASSERT_OK(zeCommandListAppendMemoryFill(list, bytes, "\x22", 1, 4096, done, 1, &gate));
+  uint32_t count = 0;
+  EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryTimestampsExp(done, device, &count, nullptr)) << "not signalled yet";
+  ZE_ASSERT_OK(zeEventHostSignal(gate));
+  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  ze_kernel_timestamp_result_t want{};
+  ZE_ASSERT_OK(zeEventQueryKernelTimestamp(done, &want));
+  EXPECT_LT(want.global.kernelStart, want.global.kernelEnd);
+
+  count = 0;
+  ZE_ASSERT_OK(zeEventQueryTimestampsExp(done, device, &count, nullptr));
+  EXPECT_EQ(1u, count);
+  ze_kernel_timestamp_result_t got[3]{};
+  count = 3;
+  ZE_ASSERT_OK(zeEventQueryTimestampsExp(done, device, &count, got));
+  EXPECT_EQ(1u, count) << "clamped to what there is";
+  EXPECT_EQ(0, std::memcmp(&want, &got[0], sizeof want));
+  EXPECT_EQ(0u, got[1].global.kernelStart) << "nothing written past the count";
+
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeEventQueryTimestampsExp(done, device, nullptr, got));
+}
+
 } // namespace zeal::cpu::test
