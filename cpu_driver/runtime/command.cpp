@@ -1,6 +1,7 @@
 // Executing commands: copies, fills, timestamps, event resets and kernel launches split over the worker pool.
 #include "cpu_driver/runtime/command.hpp"
 
+#include "common/own_thread.hpp"
 #include "cpu_driver/runtime/copy_region.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 #include "cpu_driver/runtime/event.hpp"
@@ -183,7 +184,7 @@ std::optional<std::string> run_cooperative(const KernelLaunch &launch, const Loc
   std::string refused;
   try {
     threads.reserve(groups - 1);
-    for (uint64_t g = 1; g < groups; ++g) threads.emplace_back(group, g);
+    for (uint64_t g = 1; g < groups; ++g) threads.push_back(start_own_thread([&group, g] { group(g); }));
   } catch (const std::system_error &e) {
     refused = e.what();
   }

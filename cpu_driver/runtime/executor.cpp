@@ -1,6 +1,7 @@
 // The submission thread's loop and host synchronization with it.
 #include "cpu_driver/runtime/executor.hpp"
 
+#include "common/own_thread.hpp"
 #include "cpu_driver/runtime/fault.hpp"
 #include "cpu_driver/runtime/signal.hpp"
 
@@ -11,11 +12,11 @@
 namespace zeal::cpu {
 
 Executor::Executor(ThreadPool &pool, DeviceHealth &health, ThreadPool::Priority priority)
-    : pool_(pool), health_(health), priority_(priority), thread_([this] {
+    : pool_(pool), health_(health), priority_(priority), thread_(start_own_thread([this] {
         // Best effort: raising one's own nice value needs no privilege; a failure leaves the thread as it was.
         if (priority_ == ThreadPool::Priority::low) setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), 10);
         loop();
-      }) {}
+      })) {}
 
 Executor::~Executor() {
   {

@@ -1,6 +1,8 @@
 // The worker pool: jobs are ranges handed out in chunks through an atomic counter.
 #include "cpu_driver/runtime/thread_pool.hpp"
 
+#include "common/own_thread.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cassert>
@@ -24,7 +26,7 @@ struct ThreadPool::Job {
 ThreadPool::ThreadPool(unsigned threads) {
   assert(threads >= 1);
   workers_.reserve(threads - 1);
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (unsigned i = 1; i < threads; ++i) workers_.push_back(start_own_thread([this] { worker_loop(); }));
 }
 
 ThreadPool::~ThreadPool() {

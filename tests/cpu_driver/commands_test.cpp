@@ -2,7 +2,12 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <numeric>
+
+#include <pthread.h>
+#include <unistd.h>
 
 namespace zeal::cpu::test {
 namespace {
@@ -246,4 +251,35 @@ TEST_F(CpuDriver, QueuesOfEachPriorityRunAndUnknownPrioritiesAreRefused) {
 }
 
 } // namespace
+std::atomic<int> handled_on_another_thread{0};
+
+// The driver's threads (a queue's, an immediate list's, the pool's) block the signals an application directs at
+// its process: a program that blocks one in its own thread and waits with sigwait() receives it (level-zero-tests'
+// IPC server does so; with the driver's threads taking it, the handler ran there and sigwait waited forever).
+TEST_F(Commands, ASignalSentToTheProcessReachesTheApplicationsThreadNotTheDrivers) {
+  int *out = shared_array<int>(4096);
+  ze_command_list_handle_t list = immediate_list();
+  ze_event_handle_t done = event();
+  ZE_ASSERT_OK(zeCommandListAppendMemoryFill(list, out, "\x01", 1, 4096 * sizeof(int), done, 0, nullptr));
+  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  ze_command_queue_handle_t q = make_queue();
+  ASSERT_NE(nullptr, q); // the driver's threads exist before the application blocks the signal
+
+  struct sigaction action {}, previous{};
+  action.sa_handler = [](int) { handled_on_another_thread.fetch_add(1); };
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(0, sigaction(SIGUSR1, &action, &previous));
+  sigset_t usr1, old_mask;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  ASSERT_EQ(0, pthread_sigmask(SIG_BLOCK, &usr1, &old_mask));
+  ASSERT_EQ(0, kill(getpid(), SIGUSR1));
+  const timespec two_seconds{2, 0};
+  const int received = sigtimedwait(&usr1, nullptr, &two_seconds);
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  sigaction(SIGUSR1, &previous, nullptr);
+  EXPECT_EQ(SIGUSR1, received) << "the signal went to a thread that does not block it";
+  EXPECT_EQ(0, handled_on_another_thread.load());
+}
+
 } // namespace zeal::cpu::test

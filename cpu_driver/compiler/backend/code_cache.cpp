@@ -2,6 +2,7 @@
 #include "cpu_driver/compiler/backend/code_cache.hpp"
 
 #include "common/log.hpp"
+#include "common/own_thread.hpp"
 #include "common/settings.hpp"
 #include "cpu_driver/compiler/linking.hpp"
 
@@ -136,7 +137,7 @@ std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) {
 void CodeCache::store_later(std::string key, std::string object) {
   std::unique_lock lock(mutex_);
   queue_.push_back({std::move(key), std::move(object)});
-  if (!writer_.joinable()) writer_ = std::thread([this] { write_pending(); });
+  if (!writer_.joinable()) writer_ = start_own_thread([this] { write_pending(); });
   changed_.notify_all();
 }
 
