@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <new>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -174,11 +175,11 @@ ze_result_t event_query_timestamps_exp(ze_event_handle_t event, ze_device_handle
   Event *e = Event::from(event);
   if (!e->is_signaled()) return ZE_RESULT_NOT_READY;
   constexpr uint32_t available = 1;
-  if (*count == 0 || *count > available) {
-    const bool asked_for_size = *count == 0;
+  if (*count == 0) { // asks how many there are
     *count = available;
-    if (asked_for_size) return ZE_RESULT_SUCCESS;
+    return ZE_RESULT_SUCCESS;
   }
+  *count = std::min(*count, available);
   if (out != nullptr) out[0] = e->timestamps();
   return ZE_RESULT_SUCCESS;
 }

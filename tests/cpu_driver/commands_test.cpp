@@ -221,12 +221,6 @@ TEST_F(Commands, FencesSignalAfterExecuteAndReset) {
   ZE_EXPECT_OK(zeFenceDestroy(fence));
 }
 
-} // namespace
-} // namespace zeal::cpu::test
-
-namespace zeal::cpu::test {
-namespace {
-
 // Queues of every priority run their work; the device says it has three levels; an unknown priority is refused.
 TEST_F(CpuDriver, QueuesOfEachPriorityRunAndUnknownPrioritiesAreRefused) {
   EXPECT_EQ(2, device_properties(device).maxCommandQueuePriority);
@@ -250,7 +244,6 @@ TEST_F(CpuDriver, QueuesOfEachPriorityRunAndUnknownPrioritiesAreRefused) {
   EXPECT_EQ(nullptr, q);
 }
 
-} // namespace
 std::atomic<int> handled_on_another_thread{0};
 
 // The driver's threads (a queue's, an immediate list's, the pool's) block the signals an application directs at
@@ -282,4 +275,5 @@ TEST_F(Commands, ASignalSentToTheProcessReachesTheApplicationsThreadNotTheDriver
   EXPECT_EQ(0, handled_on_another_thread.load());
 }
 
+} // namespace
 } // namespace zeal::cpu::test

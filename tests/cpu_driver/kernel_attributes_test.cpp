@@ -159,7 +159,6 @@ TEST_F(KernelAttributes, TheMaxCooperativeGroupCountFollowsTheWorkerThreadsAndTh
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSuggestMaxCooperativeGroupCount(k, nullptr));
 }
 
-} // namespace
 // ZE_experimental_scheduling_hints: the device lists no hints, a kernel accepts (and ignores) each, refuses unknown bits.
 TEST_F(KernelAttributes, SchedulingHintsAreListedAsNoneAcceptedAndUnknownBitsRefused) {
   ze_scheduling_hint_exp_properties_t hints{ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_PROPERTIES, nullptr, 0x7};
@@ -179,4 +178,5 @@ TEST_F(KernelAttributes, SchedulingHintsAreListedAsNoneAcceptedAndUnknownBitsRef
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSchedulingHintExp(k, nullptr));
 }
 
+} // namespace
 } // namespace zeal::cpu::test

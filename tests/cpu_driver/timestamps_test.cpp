@@ -108,7 +108,6 @@ TEST_F(Timestamps, QueriesWithoutEventsOrDestinationAreRefused) {
             zeCommandListAppendQueryKernelTimestamps(list, 1, &e, dst, nullptr, nullptr, 1, nullptr));
 }
 
-} // namespace
 // ZE_experimental_event_query_timestamps: one result (a launch never splits over sub-devices), the event's kernel
 // timestamps; the count is asked for with 0 and clamped when larger.
 TEST_F(Timestamps, TheExperimentalQueryGivesTheEventsKernelTimestampsOnce) {
@@ -137,4 +136,5 @@ TEST_F(Timestamps, TheExperimentalQueryGivesTheEventsKernelTimestampsOnce) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeEventQueryTimestampsExp(done, device, nullptr, got));
 }
 
+} // namespace
 } // namespace zeal::cpu::test
