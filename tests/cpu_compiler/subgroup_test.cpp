@@ -611,11 +611,21 @@ TEST(SubGroupsNative, ABinaryWhoseBakedInSizeTheDeviceLacksIsRefusedNamingKernel
 namespace zeal::cpu::test {
 namespace {
 
+// The element types of subgroups.cl's every_collective_<type> kernels.
+enum class CollectiveType { Int, Uint, Long, Ulong, Char, Ushort, Float, Double };
+constexpr CollectiveType collective_types[] = {CollectiveType::Int,  CollectiveType::Uint,   CollectiveType::Long,
+                                               CollectiveType::Ulong, CollectiveType::Char,  CollectiveType::Ushort,
+                                               CollectiveType::Float, CollectiveType::Double};
+std::string type_name(CollectiveType type) {
+  static const char *const names[] = {"int", "uint", "long", "ulong", "char", "ushort", "float", "double"};
+  return names[int(type)];
+}
+
 // The compiled combines against the host's: each every_collective_<type> kernel runs two whole sub-groups (combined
 // in compiled code, between lane loops or by the dispatcher), then the same kernel runs under fibers and with a
 // partial sub-group (the host combines); every result must be the same bits. The floats carry fractions, a NaN and an infinity, so
 // the order of additions and the compare chains of min and max show.
-class CompiledCollectives : public SubGroupSuite<int> {};
+class CompiledCollectives : public SubGroupSuite<CollectiveType> {};
 
 template <class T> std::vector<T> collective_inputs(uint32_t n) {
   std::vector<T> in(n);
@@ -660,25 +670,36 @@ template <class T> void expect_same_as_host(const Program &regions, const Progra
   }
 }
 
-TEST_F(CompiledCollectives, EveryCollectiveOfEveryTypeGivesTheHostsBits) {
+// One test per type: each compiles its own two kernels (about 20 s without a cache), so that a sharded run spreads
+// them over its entries.
+class CompiledCollectivesOfType : public CompiledCollectives {};
+
+TEST_P(CompiledCollectivesOfType, EveryCollectiveGivesTheHostsBits) {
   const Program *regions = program_for(Scheme::Regions), *fibers = program_for(Scheme::Fibers);
   ASSERT_TRUE(regions != nullptr && fibers != nullptr);
-  expect_same_as_host<int32_t>(*regions, *fibers, "int");
-  expect_same_as_host<uint32_t>(*regions, *fibers, "uint");
-  expect_same_as_host<int64_t>(*regions, *fibers, "long");
-  expect_same_as_host<uint64_t>(*regions, *fibers, "ulong");
-  expect_same_as_host<int8_t>(*regions, *fibers, "char");
-  expect_same_as_host<uint16_t>(*regions, *fibers, "ushort");
-  expect_same_as_host<float>(*regions, *fibers, "float");
-  expect_same_as_host<double>(*regions, *fibers, "double");
+  const std::string type = type_name(GetParam());
+  switch (GetParam()) {
+  case CollectiveType::Int: expect_same_as_host<int32_t>(*regions, *fibers, type); break;
+  case CollectiveType::Uint: expect_same_as_host<uint32_t>(*regions, *fibers, type); break;
+  case CollectiveType::Long: expect_same_as_host<int64_t>(*regions, *fibers, type); break;
+  case CollectiveType::Ulong: expect_same_as_host<uint64_t>(*regions, *fibers, type); break;
+  case CollectiveType::Char: expect_same_as_host<int8_t>(*regions, *fibers, type); break;
+  case CollectiveType::Ushort: expect_same_as_host<uint16_t>(*regions, *fibers, type); break;
+  case CollectiveType::Float: expect_same_as_host<float>(*regions, *fibers, type); break;
+  case CollectiveType::Double: expect_same_as_host<double>(*regions, *fibers, type); break;
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(Types, CompiledCollectivesOfType, ::testing::ValuesIn(collective_types),
+                         [](const ::testing::TestParamInfo<CollectiveType> &param) { return type_name(param.param); });
 
 // The build says, per kernel, how many collective sites the dispatcher combines itself and how many run between
 // lane loops; for these kernels, all.
 TEST_F(CompiledCollectives, TheBuildLogSaysEverySiteOfTheseKernelsIsCompiled) {
-  for (const char *name : {"int", "uint", "long", "ulong", "char", "ushort", "float", "double"}) {
+  for (CollectiveType type : collective_types) {
+    const std::string name = type_name(type);
     std::smatch found;
-    const std::regex line("kernel 'every_collective_" + std::string(name) +
+    const std::regex line("kernel 'every_collective_" + name +
                           "' runs as regions, loops over its work-items between barriers and collectives; ([0-9]+) of "
                           "its ([0-9]+) collective sites are combined in compiled code when the whole work-group waits "
                           "there, ([0-9]+) of them sub-group by sub-group between lane loops when rows hold whole "
