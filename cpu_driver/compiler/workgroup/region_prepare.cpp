@@ -17,23 +17,22 @@ namespace zeal::cpu::detail {
 namespace {
 
 // Functions from which a sync function is reachable through direct calls.
-llvm::SmallPtrSet<llvm::Function *, 16> functions_reaching(llvm::Module &module, const SyncFunctions &sync) {
+// Walks up from the sync functions through their direct callers (the calls among
+// each function's users): every call edge once, where a scan of the module to a
+// fixed point went over every instruction once per level of calls, for every kernel.
+llvm::SmallPtrSet<llvm::Function *, 16> functions_reaching(const SyncFunctions &sync) {
   llvm::SmallPtrSet<llvm::Function *, 16> found;
+  std::vector<llvm::Function *> work;
   for (llvm::Function *root : {sync.barrier, sync.collective}) {
-    if (root != nullptr) found.insert(root);
+    if (root != nullptr && found.insert(root).second) work.push_back(root);
   }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (llvm::Function &function : module) {
-      if (found.contains(&function) || function.isDeclaration()) continue;
-      for (llvm::Instruction &inst : llvm::instructions(function)) {
-        auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-        if (call != nullptr && call->getCalledFunction() != nullptr && found.contains(call->getCalledFunction())) {
-          found.insert(&function);
-          changed = true;
-          break;
-        }
-      }
+  while (!work.empty()) {
+    llvm::Function *callee = work.back();
+    work.pop_back();
+    for (llvm::User *user : callee->users()) {
+      auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+      if (call == nullptr || call->getCalledFunction() != callee) continue;
+      if (llvm::Function *caller = call->getFunction(); found.insert(caller).second) work.push_back(caller);
     }
   }
   return found;
@@ -155,27 +154,39 @@ bool hoistable(llvm::Value *value, llvm::Value *work_item, const llvm::BasicBloc
 
 // Inlines every call that may reach a barrier or collective, so that all sync
 // points of the kernel are in one function. Recursion cannot be inlined away.
+// One scan of the function finds the calls to inline; after that only the calls
+// each inlining brings in are looked at (InlinedCallSites), never the whole
+// function again: a kernel of many collectives inlines hundreds of helpers.
 std::optional<Unsupported> inline_sync_calls(llvm::Function &function, const SyncFunctions &sync) {
-  auto reaching = functions_reaching(*function.getParent(), sync);
-  for (unsigned round = 0;; ++round) {
-    llvm::CallBase *target = nullptr;
-    for (llvm::Instruction &inst : llvm::instructions(function)) {
-      auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-      if (call == nullptr || call->isInlineAsm()) continue;
-      llvm::Function *callee = call->getCalledFunction();
-      if (callee == nullptr) return Unsupported{"an indirect call may reach a barrier"};
-      if (!sync.contains(callee) && reaching.contains(callee)) {
-        target = call;
-        break;
-      }
-    }
-    if (target == nullptr) return std::nullopt;
-    if (round == 256) return Unsupported{"barriers are reached through recursion"};
+  auto reaching = functions_reaching(sync);
+  struct Pending {
+    llvm::CallBase *call;
+    unsigned depth; // how many inlinings brought the call into the kernel
+  };
+  std::vector<Pending> pending;
+  auto consider = [&](llvm::CallBase *call, unsigned depth) -> std::optional<Unsupported> {
+    if (call->isInlineAsm()) return std::nullopt;
+    llvm::Function *callee = call->getCalledFunction();
+    if (callee == nullptr) return Unsupported{"an indirect call may reach a barrier"};
+    if (!sync.contains(callee) && reaching.contains(callee)) pending.push_back({call, depth});
+    return std::nullopt;
+  };
+  for (llvm::Instruction &inst : llvm::instructions(function)) {
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+      if (auto failed = consider(call, 0)) return failed;
+  }
+  while (!pending.empty()) {
+    const Pending next = pending.back();
+    pending.pop_back();
+    if (next.depth == 256) return Unsupported{"barriers are reached through recursion"};
     llvm::InlineFunctionInfo info;
-    if (llvm::InlineResult result = llvm::InlineFunction(*target, info); !result.isSuccess()) {
+    if (llvm::InlineResult result = llvm::InlineFunction(*next.call, info); !result.isSuccess()) {
       return Unsupported{std::string("a function with a barrier cannot be inlined: ") + result.getFailureReason()};
     }
+    for (llvm::CallBase *inlined : info.InlinedCallSites)
+      if (auto failed = consider(inlined, next.depth + 1)) return failed;
   }
+  return std::nullopt;
 }
 
 // Scalars whose address is never taken live in registers from here on.
