@@ -23,6 +23,15 @@ Result<Ref<Event>> Event::create(Queue &queue, Command command) {
   return event;
 }
 
+Result<Ref<Event>> Event::create_complete(Context &context) {
+  auto event = create(context, *context.devices().front(), false);
+  if (!event.ok()) return event;
+  if (Status s = ze_check(zeEventHostSignal(event.value()->ze()), "zeEventHostSignal", "a complete event"); !s.ok())
+    return std::move(s).error();
+  event.value()->mark_complete();
+  return event;
+}
+
 Result<Ref<Event>> Event::adopt(Context &context, ze_event_handle_t event, bool owned) {
   if (event == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "event adopt: the native Level Zero event is null");

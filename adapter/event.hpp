@@ -24,6 +24,8 @@ public:
   static Result<Ref<Event>> create(Context &context, const Device &device, bool profiling);
   // The event of a command of `queue` (a plain pointer: the queue holds its events, not the other way round).
   static Result<Ref<Event>> create(Queue &queue, Command command);
+  // An event of `context` with no command behind it, complete from the start (signalled from the host).
+  static Result<Ref<Event>> create_complete(Context &context);
   // An event over a Level Zero event made elsewhere (a native handle) in `context`'s Level Zero context, for the
   // context's first device; it has no command and no profiling. `owned`: the event destroys it when it goes;
   // otherwise its maker does.

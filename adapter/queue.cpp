@@ -1,7 +1,9 @@
 // Queues over immediate command lists; submitting allocates nothing once the queue is warm.
 #include "adapter/queue.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <utility>
 
 namespace zeal::adapter {
@@ -199,19 +201,40 @@ Status Queue::check_fill(const void *ptr, const void *pattern, size_t pattern_si
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("{} of {} bytes: the {} is null", what, extent,
                                   ptr == nullptr ? "destination pointer" : "pattern"));
-  if (pattern_size == 0 || !std::has_single_bit(pattern_size) || run % pattern_size != 0)
+  if (pattern_size == 0 || run % pattern_size != 0)
     return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("{}: pattern size {} must be a power of two dividing size {}", what, pattern_size,
-                                  run));
-  if (Status s = check_extent(ptr, extent, what); !s.ok()) return s;
-  // Level Zero limits the pattern per command queue group; 128 bytes is the
-  // smallest limit drivers report, and SYCL patterns are at most 128 bytes too.
-  if (pattern_size > 128)
-    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("{}: pattern size {} is over 128 bytes on device '{}'", what, pattern_size,
-                                  device_.name()));
-  return {};
+                      fmt::format("{}: pattern size {} must divide size {}", what, pattern_size, run));
+  return check_extent(ptr, extent, what);
 }
+
+namespace {
+// Level Zero fills with a power-of-two pattern of at most the command queue group's maxMemoryFillPatternSize; 128
+// bytes is the smallest limit drivers report.
+constexpr size_t kMaxDriverPattern = 128;
+bool driver_fills(size_t pattern_size) { return std::has_single_bit(pattern_size) && pattern_size <= kMaxDriverPattern; }
+
+// A fill the driver cannot do: whole patterns staged in host memory, about 64 KiB of them (all of `run` if shorter),
+// which copies then lay down one after another.
+std::vector<uint8_t> staged_patterns(const void *pattern, size_t pattern_size, size_t run) {
+  constexpr size_t kStage = 64 * 1024;
+  const size_t count = std::max<size_t>(1, std::min(run, kStage) / pattern_size);
+  std::vector<uint8_t> staged(count * pattern_size);
+  for (size_t at = 0; at < staged.size(); at += pattern_size) std::memcpy(staged.data() + at, pattern, pattern_size);
+  return staged;
+}
+
+// Appends copies of `staged` (whole patterns) over `run` bytes from `dst`, each waiting for what the command waits
+// for; they write apart, so they need no order among themselves.
+ze_result_t append_staged_copies(ze_command_list_handle_t list, uint8_t *dst, size_t run,
+                                 const std::vector<uint8_t> &staged, uint32_t n, ze_event_handle_t *w) {
+  for (size_t at = 0; at < run; at += staged.size())
+    if (ze_result_t r = zeCommandListAppendMemoryCopy(list, dst + at, staged.data(), std::min(staged.size(), run - at),
+                                                      nullptr, n, w);
+        r != ZE_RESULT_SUCCESS)
+      return r;
+  return ZE_RESULT_SUCCESS;
+}
+} // namespace
 
 Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
                                std::span<Event *const> wait, Command command) {
@@ -220,6 +243,18 @@ Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_si
   // The spec does not say the driver copies the pattern at append, so a copy
   // lives with the event until the fill is complete.
   const auto *bytes = static_cast<const uint8_t *>(pattern);
+  if (!driver_fills(pattern_size)) {
+    std::vector<uint8_t> staged = staged_patterns(pattern, pattern_size, size);
+    auto event = submit(command, wait, "zeCommandListAppendMemoryCopy",
+                        [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                          if (ze_result_t r = append_staged_copies(l, static_cast<uint8_t *>(ptr), size, staged, n, w);
+                              r != ZE_RESULT_SUCCESS)
+                            return r;
+                          return zeCommandListAppendBarrier(l, sig, 0, nullptr);
+                        });
+    if (event.ok()) event.value()->keep_alive(std::move(staged));
+    return event;
+  }
   std::vector<uint8_t> kept(bytes, bytes + pattern_size);
   auto event = submit(command, wait, "zeCommandListAppendMemoryFill",
                       [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
@@ -243,17 +278,20 @@ Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *patte
   if (Status s = check_fill(first, pattern, pattern_size, width, span, "rectangular fill"); !s.ok())
     return std::move(s).error();
   const auto *bytes = static_cast<const uint8_t *>(pattern);
-  std::vector<uint8_t> kept(bytes, bytes + pattern_size);
+  const bool by_driver = driver_fills(pattern_size);
+  std::vector<uint8_t> kept = by_driver ? std::vector<uint8_t>(bytes, bytes + pattern_size)
+                                        : staged_patterns(pattern, pattern_size, width);
   auto *rows = static_cast<uint8_t *>(first);
-  // One fill a row, each waiting for what the command waits for; a barrier after them signals the command's
-  // event once every earlier command of the list, the rows among them, is done.
-  auto event = submit(command, wait, "zeCommandListAppendMemoryFill",
+  // One fill a row (or the staged copies of one), each waiting for what the command waits for; a barrier after
+  // them signals the command's event once every earlier command of the list, the rows among them, is done.
+  auto event = submit(command, wait, by_driver ? "zeCommandListAppendMemoryFill" : "zeCommandListAppendMemoryCopy",
                       [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                        for (size_t row = 0; row < height; ++row)
-                          if (ze_result_t r = zeCommandListAppendMemoryFill(l, rows + row * pitch, kept.data(),
-                                                                            pattern_size, width, nullptr, n, w);
-                              r != ZE_RESULT_SUCCESS)
-                            return r;
+                        for (size_t row = 0; row < height; ++row) {
+                          ze_result_t r = by_driver ? zeCommandListAppendMemoryFill(l, rows + row * pitch, kept.data(),
+                                                                                    pattern_size, width, nullptr, n, w)
+                                                    : append_staged_copies(l, rows + row * pitch, width, kept, n, w);
+                          if (r != ZE_RESULT_SUCCESS) return r;
+                        }
                         return zeCommandListAppendBarrier(l, sig, 0, nullptr);
                       });
   if (event.ok()) event.value()->keep_alive(std::move(kept));

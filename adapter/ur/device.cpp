@@ -363,6 +363,8 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP, "DYNAMIC_LINK_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP, "USM_CONTEXT_MEMCPY_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP, "MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP", no},
+    // urEnqueueHostTaskExp is not implemented yet: the answer lets SYCL (and UR's tests) know.
+    {UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP, "ENQUEUE_HOST_TASK_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_IS_INTEGRATED_GPU, "IS_INTEGRATED_GPU",
      [](const Device &d) -> R {
        return ur_bool(d.properties().type == ZE_DEVICE_TYPE_GPU && (d.properties().flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED));

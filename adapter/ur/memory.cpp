@@ -4,6 +4,8 @@
 #include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
 
+#include <bit>
+
 namespace zeal::adapter::ur {
 namespace {
 
@@ -276,6 +278,12 @@ ur_result_t buffer_fill(ur_queue_handle_t queue, ur_mem_handle_t buffer, const v
                         ur_event_handle_t *event) {
   return run([&]() -> Outcome {
     if (pattern == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferFill: pPattern is null");
+    if (pattern_size == 0 || !std::has_single_bit(pattern_size) || size % pattern_size != 0 ||
+        offset % pattern_size != 0)
+      return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                  fmt::format("urEnqueueMemBufferFill: pattern size {} must be a power of two dividing the size {} "
+                              "and the offset {}",
+                              pattern_size, size, offset));
     return on_buffer(queue, buffer, num_wait, wait, event, false,
                      [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
                        auto at = b.range(offset, size, "urEnqueueMemBufferFill");

@@ -2,6 +2,8 @@
 // facts the zeal Program already answers.
 #include "adapter/ur/program.hpp"
 
+#include <algorithm>
+
 namespace zeal::adapter::ur {
 namespace {
 
@@ -139,6 +141,15 @@ ur_result_t function_pointer(ur_device_handle_t device, ur_program_handle_t hand
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                   "urProgramGetFunctionPointer: pFunctionName or ppFunctionPointer is null");
     auto pointer = program->function_pointer(name);
+    if (!pointer.ok()) {
+      // A kernel is found, but Level Zero gives no address for one: UR has a code of its own for that.
+      const std::vector<std::string> kernels = program->kernel_names();
+      if (std::find(kernels.begin(), kernels.end(), name) != kernels.end())
+        return fail(UR_RESULT_ERROR_FUNCTION_ADDRESS_NOT_AVAILABLE,
+                    fmt::format("urProgramGetFunctionPointer: '{}' is a kernel of the program, which has no function "
+                                "address",
+                                name));
+    }
     // UR's code for a name the program does not define.
     if (!pointer.ok())
       return Outcome(std::move(pointer).error())

@@ -2,6 +2,7 @@
 // advice, markers and barriers. The commands themselves are the Queue's, as for the zeal ABI.
 #include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
+#include "adapter/ur/program.hpp"
 
 #include <bit>
 
@@ -286,7 +287,62 @@ void implement(ur_queue_dditable_t &t) {
   t.pfnFlush = queue_flush;
 }
 
+namespace {
+
+// A device global is the program's global variable of that name on the queue's device (SYCL names it by its unique
+// id, which DPC++ gives the variable's HostAccessINTEL decoration); reads and writes are copies in the queue's order.
+Outcome device_global_copy(ur_queue_handle_t handle, ur_program_handle_t program_handle, const char *name,
+                           bool blocking, size_t count, size_t offset, void *host, bool to_device, uint32_t num_wait,
+                           const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  const char *entry = to_device ? "urEnqueueDeviceGlobalVariableWrite" : "urEnqueueDeviceGlobalVariableRead";
+  Queue *queue = nullptr;
+  if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
+  UrProgram *programs = nullptr;
+  if (Outcome o = check_handle(program_handle, programs); !o.ok()) return o;
+  if (name == nullptr || host == nullptr)
+    return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                fmt::format("{}: name or {} is null", entry, to_device ? "pSrc" : "pDst"));
+  Program *program = programs->of(queue->device());
+  if (program == nullptr)
+    return fail(UR_RESULT_ERROR_INVALID_DEVICE,
+                fmt::format("{}: the program is not for the queue's device '{}'", entry, queue->device().name()));
+  auto global = program->global_pointer(name);
+  if (!global.ok())
+    return Outcome(std::move(global).error())
+        .remap(to_ur_result(ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME), UR_RESULT_ERROR_INVALID_VALUE);
+  const auto [base, size] = global.value();
+  if (count == 0 || offset > size || count > size - offset)
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: {} bytes at offset {} do not lie within the {} bytes of device global '{}'", entry,
+                            count, offset, size, name));
+  void *device = static_cast<uint8_t *>(base) + offset;
+  return enqueue_command(*queue, num_wait, wait, event, blocking, [&](Queue &q, std::span<Event *const> w) {
+    return to_device ? q.copy(device, host, count, w) : q.copy(host, device, count, w);
+  });
+}
+
+ur_result_t device_global_write(ur_queue_handle_t queue, ur_program_handle_t program, const char *name, bool blocking,
+                                size_t count, size_t offset, const void *src, uint32_t num_wait,
+                                const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    return device_global_copy(queue, program, name, blocking, count, offset, const_cast<void *>(src), true, num_wait,
+                              wait, event);
+  });
+}
+
+ur_result_t device_global_read(ur_queue_handle_t queue, ur_program_handle_t program, const char *name, bool blocking,
+                               size_t count, size_t offset, void *dst, uint32_t num_wait, const ur_event_handle_t *wait,
+                               ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    return device_global_copy(queue, program, name, blocking, count, offset, dst, false, num_wait, wait, event);
+  });
+}
+
+} // namespace
+
 void implement(ur_enqueue_dditable_t &t) {
+  t.pfnDeviceGlobalVariableWrite = device_global_write;
+  t.pfnDeviceGlobalVariableRead = device_global_read;
   t.pfnUSMMemcpy = usm_memcpy;
   t.pfnUSMFill = usm_fill;
   t.pfnUSMMemcpy2D = usm_memcpy_2d;

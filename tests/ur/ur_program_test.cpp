@@ -105,6 +105,9 @@ TEST_F(ProgramTest, FunctionAndGlobalVariablePointersAreFoundOrNamedWhenMissing)
   EXPECT_NE(nullptr, fn);
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_KERNEL_NAME, urProgramGetFunctionPointer(device, p, "no_such_function", &fn));
   EXPECT_NE(std::string::npos, error().find("has no function named 'no_such_function'")) << error();
+  // A kernel is found but has no address.
+  EXPECT_EQ(UR_RESULT_ERROR_FUNCTION_ADDRESS_NOT_AVAILABLE, urProgramGetFunctionPointer(device, p, "lib_kernel", &fn));
+  EXPECT_NE(std::string::npos, error().find("'lib_kernel' is a kernel of the program")) << error();
   void *global = nullptr;
   size_t size = 0;
   UR_ASSERT_OK(urProgramGetGlobalVariablePointer(device, p, "lib_counter", &size, &global)) << error();

@@ -2,10 +2,13 @@
 // calls, the results checked, and the UR codes for bad input.
 #include "ur_fixture.hpp"
 
+#include <bit>
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
 #include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace zeal_ur_test {
 namespace {
@@ -85,6 +88,25 @@ TEST_F(UrQueue, AQueueFromANativeHandleSharesTheCommandList) {
   EXPECT_EQ(6u, a[0]);
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urQueueCreateWithNativeHandle(native, context, device, nullptr, nullptr));
   UR_EXPECT_OK(urUSMFree(context, a));
+}
+
+// A null native event asks for an event of the context with no command, complete from the start (Intel's adapter
+// does the same; UR's conformance tests fill wait lists with such events).
+TEST_F(UrQueue, ANullNativeEventIsACompleteEventOfTheContext) {
+  ur_event_handle_t done = nullptr;
+  UR_ASSERT_OK(urEventCreateWithNativeHandle(0, context, nullptr, &done)) << error();
+  ur_event_status_t status = UR_EVENT_STATUS_QUEUED;
+  UR_ASSERT_OK(urEventGetInfo(done, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr));
+  EXPECT_EQ(UR_EVENT_STATUS_COMPLETE, status);
+  ur_context_handle_t owner = nullptr;
+  UR_ASSERT_OK(urEventGetInfo(done, UR_EVENT_INFO_CONTEXT, sizeof(owner), &owner, nullptr));
+  EXPECT_EQ(context, owner);
+  // A command waiting for it runs.
+  ur_event_handle_t after = nullptr;
+  UR_ASSERT_OK(urEnqueueEventsWait(queue, 1, &done, &after)) << error();
+  UR_ASSERT_OK(urEventWait(1, &after));
+  UR_EXPECT_OK(urEventRelease(after));
+  UR_EXPECT_OK(urEventRelease(done));
 }
 
 TEST_F(UrQueue, BadQueuePropertiesGetTheSpecsCodes) {
@@ -272,10 +294,47 @@ TEST_F(UrQueue, ProfilingTimesOnlyOnProfilingQueues) {
   UR_EXPECT_OK(urQueueRelease(timed));
 }
 
+// UR asks only that a USM fill's pattern divide its size: one Level Zero cannot fill with (not a power of two, or
+// longer than 128 bytes) is laid down by copies of patterns staged on the host. Buffer fills keep UR's power of two.
+TEST_F(UrQueue, FillPatternsOfAnyLengthDividingTheSize) {
+  for (size_t pattern_size : {size_t(3), size_t(10), size_t(256), size_t(1024)}) {
+    SCOPED_TRACE(pattern_size);
+    const size_t size = pattern_size * 100 + pattern_size; // longer than one 64 KiB stage for the longest
+    std::vector<uint8_t> pattern(pattern_size);
+    for (size_t i = 0; i < pattern_size; ++i) pattern[i] = uint8_t(i * 7 + 1);
+    auto *a = static_cast<uint8_t *>(shared(size + 1));
+    a[size] = 0xEE;
+    UR_ASSERT_OK(urEnqueueUSMFill(queue, a, pattern_size, pattern.data(), size, 0, nullptr, nullptr)) << error();
+    UR_ASSERT_OK(urQueueFinish(queue));
+    size_t wrong = 0;
+    for (size_t i = 0; i < size; ++i) wrong += a[i] != pattern[i % pattern_size];
+    EXPECT_EQ(0u, wrong);
+    EXPECT_EQ(0xEE, a[size]) << "the fill wrote past its end";
+    // Rows of a 2-D fill, each from the pattern's start.
+    const size_t width = pattern_size * 2, pitch = width + 5, height = 3;
+    auto *rows = static_cast<uint8_t *>(shared(pitch * height));
+    std::memset(rows, 0xEE, pitch * height);
+    if (std::has_single_bit(pattern_size)) {
+      UR_ASSERT_OK(urEnqueueUSMFill2D(queue, rows, pitch, pattern_size, pattern.data(), width, height, 0, nullptr,
+                                      nullptr))
+          << error();
+      UR_ASSERT_OK(urQueueFinish(queue));
+      for (size_t r = 0; r < height; ++r) {
+        for (size_t i = 0; i < width; ++i) EXPECT_EQ(pattern[i % pattern_size], rows[r * pitch + i]) << r << "," << i;
+        if (r + 1 < height) {
+          EXPECT_EQ(0xEE, rows[r * pitch + width]) << "the gap after row " << r;
+        }
+      }
+    }
+    UR_EXPECT_OK(urUSMFree(context, rows));
+    UR_EXPECT_OK(urUSMFree(context, a));
+  }
+}
+
 TEST_F(UrQueue, BadCommandsGetTheSpecsCodes) {
   auto *a = static_cast<uint8_t *>(shared(64));
   const uint8_t pattern[3] = {1, 2, 3};
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill(queue, a, 3, pattern, 63, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill(queue, a, 3, pattern, 64, 0, nullptr, nullptr));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urEnqueueUSMFill(queue, a, 1, pattern, 65, 0, nullptr, nullptr));
   if (zeal_sees_bad_input()) {
     EXPECT_NE(std::string::npos, error().find("run past the end of its USM allocation")) << error();
