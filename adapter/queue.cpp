@@ -213,26 +213,36 @@ namespace {
 constexpr size_t kMaxDriverPattern = 128;
 bool driver_fills(size_t pattern_size) { return std::has_single_bit(pattern_size) && pattern_size <= kMaxDriverPattern; }
 
-// A fill the driver cannot do: whole patterns staged in host memory, about 64 KiB of them (all of `run` if shorter),
-// which copies then lay down one after another.
-std::vector<uint8_t> staged_patterns(const void *pattern, size_t pattern_size, size_t run) {
+// What a fill's commands read, kept with its event: the pattern itself when the driver fills with it; otherwise
+// whole patterns staged in host memory, about 64 KiB of them (all of `run` if shorter), which copies lay down one
+// after another.
+std::vector<uint8_t> fill_source(const void *pattern, size_t pattern_size, size_t run) {
+  const auto *bytes = static_cast<const uint8_t *>(pattern);
+  if (driver_fills(pattern_size)) return std::vector<uint8_t>(bytes, bytes + pattern_size);
   constexpr size_t kStage = 64 * 1024;
   const size_t count = std::max<size_t>(1, std::min(run, kStage) / pattern_size);
   std::vector<uint8_t> staged(count * pattern_size);
-  for (size_t at = 0; at < staged.size(); at += pattern_size) std::memcpy(staged.data() + at, pattern, pattern_size);
+  for (size_t at = 0; at < staged.size(); at += pattern_size) std::memcpy(staged.data() + at, bytes, pattern_size);
   return staged;
 }
 
-// Appends copies of `staged` (whole patterns) over `run` bytes from `dst`, each waiting for what the command waits
-// for; they write apart, so they need no order among themselves.
-ze_result_t append_staged_copies(ze_command_list_handle_t list, uint8_t *dst, size_t run,
-                                 const std::vector<uint8_t> &staged, uint32_t n, ze_event_handle_t *w) {
-  for (size_t at = 0; at < run; at += staged.size())
-    if (ze_result_t r = zeCommandListAppendMemoryCopy(list, dst + at, staged.data(), std::min(staged.size(), run - at),
+// Appends the commands filling `run` bytes from `dst` from `source` (fill_source), each waiting for what the
+// command waits for and signalling nothing: one driver fill, or copies of the staged patterns, which write apart
+// and need no order among themselves.
+ze_result_t append_fill_run(ze_command_list_handle_t list, uint8_t *dst, size_t run, const std::vector<uint8_t> &source,
+                            size_t pattern_size, uint32_t n, ze_event_handle_t *w) {
+  if (driver_fills(pattern_size))
+    return zeCommandListAppendMemoryFill(list, dst, source.data(), pattern_size, run, nullptr, n, w);
+  for (size_t at = 0; at < run; at += source.size())
+    if (ze_result_t r = zeCommandListAppendMemoryCopy(list, dst + at, source.data(), std::min(source.size(), run - at),
                                                       nullptr, n, w);
         r != ZE_RESULT_SUCCESS)
       return r;
   return ZE_RESULT_SUCCESS;
+}
+
+const char *fill_call(size_t pattern_size) {
+  return driver_fills(pattern_size) ? "zeCommandListAppendMemoryFill" : "zeCommandListAppendMemoryCopy";
 }
 } // namespace
 
@@ -240,27 +250,20 @@ Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_si
                                std::span<Event *const> wait, Command command) {
   if (Status s = check_fill(ptr, pattern, pattern_size, size, size, "memory fill"); !s.ok())
     return std::move(s).error();
-  // The spec does not say the driver copies the pattern at append, so a copy
-  // lives with the event until the fill is complete.
-  const auto *bytes = static_cast<const uint8_t *>(pattern);
-  if (!driver_fills(pattern_size)) {
-    std::vector<uint8_t> staged = staged_patterns(pattern, pattern_size, size);
-    auto event = submit(command, wait, "zeCommandListAppendMemoryCopy",
-                        [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                          if (ze_result_t r = append_staged_copies(l, static_cast<uint8_t *>(ptr), size, staged, n, w);
-                              r != ZE_RESULT_SUCCESS)
-                            return r;
-                          return zeCommandListAppendBarrier(l, sig, 0, nullptr);
-                        });
-    if (event.ok()) event.value()->keep_alive(std::move(staged));
-    return event;
-  }
-  std::vector<uint8_t> kept(bytes, bytes + pattern_size);
-  auto event = submit(command, wait, "zeCommandListAppendMemoryFill",
+  // The spec does not say the driver copies the pattern at append, so what the commands read lives with the event
+  // until the fill is complete. One driver fill signals the event itself; staged copies, a barrier after them.
+  std::vector<uint8_t> source = fill_source(pattern, pattern_size, size);
+  auto event = submit(command, wait, fill_call(pattern_size),
                       [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                        return zeCommandListAppendMemoryFill(l, ptr, kept.data(), pattern_size, size, sig, n, w);
+                        if (driver_fills(pattern_size))
+                          return zeCommandListAppendMemoryFill(l, ptr, source.data(), pattern_size, size, sig, n, w);
+                        if (ze_result_t r = append_fill_run(l, static_cast<uint8_t *>(ptr), size, source, pattern_size,
+                                                            n, w);
+                            r != ZE_RESULT_SUCCESS)
+                          return r;
+                        return zeCommandListAppendBarrier(l, sig, 0, nullptr);
                       });
-  if (event.ok()) event.value()->keep_alive(std::move(kept));
+  if (event.ok()) event.value()->keep_alive(std::move(source));
   return event;
 }
 
@@ -277,24 +280,19 @@ Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *patte
   // Each row is filled from the pattern's start, so the pattern must divide the width.
   if (Status s = check_fill(first, pattern, pattern_size, width, span, "rectangular fill"); !s.ok())
     return std::move(s).error();
-  const auto *bytes = static_cast<const uint8_t *>(pattern);
-  const bool by_driver = driver_fills(pattern_size);
-  std::vector<uint8_t> kept = by_driver ? std::vector<uint8_t>(bytes, bytes + pattern_size)
-                                        : staged_patterns(pattern, pattern_size, width);
+  std::vector<uint8_t> source = fill_source(pattern, pattern_size, width);
   auto *rows = static_cast<uint8_t *>(first);
-  // One fill a row (or the staged copies of one), each waiting for what the command waits for; a barrier after
-  // them signals the command's event once every earlier command of the list, the rows among them, is done.
-  auto event = submit(command, wait, by_driver ? "zeCommandListAppendMemoryFill" : "zeCommandListAppendMemoryCopy",
+  // The commands of each row, each waiting for what the command waits for; a barrier after them signals the
+  // command's event once every earlier command of the list, the rows among them, is done.
+  auto event = submit(command, wait, fill_call(pattern_size),
                       [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                        for (size_t row = 0; row < height; ++row) {
-                          ze_result_t r = by_driver ? zeCommandListAppendMemoryFill(l, rows + row * pitch, kept.data(),
-                                                                                    pattern_size, width, nullptr, n, w)
-                                                    : append_staged_copies(l, rows + row * pitch, width, kept, n, w);
-                          if (r != ZE_RESULT_SUCCESS) return r;
-                        }
+                        for (size_t row = 0; row < height; ++row)
+                          if (ze_result_t r = append_fill_run(l, rows + row * pitch, width, source, pattern_size, n, w);
+                              r != ZE_RESULT_SUCCESS)
+                            return r;
                         return zeCommandListAppendBarrier(l, sig, 0, nullptr);
                       });
-  if (event.ok()) event.value()->keep_alive(std::move(kept));
+  if (event.ok()) event.value()->keep_alive(std::move(source));
   return event;
 }
 

@@ -149,11 +149,10 @@ ur_result_t function_pointer(ur_device_handle_t device, ur_program_handle_t hand
                     fmt::format("urProgramGetFunctionPointer: '{}' is a kernel of the program, which has no function "
                                 "address",
                                 name));
-    }
-    // UR's code for a name the program does not define.
-    if (!pointer.ok())
+      // UR's code for a name the program does not define.
       return Outcome(std::move(pointer).error())
           .remap(to_ur_result(ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME), UR_RESULT_ERROR_INVALID_KERNEL_NAME);
+    }
     *out = pointer.value();
     return {};
   });

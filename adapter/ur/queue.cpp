@@ -272,23 +272,6 @@ ur_result_t barrier_ext(ur_queue_handle_t queue, const ur_exp_enqueue_ext_proper
   return barrier(queue, num_wait, wait, event);
 }
 
-} // namespace
-
-void implement(ur_queue_dditable_t &t) {
-  t.pfnCreate = queue_create;
-  t.pfnGetInfo = queue_get_info;
-  t.pfnRetain = retain<Queue>;
-  t.pfnRelease = release<Queue>;
-  t.pfnGetNativeHandle = [](ur_queue_handle_t q, ur_queue_native_desc_t *, ur_native_handle_t *native) {
-    return native_handle<Queue>(q, native, "urQueueGetNativeHandle");
-  };
-  t.pfnCreateWithNativeHandle = queue_from_native;
-  t.pfnFinish = queue_finish;
-  t.pfnFlush = queue_flush;
-}
-
-namespace {
-
 // A device global is the program's global variable of that name on the queue's device (SYCL names it by its unique
 // id, which DPC++ gives the variable's HostAccessINTEL decoration); reads and writes are copies in the queue's order.
 Outcome device_global_copy(ur_queue_handle_t handle, ur_program_handle_t program_handle, const char *name,
@@ -339,6 +322,19 @@ ur_result_t device_global_read(ur_queue_handle_t queue, ur_program_handle_t prog
 }
 
 } // namespace
+
+void implement(ur_queue_dditable_t &t) {
+  t.pfnCreate = queue_create;
+  t.pfnGetInfo = queue_get_info;
+  t.pfnRetain = retain<Queue>;
+  t.pfnRelease = release<Queue>;
+  t.pfnGetNativeHandle = [](ur_queue_handle_t q, ur_queue_native_desc_t *, ur_native_handle_t *native) {
+    return native_handle<Queue>(q, native, "urQueueGetNativeHandle");
+  };
+  t.pfnCreateWithNativeHandle = queue_from_native;
+  t.pfnFinish = queue_finish;
+  t.pfnFlush = queue_flush;
+}
 
 void implement(ur_enqueue_dditable_t &t) {
   t.pfnDeviceGlobalVariableWrite = device_global_write;
