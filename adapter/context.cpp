@@ -1,6 +1,7 @@
 // Contexts and USM: every allocation is recorded so that freeing an unknown pointer is an error, not a crash.
 #include "adapter/context.hpp"
 #include "adapter/queue.hpp"
+#include "adapter/usm_pool.hpp"
 
 #include "common/log.hpp"
 
@@ -74,7 +75,8 @@ bool Context::has_device(const Device *device) const {
   return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
 }
 
-Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment) {
+Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment, UsmPool *pool,
+                                  size_t block) {
   if (size == 0) return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE, "USM allocation: size is 0");
   if (alignment != 0 && !std::has_single_bit(alignment))
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
@@ -92,26 +94,27 @@ Result<void *> Context::usm_alloc(Device *device, zeal_usm_kind_t kind, size_t s
                         fmt::format("USM allocation: {} bytes is more than device '{}' allocates at once ({} bytes)",
                                     size, d->name(), d->properties().maxMemAllocSize));
   }
+  const size_t bytes = std::max(size, block);
   auto host = ze_desc<ze_host_mem_alloc_desc_t>();
   auto dev = ze_desc<ze_device_mem_alloc_desc_t>();
   void *ptr = nullptr;
   ze_result_t r = ZE_RESULT_SUCCESS;
   const char *call = "zeMemAllocHost";
   switch (kind) {
-  case ZEAL_USM_KIND_HOST: r = zeMemAllocHost(context_.get(), &host, size, alignment, &ptr); break;
+  case ZEAL_USM_KIND_HOST: r = zeMemAllocHost(context_.get(), &host, bytes, alignment, &ptr); break;
   case ZEAL_USM_KIND_DEVICE:
     call = "zeMemAllocDevice";
-    r = zeMemAllocDevice(context_.get(), &dev, size, alignment, device->ze(), &ptr);
+    r = zeMemAllocDevice(context_.get(), &dev, bytes, alignment, device->ze(), &ptr);
     break;
   case ZEAL_USM_KIND_SHARED:
     call = "zeMemAllocShared";
-    r = zeMemAllocShared(context_.get(), &dev, &host, size, alignment, device ? device->ze() : nullptr, &ptr);
+    r = zeMemAllocShared(context_.get(), &dev, &host, bytes, alignment, device ? device->ze() : nullptr, &ptr);
     break;
   }
-  if (Status s = ze_check(r, call, fmt::format("{} bytes", size)); !s.ok()) return std::move(s).error();
+  if (Status s = ze_check(r, call, fmt::format("{} bytes", bytes)); !s.ok()) return std::move(s).error();
   try {
     std::lock_guard lock(usm_mutex_);
-    allocations_.emplace(ptr, Allocation{kind, size, kind == ZEAL_USM_KIND_HOST ? nullptr : device});
+    allocations_.emplace(ptr, Allocation{kind, size, kind == ZEAL_USM_KIND_HOST ? nullptr : device, pool, bytes});
   } catch (const std::bad_alloc &) {
     (void)zeMemFree(context_.get(), ptr); // unrecorded memory could never be freed
     throw;
@@ -124,9 +127,9 @@ std::optional<Context::UsmAllocation> Context::usm_allocation(const void *ptr) c
   auto it = allocations_.upper_bound(const_cast<void *>(ptr));
   if (it == allocations_.begin()) return std::nullopt;
   --it;
-  if (reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(it->first) >= it->second.size)
+  if (it->second.kept || reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(it->first) >= it->second.size)
     return std::nullopt;
-  return UsmAllocation{it->first, it->second.size, it->second.kind, it->second.device};
+  return UsmAllocation{it->first, it->second.size, it->second.kind, it->second.device, it->second.pool};
 }
 
 Result<Context::UsmAllocation> Context::foreign_allocation(void *ptr, bool take) {
@@ -166,6 +169,13 @@ Result<Context::UsmAllocation> Context::foreign_allocation(void *ptr, bool take)
   return UsmAllocation{ptr, whole->size - offset, whole->kind, whole->device};
 }
 
+Queue *Context::queue_signalling(ze_event_handle_t event) {
+  std::lock_guard lock(queues_mutex_);
+  for (Queue *q : queues_)
+    if (q->signals(event)) return q;
+  return nullptr;
+}
+
 void Context::add_queue(Queue *queue) {
   std::lock_guard lock(queues_mutex_);
   queues_.push_back(queue);
@@ -177,11 +187,14 @@ void Context::remove_queue(Queue *queue) {
 }
 
 Status Context::usm_free(void *ptr) {
+  auto unknown = [&] {
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("pointer {} was not allocated by usmAlloc in this context", ptr));
+  };
   {
     std::lock_guard lock(usm_mutex_);
-    if (allocations_.find(ptr) == allocations_.end())
-      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                        fmt::format("pointer {} was not allocated by usmAlloc in this context", ptr));
+    auto it = allocations_.find(ptr);
+    if (it == allocations_.end() || it->second.kept) return unknown();
   }
   {
     // Which commands touch the memory is not known, so every queue's are waited for; their failures belong to
@@ -189,13 +202,37 @@ Status Context::usm_free(void *ptr) {
     std::lock_guard lock(queues_mutex_);
     for (Queue *q : queues_) (void)q->finish();
   }
+  UsmPool *pool = nullptr;
+  {
+    std::lock_guard lock(usm_mutex_);
+    auto it = allocations_.find(ptr);
+    if (it == allocations_.end() || it->second.kept) return unknown();
+    pool = it->second.pool;
+    if (pool == nullptr || !pool->keeps(it->second.block)) {
+      allocations_.erase(it);
+      return ze_check(zeMemFree(context_.get(), ptr), "zeMemFree", fmt::format("pointer {}", ptr));
+    }
+    it->second.kept = true;
+  }
+  // Outside the lock: the pool takes its own, and its allocations take this one.
+  pool->keep(ptr);
+  return {};
+}
+
+void Context::usm_reuse(void *ptr, size_t size) {
   std::lock_guard lock(usm_mutex_);
   auto it = allocations_.find(ptr);
-  if (it == allocations_.end())
-    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                      fmt::format("pointer {} was not allocated by usmAlloc in this context", ptr));
-  allocations_.erase(it);
-  return ze_check(zeMemFree(context_.get(), ptr), "zeMemFree", fmt::format("pointer {}", ptr));
+  if (it == allocations_.end()) return;
+  it->second.kept = false;
+  it->second.size = size;
+}
+
+void Context::usm_forget_pool(const UsmPool &pool, std::span<void *const> kept) {
+  std::lock_guard lock(usm_mutex_);
+  for (void *ptr : kept)
+    if (allocations_.erase(ptr) != 0) (void)zeMemFree(context_.get(), ptr);
+  for (auto &[ptr, allocation] : allocations_)
+    if (allocation.pool == &pool) allocation.pool = nullptr;
 }
 
 } // namespace zeal::adapter

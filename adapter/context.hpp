@@ -7,11 +7,13 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace zeal::adapter {
 
 class Queue;
+class UsmPool;
 
 class Context : public Object {
 public:
@@ -28,18 +30,25 @@ public:
   const std::vector<Device *> &devices() const { return devices_; }
   EventPools &event_pools(bool profiling) { return profiling ? timestamp_pools_ : plain_pools_; }
 
-  // Checks size, alignment and device, then allocates; device may be null for host memory.
-  Result<void *> usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment);
+  // Checks size, alignment and device, then allocates; device may be null for host memory. A pool's block
+  // (usm_pool.hpp) is `block` bytes of which `size` are asked for, and goes back to `pool` when freed.
+  Result<void *> usm_alloc(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment,
+                           UsmPool *pool = nullptr, size_t block = 0);
   // Waits for the commands of the context's queues first: a command may still read or write the memory (UR
-  // requires this; Level Zero's zeMemFree leaves it to the caller).
+  // requires this; Level Zero's zeMemFree leaves it to the caller). A pool's block goes back to its pool.
   Status usm_free(void *ptr);
+  // A block `pool` kept, handed out again for `size` bytes.
+  void usm_reuse(void *ptr, size_t size);
+  // `pool` is going: its kept blocks are freed, the ones still allocated become the context's own.
+  void usm_forget_pool(const UsmPool &pool, std::span<void *const> kept);
 
   // The allocation of this context that holds `ptr` (its base or any byte inside).
   struct UsmAllocation {
     void *base;
     size_t size;
     zeal_usm_kind_t kind;
-    Device *device; // null for host memory
+    Device *device;          // null for host memory
+    UsmPool *pool = nullptr; // the pool it came from
   };
   std::optional<UsmAllocation> usm_allocation(const void *ptr) const;
   // An allocation made in this Level Zero context elsewhere (a native handle), from `ptr` to its end: with
@@ -50,6 +59,8 @@ public:
   // Queues register while they live, so that freeing memory can wait for their commands.
   void add_queue(Queue *queue);
   void remove_queue(Queue *queue);
+  // The live queue one of whose commands signals `event`, or null.
+  Queue *queue_signalling(ze_event_handle_t event);
 
 private:
   Context(std::vector<Device *> devices, ZeContext context);
@@ -63,8 +74,11 @@ private:
 
   struct Allocation {
     zeal_usm_kind_t kind;
-    size_t size;
+    size_t size; // asked for
     Device *device;
+    UsmPool *pool = nullptr;
+    size_t block = 0;    // a pool's block: its size, at least `size`
+    bool kept = false;   // freed into its pool, not allocated now
   };
   mutable std::mutex usm_mutex_;
   std::map<void *, Allocation> allocations_;

@@ -32,6 +32,15 @@ Result<Ref<Event>> Event::create_complete(Context &context) {
   return event;
 }
 
+Result<Ref<Event>> Event::create_reusable(Context &context, const Device &device, bool profiling, Command command) {
+  auto event = create(context, device, profiling);
+  if (event.ok()) {
+    event.value()->reusable_ = true;
+    event.value()->command_ = command;
+  }
+  return event;
+}
+
 Result<Ref<Event>> Event::adopt(Context &context, ze_event_handle_t event, bool owned) {
   if (event == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "event adopt: the native Level Zero event is null");
@@ -43,6 +52,9 @@ Result<Ref<Event>> Event::adopt(Context &context, ze_event_handle_t event, bool 
                                EventPools::Slot{}),
                      false);
   adopted->owns_event_ = owned;
+  // An event of one of the context's own commands (a round trip through the native handle) answers with the
+  // command's queue.
+  adopted->queue_ = context.queue_signalling(event);
   return adopted;
 }
 
@@ -121,7 +133,7 @@ Result<bool> Event::wait_for(uint64_t ns) const {
   if (r == ZE_RESULT_NOT_READY) return false;
   if (r != ZE_RESULT_SUCCESS) // the message is only made on failure: queueFinish must not allocate
     return ze_check(r, "zeEventHostSynchronize", fmt::format("event {}", static_cast<const void *>(this))).error();
-  known_complete_.store(true, std::memory_order_release);
+  if (!reusable_) known_complete_.store(true, std::memory_order_release);
   return true;
 }
 
@@ -130,7 +142,7 @@ Result<bool> Event::complete() const {
   ze_result_t r = zeEventQueryStatus(event_.get());
   if (r == ZE_RESULT_NOT_READY) return false;
   if (Status s = ze_check(r, "zeEventQueryStatus"); !s.ok()) return std::move(s).error();
-  known_complete_.store(true, std::memory_order_release);
+  if (!reusable_) known_complete_.store(true, std::memory_order_release);
   return true;
 }
 

@@ -15,7 +15,8 @@ class Queue;
 
 // What an event's command did, for the faces that report it (UR's COMMAND_TYPE).
 enum class Command : uint8_t { Launch, Copy, Fill, Barrier, Marker, Prefetch, Advise, Read, Write, CopyBuffer,
-                               FillBuffer, Map, Unmap, ReadRect, WriteRect, CopyBufferRect, Copy2D, Fill2D };
+                               FillBuffer, Map, Unmap, ReadRect, WriteRect, CopyBufferRect, Copy2D, Fill2D, HostTask,
+                               CommandBuffer };
 
 class Event : public Object {
 public:
@@ -26,6 +27,9 @@ public:
   static Result<Ref<Event>> create(Queue &queue, Command command);
   // An event of `context` with no command behind it, complete from the start (signalled from the host).
   static Result<Ref<Event>> create_complete(Context &context);
+  // An event a command of a command buffer signals at every run, reset as the next run starts: its completion
+  // is never remembered, so each question asks the driver.
+  static Result<Ref<Event>> create_reusable(Context &context, const Device &device, bool profiling, Command command);
   // An event over a Level Zero event made elsewhere (a native handle) in `context`'s Level Zero context, for the
   // context's first device; it has no command and no profiling. `owned`: the event destroys it when it goes;
   // otherwise its maker does.
@@ -62,7 +66,9 @@ public:
   // Remembers a completion once seen, so later questions (and the destructor) skip the driver.
   Result<bool> complete() const;
   // Known complete without asking: a later command of an in-order chain is.
-  void mark_complete() { known_complete_.store(true, std::memory_order_release); }
+  void mark_complete() {
+    if (!reusable_) known_complete_.store(true, std::memory_order_release);
+  }
   Result<InfoValue> info(int32_t key) const;
   // Device time in ns when the command started or ended; INVALID_ARGUMENT without profiling, NOT_READY before
   // it completed.
@@ -84,6 +90,7 @@ private:
   Queue *queue_ = nullptr;
   Command command_ = Command::Marker;
   bool submitted_ = false;
+  bool reusable_ = false;
   mutable std::atomic<bool> known_complete_{false};
   std::vector<uint8_t> keep_alive_;
   std::array<Ref<Event>, kInlineWaits> inline_waits_;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adapter/event.hpp"
+#include "adapter/function_ref.hpp"
 #include "adapter/launch_checks.hpp"
 #include "adapter/program.hpp"
 
@@ -51,6 +52,24 @@ public:
   Result<std::array<size_t, 3>> suggest_local_size(uint32_t work_dim, const size_t *global);
   // Checks and appends one launch; see launch.cpp. Allocation-free once warm.
   Result<Ref<Event>> launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait);
+  // What launch() does before the append, for any command list on `device`: the checks, then the kernel's
+  // arguments and group state set under its mutex, and `append(kernel, groups)` called still under it (Level Zero
+  // captures the state at append).
+  using AppendLaunch = FunctionRef<Status(ze_kernel_handle_t kernel, const ze_group_count_t &groups)>;
+  Status append_launch(const Device &device, const zeal_launch_desc_t &desc, AppendLaunch append);
+
+  // One argument as a command buffer keeps it, apart from what is set on the kernel later: its bytes (a USM
+  // pointer's own), or the size of local memory.
+  struct StoredArg {
+    bool local = false;
+    size_t size = 0;
+    std::vector<uint8_t> bytes;
+  };
+  // Every argument a launch with `desc` would pass, in index order: the launch's own, else the one in `others`
+  // when given (one per argument), else the one set with kernelSetArg. One never given is INVALID_KERNEL_ARGUMENT.
+  Result<std::vector<StoredArg>> capture_args(const zeal_launch_desc_t &desc, std::span<const StoredArg> others = {});
+  // A launch desc passing every one of `args` (the values point into them).
+  static void describe_args(const std::vector<StoredArg> &args, std::vector<zeal_kernel_arg_t> &out);
 
 private:
   Kernel(Program &program, std::string name, ZeKernel kernel)

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace zeal::adapter {
@@ -142,37 +143,97 @@ Result<std::array<size_t, 3>> Kernel::suggest_local_size(uint32_t work_dim, cons
 }
 
 Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait) {
+  Ref<Event> event;
+  Status s = append_launch(queue.device(), desc, [&](ze_kernel_handle_t kernel, const ze_group_count_t &groups) -> Status {
+    auto e = queue.submit(Command::Launch, wait, "zeCommandListAppendLaunchKernel",
+                          [kernel, &groups](ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t n,
+                                            ze_event_handle_t *w) {
+                            return zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, n, w);
+                          });
+    if (!e.ok()) return std::move(e).error();
+    event = std::move(e).value();
+    return {};
+  });
+  if (!s.ok()) return std::move(s).error();
+  return event;
+}
+
+Status Kernel::append_launch(const Device &device, const zeal_launch_desc_t &desc, AppendLaunch append) {
   if (refusal_) return Error(*refusal_);
-  Device &device = program_->device();
-  if (&queue.device() != &device)
+  const Device &own = program_->device();
+  if (&device != &own)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("kernel '{}' was built for device '{}' but the queue is on device '{}'", name_,
-                                  device.name(), queue.device().name()));
+                                  own.name(), device.name()));
   for (uint32_t i = 0; i < desc.num_args; ++i)
-    if (Status s = check_arg(desc.args[i]); !s.ok()) return std::move(s).error();
-  if (Status s = check_sub_group_size(limits_, device.limits()); !s.ok()) return std::move(s).error();
+    if (Status s = check_arg(desc.args[i]); !s.ok()) return s;
+  if (Status s = check_sub_group_size(limits_, own.limits()); !s.ok()) return s;
   auto range = normalise_nd_range(desc.work_dim, desc.global_size, desc.local_size, desc.global_offset);
   if (!range.ok()) return std::move(range).error();
-  if (Status s = check_range_limit(range.value()); !s.ok()) return std::move(s).error();
+  if (Status s = check_range_limit(range.value()); !s.ok()) return s;
 
   std::lock_guard lock(mutex_);
   if (!range->has_local()) {
-    if (Status s = choose_local_size(range.value()); !s.ok()) return std::move(s).error();
+    if (Status s = choose_local_size(range.value()); !s.ok()) return s;
   }
-  if (Status s = check_local_size(range.value(), limits_, device.limits()); !s.ok()) return std::move(s).error();
-  auto counts = group_counts(range.value(), device.limits());
+  if (Status s = check_local_size(range.value(), limits_, own.limits()); !s.ok()) return s;
+  auto counts = group_counts(range.value(), own.limits());
   if (!counts.ok()) return std::move(counts).error();
-  if (Status s = set_arguments(desc); !s.ok()) return std::move(s).error();
-  if (Status s = set_group_state(range.value()); !s.ok()) return std::move(s).error();
+  if (Status s = set_arguments(desc); !s.ok()) return s;
+  if (Status s = set_group_state(range.value()); !s.ok()) return s;
   const ze_group_count_t groups{counts.value()[0], counts.value()[1], counts.value()[2]};
   // Level Zero captures arguments and group size at append, so the next launch
   // may change them as soon as this one has been appended.
-  ze_kernel_handle_t kernel = kernel_.get();
-  return queue.submit(Command::Launch, wait, "zeCommandListAppendLaunchKernel",
-                      [kernel, &groups](ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t n,
-                                        ze_event_handle_t *w) {
-                        return zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, n, w);
-                      });
+  return append(kernel_.get(), groups);
+}
+
+Result<std::vector<Kernel::StoredArg>> Kernel::capture_args(const zeal_launch_desc_t &desc,
+                                                             std::span<const StoredArg> others) {
+  if (refusal_) return Error(*refusal_);
+  for (uint32_t i = 0; i < desc.num_args; ++i)
+    if (Status s = check_arg(desc.args[i]); !s.ok()) return std::move(s).error();
+  std::lock_guard lock(mutex_);
+  if (!others.empty() && others.size() != args_.size())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
+                      fmt::format("kernel '{}' takes {} arguments, not {}", name_, args_.size(), others.size()));
+  std::vector<StoredArg> stored(args_.size());
+  std::vector<bool> given(args_.size(), false);
+  for (uint32_t i = 0; i < desc.num_args; ++i) {
+    const zeal_kernel_arg_t &arg = desc.args[i];
+    StoredArg &to = stored[arg.index];
+    given[arg.index] = true;
+    to.local = arg.kind == ZEAL_KERNEL_ARG_LOCAL;
+    to.size = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size;
+    if (to.local) continue;
+    const void *from = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? static_cast<const void *>(&arg.value) : arg.value;
+    to.bytes.assign(to.size, 0); // a null value: zero bytes
+    if (from != nullptr) std::memcpy(to.bytes.data(), from, to.size);
+  }
+  for (size_t i = 0; i < args_.size(); ++i) {
+    if (given[i]) continue;
+    if (!others.empty()) {
+      stored[i] = others[i];
+      continue;
+    }
+    const Arg &a = args_[i];
+    if (!a.set)
+      return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
+                        fmt::format("argument {} of kernel '{}' was not set", i, name_));
+    stored[i].local = a.local;
+    stored[i].size = a.size;
+    if (!a.local) {
+      const auto *bytes = static_cast<const uint8_t *>(a.data());
+      stored[i].bytes.assign(bytes, bytes + a.size);
+    }
+  }
+  return stored;
+}
+
+void Kernel::describe_args(const std::vector<StoredArg> &args, std::vector<zeal_kernel_arg_t> &out) {
+  out.resize(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    out[i] = zeal_kernel_arg_t{static_cast<uint32_t>(i), args[i].local ? ZEAL_KERNEL_ARG_LOCAL : ZEAL_KERNEL_ARG_VALUE,
+                               args[i].size, args[i].local ? nullptr : args[i].bytes.data()};
 }
 
 } // namespace zeal::adapter

@@ -16,6 +16,10 @@ const char *kind_name(Kind kind) {
   case Kind::Buffer: return "buffer";
   case Kind::UrProgram: return "program"; // what UR calls it
   case Kind::UrKernel: return "kernel";
+  case Kind::CommandBuffer: return "command buffer";
+  case Kind::BufferCommand: return "command-buffer command";
+  case Kind::UsmPool: return "USM pool";
+  case Kind::PhysicalMemory: return "physical memory";
   case Kind::Dead: break;
   }
   return "object";

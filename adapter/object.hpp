@@ -14,7 +14,11 @@ enum class Kind : uint32_t {
   Dead = 0,
   Adapter = 0x7a410001, Platform, Device, Context, Queue, Program, Kernel, Event, Buffer,
   // The UR face's programs and kernels for several devices (adapter/ur/program_set.hpp).
-  UrProgram, UrKernel
+  UrProgram, UrKernel,
+  // Command buffers and their commands (adapter/command_buffer.hpp).
+  CommandBuffer, BufferCommand,
+  // USM pools and physical memory (adapter/usm_pool.hpp, adapter/physical_memory.hpp).
+  UsmPool, PhysicalMemory
 };
 
 const char *kind_name(Kind kind);

@@ -1,32 +1,17 @@
 // A zeal queue: an immediate command list; in order by chaining each command on the previous one's event.
 #pragma once
 
+#include "adapter/commands.hpp"
 #include "adapter/event.hpp"
+#include "adapter/function_ref.hpp"
+#include "adapter/host_tasks.hpp"
 
+#include <memory>
 #include <mutex>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 namespace zeal::adapter {
-
-// A non-owning reference to a callable, so submitting a command never allocates
-// (std::function may, for captures over two pointers).
-template <class Signature> class FunctionRef;
-template <class R, class... Args>
-class FunctionRef<R(Args...)> {
-public:
-  template <class F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef>)
-  FunctionRef(F &&f) noexcept // NOLINT: implicit on purpose, like std::function_ref
-      : object_(const_cast<void *>(static_cast<const void *>(&f))),
-        call_([](void *o, Args... args) -> R { return (*static_cast<std::remove_reference_t<F> *>(o))(args...); }) {}
-  R operator()(Args... args) const { return call_(object_, args...); }
-
-private:
-  void *object_;
-  R (*call_)(void *, Args...);
-};
 
 class Queue : public Object {
 public:
@@ -52,29 +37,26 @@ public:
   // in order, the previous command.
   Result<Ref<Event>> copy(void *dst, const void *src, size_t size, std::span<Event *const> wait,
                           Command command = Command::Copy);
-  // One side of a rectangular copy: the address of the region's first byte and the distances, in bytes, from a
-  // row to the next and from a slice to the next.
-  struct Pitched {
-    void *first;
-    size_t row_pitch;
-    size_t slice_pitch;
-  };
-  // A rectangular copy of `depth` slices of `height` rows of `width` bytes (each at least 1). Pitches must hold
-  // their rows and slices, fit Level Zero's 32-bit fields, and each side must lie in its USM allocation when it
-  // is one; overlapping regions are the driver's to refuse.
+  using Pitched = adapter::Pitched;
+  // A rectangular copy; check_copy_rect (commands.hpp) says what it takes.
   Result<Ref<Event>> copy_rect(Pitched dst, Pitched src, size_t width, size_t height, size_t depth,
                                std::span<Event *const> wait, Command command);
   // `height` rows of `width` bytes, `pitch` apart from `first`, each filled with the pattern from its first byte
   // (so `width` must be a whole number of patterns); the checks of fill() otherwise.
   Result<Ref<Event>> fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
                                size_t height, std::span<Event *const> wait, Command command);
-  // pattern_size a power of two up to 128 dividing size; the pattern is copied.
+  // A pattern of any size dividing `size`; the pattern is copied.
   Result<Ref<Event>> fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
                           std::span<Event *const> wait, Command command = Command::Fill);
   // Waits for `wait`, or for every command before it when `wait` is empty, and orders every later command
   // after it (a barrier), or only signals (any other `command`: a marker, a prefetch or advice, which are hints
   // a CPU's shared memory has no use for).
   Result<Ref<Event>> barrier(Command command, std::span<Event *const> wait);
+  // Calls `function(data)` on the host once `wait` (and, in order, the previous command) is complete; later
+  // commands in the queue's order wait for it to return. A queue's host tasks run one at a time, in the order they
+  // were enqueued, on a thread of the queue's. Level Zero 1.4 has no host-function command: a barrier signals an
+  // event the queue's host-task thread waits for, and the command's event is signalled from the host.
+  Result<Ref<Event>> host_task(HostFunction function, void *data, std::span<Event *const> wait);
 
   // Appends one command. `append` receives the command list, the signal event and
   // the wait list (the caller's events, plus the previous command's when in order).
@@ -86,6 +68,11 @@ public:
   Status check_extent(const void *ptr, size_t size, const char *what) const;
   // Events of every command not yet known complete, for a barrier on an out-of-order queue.
   std::vector<Ref<Event>> outstanding();
+  // Whether every command enqueued so far has completed (UR's QUEUE_INFO_EMPTY).
+  bool idle();
+  // Whether one of the queue's commands not yet forgotten signals `event` (an event adopted from a native
+  // handle asks, to know its queue).
+  bool signals(ze_event_handle_t event);
   Status finish();
 
 private:
@@ -99,11 +86,6 @@ private:
   static Queue *make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned);
   bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   void forget_completed();
-  // The checks of fill() and fill_rect(): the pointers, a power-of-two pattern of at most 128 bytes dividing `run`
-  // (the bytes filled from the pattern's start), and `extent` bytes from `ptr` in its USM allocation.
-  Status check_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t run, size_t extent,
-                    const char *what) const;
-
   // How many commands the queue remembers before it drops completed ones.
   static constexpr size_t kForgetAt = 64;
   // At most this many commands in flight: a host running ahead of the device
@@ -127,6 +109,8 @@ private:
   std::vector<Ref<Event>> pending_;
   std::mutex finish_mutex_; // one finish at a time owns finishing_
   std::vector<Ref<Event>> finishing_;
+  // Started by the first host task (under mutex_); last, so that it goes first, after the destructor's finish.
+  std::unique_ptr<HostTasks> host_tasks_;
 };
 
 } // namespace zeal::adapter

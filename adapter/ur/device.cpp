@@ -96,6 +96,7 @@ Result<InfoValue> half_elements(const Device &d) {
   return info_of<uint32_t>(fp16.value() != 0 ? 8 : 0);
 }
 Result<InfoValue> no(const Device &) { return ur_bool(false); }
+Result<InfoValue> yes(const Device &) { return ur_bool(true); }
 template <class T>
 Result<InfoValue> zero(const Device &) {
   return info_of<T>(0);
@@ -258,9 +259,9 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT, "MEM_CHANNEL_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
     {UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT, "HOST_PIPE_READ_WRITE_SUPPORT",
      [](const Device &) -> R { return ur_bool(false); }},
-    {UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, "VIRTUAL_MEMORY_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, "VIRTUAL_MEMORY_SUPPORT", yes}, // adapter/ur/virtual_memory.cpp
     {UR_DEVICE_INFO_ESIMD_SUPPORT, "ESIMD_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
-    {UR_DEVICE_INFO_USM_POOL_SUPPORT, "USM_POOL_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_USM_POOL_SUPPORT, "USM_POOL_SUPPORT", yes}, // adapter/usm_pool.hpp
     {UR_DEVICE_INFO_USE_NATIVE_ASSERT, "USE_NATIVE_ASSERT", [](const Device &) -> R { return ur_bool(false); }},
     {UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE, "BFLOAT16_CONVERSIONS_NATIVE",
      [](const Device &) -> R { return ur_bool(false); }},
@@ -318,9 +319,22 @@ const Row kDeviceInfo[] = {
      [](const Device &) -> R { return info_of(UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE); }},
     {UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE, "GLOBAL_MEM_CACHELINE_SIZE",
      [](const Device &) -> R { return info_of<uint32_t>(64); }},
-    {UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE, "GLOBAL_MEM_CACHE_SIZE", [](const Device &d) -> R { return cache_size(d); }},    // Experimental features zeal does not implement: each answers false, so callers (and UR's tests) see them absent.
-    {UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, "COMMAND_BUFFER_SUPPORT_EXP", no},
-    {UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP, "COMMAND_BUFFER_EVENT_SUPPORT_EXP", no},
+    {UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE, "GLOBAL_MEM_CACHE_SIZE", [](const Device &d) -> R { return cache_size(d); }},
+    // Command buffers (adapter/command_buffer.hpp): launches and events are updated by recording the list again,
+    // which any Level Zero driver allows.
+    {UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, "COMMAND_BUFFER_SUPPORT_EXP", yes},
+    {UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP, "COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP",
+     [](const Device &) -> R {
+       return info_of<ur_device_command_buffer_update_capability_flags_t>(
+           UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
+           UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
+           UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
+           UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET |
+           UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE |
+           UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS);
+     }},
+    {UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP, "COMMAND_BUFFER_EVENT_SUPPORT_EXP", yes},
+    // Experimental features zeal does not implement: each answers false, so callers (and UR's tests) see them absent.
     {UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP, "COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP, "BINDLESS_IMAGES_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP, "BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP", no},
@@ -363,8 +377,8 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP, "DYNAMIC_LINK_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP, "USM_CONTEXT_MEMCPY_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP, "MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP", no},
-    // urEnqueueHostTaskExp is not implemented yet: the answer lets SYCL (and UR's tests) know.
-    {UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP, "ENQUEUE_HOST_TASK_SUPPORT_EXP", no},
+    // urEnqueueHostTaskExp works on every queue (Queue::host_task needs nothing of the driver but events).
+    {UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP, "ENQUEUE_HOST_TASK_SUPPORT_EXP", yes},
     {UR_DEVICE_INFO_IS_INTEGRATED_GPU, "IS_INTEGRATED_GPU",
      [](const Device &d) -> R {
        return ur_bool(d.properties().type == ZE_DEVICE_TYPE_GPU && (d.properties().flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED));

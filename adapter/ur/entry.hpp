@@ -119,6 +119,10 @@ constexpr ur_result_t wrong_handle_code(Kind kind) {
   case Kind::UrKernel: return UR_RESULT_ERROR_INVALID_KERNEL;
   case Kind::Event: return UR_RESULT_ERROR_INVALID_EVENT;
   case Kind::Buffer: return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+  case Kind::CommandBuffer: return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;
+  case Kind::BufferCommand: return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
+  case Kind::UsmPool: // UR has no code of its own for these
+  case Kind::PhysicalMemory: break;
   case Kind::Adapter:
   case Kind::Dead: break;
   }

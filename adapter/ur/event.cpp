@@ -44,6 +44,8 @@ ur_command_t command_type(Command command) {
   case Command::CopyBufferRect: return UR_COMMAND_MEM_BUFFER_COPY_RECT;
   case Command::Copy2D: return UR_COMMAND_USM_MEMCPY_2D;
   case Command::Fill2D: return UR_COMMAND_USM_FILL_2D;
+  case Command::HostTask: return UR_COMMAND_HOST_TASK_EXP;
+  case Command::CommandBuffer: return UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

@@ -2,6 +2,7 @@
 // Kernel::launch the zeal ABI uses, with its checks (required sub-group sizes, ranges, arguments).
 #include "adapter/buffer.hpp"
 #include "adapter/queue.hpp"
+#include "adapter/ur/commands.hpp"
 #include "adapter/ur/program_set.hpp"
 
 #include <array>
@@ -9,49 +10,6 @@
 
 namespace zeal::adapter::ur {
 namespace {
-
-// One UR argument as zeal's: VALUE (a null value is size zero bytes), POINTER (the USM pointer itself), LOCAL,
-// MEM_OBJ (the buffer's address, a USM pointer). Samplers have no zeal object behind them.
-Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t &out) {
-  out.index = in.index;
-  out.size = in.size;
-  switch (in.type) {
-  case UR_EXP_KERNEL_ARG_TYPE_VALUE:
-    out.kind = ZEAL_KERNEL_ARG_VALUE;
-    out.value = in.value.value;
-    return {};
-  case UR_EXP_KERNEL_ARG_TYPE_POINTER:
-    out.kind = ZEAL_KERNEL_ARG_USM_POINTER;
-    out.value = in.value.pointer;
-    return {};
-  case UR_EXP_KERNEL_ARG_TYPE_LOCAL:
-    out.kind = ZEAL_KERNEL_ARG_LOCAL;
-    out.value = nullptr;
-    return {};
-  case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
-    out.kind = ZEAL_KERNEL_ARG_USM_POINTER;
-    out.value = nullptr; // a null memory object is a null pointer, as for clSetKernelArg
-    if (in.value.memObjTuple.hMem == nullptr) return {};
-    auto buffer = from_ur<Buffer>(in.value.memObjTuple.hMem, "argument buffer");
-    if (!buffer.ok())
-      return fail(UR_RESULT_ERROR_INVALID_MEM_OBJECT,
-                  fmt::format("urEnqueueKernelLaunchWithArgsExp: argument {}: {}", in.index,
-                              std::move(buffer).error().message));
-    out.value = buffer.value()->data();
-    return {};
-  }
-  case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-    return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                fmt::format("urEnqueueKernelLaunchWithArgsExp: argument {} is a sampler; zeal's devices have no "
-                            "image support",
-                            in.index));
-  default:
-    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
-                fmt::format("urEnqueueKernelLaunchWithArgsExp: argument {} has type {}, not a "
-                            "ur_exp_kernel_arg_type_t",
-                            in.index, abi_value(in.type)));
-  }
-}
 
 // Launch properties: serialising a queue is a hint zeal's queues need not take; cooperative launches (all
 // work-groups resident at once), clusters and dynamic work-group memory are not supported by the CPU driver.
@@ -120,7 +78,7 @@ ur_result_t launch(ur_queue_handle_t queue_handle, ur_kernel_handle_t kernel_han
       converted = more.data();
     }
     for (uint32_t i = 0; i < num_args; ++i)
-      if (Outcome o = convert_arg(args[i], converted[i]); !o.ok()) return o;
+      if (Outcome o = convert_arg(args[i], converted[i], "urEnqueueKernelLaunchWithArgsExp"); !o.ok()) return o;
     desc.num_args = num_args;
     desc.args = converted;
 
@@ -133,6 +91,48 @@ ur_result_t launch(ur_queue_handle_t queue_handle, ur_kernel_handle_t kernel_han
 
 } // namespace
 
-void implement(ur_enqueue_exp_dditable_t &t) { t.pfnKernelLaunchWithArgsExp = launch; }
+Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t &out, const char *entry) {
+  out.index = in.index;
+  out.size = in.size;
+  switch (in.type) {
+  case UR_EXP_KERNEL_ARG_TYPE_VALUE:
+    out.kind = ZEAL_KERNEL_ARG_VALUE;
+    out.value = in.value.value;
+    return {};
+  case UR_EXP_KERNEL_ARG_TYPE_POINTER:
+    out.kind = ZEAL_KERNEL_ARG_USM_POINTER;
+    out.value = in.value.pointer;
+    return {};
+  case UR_EXP_KERNEL_ARG_TYPE_LOCAL:
+    out.kind = ZEAL_KERNEL_ARG_LOCAL;
+    out.value = nullptr;
+    return {};
+  case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
+    out.kind = ZEAL_KERNEL_ARG_USM_POINTER;
+    out.value = nullptr; // a null memory object is a null pointer, as for clSetKernelArg
+    if (in.value.memObjTuple.hMem == nullptr) return {};
+    auto buffer = from_ur<Buffer>(in.value.memObjTuple.hMem, "argument buffer");
+    if (!buffer.ok())
+      return fail(UR_RESULT_ERROR_INVALID_MEM_OBJECT,
+                  fmt::format("{}: argument {}: {}", entry, in.index,
+                              std::move(buffer).error().message));
+    out.value = buffer.value()->data();
+    return {};
+  }
+  case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
+    return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                fmt::format("{}: argument {} is a sampler; zeal's devices have no image support", entry, in.index));
+  default:
+    return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                fmt::format("{}: argument {} has type {}, not a ur_exp_kernel_arg_type_t", entry, in.index,
+                            abi_value(in.type)));
+  }
+}
+
+void implement(ur_enqueue_exp_dditable_t &t) {
+  t.pfnKernelLaunchWithArgsExp = launch;
+  implement_host_tasks(t);
+  implement_command_buffers(t);
+}
 
 } // namespace zeal::adapter::ur

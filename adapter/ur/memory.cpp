@@ -2,6 +2,7 @@
 // them, over the Buffer object and the Queue's commands.
 #include "adapter/buffer.hpp"
 #include "adapter/queue.hpp"
+#include "adapter/ur/commands.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <bit>
@@ -157,57 +158,6 @@ ur_result_t buffer_copy(ur_queue_handle_t queue, ur_mem_handle_t src_handle, ur_
   });
 }
 
-// One side of a UR rectangular command: where its region starts, in bytes from the side's base, its pitches
-// (UR's 0 meaning rows and slices packed tight) and the bytes from its first to just past its last.
-struct RectSide {
-  size_t offset;
-  size_t row_pitch;
-  size_t slice_pitch;
-  size_t extent;
-};
-
-// UR's checks of one side's pitches (each failure INVALID_SIZE), then its placement.
-Outcome rect_side(const char *entry, const char *name, ur_rect_offset_t origin, ur_rect_region_t region,
-                  size_t row_pitch, size_t slice_pitch, RectSide &out) {
-  if (region.width == 0 || region.height == 0 || region.depth == 0)
-    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: the region is {}x{}x{} bytes, and none may be 0", entry,
-                                                          region.width, region.height, region.depth));
-  if (row_pitch != 0 && row_pitch < region.width)
-    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: the {} row pitch {} is less than the region's width {}",
-                                                          entry, name, row_pitch, region.width));
-  const size_t row = row_pitch != 0 ? row_pitch : region.width;
-  size_t rows = 0;
-  if (__builtin_mul_overflow(region.height, row, &rows))
-    return fail(UR_RESULT_ERROR_INVALID_SIZE,
-                fmt::format("{}: {} rows of pitch {} overflow the address space", entry, region.height, row));
-  if (slice_pitch != 0 && (slice_pitch < rows || slice_pitch % row != 0))
-    return fail(UR_RESULT_ERROR_INVALID_SIZE,
-                fmt::format("{}: the {} slice pitch {} is not a multiple of its row pitch {} of at least {} rows",
-                            entry, name, slice_pitch, row, region.height));
-  const size_t slice = slice_pitch != 0 ? slice_pitch : rows;
-  size_t z = 0, y = 0, offset = 0, slices = 0, extent = 0;
-  if (__builtin_mul_overflow(origin.z, slice, &z) || __builtin_mul_overflow(origin.y, row, &y) ||
-      __builtin_add_overflow(z, y, &offset) || __builtin_add_overflow(offset, origin.x, &offset) ||
-      __builtin_mul_overflow(region.depth - 1, slice, &slices) ||
-      __builtin_add_overflow(slices, rows - row + region.width, &extent))
-    return fail(UR_RESULT_ERROR_INVALID_SIZE,
-                fmt::format("{}: the {} region at ({}, {}, {}) with pitches {} and {} overflows the address space",
-                            entry, name, origin.x, origin.y, origin.z, row, slice));
-  out = {offset, row, slice, extent};
-  return {};
-}
-
-// The bytes a side of a rectangular command reaches in a buffer, or INVALID_SIZE when they do not fit in it.
-Result<Queue::Pitched> in_buffer(Buffer &buffer, const RectSide &side, const char *what) {
-  auto first = buffer.range(side.offset, side.extent, what);
-  if (!first.ok()) return std::move(first).error();
-  return Queue::Pitched{first.value(), side.row_pitch, side.slice_pitch};
-}
-
-Queue::Pitched in_host(void *host, const RectSide &side) {
-  return {static_cast<uint8_t *>(host) + side.offset, side.row_pitch, side.slice_pitch};
-}
-
 // urEnqueueMemBufferReadRect (to_host) and urEnqueueMemBufferWriteRect.
 Outcome host_rect(const char *entry, bool to_host, ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking,
                   ur_rect_offset_t buffer_origin, ur_rect_offset_t host_origin, ur_rect_region_t region,
@@ -225,7 +175,7 @@ Outcome host_rect(const char *entry, bool to_host, ur_queue_handle_t queue, ur_m
                    [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
                      auto bytes = in_buffer(b, in_b, entry);
                      if (!bytes.ok()) return std::move(bytes).error();
-                     const Queue::Pitched h = in_host(host, in_h);
+                     const Pitched h = in_host(host, in_h);
                      if (to_host)
                        return q.copy_rect(h, bytes.value(), region.width, region.height, region.depth, w,
                                           Command::ReadRect);
@@ -324,6 +274,46 @@ ur_result_t mem_unmap(ur_queue_handle_t queue, ur_mem_handle_t buffer, void *map
 }
 
 } // namespace
+
+Outcome rect_side(const char *entry, const char *name, ur_rect_offset_t origin, ur_rect_region_t region,
+                  size_t row_pitch, size_t slice_pitch, RectSide &out) {
+  if (region.width == 0 || region.height == 0 || region.depth == 0)
+    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: the region is {}x{}x{} bytes, and none may be 0", entry,
+                                                          region.width, region.height, region.depth));
+  if (row_pitch != 0 && row_pitch < region.width)
+    return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: the {} row pitch {} is less than the region's width {}",
+                                                          entry, name, row_pitch, region.width));
+  const size_t row = row_pitch != 0 ? row_pitch : region.width;
+  size_t rows = 0;
+  if (__builtin_mul_overflow(region.height, row, &rows))
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: {} rows of pitch {} overflow the address space", entry, region.height, row));
+  if (slice_pitch != 0 && (slice_pitch < rows || slice_pitch % row != 0))
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: the {} slice pitch {} is not a multiple of its row pitch {} of at least {} rows",
+                            entry, name, slice_pitch, row, region.height));
+  const size_t slice = slice_pitch != 0 ? slice_pitch : rows;
+  size_t z = 0, y = 0, offset = 0, slices = 0, extent = 0;
+  if (__builtin_mul_overflow(origin.z, slice, &z) || __builtin_mul_overflow(origin.y, row, &y) ||
+      __builtin_add_overflow(z, y, &offset) || __builtin_add_overflow(offset, origin.x, &offset) ||
+      __builtin_mul_overflow(region.depth - 1, slice, &slices) ||
+      __builtin_add_overflow(slices, rows - row + region.width, &extent))
+    return fail(UR_RESULT_ERROR_INVALID_SIZE,
+                fmt::format("{}: the {} region at ({}, {}, {}) with pitches {} and {} overflows the address space",
+                            entry, name, origin.x, origin.y, origin.z, row, slice));
+  out = {offset, row, slice, extent};
+  return {};
+}
+
+Result<Pitched> in_buffer(Buffer &buffer, const RectSide &side, const char *what) {
+  auto first = buffer.range(side.offset, side.extent, what);
+  if (!first.ok()) return std::move(first).error();
+  return Pitched{first.value(), side.row_pitch, side.slice_pitch};
+}
+
+Pitched in_host(void *host, const RectSide &side) {
+  return {static_cast<uint8_t *>(host) + side.offset, side.row_pitch, side.slice_pitch};
+}
 
 void implement(ur_mem_dditable_t &t) {
   t.pfnBufferCreate = buffer_create;

@@ -97,7 +97,7 @@ const UrInfoRow<Queue, ur_queue_info_t> kQueueInfo[] = {
     {UR_QUEUE_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Queue &q) -> R { return info_of<uint32_t>(q.ref_count()); }},
     {UR_QUEUE_INFO_SIZE, "SIZE", not_on_device},
     {UR_QUEUE_INFO_EMPTY, "EMPTY",
-     [](const Queue &q) -> R { return info_of<ur_bool_t>(const_cast<Queue &>(q).outstanding().empty()); }},
+     [](const Queue &q) -> R { return info_of<ur_bool_t>(const_cast<Queue &>(q).idle()); }},
 };
 
 ur_result_t queue_get_info(ur_queue_handle_t handle, ur_queue_info_t key, size_t size, void *value, size_t *size_ret) {
@@ -321,7 +321,25 @@ ur_result_t device_global_read(ur_queue_handle_t queue, ur_program_handle_t prog
   });
 }
 
+// SYCL's host_task: the function runs on the queue's host-task thread, in the queue's order (Queue::host_task).
+ur_result_t host_task(ur_queue_handle_t queue, ur_exp_host_task_function_t function, void *data,
+                      const ur_exp_host_task_properties_t *properties, uint32_t num_wait,
+                      const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    if (function == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueHostTaskExp: pfnHostTask is null");
+    if (properties != nullptr && (properties->flags & UR_EXP_HOST_TASK_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEnqueueHostTaskExp: flags {:#x} has bits UR does not define", properties->flags));
+    return on_queue(queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
+      return q.host_task(function, data, w);
+    });
+  });
+}
+
 } // namespace
+
+void implement_host_tasks(ur_enqueue_exp_dditable_t &t) { t.pfnHostTaskExp = host_task; }
 
 void implement(ur_queue_dditable_t &t) {
   t.pfnCreate = queue_create;

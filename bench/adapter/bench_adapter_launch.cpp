@@ -9,7 +9,7 @@
 #include <level_zero/ze_api.h>
 
 #ifdef ZEAL_BENCH_UR
-#include <unified-runtime/ur_api.h>
+#include "tests/support/ur_session.hpp"
 #endif
 
 #include <fmt/format.h>
@@ -94,36 +94,14 @@ struct Adapter {
 #ifdef ZEAL_BENCH_UR
 // The same launches through UR's loader and zeal's UR face, as libsycl makes them: arguments with the launch.
 struct UrFace {
-  ur_adapter_handle_t adapter = nullptr;
-  ur_device_handle_t device = nullptr;
-  ur_context_handle_t context = nullptr;
-  ur_queue_handle_t queue = nullptr;
-  ur_program_handle_t program = nullptr;
+  zeal::test::UrSession ur{"bench_adapter_launch"};
   ur_kernel_handle_t kernel = nullptr;
   int *out = nullptr;
 
-  void check_ur(ur_result_t r, const char *call) {
-    if (r == UR_RESULT_SUCCESS) return;
-    const char *message = "";
-    int32_t code = 0;
-    if (adapter != nullptr) urAdapterGetLastError(adapter, &message, &code);
-    die(fmt::format("{} failed with UR result {}: {}", call, static_cast<int>(r), message ? message : ""));
-  }
   void create(const std::vector<uint8_t> &spirv) {
-    setenv("UR_ADAPTERS_FORCE_LOAD", ZEAL_UR_ADAPTER_PATH, 0);
-    check_ur(urLoaderInit(0, nullptr), "urLoaderInit");
-    uint32_t n = 0;
-    check_ur(urAdapterGet(1, &adapter, &n), "urAdapterGet");
-    ur_platform_handle_t platform = nullptr;
-    check_ur(urPlatformGet(adapter, 1, &platform, nullptr), "urPlatformGet");
-    check_ur(urDeviceGet(platform, UR_DEVICE_TYPE_ALL, 1, &device, nullptr), "urDeviceGet");
-    check_ur(urContextCreate(1, &device, nullptr, &context), "urContextCreate");
-    check_ur(urQueueCreate(context, device, nullptr, &queue), "urQueueCreate");
-    check_ur(urProgramCreateWithIL(context, spirv.data(), spirv.size(), nullptr, &program), "urProgramCreateWithIL");
-    check_ur(urProgramBuild(context, program, nullptr), "urProgramBuild");
-    check_ur(urKernelCreate(program, "tiny", &kernel), "urKernelCreate");
-    check_ur(urUSMSharedAlloc(context, device, nullptr, nullptr, sizeof(int), reinterpret_cast<void **>(&out)),
-             "urUSMSharedAlloc");
+    ur.open(ZEAL_UR_ADAPTER_PATH, spirv);
+    kernel = ur.kernel("tiny");
+    out = static_cast<int *>(ur.shared(sizeof(int)));
   }
   void launches(int n, int value) {
     ur_exp_kernel_arg_properties_t args[2] = {};
@@ -138,11 +116,11 @@ struct UrFace {
     args[1].value.value = &value;
     const size_t global = 64, local = 64;
     for (int i = 0; i < n; ++i)
-      check_ur(urEnqueueKernelLaunchWithArgsExp(queue, kernel, 1, nullptr, &global, &local, 2, args, nullptr, 0,
+      ur.check(urEnqueueKernelLaunchWithArgsExp(ur.queue, kernel, 1, nullptr, &global, &local, 2, args, nullptr, 0,
                                                 nullptr, nullptr),
                "urEnqueueKernelLaunchWithArgsExp");
   }
-  void finish() { check_ur(urQueueFinish(queue), "urQueueFinish"); }
+  void finish() { ur.check(urQueueFinish(ur.queue), "urQueueFinish"); }
 };
 #endif
 

@@ -196,10 +196,10 @@ TEST_F(UrFace, BadInputGetsTheSpecsCodes) {
 TEST_F(UrFace, AnUnimplementedEntryPointIsUnsupported) {
   ur_context_handle_t context = nullptr;
   UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &context));
-  ur_exp_command_buffer_desc_t desc{};
-  desc.stype = UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC;
-  ur_exp_command_buffer_handle_t buffer = nullptr;
-  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urCommandBufferCreateExp(context, device, &desc, &buffer));
+  ur_usm_pool_desc_t desc{UR_STRUCTURE_TYPE_USM_POOL_DESC, nullptr, 0};
+  ur_usm_pool_handle_t pool = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urUSMPoolCreateExp(context, device, &desc, &pool))
+      << "a device's own pools (the experimental pool API)";
   UR_ASSERT_OK(urContextRelease(context));
 }
 

@@ -18,20 +18,10 @@ protected:
     UR_ASSERT_OK(urQueueCreate(context, device, nullptr, &queue));
   }
   void TearDown() override {
-    for (void *p : usm) {
-      UR_EXPECT_OK(urUSMFree(context, p));
-    }
     if (queue != nullptr) {
       UR_EXPECT_OK(urQueueRelease(queue));
     }
     UrPrograms::TearDown();
-  }
-  template <class T>
-  T *shared(size_t count) {
-    void *p = nullptr;
-    EXPECT_EQ(UR_RESULT_SUCCESS, urUSMSharedAlloc(context, device, nullptr, nullptr, count * sizeof(T), &p));
-    if (p != nullptr) usm.push_back(p);
-    return static_cast<T *>(p);
   }
   ur_result_t launch(ur_kernel_handle_t k, size_t global, size_t local,
                      const std::vector<ur_exp_kernel_arg_properties_t> &args, ur_queue_handle_t q = nullptr) {
@@ -46,7 +36,6 @@ protected:
   }
 
   ur_queue_handle_t queue = nullptr;
-  std::vector<void *> usm;
 };
 
 struct WrappedPtr {

@@ -27,6 +27,9 @@ inline ur_exp_kernel_arg_properties_t buffer_arg(uint32_t index, ur_mem_handle_t
 class UrPrograms : public UrContextFace {
 protected:
   void TearDown() override {
+    for (void *p : shared_allocations) {
+      UR_EXPECT_OK(urUSMFree(context, p));
+    }
     for (ur_kernel_handle_t k : kernels) {
       UR_EXPECT_OK(urKernelRelease(k));
     }
@@ -98,8 +101,18 @@ protected:
     return e;
   }
 
+  // Shared USM for `count` values of T, freed when the test ends.
+  template <class T>
+  T *shared(size_t count) {
+    void *p = nullptr;
+    EXPECT_EQ(UR_RESULT_SUCCESS, urUSMSharedAlloc(context, device, nullptr, nullptr, count * sizeof(T), &p));
+    if (p != nullptr) shared_allocations.push_back(p);
+    return static_cast<T *>(p);
+  }
+
   std::vector<ur_program_handle_t> programs;
   std::vector<ur_kernel_handle_t> kernels;
+  std::vector<void *> shared_allocations;
 };
 
 } // namespace zeal_ur_test

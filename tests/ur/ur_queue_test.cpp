@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <thread>
+#include <atomic>
 #include <vector>
 
 namespace zeal_ur_test {
@@ -158,8 +160,9 @@ TEST_F(UrQueue, UsmAllocationsDescribeThemselves) {
   EXPECT_EQ(nullptr, owner) << "host memory belongs to no device";
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
             urUSMGetMemAllocInfo(context, &on_stack, UR_USM_ALLOC_INFO_SIZE, sizeof size, &size, nullptr));
-  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
-            urUSMGetMemAllocInfo(context, host, UR_USM_ALLOC_INFO_POOL, 0, nullptr, &size));
+  ur_usm_pool_handle_t pool = reinterpret_cast<ur_usm_pool_handle_t>(&on_stack);
+  UR_ASSERT_OK(urUSMGetMemAllocInfo(context, host, UR_USM_ALLOC_INFO_POOL, sizeof pool, &pool, nullptr));
+  EXPECT_EQ(nullptr, pool) << "memory of no pool";
   for (void *p : {host, dev, shr}) UR_EXPECT_OK(urUSMFree(context, p));
 }
 
@@ -401,6 +404,253 @@ TEST_F(UrQueue, EightThreadsFillAndCopyAtOnce) {
     return wrong;
   });
   EXPECT_EQ(0, failures);
+}
+
+// SYCL's host_task: a host function in the queue's order, between the commands before and after it.
+TEST_F(UrQueue, HostTasksRunInTheQueuesOrder) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP, size, value, ret);
+  }));
+  constexpr size_t n = 4096;
+  auto *a = static_cast<uint32_t *>(shared(n * 4));
+  auto *b = static_cast<uint32_t *>(shared(n * 4));
+  ASSERT_NE(nullptr, a);
+  ASSERT_NE(nullptr, b);
+  struct Task {
+    uint32_t *a;
+    size_t n;
+    bool saw_fill = true;
+  } task{a, n};
+  const uint32_t seven = 7;
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 4, &seven, n * 4, 0, nullptr, nullptr));
+  // The task runs after the fill (it sees 7s) and the copy after the task (it copies 9s); the sleep makes a copy
+  // that did not wait for the task copy 7s.
+  ur_event_handle_t done = nullptr;
+  UR_ASSERT_OK(urEnqueueHostTaskExp(
+      queue,
+      [](void *data) {
+        auto *t = static_cast<Task *>(data);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        for (size_t i = 0; i < t->n; ++i) {
+          t->saw_fill = t->saw_fill && t->a[i] == 7;
+          t->a[i] = 9;
+        }
+      },
+      &task, nullptr, 0, nullptr, &done))
+      << error();
+  UR_ASSERT_OK(urEnqueueUSMMemcpy(queue, false, b, a, n * 4, 0, nullptr, nullptr));
+  UR_ASSERT_OK(urQueueFinish(queue));
+  EXPECT_TRUE(task.saw_fill);
+  EXPECT_EQ(std::vector<uint32_t>(n, 9), std::vector<uint32_t>(b, b + n));
+  EXPECT_EQ(UR_COMMAND_HOST_TASK_EXP, event_info<ur_command_t>(done, UR_EVENT_INFO_COMMAND_TYPE));
+  EXPECT_EQ(UR_EVENT_STATUS_COMPLETE,
+            event_info<ur_event_status_t>(done, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS));
+  UR_EXPECT_OK(urEventRelease(done));
+
+  // Waiting for the task's event waits for the function to return.
+  std::atomic<bool> returned{false};
+  UR_ASSERT_OK(urEnqueueHostTaskExp(
+      queue,
+      [](void *data) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        static_cast<std::atomic<bool> *>(data)->store(true);
+      },
+      &returned, nullptr, 0, nullptr, &done));
+  UR_ASSERT_OK(urEventWait(1, &done));
+  EXPECT_TRUE(returned.load());
+  UR_EXPECT_OK(urEventRelease(done));
+  UR_EXPECT_OK(urUSMFree(context, a));
+  UR_EXPECT_OK(urUSMFree(context, b));
+}
+
+// On out-of-order queues of eight threads, a host task waits for the events it is given, and one queue's tasks
+// never run two at once (the counter is not atomic, as in UR's own test).
+TEST_F(UrQueue, HostTasksOfOutOfOrderQueuesWaitForTheirEvents) {
+  constexpr int kThreads = 8;
+  constexpr int kTasks = 50;
+  const int failures = failures_across_threads(kThreads, [&](int, ur_queue_handle_t) {
+    ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    if (q == nullptr) return 1;
+    auto *word = static_cast<uint32_t *>(shared(4));
+    int counter = 0;
+    int wrong = 0;
+    struct Check {
+      uint32_t *word;
+      uint32_t expected;
+      bool ok = false;
+    };
+    std::vector<Check> checks(kTasks);
+    for (int i = 0; i < kTasks; ++i) {
+      const uint32_t value = static_cast<uint32_t>(i + 1);
+      ur_event_handle_t filled = nullptr;
+      checks[i] = Check{word, value};
+      if (urEnqueueUSMFill(q, word, 4, &value, 4, 0, nullptr, &filled) != UR_RESULT_SUCCESS) ++wrong;
+      if (urEnqueueHostTaskExp(
+              q, [](void *data) { auto *c = static_cast<Check *>(data); c->ok = *c->word == c->expected; }, &checks[i],
+              nullptr, 1, &filled, nullptr) != UR_RESULT_SUCCESS ||
+          urEnqueueHostTaskExp(q, [](void *data) { ++*static_cast<int *>(data); }, &counter, nullptr, 0, nullptr,
+                               nullptr) != UR_RESULT_SUCCESS)
+        ++wrong;
+      // The next fill of the word must wait for the check.
+      if (urEnqueueEventsWaitWithBarrier(q, 0, nullptr, nullptr) != UR_RESULT_SUCCESS) ++wrong;
+      urEventRelease(filled);
+    }
+    if (urQueueFinish(q) != UR_RESULT_SUCCESS) ++wrong;
+    for (const Check &c : checks) wrong += c.ok ? 0 : 1;
+    if (counter != kTasks) ++wrong;
+    urUSMFree(context, word);
+    urQueueRelease(q);
+    return wrong;
+  });
+  EXPECT_EQ(0, failures);
+}
+
+// A USM pool keeps a freed block for the next allocation of its kind, device and size class, says which
+// allocations are its own, and leaves the ones still allocated to the context when it goes.
+TEST_F(UrQueue, UsmPoolsKeepFreedBlocks) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_USM_POOL_SUPPORT, size, value, ret);
+  }));
+  ur_usm_pool_desc_t desc{UR_STRUCTURE_TYPE_USM_POOL_DESC, nullptr, 0};
+  ur_usm_pool_handle_t pool = nullptr;
+  UR_ASSERT_OK(urUSMPoolCreate(context, &desc, &pool)) << error();
+  auto pool_info = [&](ur_usm_pool_info_t key, auto sample) {
+    return info_value<decltype(sample)>(
+        [&](size_t size, void *value, size_t *ret) { return urUSMPoolGetInfo(pool, key, size, value, ret); });
+  };
+  EXPECT_EQ(context, pool_info(UR_USM_POOL_INFO_CONTEXT, ur_context_handle_t{}));
+  EXPECT_EQ(1u, pool_info(UR_USM_POOL_INFO_REFERENCE_COUNT, uint32_t{}));
+  auto alloc_info = [&](void *p, ur_usm_alloc_info_t key, auto sample) {
+    return info_value<decltype(sample)>(
+        [&](size_t size, void *value, size_t *ret) { return urUSMGetMemAllocInfo(context, p, key, size, value, ret); });
+  };
+  void *first = nullptr;
+  UR_ASSERT_OK(urUSMSharedAlloc(context, device, nullptr, pool, 100, &first));
+  EXPECT_EQ(pool, alloc_info(first, UR_USM_ALLOC_INFO_POOL, ur_usm_pool_handle_t{}));
+  EXPECT_EQ(100u, alloc_info(first, UR_USM_ALLOC_INFO_SIZE, size_t{}));
+  UR_ASSERT_OK(urUSMFree(context, first));
+  EXPECT_EQ(UR_USM_TYPE_UNKNOWN, alloc_info(first, UR_USM_ALLOC_INFO_TYPE, ur_usm_type_t{})) << "freed, if kept";
+  EXPECT_NE(UR_RESULT_SUCCESS, urUSMFree(context, first)) << "freed twice";
+  void *again = nullptr;
+  UR_ASSERT_OK(urUSMSharedAlloc(context, device, nullptr, pool, 120, &again));
+  EXPECT_EQ(first, again) << "the same size class (128 bytes) takes the kept block";
+  EXPECT_EQ(120u, alloc_info(again, UR_USM_ALLOC_INFO_SIZE, size_t{}));
+  void *device_block = nullptr;
+  UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, pool, 100, &device_block));
+  EXPECT_NE(first, device_block);
+  void *plain = nullptr;
+  UR_ASSERT_OK(urUSMSharedAlloc(context, device, nullptr, nullptr, 100, &plain));
+  EXPECT_EQ(nullptr, alloc_info(plain, UR_USM_ALLOC_INFO_POOL, ur_usm_pool_handle_t{}));
+  UR_ASSERT_OK(urUSMFree(context, device_block));
+  UR_ASSERT_OK(urUSMPoolRetain(pool));
+  EXPECT_EQ(2u, pool_info(UR_USM_POOL_INFO_REFERENCE_COUNT, uint32_t{}));
+  UR_ASSERT_OK(urUSMPoolRelease(pool));
+  UR_ASSERT_OK(urUSMPoolRelease(pool));
+  // The block still allocated outlives its pool and is freed as the context's own.
+  std::memset(again, 7, 120);
+  EXPECT_EQ(nullptr, alloc_info(again, UR_USM_ALLOC_INFO_POOL, ur_usm_pool_handle_t{}));
+  UR_EXPECT_OK(urUSMFree(context, again));
+  UR_EXPECT_OK(urUSMFree(context, plain));
+}
+
+// ZERO_INITIALIZE_BLOCK: every block handed out reads zeros, a kept one too, of every kind.
+TEST_F(UrQueue, ZeroInitialisingPoolsZeroKeptBlocks) {
+  ur_usm_pool_desc_t desc{UR_STRUCTURE_TYPE_USM_POOL_DESC, nullptr, UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK};
+  ur_usm_pool_handle_t pool = nullptr;
+  UR_ASSERT_OK(urUSMPoolCreate(context, &desc, &pool));
+  constexpr size_t n = 256;
+  std::vector<uint8_t> host(n, 1);
+  for (int kind = 0; kind < 3; ++kind) {
+    for (int round = 0; round < 2; ++round) {
+      void *p = nullptr;
+      const ur_result_t made = kind == 0   ? urUSMHostAlloc(context, nullptr, pool, n, &p)
+                               : kind == 1 ? urUSMSharedAlloc(context, device, nullptr, pool, n, &p)
+                                           : urUSMDeviceAlloc(context, device, nullptr, pool, n, &p);
+      UR_ASSERT_OK(made);
+      UR_ASSERT_OK(urEnqueueUSMMemcpy(queue, true, host.data(), p, n, 0, nullptr, nullptr));
+      EXPECT_EQ(std::vector<uint8_t>(n, 0), host) << "kind " << kind << " round " << round;
+      const uint8_t pattern = 0xab;
+      UR_ASSERT_OK(urEnqueueUSMFill(queue, p, 1, &pattern, n, 0, nullptr, nullptr));
+      UR_ASSERT_OK(urQueueFinish(queue));
+      UR_ASSERT_OK(urUSMFree(context, p));
+    }
+  }
+  UR_EXPECT_OK(urUSMPoolRelease(pool));
+}
+
+TEST_F(UrQueue, BadUsmPoolRequestsGetTheSpecsCodes) {
+  ur_usm_pool_handle_t pool = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urUSMPoolCreate(context, nullptr, &pool));
+  ur_usm_pool_desc_t desc{UR_STRUCTURE_TYPE_USM_POOL_DESC, nullptr, 0x100};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urUSMPoolCreate(context, &desc, &pool));
+  desc.flags = 0;
+  UR_ASSERT_OK(urUSMPoolCreate(context, &desc, &pool));
+  ur_context_handle_t other = nullptr;
+  UR_ASSERT_OK(urContextCreate(1, &device, nullptr, &other));
+  void *p = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urUSMSharedAlloc(other, device, nullptr, pool, 64, &p))
+      << "a pool of another context";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urUSMPoolRelease(nullptr));
+  UR_EXPECT_OK(urContextRelease(other));
+  UR_EXPECT_OK(urUSMPoolRelease(pool));
+}
+
+// Virtual memory: a reservation mapped onto physical memory holds what commands write there, and answers its
+// access mode; unmapped and freed, its addresses are the context's again.
+TEST_F(UrQueue, VirtualMemoryMapsPhysicalMemory) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, size, value, ret);
+  }));
+  const size_t page = info_value<size_t>([&](size_t size, void *value, size_t *ret) {
+    return urVirtualMemGranularityGetInfo(context, device, 1, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, size, value,
+                                          ret);
+  });
+  ASSERT_GT(page, 0u);
+  const size_t size = 4 * page;
+  ur_physical_mem_handle_t physical = nullptr;
+  UR_ASSERT_OK(urPhysicalMemCreate(context, device, size, nullptr, &physical)) << error();
+  EXPECT_EQ(size, info_value<size_t>([&](size_t s, void *v, size_t *r) {
+              return urPhysicalMemGetInfo(physical, UR_PHYSICAL_MEM_INFO_SIZE, s, v, r);
+            }));
+  EXPECT_EQ(device, info_value<ur_device_handle_t>([&](size_t s, void *v, size_t *r) {
+              return urPhysicalMemGetInfo(physical, UR_PHYSICAL_MEM_INFO_DEVICE, s, v, r);
+            }));
+  void *base = nullptr;
+  UR_ASSERT_OK(urVirtualMemReserve(context, nullptr, size, &base)) << error();
+  UR_ASSERT_OK(urVirtualMemMap(context, base, size, physical, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE)) << error();
+  const uint32_t pattern = 0x5a5a1234;
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, base, sizeof pattern, &pattern, size, 0, nullptr, nullptr)) << error();
+  std::vector<uint32_t> host(size / 4);
+  UR_ASSERT_OK(urEnqueueUSMMemcpy(queue, true, host.data(), base, size, 0, nullptr, nullptr));
+  EXPECT_EQ(std::vector<uint32_t>(size / 4, pattern), host);
+  auto access = [&] {
+    return info_value<ur_virtual_mem_access_flags_t>([&](size_t s, void *v, size_t *r) {
+      return urVirtualMemGetInfo(context, base, size, UR_VIRTUAL_MEM_INFO_ACCESS_MODE, s, v, r);
+    });
+  };
+  EXPECT_EQ(ur_virtual_mem_access_flags_t{UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE}, access());
+  UR_ASSERT_OK(urVirtualMemSetAccess(context, base, size, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_ONLY));
+  EXPECT_EQ(ur_virtual_mem_access_flags_t{UR_VIRTUAL_MEM_ACCESS_FLAG_READ_ONLY}, access());
+  UR_ASSERT_OK(urVirtualMemUnmap(context, base, size));
+  UR_ASSERT_OK(urVirtualMemFree(context, base, size));
+  UR_ASSERT_OK(urPhysicalMemRelease(physical));
+
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urPhysicalMemCreate(context, device, page + 1, nullptr, &physical));
+  EXPECT_NE(std::string::npos, error().find("pages")) << error();
+  ur_physical_mem_properties_t props{UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, nullptr, 0x100};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urPhysicalMemCreate(context, device, page, &props, &physical));
+}
+
+// (Codes only: under UR's validation layer the layer answers these before the adapter.)
+TEST_F(UrQueue, BadHostTasksGetTheSpecsCodes) {
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEnqueueHostTaskExp(queue, nullptr, nullptr, nullptr, 0, nullptr, nullptr));
+  ur_exp_host_task_properties_t props{UR_STRUCTURE_TYPE_EXP_HOST_TASK_PROPERTIES, nullptr, 0x10};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION,
+            urEnqueueHostTaskExp(queue, [](void *) {}, nullptr, &props, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE,
+            urEnqueueHostTaskExp(nullptr, [](void *) {}, nullptr, nullptr, 0, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST,
+            urEnqueueHostTaskExp(queue, [](void *) {}, nullptr, nullptr, 1, nullptr, nullptr));
 }
 
 } // namespace

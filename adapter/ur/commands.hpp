@@ -1,0 +1,35 @@
+// What UR's enqueue entry points and the command-buffer appends share: the placement of a rectangular command's
+// sides and UR's kernel arguments in zeal's terms.
+// (Defined beside their first users, memory.cpp and launch.cpp.)
+#pragma once
+
+#include "adapter/buffer.hpp"
+#include "adapter/commands.hpp"
+#include "adapter/ur/entry.hpp"
+
+namespace zeal::adapter::ur {
+
+// One side of a UR rectangular command: where its region starts, in bytes from the side's base, its pitches
+// (UR's 0 meaning rows and slices packed tight) and the bytes from its first to just past its last.
+struct RectSide {
+  size_t offset;
+  size_t row_pitch;
+  size_t slice_pitch;
+  size_t extent;
+};
+
+// UR's checks of one side's pitches (each failure INVALID_SIZE, its sentence naming `entry` and the side), then
+// its placement.
+Outcome rect_side(const char *entry, const char *name, ur_rect_offset_t origin, ur_rect_region_t region,
+                  size_t row_pitch, size_t slice_pitch, RectSide &out);
+// The bytes a side of a rectangular command reaches in a buffer, or INVALID_SIZE when they do not fit in it.
+Result<Pitched> in_buffer(Buffer &buffer, const RectSide &side, const char *what);
+// The same side in host memory.
+Pitched in_host(void *host, const RectSide &side);
+
+// One UR argument as zeal's: VALUE (a null value is size zero bytes), POINTER (the USM pointer itself), LOCAL,
+// MEM_OBJ (the buffer's address, a USM pointer). Samplers have no zeal object behind them. `entry` names the
+// caller in sentences.
+Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t &out, const char *entry);
+
+} // namespace zeal::adapter::ur
