@@ -169,11 +169,21 @@ Result<Context::UsmAllocation> Context::foreign_allocation(void *ptr, bool take)
   return UsmAllocation{ptr, whole->size - offset, whole->kind, whole->device};
 }
 
-Queue *Context::queue_signalling(ze_event_handle_t event) {
-  std::lock_guard lock(queues_mutex_);
-  for (Queue *q : queues_)
-    if (q->signals(event)) return q;
-  return nullptr;
+void Context::remember_handed_out(ze_event_handle_t event, const Event *original) {
+  std::lock_guard lock(handed_out_mutex_);
+  handed_out_[event] = original;
+}
+
+void Context::forget_handed_out(ze_event_handle_t event, const Event *original) {
+  std::lock_guard lock(handed_out_mutex_);
+  auto it = handed_out_.find(event);
+  if (it != handed_out_.end() && it->second == original) handed_out_.erase(it);
+}
+
+void Context::describe_handed_out(ze_event_handle_t event, FunctionRef<void(const Event &)> describe) {
+  std::lock_guard lock(handed_out_mutex_);
+  auto it = handed_out_.find(event);
+  if (it != handed_out_.end()) describe(*it->second);
 }
 
 void Context::add_queue(Queue *queue) {

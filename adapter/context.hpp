@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adapter/event_pool.hpp"
+#include "adapter/function_ref.hpp"
 #include "adapter/platform.hpp"
 
 #include <map>
@@ -12,6 +13,7 @@
 
 namespace zeal::adapter {
 
+class Event;
 class Queue;
 class UsmPool;
 
@@ -59,8 +61,12 @@ public:
   // Queues register while they live, so that freeing memory can wait for their commands.
   void add_queue(Queue *queue);
   void remove_queue(Queue *queue);
-  // The live queue one of whose commands signals `event`, or null.
-  Queue *queue_signalling(ze_event_handle_t event);
+  // Events whose Level Zero event the application was given (Event::hand_out), so that an event adopted from
+  // one describes itself as the original does: `describe(original)` is called, under the registry's lock, when
+  // `event` is one of them.
+  void remember_handed_out(ze_event_handle_t event, const Event *original);
+  void forget_handed_out(ze_event_handle_t event, const Event *original);
+  void describe_handed_out(ze_event_handle_t event, FunctionRef<void(const Event &)> describe);
 
 private:
   Context(std::vector<Device *> devices, ZeContext context);
@@ -84,6 +90,8 @@ private:
   std::map<void *, Allocation> allocations_;
   std::mutex queues_mutex_;
   std::vector<Queue *> queues_;
+  std::mutex handed_out_mutex_;
+  std::map<ze_event_handle_t, const Event *> handed_out_;
 };
 
 } // namespace zeal::adapter

@@ -53,12 +53,21 @@ Result<Ref<Event>> Event::adopt(Context &context, ze_event_handle_t event, bool 
                      false);
   adopted->owns_event_ = owned;
   // An event of one of the context's own commands (a round trip through the native handle) answers with the
-  // command's queue.
-  adopted->queue_ = context.queue_signalling(event);
+  // command's queue and kind.
+  context.describe_handed_out(event, [&](const Event &original) {
+    adopted->queue_ = original.queue_;
+    adopted->command_ = original.command_;
+  });
   return adopted;
 }
 
+ze_event_handle_t Event::hand_out() {
+  if (!handed_out_.exchange(true)) context_->remember_handed_out(event_.get(), this);
+  return event_.get();
+}
+
 Event::~Event() {
+  if (handed_out_.load()) context_->forget_handed_out(event_.get(), this);
   if (slot_.pool == nullptr) { // adopted: its maker signals and reuses it
     if (!owns_event_) (void)event_.release();
     return;

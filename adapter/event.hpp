@@ -45,6 +45,9 @@ public:
   static void reserve_storage(size_t count);
 
   ze_event_handle_t ze() const { return event_.get(); }
+  // The Level Zero event, handed to the application (a native handle): the context remembers whose it is, so
+  // that an event made again from it (adopt) answers with this one's queue and command.
+  ze_event_handle_t hand_out();
   // Called once the command that signals the event has been appended.
   void mark_submitted() { submitted_ = true; }
   // Host bytes the command reads (a fill pattern) kept until the event is gone.
@@ -91,6 +94,7 @@ private:
   Command command_ = Command::Marker;
   bool submitted_ = false;
   bool reusable_ = false;
+  std::atomic<bool> handed_out_{false};
   mutable std::atomic<bool> known_complete_{false};
   std::vector<uint8_t> keep_alive_;
   std::array<Ref<Event>, kInlineWaits> inline_waits_;

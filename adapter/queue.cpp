@@ -223,11 +223,6 @@ bool Queue::idle() {
   });
 }
 
-bool Queue::signals(ze_event_handle_t event) {
-  std::lock_guard lock(mutex_);
-  return std::any_of(pending_.begin(), pending_.end(), [&](const Ref<Event> &e) { return e->ze() == event; });
-}
-
 std::vector<Ref<Event>> Queue::outstanding() {
   std::lock_guard lock(mutex_);
   forget_completed();

@@ -70,9 +70,6 @@ public:
   std::vector<Ref<Event>> outstanding();
   // Whether every command enqueued so far has completed (UR's QUEUE_INFO_EMPTY).
   bool idle();
-  // Whether one of the queue's commands not yet forgotten signals `event` (an event adopted from a native
-  // handle asks, to know its queue).
-  bool signals(ze_event_handle_t event);
   Status finish();
 
 private:

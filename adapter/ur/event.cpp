@@ -179,8 +179,15 @@ void implement(ur_event_dditable_t &t) {
   t.pfnSetCallback = event_set_callback;
   t.pfnRetain = retain<Event>;
   t.pfnRelease = release<Event>;
-  t.pfnGetNativeHandle = [](ur_event_handle_t e, ur_native_handle_t *native) {
-    return native_handle<Event>(e, native, "urEventGetNativeHandle");
+  t.pfnGetNativeHandle = [](ur_event_handle_t handle, ur_native_handle_t *native) {
+    return run([&]() -> Outcome {
+      Event *event = nullptr;
+      if (Outcome o = check_handle(handle, event); !o.ok()) return o;
+      if (native == nullptr)
+        return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventGetNativeHandle: the native handle pointer is null");
+      *native = reinterpret_cast<ur_native_handle_t>(event->hand_out());
+      return {};
+    });
   };
 }
 

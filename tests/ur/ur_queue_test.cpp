@@ -641,6 +641,40 @@ TEST_F(UrQueue, VirtualMemoryMapsPhysicalMemory) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urPhysicalMemCreate(context, device, page, &props, &physical));
 }
 
+// EMPTY answers whether every command enqueued has completed, on in-order and out-of-order queues alike; an event
+// made again from one of the queue's events' native handle answers with that queue.
+TEST_F(UrQueue, EmptyQueuesAndRoundTripEventsAnswerTruly) {
+  for (ur_queue_flags_t flags : {ur_queue_flags_t{0}, ur_queue_flags_t{UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE}}) {
+    ur_queue_handle_t q = make_queue(flags);
+    ASSERT_NE(nullptr, q);
+    auto *a = static_cast<uint32_t *>(shared(1 << 20));
+    ASSERT_NE(nullptr, a);
+    std::atomic<bool> release{false};
+    UR_ASSERT_OK(urEnqueueHostTaskExp(
+        q,
+        [](void *data) {
+          while (!static_cast<std::atomic<bool> *>(data)->load()) std::this_thread::yield();
+        },
+        &release, nullptr, 0, nullptr, nullptr));
+    const uint32_t seven = 7;
+    ur_event_handle_t filled = nullptr;
+    UR_ASSERT_OK(urEnqueueUSMFill(q, a, 4, &seven, 1 << 20, 0, nullptr, &filled));
+    EXPECT_FALSE(queue_info<ur_bool_t>(q, UR_QUEUE_INFO_EMPTY)) << "a task is still running";
+    release = true;
+    UR_ASSERT_OK(urQueueFinish(q));
+    EXPECT_TRUE(queue_info<ur_bool_t>(q, UR_QUEUE_INFO_EMPTY)) << "flags " << flags;
+    ur_native_handle_t native = 0;
+    UR_ASSERT_OK(urEventGetNativeHandle(filled, &native));
+    ur_event_handle_t again = nullptr;
+    UR_ASSERT_OK(urEventCreateWithNativeHandle(native, context, nullptr, &again));
+    EXPECT_EQ(q, event_info<ur_queue_handle_t>(again, UR_EVENT_INFO_COMMAND_QUEUE));
+    UR_EXPECT_OK(urEventRelease(again));
+    UR_EXPECT_OK(urEventRelease(filled));
+    UR_EXPECT_OK(urUSMFree(context, a));
+    UR_EXPECT_OK(urQueueRelease(q));
+  }
+}
+
 // (Codes only: under UR's validation layer the layer answers these before the adapter.)
 TEST_F(UrQueue, BadHostTasksGetTheSpecsCodes) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEnqueueHostTaskExp(queue, nullptr, nullptr, nullptr, 0, nullptr, nullptr));
