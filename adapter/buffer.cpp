@@ -19,6 +19,16 @@ Result<Buffer *> Buffer::create(Context &context, size_t size, void *host, Host 
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       host == nullptr ? "buffer create: the buffer is to copy or use a host pointer, but it is null"
                                       : "buffer create: a host pointer is given, but the buffer is not to copy or use it");
+  // Where every device of the context reaches the host's own memory (shared system allocations, as the CPU
+  // driver's devices do), a buffer that uses a host pointer is the host's bytes: no copy, and the host sees what
+  // kernels write, as OpenCL's USE_HOST_PTR means.
+  if (use == Host::Use && std::all_of(context.devices().begin(), context.devices().end(), [](const Device *d) {
+        return (d->memory_access().sharedSystemAllocCapabilities & ZE_MEMORY_ACCESS_CAP_FLAG_RW) != 0;
+      })) {
+    auto *buffer = new Buffer(context, nullptr, static_cast<uint8_t *>(host), size, nullptr, access);
+    buffer->owns_memory_ = false;
+    return buffer;
+  }
   // Shared memory of the first device: a context of several devices would need a copy per device, which zeal
   // does not keep (its contexts hold one device).
   auto memory = context.usm_alloc(context.devices().front(), ZEAL_USM_KIND_SHARED, size, kBufferAlignment);

@@ -24,7 +24,8 @@ public:
   enum class Access { ReadWrite, ReadOnly, WriteOnly };
 
   // `size` bytes of shared USM of the context's first device (a kernel reads it through a pointer, the host
-  // maps it in place). `host` must be given exactly when `use` is not None.
+  // maps it in place), or, for Host::Use where every device reaches the host's own memory, the host's bytes
+  // themselves. `host` must be given exactly when `use` is not None.
   static Result<Buffer *> create(Context &context, size_t size, void *host, Host use,
                                  Access access = Access::ReadWrite);
   // A buffer over USM made elsewhere (a native handle): from `memory` to the end of its allocation in the

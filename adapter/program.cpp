@@ -98,6 +98,34 @@ Status Program::check_spec_constant(std::string_view entry, uint32_t id, size_t 
 
 namespace {
 
+// The bytes a scalar specialization constant of `type` (module_linker's names) takes; 0 for composites and
+// types whose size the name does not give.
+size_t scalar_size(const std::string &type) {
+  if (type == "i1" || type == "i8") return 1; // a bool is set as one byte
+  if (type == "i16" || type == "half") return 2;
+  if (type == "i32" || type == "float") return 4;
+  if (type == "i64" || type == "double") return 8;
+  return 0;
+}
+
+} // namespace
+
+Status Program::check_declares_spec_constant(std::string_view entry, uint32_t id, size_t size) const {
+  const auto &constants = calls().spec_constants;
+  auto it = std::find_if(constants.begin(), constants.end(), [&](const auto &c) { return c.spec_id == id; });
+  if (it == constants.end())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("{}: {} declares no specialization constant {}", entry, describe(), id));
+  const size_t expected = scalar_size(it->type);
+  if (expected != 0 && size != expected)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("{}: specialization constant {} of {} is {} ({} bytes), not {} bytes", entry, id,
+                                  describe(), it->type, expected, size));
+  return {};
+}
+
+namespace {
+
 // "'a', 'b', 'c', 'd' and 3 more": enough names to recognise the image by.
 std::string quoted_names(const std::vector<std::string> &names) {
   constexpr size_t kShown = 4;

@@ -37,6 +37,9 @@ public:
   static Status check_device_in_context(std::string_view entry, const Context &context, const Device &device);
   static Status check_link_count(std::string_view entry, uint32_t count, const void *programs);
   static Status check_spec_constant(std::string_view entry, uint32_t id, size_t size, const void *value);
+  // Whether the SPIR-V declares specialization constant `id` (INVALID_ARGUMENT when not) and, for a scalar, whether `size` is its type's (INVALID_SIZE when not). A program without SPIR-V
+  // declares none. UR's face asks; the zeal ABI passes constants through to the driver as Level Zero does.
+  Status check_declares_spec_constant(std::string_view entry, uint32_t id, size_t size) const;
 
   Context &context() const { return *context_; }
   Device &device() const { return device_; }

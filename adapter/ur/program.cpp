@@ -265,6 +265,12 @@ ur_result_t set_spec_constants(ur_program_handle_t hProgram, uint32_t count,
       if (Outcome o = with_code(UR_RESULT_ERROR_INVALID_VALUE, Program::check_spec_constant(entry, c.id, c.size, c.pValue));
           !o.ok())
         return o;
+      // UR's codes: an id the module does not declare is INVALID_SPEC_ID, a size not its type's INVALID_VALUE.
+      for (const Ref<Program> &p : program->programs())
+        if (Status s = p->check_declares_spec_constant(entry, c.id, c.size); !s.ok())
+          return Outcome(std::move(s))
+              .remap(to_ur_result(ZEAL_RESULT_ERROR_INVALID_ARGUMENT), UR_RESULT_ERROR_INVALID_SPEC_ID)
+              .remap(to_ur_result(ZEAL_RESULT_ERROR_INVALID_SIZE), UR_RESULT_ERROR_INVALID_VALUE);
     }
     for (const Ref<Program> &p : program->programs())
       for (uint32_t i = 0; i < count; ++i)

@@ -246,14 +246,16 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
                                                 ze_device_memory_access_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  // Every kind of allocation is ordinary host memory: all access, atomics included, everywhere.
+  // Every kind of allocation is ordinary host memory: all access, atomics included, everywhere. A GPU profile
+  // says what Intel's driver says of its GPU by default: kernels do not reach the host's own (system) memory,
+  // so that the adapter's path for such devices runs here too.
   constexpr ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
                                                ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT |
                                                ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
   ze_device_memory_access_properties_t access{};
   access.hostAllocCapabilities = access.deviceAllocCapabilities = all;
   access.sharedSingleDeviceAllocCapabilities = access.sharedCrossDeviceAllocCapabilities = all;
-  access.sharedSystemAllocCapabilities = all;
+  access.sharedSystemAllocCapabilities = Device::from(device)->profile().device_id == 0 ? all : 0;
   copy_keeping_header(out, access);
   return ZE_RESULT_SUCCESS;
 }

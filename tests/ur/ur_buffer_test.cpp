@@ -135,6 +135,26 @@ TEST_F(UrBuffer, AHostPointerBufferMapsOntoThatPointer) {
   UR_EXPECT_OK(urMemRelease(b));
 }
 
+// Where the device reaches the host's own memory (the CPU device) a USE_HOST_POINTER buffer is those bytes: a fill
+// shows there without a map, and the host's writes reach commands. Elsewhere (the dg2 profile's run of these
+// tests: a GPU's default) the buffer keeps its own copy until a map.
+TEST_F(UrBuffer, AHostPointerBufferIsTheHostsBytesWhereTheDeviceReachesThem) {
+  const auto system = info_value<ur_device_usm_access_capability_flags_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT, size, value, ret);
+  });
+  const bool shared = (system & UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS) != 0;
+  std::vector<int> host(64, 1);
+  ur_mem_handle_t b = buffer(host.size() * sizeof(int), UR_MEM_FLAG_USE_HOST_POINTER, host.data());
+  ASSERT_NE(nullptr, b);
+  const int three = 3;
+  UR_ASSERT_OK(urEnqueueMemBufferFill(queue, b, &three, sizeof three, 0, 16 * sizeof(int), 0, nullptr, nullptr));
+  UR_ASSERT_OK(urQueueFinish(queue));
+  EXPECT_EQ(shared ? 3 : 1, host[0]) << "system USM " << system;
+  host[20] = 8;
+  EXPECT_EQ(shared ? 8 : 1, read(b, 20 * sizeof(int), 1)[0]) << "system USM " << system;
+  UR_EXPECT_OK(urMemRelease(b));
+}
+
 TEST_F(UrBuffer, BadBufferRequestsGetTheSpecsCodes) {
   ur_mem_handle_t b = nullptr;
   int host = 0;

@@ -130,6 +130,14 @@ TEST_F(ProgramTest, SpecializationConstantsAreCheckedThenSetBeforeTheBuild) {
   EXPECT_EQ("urProgramSetSpecializationConstants: constant 3 needs a value and a non-zero size", error());
   const ur_specialization_constant_info_t constants[] = {{3, sizeof(value), &value}, {3, 0, &value}};
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urProgramSetSpecializationConstants(p, 2, constants));
+  // The module declares constant 3, a 32-bit integer, and nothing else.
+  const ur_specialization_constant_info_t unknown{999, sizeof(value), &value};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SPEC_ID, urProgramSetSpecializationConstants(p, 1, &unknown));
+  EXPECT_NE(std::string::npos, error().find("declares no specialization constant 999")) << error();
+  const uint64_t wide = 5;
+  const ur_specialization_constant_info_t too_wide{3, sizeof(wide), &wide};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urProgramSetSpecializationConstants(p, 1, &too_wide));
+  EXPECT_NE(std::string::npos, error().find("is i32 (4 bytes), not 8 bytes")) << error();
   UR_ASSERT_OK(urProgramSetSpecializationConstants(p, 1, constants)) << error();
   UR_ASSERT_OK(urProgramBuild(context, p, nullptr)) << error();
   EXPECT_NE(nullptr, kernel(p, "store_constant"));
