@@ -193,7 +193,10 @@ Status CommandBuffer::record() {
   ze_event_handle_t start = start_->ze();
   if (Status s = check(zeCommandListAppendWaitOnEvents(list, 1, &start), "zeCommandListAppendWaitOnEvents"); !s.ok())
     return s;
-  // The events commands signal for others stay signalled after a run: enqueue resets them (signals_).
+  // The events commands signal for others stay signalled after a run: enqueue resets them (signals_). Earlier
+  // events the application has let go of are signalled no more (the list is not running now).
+  for (const auto &c : commands_)
+    std::erase_if(c->earlier_signals_, [](const Ref<Event> &e) { return e->ref_count() == 1; });
   signals_ = std::any_of(commands_.begin(), commands_.end(), [](const auto &c) { return bool(c->signal_); });
   std::vector<ze_event_handle_t> waits;
   for (size_t i = 0; i < commands_.size(); ++i) {
@@ -208,6 +211,10 @@ Status CommandBuffer::record() {
     if (Status s = c.append(list, event_of(i), static_cast<uint32_t>(waits.size()), waits.empty() ? nullptr : waits.data());
         !s.ok())
       return s;
+    ze_event_handle_t done = event_of(i);
+    for (const Ref<Event> &e : c.earlier_signals_)
+      if (Status s = check(zeCommandListAppendBarrier(list, e->ze(), 1, &done), "zeCommandListAppendBarrier"); !s.ok())
+        return s;
   }
   if (Status s = check(zeCommandListAppendBarrier(list, nullptr, 0, nullptr), "zeCommandListAppendBarrier"); !s.ok())
     return s;
@@ -253,11 +260,15 @@ Result<Ref<Event>> CommandBuffer::enqueue(Queue &queue, std::span<Event *const> 
     // host, once the last run (which signalled them) is over.
     if (last_run_)
       if (Status s = last_run_->wait(); !s.ok()) return std::move(s).error();
-    for (const auto &c : commands_)
-      if (c->signal_)
-        if (Status s = ze_check(zeEventHostReset(c->signal_->ze()), "zeEventHostReset", "a command buffer's event");
-            !s.ok())
+    for (const auto &c : commands_) {
+      if (!c->signal_) continue;
+      if (Status s = ze_check(zeEventHostReset(c->signal_->ze()), "zeEventHostReset", "a command buffer's event");
+          !s.ok())
+        return std::move(s).error();
+      for (const Ref<Event> &e : c->earlier_signals_)
+        if (Status s = ze_check(zeEventHostReset(e->ze()), "zeEventHostReset", "a command buffer's event"); !s.ok())
           return std::move(s).error();
+    }
   }
   WaitList waits;
   for (Event *e : wait) waits.push(e);
@@ -321,7 +332,7 @@ Result<Ref<Event>> CommandBuffer::renew_signal(BufferCommand &command) {
   if (!command.signal_)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       "command buffer signal-event update: the command was appended without an event to signal");
-  retired_.push_back(std::move(command.signal_));
+  command.earlier_signals_.push_back(std::move(command.signal_));
   command.signal_ = made.value();
   stale_ = true;
   return made;

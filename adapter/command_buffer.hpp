@@ -27,6 +27,8 @@ struct RecordedLaunch {
   std::vector<Kernel::StoredArg> args;
   // The kernels (of the face's kind) an update may switch the launch to, its own among them.
   std::vector<Ref<Object>> alternatives;
+  // The arguments each kernel the launch switched away from had then, which it gets back if switched to again.
+  std::vector<std::pair<Ref<Kernel>, std::vector<Kernel::StoredArg>>> earlier_args;
 };
 
 // One command of a buffer; a kernel launch's is the handle updates name.
@@ -64,6 +66,9 @@ private:
   std::optional<RecordedLaunch> launch_; // a launch, recorded from here each time
   std::vector<Ref<Event>> waits_;        // events of other work the command waits for at every run
   Ref<Event> signal_;                    // what the command signals besides its place in the buffer's order
+  // Events handed out for the command before the last update of its signal: each was promised the command's
+  // next run, so runs signal them too while the application holds them.
+  std::vector<Ref<Event>> earlier_signals_;
 };
 
 class CommandBuffer : public Object {
@@ -115,7 +120,8 @@ public:
   // Changes a launch of an updatable, finalized buffer; the list is recorded again before the next run.
   // `change` edits the recorded launch; it is checked by recording it.
   Status update(BufferCommand &command, FunctionRef<Status(RecordedLaunch &)> change);
-  // A new event for a command that signals one (updatable, finalized buffers), signalled from the next run on.
+  // A new event for a command that signals one (updatable, finalized buffers), signalled from the next run on;
+  // the events handed out before it are signalled by the runs too, while the application holds them.
   Result<Ref<Event>> renew_signal(BufferCommand &command);
   // New events of other work for a command to wait for, as many as it had.
   Status replace_waits(BufferCommand &command, std::span<Event *const> events);

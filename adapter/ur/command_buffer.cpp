@@ -470,9 +470,14 @@ Outcome update_one(CommandBuffer &buffer, const ur_exp_command_buffer_update_ker
     desc.num_args = static_cast<uint32_t>(args.size());
     desc.args = args.data();
     if (new_kernel != nullptr && new_kernel != launch.kernel.get()) {
-      // Another kernel: its own arguments where the update gives none.
-      auto stored = new_kernel->capture_args(desc);
+      // Another kernel: where the update gives no argument, the one it had when the launch last used it, else
+      // the one set on it. The kernel switched from keeps its arguments for a switch back.
+      auto &earlier = launch.earlier_args;
+      auto had = std::find_if(earlier.begin(), earlier.end(), [&](const auto &e) { return e.first.get() == new_kernel; });
+      auto stored = had != earlier.end() ? new_kernel->capture_args(desc, had->second) : new_kernel->capture_args(desc);
       if (!stored.ok()) return std::move(stored).error();
+      if (had != earlier.end()) earlier.erase(had);
+      earlier.emplace_back(launch.kernel, std::move(launch.args));
       launch.kernel = Ref<Kernel>(new_kernel);
       launch.args = std::move(stored).value();
     } else if (!args.empty()) {

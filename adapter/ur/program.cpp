@@ -94,11 +94,12 @@ ur_result_t create_with_binary(ur_context_handle_t hContext, uint32_t count, ur_
     if (Outcome o = check_properties(properties, entry); !o.ok()) return o;
     std::vector<Device *> listed;
     if (Outcome o = listed_devices(*context, count, devices, entry, listed); !o.ok()) return o;
+    // A missing binary is a bad value (UR's multi-device test); an empty one is not a binary.
     for (uint32_t i = 0; i < count; ++i)
       if (binaries[i] == nullptr || lengths[i] == 0)
-        return fail(UR_RESULT_ERROR_INVALID_NATIVE_BINARY,
-                    fmt::format("urProgramCreateWithBinary: the binary for device '{}' is null or empty",
-                                listed[i]->name()));
+        return fail(binaries[i] == nullptr ? UR_RESULT_ERROR_INVALID_VALUE : UR_RESULT_ERROR_INVALID_NATIVE_BINARY,
+                    fmt::format("urProgramCreateWithBinary: the binary for device '{}' is {}", listed[i]->name(),
+                                binaries[i] == nullptr ? "null" : "empty"));
     return make_program(*context, listed, out, [&](Device &device, size_t i) {
       const zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_NATIVE, binaries[i], lengths[i], 0, nullptr};
       return Program::create(*context, device, desc);
@@ -143,10 +144,26 @@ Outcome programs_for(ur_program_handle_t handle, uint32_t count, ur_device_handl
 Outcome built(Outcome outcome) {
   return std::move(outcome).remap(UR_RESULT_ERROR_PROGRAM_LINK_FAILURE, UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
 }
+// A program already built for a device is, for UR as for Intel's adapter, built: building it again changes
+// nothing (the *Exp forms build for subsets of devices, one after another, and may name a device twice).
 Outcome build_all(std::span<Program *const> programs, const char *options) {
-  return built(for_each_program(programs, [&](Program &p) { return p.build(options); }));
+  return built(for_each_program(programs, [&](Program &p) -> Status {
+    if (p.state() == ZEAL_PROGRAM_STATE_EXECUTABLE) return {};
+    return p.build(options);
+  }));
+}
+// A native binary is compiled already: only IL compiles (UR's Level Zero semantics).
+Outcome native_refused(std::span<Program *const> programs, std::string_view entry) {
+  for (Program *p : programs)
+    if (p->format() == ZEAL_PROGRAM_FORMAT_NATIVE)
+      return fail(UR_RESULT_ERROR_INVALID_OPERATION,
+                  fmt::format("{}: {} was made from a native binary, which is compiled already; only a program made "
+                              "from IL compiles, and only compiled IL links",
+                              entry, p->describe()));
+  return {};
 }
 Outcome compile_all(std::span<Program *const> programs, const char *options) {
+  if (Outcome o = native_refused(programs, "urProgramCompile"); !o.ok()) return o;
   return for_each_program(programs, [&](Program &p) { return p.compile(options); });
 }
 
@@ -209,6 +226,7 @@ Outcome link(Context &context, std::span<Device *const> devices, uint32_t count,
                                                                 input->describe(), devices[d]->name()));
       objects[d].push_back(p);
     }
+    if (Outcome o = native_refused(objects[d], entry); !o.ok()) return o;
   }
   std::vector<Ref<Program>> linked;
   Outcome first;

@@ -277,6 +277,15 @@ TEST_F(UrCommandBuffer, AnUpdateSwitchesToAnAlternativeKernel) {
   UR_ASSERT_OK(urQueueFinish(queue));
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(seed + static_cast<int>(i), b[i]) << "graph_init wrote b";
 
+  // Switched back, the first kernel has the arguments it had.
+  ur_exp_command_buffer_update_kernel_launch_desc_t back{
+      UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC, nullptr, command, square, 0, 0, 0, 1, nullptr,
+      nullptr, nullptr, nullptr, nullptr, nullptr};
+  UR_ASSERT_OK(urCommandBufferUpdateKernelLaunchExp(cb, 1, &back)) << error();
+  UR_ASSERT_OK(urEnqueueCommandBufferExp(queue, cb, 0, nullptr, nullptr));
+  UR_ASSERT_OK(urQueueFinish(queue));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(static_cast<int>(i * i), b[i]) << "graph_square again";
+
   // A kernel never registered is refused.
   update.hNewKernel = accumulate;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urCommandBufferUpdateKernelLaunchExp(cb, 1, &update));

@@ -253,9 +253,22 @@ TEST_F(UrDevices, AProgramOfSeveralDevicesRunsOnAQueueOfEach) {
   size_t lengths[] = {sizes[2], sizes[0]};
   const uint8_t *bytes[] = {binaries[2].data(), binaries[0].data()};
   ur_program_handle_t from_binaries = nullptr;
+  // A missing binary is a bad value.
+  const uint8_t *missing[] = {binaries[2].data(), nullptr};
+  ur_program_handle_t refused = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urProgramCreateWithBinary(context, 2, two, lengths, missing, nullptr, &refused));
   UR_ASSERT_OK(urProgramCreateWithBinary(context, 2, two, lengths, bytes, nullptr, &from_binaries)) << error();
   keep(from_binaries);
   EXPECT_EQ(std::vector<ur_device_handle_t>(two, two + 2), program_devices(from_binaries));
+  // Native binaries are compiled already: only IL compiles, and only compiled IL links.
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_OPERATION, urProgramCompile(context, from_binaries, nullptr));
+  EXPECT_NE(std::string::npos, error().find("native binary")) << error();
+  ur_program_handle_t linked = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_OPERATION, urProgramLink(context, 1, &from_binaries, nullptr, &linked));
+  // Built for one device, then the other, then the first again: a built program builds again as a no-op.
+  UR_ASSERT_OK(urProgramBuildExp(from_binaries, 1, &two[0], 0, nullptr)) << error();
+  UR_ASSERT_OK(urProgramBuildExp(from_binaries, 1, &two[1], 0, nullptr)) << error();
+  UR_ASSERT_OK(urProgramBuildExp(from_binaries, 1, &two[0], 0, nullptr)) << error();
   UR_ASSERT_OK(urProgramBuild(context, from_binaries, nullptr)) << error();
   ur_kernel_handle_t again = kernel(from_binaries, "scale");
   ASSERT_NE(nullptr, again);
