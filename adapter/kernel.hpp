@@ -50,8 +50,14 @@ public:
 
   // The local size a launch over `global` without one would get (work_dim values are read).
   Result<std::array<size_t, 3>> suggest_local_size(uint32_t work_dim, const size_t *global);
-  // Checks and appends one launch; see launch.cpp. Allocation-free once warm.
-  Result<Ref<Event>> launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait);
+  // Checks and appends one launch; see launch.cpp. Allocation-free once warm. `cooperative`: every work-group
+  // resident at once (zeCommandListAppendLaunchCooperativeKernel; at most max_cooperative_groups of them).
+  Result<Ref<Event>> launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait,
+                            bool cooperative = false);
+  // How many work-groups of `local` (work_dim values) may run at once in a cooperative launch, each with
+  // `dynamic_local` bytes of local memory besides the kernel's own: the driver's answer, bounded by how many
+  // such groups the device's compute units' local memory holds.
+  Result<uint32_t> max_cooperative_groups(uint32_t work_dim, const size_t *local, size_t dynamic_local);
   // What launch() does before the append, for any command list on `device`: the checks, then the kernel's
   // arguments and group state set under its mutex, and `append(kernel, groups)` called still under it (Level Zero
   // captures the state at append).

@@ -142,13 +142,29 @@ Result<std::array<size_t, 3>> Kernel::suggest_local_size(uint32_t work_dim, cons
   return range->local;
 }
 
-Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait) {
+Result<Ref<Event>> Kernel::launch(Queue &queue, const zeal_launch_desc_t &desc, std::span<Event *const> wait,
+                                  bool cooperative) {
   Ref<Event> event;
   Status s = append_launch(queue.device(), desc, [&](ze_kernel_handle_t kernel, const ze_group_count_t &groups) -> Status {
-    auto e = queue.submit(Command::Launch, wait, "zeCommandListAppendLaunchKernel",
-                          [kernel, &groups](ze_command_list_handle_t list, ze_event_handle_t signal, uint32_t n,
-                                            ze_event_handle_t *w) {
-                            return zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, n, w);
+    if (cooperative) {
+      // The driver refuses too many groups with a bare INVALID_ARGUMENT; the sentence says how many fit.
+      uint32_t most = 0;
+      if (ze_result_t r = zeKernelSuggestMaxCooperativeGroupCount(kernel, &most); r != ZE_RESULT_SUCCESS)
+        return ze_failed(r, "zeKernelSuggestMaxCooperativeGroupCount");
+      const uint64_t count = uint64_t{groups.groupCountX} * groups.groupCountY * groups.groupCountZ;
+      if (count > most)
+        return make_error(ZEAL_RESULT_ERROR_INVALID_ND_RANGE,
+                          fmt::format("a cooperative launch of kernel '{}' has {} work-groups, but at most {} of its "
+                                      "group size run at once on device '{}'",
+                                      name_, count, most, queue.device().name()));
+    }
+    const char *call = cooperative ? "zeCommandListAppendLaunchCooperativeKernel" : "zeCommandListAppendLaunchKernel";
+    auto e = queue.submit(Command::Launch, wait, call,
+                          [kernel, &groups, cooperative](ze_command_list_handle_t list, ze_event_handle_t signal,
+                                                         uint32_t n, ze_event_handle_t *w) {
+                            return cooperative ? zeCommandListAppendLaunchCooperativeKernel(list, kernel, &groups,
+                                                                                            signal, n, w)
+                                               : zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, n, w);
                           });
     if (!e.ok()) return std::move(e).error();
     event = std::move(e).value();
@@ -185,6 +201,29 @@ Status Kernel::append_launch(const Device &device, const zeal_launch_desc_t &des
   // Level Zero captures arguments and group size at append, so the next launch
   // may change them as soon as this one has been appended.
   return append(kernel_.get(), groups);
+}
+
+Result<uint32_t> Kernel::max_cooperative_groups(uint32_t work_dim, const size_t *local, size_t dynamic_local) {
+  if (refusal_) return Error(*refusal_);
+  size_t sizes[3] = {1, 1, 1}, zeros[3] = {0, 0, 0};
+  for (uint32_t d = 0; d < std::min<uint32_t>(work_dim, 3); ++d) sizes[d] = local[d];
+  // The local size as a launch's, checked the same way (a global size of one group).
+  auto range = normalise_nd_range(work_dim, sizes, sizes, zeros);
+  if (!range.ok()) return std::move(range).error();
+  const Device &device = program_->device();
+  if (Status s = check_local_size(range.value(), limits_, device.limits()); !s.ok()) return std::move(s).error();
+  std::lock_guard lock(mutex_);
+  if (Status s = set_group_state(range.value()); !s.ok()) return std::move(s).error();
+  uint32_t count = 0;
+  if (ze_result_t r = zeKernelSuggestMaxCooperativeGroupCount(kernel_.get(), &count); r != ZE_RESULT_SUCCESS)
+    return ze_failed(r, "zeKernelSuggestMaxCooperativeGroupCount").error();
+  if (dynamic_local > 0) {
+    const auto &p = device.properties();
+    const uint64_t units = uint64_t{p.numSlices} * p.numSubslicesPerSlice * p.numEUsPerSubslice;
+    const uint64_t per_unit = device.compute().maxSharedLocalMemory / (props_.localMemSize + dynamic_local);
+    count = static_cast<uint32_t>(std::min<uint64_t>(count, units * per_unit));
+  }
+  return count;
 }
 
 Result<std::vector<Kernel::StoredArg>> Kernel::capture_args(const zeal_launch_desc_t &desc,

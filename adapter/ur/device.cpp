@@ -312,7 +312,8 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_MAX_CONSTANT_ARGS, "MAX_CONSTANT_ARGS", [](const Device &) -> R { return info_of<uint32_t>(8); }},
     {UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES, "KERNEL_LAUNCH_CAPABILITIES",
      [](const Device &) -> R {
-       return info_of<ur_kernel_launch_properties_flags_t>(UR_KERNEL_LAUNCH_PROPERTIES_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE);
+       return info_of<ur_kernel_launch_properties_flags_t>(UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE |
+                                                           UR_KERNEL_LAUNCH_PROPERTIES_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE);
      }},
     {UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT, "GLOBAL_VARIABLE_SUPPORT", [](const Device &) -> R { return ur_bool(true); }},
     {UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE, "GLOBAL_MEM_CACHE_TYPE",

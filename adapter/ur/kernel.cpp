@@ -254,7 +254,33 @@ ur_result_t suggested_local_size(ur_kernel_handle_t handle, ur_queue_handle_t qu
   });
 }
 
+// For a cooperative launch (UR_KERNEL_LAUNCH_FLAG_COOPERATIVE): how many work-groups of the local size may run
+// at once on `device` (Kernel::max_cooperative_groups).
+ur_result_t max_cooperative_groups(ur_kernel_handle_t handle, ur_device_handle_t device_handle, uint32_t work_dim,
+                                   const size_t *local, size_t dynamic_local, uint32_t *out) {
+  constexpr const char *entry = "urKernelSuggestMaxCooperativeGroupCount";
+  return run([&]() -> Outcome {
+    UrKernel *ur_kernel = nullptr;
+    Device *device = nullptr;
+    if (Outcome o = check_handle(handle, ur_kernel); !o.ok()) return o;
+    if (Outcome o = check_handle(device_handle, device); !o.ok()) return o;
+    if (local == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  fmt::format("{}: pLocalWorkSize or pGroupCountRet is null", entry));
+    if (work_dim < 1 || work_dim > 3)
+      return fail(UR_RESULT_ERROR_INVALID_WORK_DIMENSION,
+                  fmt::format("{}: workDim is {}, not 1, 2 or 3", entry, work_dim));
+    Kernel *kernel = nullptr;
+    if (Outcome o = ur_kernel->of(*device, entry, kernel); !o.ok()) return o;
+    auto count = kernel->max_cooperative_groups(work_dim, local, dynamic_local);
+    if (!count.ok()) return std::move(count).error();
+    *out = count.value();
+    return {};
+  });
+}
+
 void implement(ur_kernel_dditable_t &t) {
+  t.pfnSuggestMaxCooperativeGroupCount = max_cooperative_groups;
   t.pfnCreate = kernel_create;
   t.pfnCreateWithNativeHandle = kernel_from_native;
   t.pfnRetain = retain<UrKernel>;

@@ -11,17 +11,14 @@
 namespace zeal::adapter::ur {
 namespace {
 
-// Launch properties: serialising a queue is a hint zeal's queues need not take; cooperative launches (all
-// work-groups resident at once), clusters and dynamic work-group memory are not supported by the CPU driver.
+// Launch properties: serialising a queue is a hint zeal's queues need not take; a cooperative launch (all
+// work-groups resident at once) is Kernel::launch's; clusters and dynamic work-group memory are not supported.
 Outcome check_properties(const ur_kernel_launch_ext_properties_t *properties) {
   if (properties == nullptr) return {};
   if ((properties->flags & UR_KERNEL_LAUNCH_FLAGS_MASK) != 0)
     return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                 fmt::format("urEnqueueKernelLaunchWithArgsExp: launch flags {:#x} have bits UR does not define",
                             properties->flags));
-  if ((properties->flags & UR_KERNEL_LAUNCH_FLAG_COOPERATIVE) != 0)
-    return fail(UR_RESULT_ERROR_INVALID_OPERATION,
-                "urEnqueueKernelLaunchWithArgsExp: cooperative launches are not supported by zeal's devices");
   for (const auto *next = static_cast<const ur_base_properties_t *>(properties->pNext); next != nullptr;
        next = static_cast<const ur_base_properties_t *>(next->pNext)) {
     if (next->stype == UR_STRUCTURE_TYPE_KERNEL_LAUNCH_WORKGROUP_PROPERTY &&
@@ -82,7 +79,8 @@ ur_result_t launch(ur_queue_handle_t queue_handle, ur_kernel_handle_t kernel_han
     desc.num_args = num_args;
     desc.args = converted;
 
-    auto e = kernel->launch(*queue, desc, waits.events());
+    const bool cooperative = properties != nullptr && (properties->flags & UR_KERNEL_LAUNCH_FLAG_COOPERATIVE) != 0;
+    auto e = kernel->launch(*queue, desc, waits.events(), cooperative);
     if (!e.ok()) return std::move(e).error();
     return_event(std::move(e).value(), event);
     return {};

@@ -6,6 +6,7 @@
 
 #include "tests/support/null_args_outputs.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 namespace zeal_ur_test {
@@ -170,12 +171,9 @@ TEST_F(UrLaunch, BadLaunchesGetTheSpecsCodes) {
   const int32_t t = 99;
   std::memcpy(&bad_type.type, &t, sizeof t);
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, enqueue(1, &global, nullptr, nullptr, {pointer(0, out), bad_type}));
-  const ur_kernel_launch_ext_properties_t cooperative{UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, nullptr,
-                                                      UR_KERNEL_LAUNCH_FLAG_COOPERATIVE};
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_OPERATION, enqueue(1, &global, nullptr, &cooperative, args));
-  if (zeal_sees_bad_input()) {
-    EXPECT_EQ("urEnqueueKernelLaunchWithArgsExp: cooperative launches are not supported by zeal's devices", error());
-  }
+  const ur_kernel_launch_ext_properties_t unknown_flags{UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, nullptr,
+                                                        UR_KERNEL_LAUNCH_FLAG_FORCE_UINT32};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, enqueue(1, &global, nullptr, &unknown_flags, args));
   const ur_kernel_launch_ext_properties_t serialise{UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, nullptr,
                                                     UR_KERNEL_LAUNCH_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE};
   EXPECT_EQ(UR_RESULT_SUCCESS, enqueue(1, &global, nullptr, &serialise, args)) << "a hint";
@@ -235,6 +233,46 @@ TEST_F(UrLaunch, EightThreadsLaunchOneKernelWithTheirOwnArguments) {
     return wrong;
   });
   EXPECT_EQ(0, failures);
+}
+
+// A cooperative launch (UR_KERNEL_LAUNCH_FLAG_COOPERATIVE) runs all its work-groups at once, up to the number
+// urKernelSuggestMaxCooperativeGroupCount gives; each group here waits for all the others to arrive.
+TEST_F(UrLaunch, CooperativeLaunchesRunEveryGroupAtOnce) {
+  ur_kernel_launch_properties_flags_t caps = 0;
+  UR_ASSERT_OK(urDeviceGetInfo(device, UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES, sizeof caps, &caps, nullptr));
+  EXPECT_NE(0u, caps & UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE);
+  ur_kernel_handle_t k = kernel(built("cooperative.spv"), "all_arrive");
+  ASSERT_NE(nullptr, k);
+  const size_t local = 1;
+  uint32_t most = 0;
+  UR_ASSERT_OK(urKernelSuggestMaxCooperativeGroupCount(k, device, 1, &local, 0, &most)) << error();
+  ASSERT_GE(most, 1u);
+  uint64_t local_memory = 0;
+  UR_ASSERT_OK(urDeviceGetInfo(device, UR_DEVICE_INFO_LOCAL_MEM_SIZE, sizeof local_memory, &local_memory, nullptr));
+  uint32_t with_local = 0;
+  UR_ASSERT_OK(urKernelSuggestMaxCooperativeGroupCount(k, device, 1, &local, local_memory / 2, &with_local));
+  EXPECT_LE(with_local, most) << "groups that each take half the local memory fit fewer at once";
+
+  const int groups = static_cast<int>(std::min<uint32_t>(most, 8));
+  int *arrived = shared<int>(1), *seen = shared<int>(groups);
+  *arrived = 0;
+  std::fill(seen, seen + groups, 0);
+  ur_kernel_launch_ext_properties_t props{UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, nullptr,
+                                          UR_KERNEL_LAUNCH_FLAG_COOPERATIVE};
+  const size_t global = static_cast<size_t>(groups) * local;
+  const std::vector<ur_exp_kernel_arg_properties_t> args{pointer(0, arrived), pointer(1, seen), value(2, &groups)};
+  UR_ASSERT_OK(urEnqueueKernelLaunchWithArgsExp(queue, k, 1, nullptr, &global, &local, 3, args.data(), &props, 0,
+                                                nullptr, nullptr))
+      << error();
+  UR_ASSERT_OK(urQueueFinish(queue));
+  for (int g = 0; g < groups; ++g) EXPECT_EQ(groups, seen[g]) << "group " << g;
+
+  // More groups than can run at once are refused.
+  const size_t too_many = (static_cast<size_t>(most) + 1) * local;
+  EXPECT_NE(UR_RESULT_SUCCESS, urEnqueueKernelLaunchWithArgsExp(queue, k, 1, nullptr, &too_many, &local, 3,
+                                                                args.data(), &props, 0, nullptr, nullptr));
+  EXPECT_NE(std::string::npos, error().find("run at once")) << error();
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, urKernelSuggestMaxCooperativeGroupCount(k, device, 4, &local, 0, &most));
 }
 
 } // namespace
