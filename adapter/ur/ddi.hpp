@@ -30,6 +30,7 @@ void implement_command_buffers(ur_enqueue_exp_dditable_t &table); // command_buf
 void implement(ur_command_buffer_exp_dditable_t &table);
 void implement(ur_virtual_mem_dditable_t &table);
 void implement(ur_physical_mem_dditable_t &table);
+void implement(ur_usm_p2p_exp_dditable_t &table); // device.cpp
 void implement(ur_program_dditable_t &table);
 void implement(ur_program_exp_dditable_t &table);
 void implement(ur_kernel_dditable_t &table);

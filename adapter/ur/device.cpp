@@ -372,7 +372,7 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP, "GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP, "USM_HOST_ALLOC_REGISTER_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP, "PER_EVENT_PROFILING_SUPPORT_EXP", no},
-    {UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP, "USM_P2P_SUPPORT_EXP", no},
+    {UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP, "USM_P2P_SUPPORT_EXP", yes}, // peer_* below
     {UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP, "MULTI_DEVICE_COMPILE_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP, "DEVICE_WAIT_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP, "DYNAMIC_LINK_SUPPORT_EXP", no},
@@ -507,6 +507,62 @@ ur_result_t device_select_binary(ur_device_handle_t handle, const ur_device_bina
   });
 }
 
+// Peer access (urUsmP2P*Exp): what Level Zero says of two devices (zeDeviceCanAccessPeer,
+// zeDeviceGetP2PProperties). Level Zero needs no enabling, so enabling and disabling only check that the access
+// exists, as Intel's adapter does.
+Outcome peer_devices(ur_device_handle_t command, ur_device_handle_t peer, Device *&c, Device *&p) {
+  if (Outcome o = check_handle(command, c); !o.ok()) return o;
+  return check_handle(peer, p);
+}
+
+Result<bool> can_access_peer(const Device &command, const Device &peer) {
+  ze_bool_t can = false;
+  if (Status s = ze_check(zeDeviceCanAccessPeer(command.ze(), peer.ze(), &can), "zeDeviceCanAccessPeer",
+                          fmt::format("devices '{}' and '{}'", command.name(), peer.name()));
+      !s.ok())
+    return std::move(s).error();
+  return can != 0;
+}
+
+ur_result_t peer_info(ur_device_handle_t command, ur_device_handle_t peer, ur_exp_peer_info_t key, size_t size,
+                      void *value, size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Device *c = nullptr, *p = nullptr;
+    if (Outcome o = peer_devices(command, peer, c, p); !o.ok()) return o;
+    int answer = 0;
+    if (key == UR_EXP_PEER_INFO_UR_PEER_ACCESS_SUPPORT) {
+      auto can = can_access_peer(*c, *p);
+      if (!can.ok()) return std::move(can).error();
+      answer = can.value() ? 1 : 0;
+    } else if (key == UR_EXP_PEER_INFO_UR_PEER_ATOMICS_SUPPORT) {
+      ze_device_p2p_properties_t props{};
+      props.stype = ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES;
+      if (Status s = ze_check(zeDeviceGetP2PProperties(c->ze(), p->ze(), &props), "zeDeviceGetP2PProperties",
+                              fmt::format("devices '{}' and '{}'", c->name(), p->name()));
+          !s.ok())
+        return s;
+      answer = (props.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS) != 0 ? 1 : 0;
+    } else {
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urUsmP2PPeerAccessGetInfoExp: key {} is not a ur_exp_peer_info_t", abi_value(key)));
+    }
+    return write_ur_info(info_of(answer), size, value, size_ret, "peer access");
+  });
+}
+
+ur_result_t peer_access(ur_device_handle_t command, ur_device_handle_t peer, const char *entry) {
+  return run([&]() -> Outcome {
+    Device *c = nullptr, *p = nullptr;
+    if (Outcome o = peer_devices(command, peer, c, p); !o.ok()) return o;
+    auto can = can_access_peer(*c, *p);
+    if (!can.ok()) return std::move(can).error();
+    if (!can.value())
+      return fail(UR_RESULT_ERROR_INVALID_OPERATION,
+                  fmt::format("{}: device '{}' cannot reach the memory of device '{}'", entry, c->name(), p->name()));
+    return {};
+  });
+}
+
 } // namespace
 
 void implement(ur_device_dditable_t &t) {
@@ -523,6 +579,16 @@ void implement(ur_device_dditable_t &t) {
   t.pfnSelectBinary = device_select_binary;
   t.pfnPartition = device_partition;
   t.pfnCreateWithNativeHandle = device_from_native;
+}
+
+void implement(ur_usm_p2p_exp_dditable_t &t) {
+  t.pfnEnablePeerAccessExp = [](ur_device_handle_t c, ur_device_handle_t p) {
+    return peer_access(c, p, "urUsmP2PEnablePeerAccessExp");
+  };
+  t.pfnDisablePeerAccessExp = [](ur_device_handle_t c, ur_device_handle_t p) {
+    return peer_access(c, p, "urUsmP2PDisablePeerAccessExp");
+  };
+  t.pfnPeerAccessGetInfoExp = peer_info;
 }
 
 } // namespace zeal::adapter::ur

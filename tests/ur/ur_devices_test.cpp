@@ -408,5 +408,23 @@ TEST_F(UrDevices, ThreadsLaunchOneKernelOnBothDevicesAtOnce) {
     for (size_t j = 0; j < kPart; ++j) ASSERT_EQ(static_cast<int>(j) * (t + 1), out[t * kPart + j]) << t << " " << j;
 }
 
+// Peer access between the CPU driver's root devices: each reaches the other's memory, atomics included, and
+// enabling and disabling it succeed (Level Zero needs no enabling).
+TEST_F(UrDevices, RootDevicesReachEachOthersMemory) {
+  ur_bool_t p2p = false;
+  UR_ASSERT_OK(urDeviceGetInfo(roots[0], UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP, sizeof p2p, &p2p, nullptr));
+  EXPECT_TRUE(p2p);
+  for (ur_exp_peer_info_t key : {UR_EXP_PEER_INFO_UR_PEER_ACCESS_SUPPORT, UR_EXP_PEER_INFO_UR_PEER_ATOMICS_SUPPORT}) {
+    int value = 0;
+    size_t size = 0;
+    UR_ASSERT_OK(urUsmP2PPeerAccessGetInfoExp(roots[0], roots[1], key, sizeof value, &value, &size)) << error();
+    EXPECT_EQ(1, value);
+    EXPECT_EQ(sizeof(int), size);
+  }
+  UR_EXPECT_OK(urUsmP2PEnablePeerAccessExp(roots[0], roots[1]));
+  UR_EXPECT_OK(urUsmP2PDisablePeerAccessExp(roots[0], roots[1]));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urUsmP2PEnablePeerAccessExp(roots[0], nullptr));
+}
+
 } // namespace
 } // namespace zeal_ur_test
