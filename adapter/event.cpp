@@ -75,6 +75,7 @@ Event::~Event() {
   // The device may still signal the event: reusing it first would let that signal land on the next command.
   if (submitted_ && !known_complete_.load(std::memory_order_acquire))
     (void)zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());
+  if (recorded_ != nullptr) (void)zeMemFree(context_->ze(), recorded_);
   context_->event_pools(profiling_).give_back(std::move(event_), slot_);
 }
 
@@ -159,6 +160,14 @@ Result<bool> Event::complete() const {
 // the field, which is what ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES asks for), and
 // wrap after kernelTimestampValidBits bits.
 Result<uint64_t> Event::timestamp_ns(bool end) const {
+  if (recorded_ != nullptr) { // a timestamp recording: one device time, start and end
+    auto done = complete();
+    if (!done.ok()) return std::move(done).error();
+    if (!done.value())
+      return make_error(ZEAL_RESULT_NOT_READY,
+                        fmt::format("timestamp recording {} has not run yet", static_cast<const void *>(this)));
+    return *recorded_ * device_.properties().timerResolution;
+  }
   if (!profiling_)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("event {} has no profiling data: its queue was not created with "

@@ -16,7 +16,7 @@ class Queue;
 // What an event's command did, for the faces that report it (UR's COMMAND_TYPE).
 enum class Command : uint8_t { Launch, Copy, Fill, Barrier, Marker, Prefetch, Advise, Read, Write, CopyBuffer,
                                FillBuffer, Map, Unmap, ReadRect, WriteRect, CopyBufferRect, Copy2D, Fill2D, HostTask,
-                               CommandBuffer };
+                               CommandBuffer, Timestamp };
 
 class Event : public Object {
 public:
@@ -52,6 +52,9 @@ public:
   void mark_submitted() { submitted_ = true; }
   // Host bytes the command reads (a fill pattern) kept until the event is gone.
   void keep_alive(std::vector<uint8_t> bytes) { keep_alive_ = std::move(bytes); }
+  // The host USM a timestamp recording writes its device timestamp to (Queue::record_timestamp): the event's
+  // profiling times, start and end alike, whether or not its queue profiles; freed with the event.
+  void hold_timestamp(uint64_t *slot) { recorded_ = slot; }
   // The events this event's command waits for: a driver may read them until the
   // command has run, even after they completed, so they live at least that long.
   // Up to kInlineWaits (the in-order predecessor included) are held without allocating.
@@ -97,6 +100,7 @@ private:
   std::atomic<bool> handed_out_{false};
   mutable std::atomic<bool> known_complete_{false};
   std::vector<uint8_t> keep_alive_;
+  uint64_t *recorded_ = nullptr;
   std::array<Ref<Event>, kInlineWaits> inline_waits_;
   std::vector<Ref<Event>> more_waits_;
 };

@@ -223,6 +223,28 @@ bool Queue::idle() {
   });
 }
 
+Result<Ref<Event>> Queue::record_timestamp(std::span<Event *const> wait) {
+  // Host USM: memory every driver lets a device write and the host read.
+  void *slot = nullptr;
+  auto desc = ze_desc<ze_host_mem_alloc_desc_t>();
+  if (Status s = ze_check(zeMemAllocHost(context_->ze(), &desc, sizeof(uint64_t), sizeof(uint64_t), &slot),
+                          "zeMemAllocHost", "a timestamp recording");
+      !s.ok())
+    return std::move(s).error();
+  auto *stamp = static_cast<uint64_t *>(slot);
+  *stamp = 0;
+  auto event = submit(Command::Timestamp, wait, "zeCommandListAppendWriteGlobalTimestamp",
+                      [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                        return zeCommandListAppendWriteGlobalTimestamp(l, stamp, sig, n, w);
+                      });
+  if (!event.ok()) {
+    (void)zeMemFree(context_->ze(), slot);
+    return event;
+  }
+  event.value()->hold_timestamp(stamp);
+  return event;
+}
+
 std::vector<Ref<Event>> Queue::outstanding() {
   std::lock_guard lock(mutex_);
   forget_completed();

@@ -57,6 +57,9 @@ public:
   // were enqueued, on a thread of the queue's. Level Zero 1.4 has no host-function command: a barrier signals an
   // event the queue's host-task thread waits for, and the command's event is signalled from the host.
   Result<Ref<Event>> host_task(HostFunction function, void *data, std::span<Event *const> wait);
+  // Writes the device's global timestamp when it runs (zeCommandListAppendWriteGlobalTimestamp); the event's
+  // profiling start and end are that time (UR's urEnqueueTimestampRecordingExp), on any queue.
+  Result<Ref<Event>> record_timestamp(std::span<Event *const> wait);
 
   // Appends one command. `append` receives the command list, the signal event and
   // the wait list (the caller's events, plus the previous command's when in order).

@@ -25,7 +25,7 @@ void implement(ur_mem_dditable_t &table);
 void implement(ur_event_dditable_t &table);
 void implement(ur_usm_dditable_t &table);
 void implement(ur_enqueue_exp_dditable_t &table);
-void implement_host_tasks(ur_enqueue_exp_dditable_t &table);      // queue.cpp, called by the above
+void implement_queue_exp(ur_enqueue_exp_dditable_t &table);       // queue.cpp (host tasks, timestamps), called by the above
 void implement_command_buffers(ur_enqueue_exp_dditable_t &table); // command_buffer.cpp, likewise
 void implement(ur_command_buffer_exp_dditable_t &table);
 void implement(ur_virtual_mem_dditable_t &table);

@@ -46,6 +46,7 @@ ur_command_t command_type(Command command) {
   case Command::Fill2D: return UR_COMMAND_USM_FILL_2D;
   case Command::HostTask: return UR_COMMAND_HOST_TASK_EXP;
   case Command::CommandBuffer: return UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
+  case Command::Timestamp: return UR_COMMAND_TIMESTAMP_RECORDING_EXP;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

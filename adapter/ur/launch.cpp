@@ -129,7 +129,7 @@ Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t 
 
 void implement(ur_enqueue_exp_dditable_t &t) {
   t.pfnKernelLaunchWithArgsExp = launch;
-  implement_host_tasks(t);
+  implement_queue_exp(t);
   implement_command_buffers(t);
 }
 

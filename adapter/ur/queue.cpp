@@ -337,9 +337,23 @@ ur_result_t host_task(ur_queue_handle_t queue, ur_exp_host_task_function_t funct
   });
 }
 
+// A device timestamp in the queue's order, as the event's profiling times (Queue::record_timestamp).
+ur_result_t timestamp_recording(ur_queue_handle_t queue, bool blocking, uint32_t num_wait,
+                                const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    if (event == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueTimestampRecordingExp: phEvent is null");
+    return on_queue(queue, num_wait, wait, event, blocking,
+                    [&](Queue &q, std::span<Event *const> w) { return q.record_timestamp(w); });
+  });
+}
+
 } // namespace
 
-void implement_host_tasks(ur_enqueue_exp_dditable_t &t) { t.pfnHostTaskExp = host_task; }
+void implement_queue_exp(ur_enqueue_exp_dditable_t &t) {
+  t.pfnHostTaskExp = host_task;
+  t.pfnTimestampRecordingExp = timestamp_recording;
+}
 
 void implement(ur_queue_dditable_t &t) {
   t.pfnCreate = queue_create;

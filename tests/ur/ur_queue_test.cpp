@@ -675,6 +675,35 @@ TEST_F(UrQueue, EmptyQueuesAndRoundTripEventsAnswerTruly) {
   }
 }
 
+// A timestamp recording, on a queue that does not profile: one device time, its start and end, between the
+// commands around it.
+TEST_F(UrQueue, TimestampRecordingsGiveTheDeviceTimeBetweenCommands) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP, size, value, ret);
+  }));
+  auto time = [&](ur_event_handle_t e, ur_profiling_info_t key) {
+    uint64_t t = 0;
+    EXPECT_EQ(UR_RESULT_SUCCESS, urEventGetProfilingInfo(e, key, sizeof t, &t, nullptr)) << error();
+    return t;
+  };
+  ur_event_handle_t first = nullptr, second = nullptr;
+  UR_ASSERT_OK(urEnqueueTimestampRecordingExp(queue, false, 0, nullptr, &first)) << error();
+  auto *a = static_cast<uint32_t *>(shared(4 << 20));
+  const uint32_t nine = 9;
+  UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 4, &nine, 4 << 20, 0, nullptr, nullptr));
+  UR_ASSERT_OK(urEnqueueTimestampRecordingExp(queue, true, 0, nullptr, &second));
+  EXPECT_EQ(UR_COMMAND_TIMESTAMP_RECORDING_EXP, event_info<ur_command_t>(second, UR_EVENT_INFO_COMMAND_TYPE));
+  const uint64_t t1 = time(first, UR_PROFILING_INFO_COMMAND_START);
+  const uint64_t t2 = time(second, UR_PROFILING_INFO_COMMAND_START);
+  EXPECT_GT(t1, 0u);
+  EXPECT_EQ(t1, time(first, UR_PROFILING_INFO_COMMAND_END));
+  EXPECT_LT(t1, t2) << "the second recording ran after the fill";
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEnqueueTimestampRecordingExp(queue, false, 0, nullptr, nullptr));
+  UR_EXPECT_OK(urEventRelease(first));
+  UR_EXPECT_OK(urEventRelease(second));
+  UR_EXPECT_OK(urUSMFree(context, a));
+}
+
 // (Codes only: under UR's validation layer the layer answers these before the adapter.)
 TEST_F(UrQueue, BadHostTasksGetTheSpecsCodes) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urEnqueueHostTaskExp(queue, nullptr, nullptr, nullptr, 0, nullptr, nullptr));
