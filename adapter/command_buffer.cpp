@@ -124,21 +124,17 @@ Result<BufferCommand *> CommandBuffer::copy_rect(Pitched dst, Pitched src, size_
 }
 
 Result<BufferCommand *> CommandBuffer::fill(void *first, size_t pitch, const void *pattern, size_t pattern_size,
-                                            size_t width, size_t height, const Deps &deps,
-                                            Command command) {
-  size_t span = width;
-  if (height > 1 && (pitch < width || __builtin_mul_overflow(height - 1, pitch, &span) ||
-                     __builtin_add_overflow(span, width, &span)))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("command buffer fill: {} rows of {} bytes, {} apart, are not rows of memory", height,
-                                  width, pitch));
-  if (Status s = check_fill(*context_, first, pattern, pattern_size, width, span, "command buffer fill"); !s.ok())
+                                            size_t width, size_t height, const Deps &deps, Command command) {
+  FillRows rows{width, pitch, height};
+  if (Status s = check_fill(*context_, first, pattern, pattern_size, rows, "command buffer fill"); !s.ok())
     return std::move(s).error();
   // The pattern, or the staged patterns, live with the command: the list reads them at every run.
   return add(command, deps,
-             [=, source = fill_source(pattern, pattern_size, width)](ze_command_list_handle_t l, ze_event_handle_t sig,
-                                                                     uint32_t n, ze_event_handle_t *w) {
-               return ze_check(append_fill(l, first, width, pitch, height, source, pattern_size, sig, n, w),
+             [=, source = fill_source(pattern, pattern_size, rows.width)](ze_command_list_handle_t l,
+                                                                          ze_event_handle_t sig, uint32_t n,
+                                                                          ze_event_handle_t *w) {
+               return ze_check(append_fill(l, first, rows.width, rows.pitch, rows.height, source, pattern_size, sig,
+                                           n, w),
                                fill_call(pattern_size), "command buffer");
              });
 }

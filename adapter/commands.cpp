@@ -78,15 +78,26 @@ ze_result_t append_copy_rect(ze_command_list_handle_t list, const Pitched &dst, 
       static_cast<uint32_t>(depth > 1 ? src.slice_pitch : 0), signal, num_wait, wait);
 }
 
-Status check_fill(const Context &context, const void *ptr, const void *pattern, size_t pattern_size, size_t run,
-                  size_t extent, const char *what) {
+Status check_fill(const Context &context, const void *ptr, const void *pattern, size_t pattern_size, FillRows &rows,
+                  const char *what) {
+  size_t run = 0;
+  if (rows.pitch == rows.width && rows.height > 1 && !__builtin_mul_overflow(rows.width, rows.height, &run))
+    rows = FillRows{run, run, 1};
+  size_t extent = rows.width;
+  if (rows.height > 1 && (rows.width == 0 || rows.pitch < rows.width ||
+                          __builtin_mul_overflow(rows.height - 1, rows.pitch, &extent) ||
+                          __builtin_add_overflow(extent, rows.width, &extent)))
+    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
+                      fmt::format("{}: {} rows of {} bytes, {} apart, are not rows of memory (none may be 0, a row may "
+                                  "not be wider than the pitch, nor the rows overflow the address space)",
+                                  what, rows.height, rows.width, rows.pitch));
   if (ptr == nullptr || pattern == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("{} of {} bytes: the {} is null", what, extent,
                                   ptr == nullptr ? "destination pointer" : "pattern"));
-  if (pattern_size == 0 || run % pattern_size != 0)
+  if (pattern_size == 0 || rows.width % pattern_size != 0)
     return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("{}: pattern size {} must divide size {}", what, pattern_size, run));
+                      fmt::format("{}: pattern size {} must divide size {}", what, pattern_size, rows.width));
   return check_usm_extent(context, ptr, extent, what);
 }
 

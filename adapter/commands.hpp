@@ -33,10 +33,18 @@ ze_result_t append_copy_rect(ze_command_list_handle_t list, const Pitched &dst, 
                              size_t height, size_t depth, ze_event_handle_t signal, uint32_t num_wait,
                              ze_event_handle_t *wait);
 
-// A fill: the pointers, a pattern dividing `run` (the bytes filled from the pattern's start), and `extent` bytes
-// from `ptr` in its USM allocation.
-Status check_fill(const Context &context, const void *ptr, const void *pattern, size_t pattern_size, size_t run,
-                  size_t extent, const char *what);
+// The rows of a fill: `height` runs of `width` bytes, `pitch` apart (height 1: one run).
+struct FillRows {
+  size_t width;
+  size_t pitch;
+  size_t height;
+};
+// A fill of `rows` from `ptr`, each row from the pattern's start. Rows that touch become one run (`rows` is
+// rewritten so); the rows must be rows of memory (none empty, none wider than the pitch, none past the address
+// space), the pointers given, the pattern dividing a row, and every byte from the first row's to the last's in
+// its USM allocation. `what` begins each sentence.
+Status check_fill(const Context &context, const void *ptr, const void *pattern, size_t pattern_size, FillRows &rows,
+                  const char *what);
 // What a fill's commands read, kept until they have run: the pattern itself when the driver fills with it;
 // otherwise whole patterns staged in host memory, about 64 KiB of them (all of `run` if shorter), which copies
 // lay down one after another.

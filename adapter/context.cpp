@@ -212,20 +212,20 @@ Status Context::usm_free(void *ptr) {
     std::lock_guard lock(queues_mutex_);
     for (Queue *q : queues_) (void)q->finish();
   }
-  UsmPool *pool = nullptr;
+  Allocation block{};
   {
     std::lock_guard lock(usm_mutex_);
     auto it = allocations_.find(ptr);
     if (it == allocations_.end() || it->second.kept) return unknown();
-    pool = it->second.pool;
-    if (pool == nullptr || !pool->keeps(it->second.block)) {
+    if (it->second.pool == nullptr || !it->second.pool->keeps(it->second.block)) {
       allocations_.erase(it);
       return ze_check(zeMemFree(context_.get(), ptr), "zeMemFree", fmt::format("pointer {}", ptr));
     }
     it->second.kept = true;
+    block = it->second;
   }
   // Outside the lock: the pool takes its own, and its allocations take this one.
-  pool->keep(ptr);
+  block.pool->keep(ptr, block.kind, block.device, block.block);
   return {};
 }
 

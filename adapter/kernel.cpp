@@ -152,12 +152,20 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
                                 static_cast<int>(ZEAL_KERNEL_ARG_USM_POINTER), static_cast<int>(ZEAL_KERNEL_ARG_LOCAL)));
 }
 
+Kernel::ArgBytes Kernel::bytes_of(const zeal_kernel_arg_t &arg) {
+  const bool pointer = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER;
+  const bool local = arg.kind == ZEAL_KERNEL_ARG_LOCAL;
+  return ArgBytes{local ? nullptr : pointer ? static_cast<const void *>(&arg.value) : arg.value,
+                  pointer ? sizeof(void *) : arg.size, local};
+}
+
 void Kernel::Arg::assign(const zeal_kernel_arg_t &arg) {
   set = true;
   ze_holds = false;
-  local = arg.kind == ZEAL_KERNEL_ARG_LOCAL;
-  const void *from = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? static_cast<const void *>(&arg.value) : arg.value;
-  size = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size;
+  const ArgBytes given = bytes_of(arg);
+  const void *from = given.from;
+  local = given.local;
+  size = given.size;
   if (local) return;
   uint8_t *to = small.data();
   if (size > small.size()) {

@@ -86,6 +86,14 @@ private:
   // An argument set with kernelSetArg, stored where launches can reuse it
   // without allocating: small values inline, larger ones in a buffer that keeps
   // its capacity.
+  // The bytes an argument passes (a USM pointer's own value; null for local memory or a null value, which is
+  // `size` zero bytes) and how many.
+  struct ArgBytes {
+    const void *from;
+    size_t size;
+    bool local;
+  };
+  static ArgBytes bytes_of(const zeal_kernel_arg_t &arg);
   struct Arg {
     bool set = false;
     bool ze_holds = false; // the Level Zero kernel holds this value now

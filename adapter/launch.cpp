@@ -241,12 +241,12 @@ Result<std::vector<Kernel::StoredArg>> Kernel::capture_args(const zeal_launch_de
     const zeal_kernel_arg_t &arg = desc.args[i];
     StoredArg &to = stored[arg.index];
     given[arg.index] = true;
-    to.local = arg.kind == ZEAL_KERNEL_ARG_LOCAL;
-    to.size = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size;
+    const ArgBytes bytes = bytes_of(arg);
+    to.local = bytes.local;
+    to.size = bytes.size;
     if (to.local) continue;
-    const void *from = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? static_cast<const void *>(&arg.value) : arg.value;
     to.bytes.assign(to.size, 0); // a null value: zero bytes
-    if (from != nullptr) std::memcpy(to.bytes.data(), from, to.size);
+    if (bytes.from != nullptr) std::memcpy(to.bytes.data(), bytes.from, to.size);
   }
   for (size_t i = 0; i < args_.size(); ++i) {
     if (given[i]) continue;

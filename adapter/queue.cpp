@@ -151,29 +151,16 @@ Result<Ref<Event>> Queue::fill(void *ptr, const void *pattern, size_t pattern_si
 
 Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
                                     size_t height, std::span<Event *const> wait, Command command) {
-  // Rows that touch are one run of bytes.
-  if (pitch == width && height > 1 && !__builtin_mul_overflow(width, height, &width)) {
-    pitch = width;
-    height = 1;
-  }
-  size_t span = width;
-  if (height > 1 && (width == 0 || pitch < width || __builtin_mul_overflow(height - 1, pitch, &span) ||
-                     __builtin_add_overflow(span, width, &span)))
-    return make_error(ZEAL_RESULT_ERROR_INVALID_SIZE,
-                      fmt::format("rectangular fill: {} rows of {} bytes, {} apart, are not rows of memory (none may "
-                                  "be 0, a row may not be wider than the pitch, nor the rows overflow the address space)",
-                                  height, width, pitch));
-  // Each row is filled from the pattern's start, so the pattern must divide the width.
-  if (Status s = check_fill(*context_, first, pattern, pattern_size, width, span,
-                            height == 1 ? "memory fill" : "rectangular fill");
-      !s.ok())
-    return std::move(s).error();
+  FillRows rows{width, pitch, height};
+  const char *what = height == 1 || pitch == width ? "memory fill" : "rectangular fill";
+  if (Status s = check_fill(*context_, first, pattern, pattern_size, rows, what); !s.ok()) return std::move(s).error();
   // The spec does not say the driver copies the pattern at append, so what the commands read lives with the event
   // until the fill is complete.
-  std::vector<uint8_t> source = fill_source(pattern, pattern_size, width);
+  std::vector<uint8_t> source = fill_source(pattern, pattern_size, rows.width);
   auto event = submit(command, wait, fill_call(pattern_size),
                       [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                        return append_fill(l, first, width, pitch, height, source, pattern_size, sig, n, w);
+                        return append_fill(l, first, rows.width, rows.pitch, rows.height, source, pattern_size, sig,
+                                           n, w);
                       });
   if (event.ok()) event.value()->keep_alive(std::move(source));
   return event;

@@ -47,10 +47,6 @@ Result<void *> UsmPool::allocate(Device *device, zeal_usm_kind_t kind, size_t si
     auto made = context_->usm_alloc(device, kind, size, alignment, this, block);
     if (!made.ok()) return made;
     ptr = made.value();
-    if (keeps(block)) { // a block too large to keep goes back to the driver, and the pool never hears of it
-      std::lock_guard lock(mutex_);
-      classes_[ptr] = cls;
-    }
   }
   if (options_.zero_initialize)
     if (Status s = zero(ptr, size, kind, device); !s.ok()) {
@@ -60,17 +56,9 @@ Result<void *> UsmPool::allocate(Device *device, zeal_usm_kind_t kind, size_t si
   return ptr;
 }
 
-void UsmPool::keep(void *ptr) {
+void UsmPool::keep(void *ptr, zeal_usm_kind_t kind, Device *device, size_t block) {
   std::lock_guard lock(mutex_);
-  auto it = classes_.find(ptr);
-  if (it != classes_.end()) kept_[it->second].push_back(ptr);
-}
-
-size_t UsmPool::kept_count() const {
-  std::lock_guard lock(mutex_);
-  size_t n = 0;
-  for (const auto &[cls, blocks] : kept_) n += blocks.size();
-  return n;
+  kept_[Class{kind, device, block}].push_back(ptr);
 }
 
 // Host and shared memory the host writes; device memory a synchronous fill of the device's writes, as it would be

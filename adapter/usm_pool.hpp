@@ -30,11 +30,10 @@ public:
   // At least `size` bytes of `kind` (for `device`; null for host memory), aligned to `alignment` (0: the
   // driver's default): a kept block of the size class when one fits, else a new one.
   Result<void *> allocate(Device *device, zeal_usm_kind_t kind, size_t size, size_t alignment);
-  // Whether a freed block of `block` bytes is kept (Context::usm_free asks), and keeping it.
+  // Whether a freed block of `block` bytes is kept (Context::usm_free asks), and keeping it: the context's
+  // record of the block says its kind, device (null for host memory) and size.
   bool keeps(size_t block) const { return block <= options_.max_poolable; }
-  void keep(void *ptr);
-  // Blocks kept now, for tests and the info queries.
-  size_t kept_count() const;
+  void keep(void *ptr, zeal_usm_kind_t kind, Device *device, size_t block);
 
 private:
   UsmPool(Context &context, Options options) : Object(kKind), context_(&context), options_(options) {}
@@ -48,7 +47,6 @@ private:
   Options options_;
   mutable std::mutex mutex_;
   std::map<Class, std::vector<void *>> kept_;
-  std::map<void *, Class> classes_; // the class of every block the pool made and has not freed
 };
 
 } // namespace zeal::adapter
