@@ -53,7 +53,7 @@ Result<BufferCommand *> CommandBuffer::add(Command command, const Deps &deps, Bu
                                            std::optional<RecordedLaunch> launch) {
   Ref<Event> signal;
   if (deps.signal) {
-    auto e = Event::create_reusable(*context_, device_, options_.profiling, command);
+    auto e = make_signal(command);
     if (!e.ok()) return std::move(e).error();
     signal = std::move(e).value();
   }
@@ -123,7 +123,7 @@ Result<BufferCommand *> CommandBuffer::copy_rect(Pitched dst, Pitched src, size_
   });
 }
 
-Result<BufferCommand *> CommandBuffer::fill(void *first, size_t pitch, const void *pattern, size_t pattern_size,
+Result<BufferCommand *> CommandBuffer::fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size,
                                             size_t width, size_t height, const Deps &deps, Command command) {
   FillRows rows{width, pitch, height};
   if (Status s = check_fill(*context_, first, pattern, pattern_size, rows, "command buffer fill"); !s.ok())
@@ -143,6 +143,21 @@ Result<BufferCommand *> CommandBuffer::marker(const Deps &deps, Command command)
   return add(command, deps, [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
     return ze_check(zeCommandListAppendBarrier(l, sig, n, w), "zeCommandListAppendBarrier", "command buffer");
   });
+}
+
+Result<CommandBuffer *> CommandBuffer::copy() const {
+  auto made = create(*context_, device_, options_);
+  if (!made.ok()) return made;
+  CommandBuffer &to = *made.value();
+  std::lock_guard lock(mutex_);
+  to.commands_.reserve(commands_.size());
+  for (const auto &c : commands_) {
+    auto &copied = to.commands_.emplace_back(
+        std::make_unique<BufferCommand>(to, c->point_, c->command_, c->deps_, c->append_));
+    copied->launch_ = c->launch_;
+    copied->waits_ = c->waits_;
+  }
+  return made;
 }
 
 Status CommandBuffer::finalize() {
@@ -320,8 +335,19 @@ Status CommandBuffer::check_event_update(const BufferCommand &command, const cha
   return {};
 }
 
+// An event a command signals for others is complete until a run of the buffer resets it: UR's "signalled by
+// the completion of this command in the next execution" leaves nothing to wait for before the first.
+Result<Ref<Event>> CommandBuffer::make_signal(Command command) const {
+  auto made = Event::create_reusable(*context_, device_, options_.profiling, command);
+  if (!made.ok()) return made;
+  if (Status s = ze_check(zeEventHostSignal(made.value()->ze()), "zeEventHostSignal", "a command buffer's event");
+      !s.ok())
+    return std::move(s).error();
+  return made;
+}
+
 Result<Ref<Event>> CommandBuffer::renew_signal(BufferCommand &command) {
-  auto made = Event::create_reusable(*context_, device_, options_.profiling, command.command());
+  auto made = make_signal(command.command());
   if (!made.ok()) return made;
   std::lock_guard lock(mutex_);
   if (Status s = check_event_update(command, "command buffer signal-event update"); !s.ok()) return std::move(s).error();

@@ -107,13 +107,16 @@ public:
   Result<BufferCommand *> copy_rect(Pitched dst, Pitched src, size_t width, size_t height, size_t depth,
                                     const Deps &deps, Command command);
   // `height` runs of `width` bytes, `pitch` apart (height 1: one run), as Queue::fill_rect.
-  Result<BufferCommand *> fill(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
+  Result<BufferCommand *> fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
                                size_t height, const Deps &deps, Command command = Command::Fill);
   // A prefetch or advice: hints, so only an order.
   Result<BufferCommand *> marker(const Deps &deps, Command command);
 
   // Records the list; no command may be appended after.
   Status finalize();
+  // A buffer of the same commands and options, not finalized, whose commands signal no events of their own (a
+  // graph's instances are copies of the buffer it was captured into).
+  Result<CommandBuffer *> copy() const;
   // Runs the buffer in `queue`'s order once `wait` completes: its event completes when every command has. Runs of
   // one buffer never overlap, on any queue.
   Result<Ref<Event>> enqueue(Queue &queue, std::span<Event *const> wait);
@@ -131,6 +134,8 @@ private:
       : Object(kKind), context_(&context), device_(device), options_(options), list_(std::move(list)) {}
   Result<BufferCommand *> add(Command command, const Deps &deps, BufferCommand::Append append,
                               std::optional<RecordedLaunch> launch = std::nullopt);
+  // A command's event for others to wait for, complete until the first run that includes it.
+  Result<Ref<Event>> make_signal(Command command) const;
   // The checks of updates to events: an updatable, finalized buffer's command.
   Status check_event_update(const BufferCommand &command, const char *what) const;
   // The event command `i` signals in the list: the one asked for, else its own.

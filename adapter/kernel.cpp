@@ -165,6 +165,7 @@ void Kernel::Arg::assign(const zeal_kernel_arg_t &arg) {
   const ArgBytes given = bytes_of(arg);
   const void *from = given.from;
   local = given.local;
+  value = arg.kind == ZEAL_KERNEL_ARG_VALUE;
   size = given.size;
   if (local) return;
   uint8_t *to = small.data();

@@ -101,12 +101,14 @@ private:
     std::array<uint8_t, 32> small{};
     std::vector<uint8_t> large;
     bool local = false;
+    bool value = false; // a VALUE argument (which an integer's narrowing may apply to)
     void assign(const zeal_kernel_arg_t &arg);
     const void *data() const { return local ? nullptr : (size <= small.size() ? small.data() : large.data()); }
   };
   Status choose_local_size(NdRange &range);
   Status check_range_limit(const NdRange &range) const;
   Status set_arguments(const zeal_launch_desc_t &desc);
+  ze_result_t set_value(uint32_t index, size_t &size, const void *value);
   Status set_group_state(const NdRange &range);
   Status ze_failed(ze_result_t r, const char *call) const;
   Status argument_failed(ze_result_t r, uint32_t index, size_t size) const;

@@ -68,6 +68,36 @@ Status Kernel::check_range_limit(const NdRange &range) const {
                                 fmt::join(range.global.begin(), range.global.begin() + range.work_dim, ", ")));
 }
 
+namespace {
+// Whether the bytes of a little-endian integer past its first `narrow` only extend it: zeros, or ones after a
+// negative value. Such a value means the same number at the narrower width.
+bool only_extends(const uint8_t *bytes, size_t narrow, size_t size) {
+  const bool negative = (bytes[narrow - 1] & 0x80) != 0;
+  const bool zeros = std::all_of(bytes + narrow, bytes + size, [](uint8_t b) { return b == 0x00; });
+  const bool ones = negative && std::all_of(bytes + narrow, bytes + size, [](uint8_t b) { return b == 0xff; });
+  return zeros || ones;
+}
+} // namespace
+
+// A value argument as the driver takes it. An integer given wider than the kernel declares it (a size_t for a
+// uint32_t, as UR's own tests pass) is narrowed when the bytes past the declared width only extend it, so that
+// it means the same number; `size` becomes the width the driver took. Intel's driver reads the leading bytes of
+// any wider value; zeal narrows only what loses nothing, and any other mismatch stays the driver's error.
+ze_result_t Kernel::set_value(uint32_t index, size_t &size, const void *value) {
+  ze_result_t r = zeKernelSetArgumentValue(kernel_.get(), index, size, value);
+  if (r != ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE || value == nullptr || (size != 2 && size != 4 && size != 8))
+    return r;
+  const auto *bytes = static_cast<const uint8_t *>(value);
+  for (size_t narrow = size / 2; narrow >= 1; narrow /= 2) {
+    if (!only_extends(bytes, narrow, size)) continue;
+    if (zeKernelSetArgumentValue(kernel_.get(), index, narrow, value) == ZE_RESULT_SUCCESS) {
+      size = narrow;
+      return ZE_RESULT_SUCCESS;
+    }
+  }
+  return r;
+}
+
 // Every argument: the launch's own, else the one set with kernelSetArg (only
 // given to Level Zero again when a launch replaced it in between).
 Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
@@ -83,7 +113,8 @@ Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
       return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
                         fmt::format("argument {} of kernel '{}' was not set", i, name_));
     if (a.ze_holds) continue;
-    ze_result_t r = zeKernelSetArgumentValue(kernel_.get(), i, a.size, a.data());
+    ze_result_t r =
+        a.value ? set_value(i, a.size, a.data()) : zeKernelSetArgumentValue(kernel_.get(), i, a.size, a.data());
     if (r != ZE_RESULT_SUCCESS) return argument_failed(r, i, a.size);
     a.ze_holds = true;
   }
@@ -91,7 +122,11 @@ Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
     const zeal_kernel_arg_t &arg = desc.args[i];
     ze_result_t r = ZE_RESULT_SUCCESS;
     switch (arg.kind) {
-    case ZEAL_KERNEL_ARG_VALUE: r = zeKernelSetArgumentValue(kernel_.get(), arg.index, arg.size, arg.value); break;
+    case ZEAL_KERNEL_ARG_VALUE: {
+      size_t size = arg.size;
+      r = set_value(arg.index, size, arg.value);
+      break;
+    }
     case ZEAL_KERNEL_ARG_USM_POINTER:
       r = zeKernelSetArgumentValue(kernel_.get(), arg.index, sizeof(void *), &arg.value);
       break;

@@ -20,6 +20,8 @@ const char *kind_name(Kind kind) {
   case Kind::BufferCommand: return "command-buffer command";
   case Kind::UsmPool: return "USM pool";
   case Kind::PhysicalMemory: return "physical memory";
+  case Kind::Graph: return "graph";
+  case Kind::ExecutableGraph: return "executable graph";
   case Kind::Dead: break;
   }
   return "object";

@@ -18,7 +18,9 @@ enum class Kind : uint32_t {
   // Command buffers and their commands (adapter/command_buffer.hpp).
   CommandBuffer, BufferCommand,
   // USM pools and physical memory (adapter/usm_pool.hpp, adapter/physical_memory.hpp).
-  UsmPool, PhysicalMemory
+  UsmPool, PhysicalMemory,
+  // Graphs captured from queues and their instances (adapter/graph.hpp).
+  Graph, ExecutableGraph
 };
 
 const char *kind_name(Kind kind);

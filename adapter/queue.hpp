@@ -6,12 +6,15 @@
 #include "adapter/function_ref.hpp"
 #include "adapter/host_tasks.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <vector>
 
 namespace zeal::adapter {
+
+class Graph;
 
 class Queue : public Object {
 public:
@@ -73,6 +76,11 @@ public:
   std::vector<Ref<Event>> outstanding();
   // Whether every command enqueued so far has completed (UR's QUEUE_INFO_EMPTY).
   bool idle();
+  // The graph the queue's commands are captured into instead of running (adapter/graph.hpp), or null. The graph
+  // sets it, and holds the queue while it does.
+  Graph *capture() const { return capture_.load(std::memory_order_acquire); }
+  bool set_capture(Graph *from, Graph *to) { return capture_.compare_exchange_strong(from, to); }
+  bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   Status finish();
 
 private:
@@ -84,7 +92,6 @@ private:
   }
   // The queue over `list`, registered with its context (so that freeing memory waits for it).
   static Queue *make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned);
-  bool in_order() const { return (flags_ & ZEAL_QUEUE_FLAG_OUT_OF_ORDER) == 0; }
   void forget_completed();
   // How many commands the queue remembers before it drops completed ones.
   static constexpr size_t kForgetAt = 64;
@@ -109,6 +116,7 @@ private:
   std::vector<Ref<Event>> pending_;
   std::mutex finish_mutex_; // one finish at a time owns finishing_
   std::vector<Ref<Event>> finishing_;
+  std::atomic<Graph *> capture_{nullptr};
   // Started by the first host task (under mutex_); last, so that it goes first, after the destructor's finish.
   std::unique_ptr<HostTasks> host_tasks_;
 };

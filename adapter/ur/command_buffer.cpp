@@ -8,6 +8,32 @@
 #include <bit>
 
 namespace zeal::adapter::ur {
+
+Result<RecordedLaunch> record_launch(UrKernel &ur_kernel, Device &device, uint32_t work_dim, const size_t *offset,
+                                     const size_t *global, const size_t *local,
+                                     std::span<const zeal_kernel_arg_t> args, const char *entry) {
+  Kernel *kernel = nullptr;
+  if (Outcome o = ur_kernel.of(device, entry, kernel); !o.ok())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, std::move(o).error().message);
+  zeal_launch_desc_t desc{};
+  desc.work_dim = work_dim;
+  desc.num_args = static_cast<uint32_t>(args.size());
+  desc.args = args.data();
+  auto stored = kernel->capture_args(desc);
+  if (!stored.ok()) return std::move(stored).error();
+  RecordedLaunch launch;
+  launch.kernel = Ref<Kernel>(kernel);
+  launch.work_dim = work_dim;
+  for (uint32_t d = 0; d < work_dim; ++d) {
+    launch.offset[d] = offset != nullptr ? offset[d] : 0;
+    launch.global[d] = global[d];
+    launch.local[d] = local != nullptr ? local[d] : 0;
+  }
+  launch.args = std::move(stored).value();
+  launch.alternatives.push_back(Ref<Object>(&ur_kernel));
+  return launch;
+}
+
 namespace {
 
 using SyncPoint = ur_exp_command_buffer_sync_point_t;
@@ -112,28 +138,12 @@ Outcome append_launch(const char *entry, ur_exp_command_buffer_handle_t handle, 
     if (local[d] == 0)
       return fail(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, fmt::format("{}: the local size of dimension {} is 0", entry, d));
   return append(entry, handle, tail, [&](CommandBuffer &buffer, const CommandBuffer::Deps &deps) -> Result<BufferCommand *> {
-    Kernel *kernel = nullptr;
-    if (Outcome o = ur_kernel->of(buffer.device(), entry, kernel); !o.ok())
-      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, std::move(o).error().message);
-    zeal_launch_desc_t desc{};
-    desc.work_dim = work_dim;
-    desc.num_args = static_cast<uint32_t>(args.size());
-    desc.args = args.data();
-    auto stored = kernel->capture_args(desc);
-    if (!stored.ok()) return std::move(stored).error();
-    RecordedLaunch launch;
-    launch.kernel = Ref<Kernel>(kernel);
-    launch.work_dim = work_dim;
-    for (uint32_t d = 0; d < work_dim; ++d) {
-      launch.offset[d] = offset != nullptr ? offset[d] : 0;
-      launch.global[d] = global[d];
-      launch.local[d] = local != nullptr ? local[d] : 0;
-    }
-    launch.args = std::move(stored).value();
+    auto launch = record_launch(*ur_kernel, buffer.device(), work_dim, offset, global, local, args, entry);
+    if (!launch.ok()) return std::move(launch).error();
     for (uint32_t i = 0; i < num_alternatives; ++i)
-      launch.alternatives.push_back(Ref<Object>(from_ur<UrKernel>(alternatives[i], "kernel alternative").value()));
-    launch.alternatives.push_back(Ref<Object>(ur_kernel));
-    return buffer.launch(std::move(launch), deps);
+      launch.value().alternatives.insert(launch.value().alternatives.end() - 1,
+                                         Ref<Object>(from_ur<UrKernel>(alternatives[i], "kernel alternative").value()));
+    return buffer.launch(std::move(launch).value(), deps);
   });
 }
 
@@ -197,7 +207,7 @@ ur_result_t append_usm_fill(ur_exp_command_buffer_handle_t handle, void *ptr, co
                   fmt::format("{}: pattern size {} must divide size {} (neither 0)", entry, pattern_size, size));
     return append(entry, handle, {num_sync, sync, num_events, events, out_sync, out_event, out_command},
                   [&](CommandBuffer &b, const CommandBuffer::Deps &deps) {
-                    return b.fill(ptr, size, pattern, pattern_size, size, 1, deps);
+                    return b.fill_rect(ptr, size, pattern, pattern_size, size, 1, deps);
                   });
   });
 }
@@ -355,7 +365,7 @@ ur_result_t append_buffer_fill(ur_exp_command_buffer_handle_t handle, ur_mem_han
                   [&](CommandBuffer &b, const CommandBuffer::Deps &deps) -> Result<BufferCommand *> {
                     auto at = buffer_range(buffer, offset, size, entry);
                     if (!at.ok()) return std::move(at).error();
-                    return b.fill(at.value(), size, pattern, pattern_size, size, 1, deps, Command::FillBuffer);
+                    return b.fill_rect(at.value(), size, pattern, pattern_size, size, 1, deps, Command::FillBuffer);
                   });
   });
 }

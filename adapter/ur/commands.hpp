@@ -1,13 +1,16 @@
 // What UR's enqueue entry points and the command-buffer appends share: the placement of a rectangular command's
 // sides and UR's kernel arguments in zeal's terms.
-// (Defined beside their first users, memory.cpp and launch.cpp.)
+// (Defined beside their first users, memory.cpp, launch.cpp and command_buffer.cpp.)
 #pragma once
 
 #include "adapter/buffer.hpp"
+#include "adapter/command_buffer.hpp"
 #include "adapter/commands.hpp"
 #include "adapter/ur/entry.hpp"
 
 namespace zeal::adapter::ur {
+
+class UrKernel;
 
 // One side of a UR rectangular command: where its region starts, in bytes from the side's base, its pitches
 // (UR's 0 meaning rows and slices packed tight) and the bytes from its first to just past its last.
@@ -31,5 +34,11 @@ Pitched in_host(void *host, const RectSide &side);
 // MEM_OBJ (the buffer's address, a USM pointer). Samplers have no zeal object behind them. `entry` names the
 // caller in sentences.
 Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t &out, const char *entry);
+
+// A launch of `ur_kernel` on `device` as a command buffer records it (its range, and its arguments with `args` over
+// them), the kernel its own only alternative. (command_buffer.cpp; graphs capture launches with it too)
+Result<RecordedLaunch> record_launch(UrKernel &ur_kernel, Device &device, uint32_t work_dim, const size_t *offset,
+                                     const size_t *global, const size_t *local,
+                                     std::span<const zeal_kernel_arg_t> args, const char *entry);
 
 } // namespace zeal::adapter::ur

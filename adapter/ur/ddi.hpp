@@ -28,6 +28,9 @@ void implement(ur_enqueue_exp_dditable_t &table);
 void implement_queue_exp(ur_enqueue_exp_dditable_t &table);       // queue.cpp (host tasks, timestamps), called by the above
 void implement_command_buffers(ur_enqueue_exp_dditable_t &table); // command_buffer.cpp, likewise
 void implement(ur_command_buffer_exp_dditable_t &table);
+void implement(ur_queue_exp_dditable_t &table);               // graph.cpp: graph capture
+void implement(ur_graph_exp_dditable_t &table);               // graph.cpp
+void implement_graphs(ur_enqueue_exp_dditable_t &table);      // graph.cpp: urEnqueueGraphExp
 void implement(ur_virtual_mem_dditable_t &table);
 void implement(ur_physical_mem_dditable_t &table);
 void implement(ur_usm_p2p_exp_dditable_t &table); // device.cpp

@@ -16,6 +16,11 @@
 #include <memory>
 #include <string>
 
+namespace zeal::adapter {
+class Graph;
+class Queue;
+} // namespace zeal::adapter
+
 namespace zeal::adapter::ur {
 
 // A failure of the UR face: the code UR's spec gives for it, and the sentence urAdapterGetLastError returns.
@@ -121,6 +126,8 @@ constexpr ur_result_t wrong_handle_code(Kind kind) {
   case Kind::Buffer: return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
   case Kind::CommandBuffer: return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;
   case Kind::BufferCommand: return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
+  case Kind::Graph:
+  case Kind::ExecutableGraph: return UR_RESULT_ERROR_INVALID_GRAPH;
   case Kind::UsmPool: // UR has no code of its own for these
   case Kind::PhysicalMemory: break;
   case Kind::Adapter:
@@ -247,21 +254,27 @@ ur_result_t get_info(Handle handle, const UrInfoRow<T, Key> (&table)[N], int32_t
 Outcome wait_list(uint32_t count, const ur_event_handle_t *events, WaitList &out);
 // Hands the command's event to the caller when asked for one; otherwise the reference is dropped.
 void return_event(Ref<Event> event, ur_event_handle_t *out);
+// An enqueued command's outcome: its failure, or its event waited for when `blocking` and then handed out.
+Outcome hand_out(Result<Ref<Event>> made, bool blocking, ur_event_handle_t *out);
+
+// The graph a command of `queue` goes into instead of running (adapter/graph.hpp): the queue's capture, or the
+// capture the queue joins by waiting for one of its events. Null when the command runs. (graph.cpp)
+Result<Graph *> capture_target(Queue &queue, std::span<Event *const> waits);
+// INVALID_OPERATION for a command of a kind a graph does not capture, on a queue that captures into `graph`.
+Failure cannot_capture(const Graph &graph);
 
 // What every UR enqueue shares once its queue (and any memory object) is checked: the wait list checked, the
 // command enqueued, its event handed out and, for a blocking call, waited for. `command(queue, waits)` returns
-// the command's event.
+// the command's event. These commands are not captured into graphs (capture.hpp's enqueue_or_capture are).
 template <class Command>
 Outcome enqueue_command(Queue &queue, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event,
                         bool blocking, Command &&command) {
   WaitList waits;
   if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
-  Result<Ref<Event>> e = command(queue, waits.events());
-  if (!e.ok()) return std::move(e).error();
-  if (blocking)
-    if (Status s = e.value()->wait(); !s.ok()) return s;
-  return_event(std::move(e).value(), event);
-  return {};
+  Result<Graph *> graph = capture_target(queue, waits.events());
+  if (!graph.ok()) return std::move(graph).error();
+  if (graph.value() != nullptr) return cannot_capture(*graph.value());
+  return hand_out(command(queue, waits.events()), blocking, event);
 }
 
 } // namespace zeal::adapter::ur

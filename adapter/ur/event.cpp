@@ -22,6 +22,14 @@ void return_event(Ref<Event> event, ur_event_handle_t *out) {
   if (out != nullptr) *out = to_ur<ur_event_handle_t>(event.detach());
 }
 
+Outcome hand_out(Result<Ref<Event>> made, bool blocking, ur_event_handle_t *out) {
+  if (!made.ok()) return std::move(made).error();
+  if (blocking)
+    if (Status s = made.value()->wait(); !s.ok()) return s;
+  return_event(std::move(made).value(), out);
+  return {};
+}
+
 namespace {
 
 ur_command_t command_type(Command command) {

@@ -2,6 +2,7 @@
 // Kernel::launch the zeal ABI uses, with its checks (required sub-group sizes, ranges, arguments).
 #include "adapter/buffer.hpp"
 #include "adapter/queue.hpp"
+#include "adapter/ur/capture.hpp"
 #include "adapter/ur/commands.hpp"
 #include "adapter/ur/program_set.hpp"
 
@@ -80,10 +81,23 @@ ur_result_t launch(ur_queue_handle_t queue_handle, ur_kernel_handle_t kernel_han
     desc.args = converted;
 
     const bool cooperative = properties != nullptr && (properties->flags & UR_KERNEL_LAUNCH_FLAG_COOPERATIVE) != 0;
-    auto e = kernel->launch(*queue, desc, waits.events(), cooperative);
-    if (!e.ok()) return std::move(e).error();
-    return_event(std::move(e).value(), event);
-    return {};
+    auto graph = capture_target(*queue, waits.events());
+    if (!graph.ok()) return std::move(graph).error();
+    if (graph.value() != nullptr) {
+      if (cooperative)
+        return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                    fmt::format("urEnqueueKernelLaunchWithArgsExp: the queue captures into graph {}, which cannot "
+                                "hold a cooperative launch",
+                                graph.value()->id()));
+      return capture_command(*graph.value(), *queue, Command::Launch, waits.events(), event, false,
+                             [&](CommandBuffer &b, const CommandBuffer::Deps &d) -> Result<BufferCommand *> {
+                               auto launch = record_launch(*ur_kernel, b.device(), work_dim, offset, global, local,
+                                                           {converted, num_args}, "urEnqueueKernelLaunchWithArgsExp");
+                               if (!launch.ok()) return std::move(launch).error();
+                               return b.launch(std::move(launch).value(), d);
+                             });
+    }
+    return hand_out(kernel->launch(*queue, desc, waits.events(), cooperative), false, event);
   });
 }
 
@@ -131,6 +145,7 @@ void implement(ur_enqueue_exp_dditable_t &t) {
   t.pfnKernelLaunchWithArgsExp = launch;
   implement_queue_exp(t);
   implement_command_buffers(t);
+  implement_graphs(t);
 }
 
 } // namespace zeal::adapter::ur

@@ -3,7 +3,7 @@
 #include "adapter/buffer.hpp"
 #include "adapter/queue.hpp"
 #include "adapter/ur/commands.hpp"
-#include "adapter/ur/entry.hpp"
+#include "adapter/ur/capture.hpp"
 
 #include <bit>
 
@@ -115,12 +115,25 @@ Outcome on_buffer(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle,
                          [&](Queue &q, std::span<Event *const> w) { return command(q, *buffer, w); });
 }
 
+// The same for a command a graph captures: `body(sink, buffer, deps)` through the queue or the graph's command
+// buffer (enqueue_or_capture).
+template <class Body>
+Outcome on_buffer(ur_queue_handle_t queue_handle, ur_mem_handle_t buffer_handle, uint32_t num_wait,
+                  const ur_event_handle_t *wait, ur_event_handle_t *event, bool blocking, Command kind, Body &&body) {
+  Queue *queue = nullptr;
+  Buffer *buffer = nullptr;
+  if (Outcome o = check_handle(queue_handle, queue); !o.ok()) return o;
+  if (Outcome o = check_handle(buffer_handle, buffer); !o.ok()) return o;
+  return enqueue_or_capture(*queue, num_wait, wait, event, blocking, kind,
+                            [&](auto &sink, const auto &deps) { return body(sink, *buffer, deps); });
+}
+
 ur_result_t buffer_read(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool blocking, size_t offset, size_t size,
                         void *dst, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
     if (dst == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferRead: pDst is null");
-    return on_buffer(queue, buffer, num_wait, wait, event, blocking,
-                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+    return on_buffer(queue, buffer, num_wait, wait, event, blocking, Command::Read,
+                     [&](auto &q, Buffer &b, const auto &w) -> Made<decltype(q)> {
                        auto src = b.range(offset, size, "urEnqueueMemBufferRead");
                        if (!src.ok()) return std::move(src).error();
                        return q.copy(dst, src.value(), size, w, Command::Read);
@@ -132,8 +145,8 @@ ur_result_t buffer_write(ur_queue_handle_t queue, ur_mem_handle_t buffer, bool b
                          const void *src, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
     if (src == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueMemBufferWrite: pSrc is null");
-    return on_buffer(queue, buffer, num_wait, wait, event, blocking,
-                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+    return on_buffer(queue, buffer, num_wait, wait, event, blocking, Command::Write,
+                     [&](auto &q, Buffer &b, const auto &w) -> Made<decltype(q)> {
                        auto dst = b.range(offset, size, "urEnqueueMemBufferWrite");
                        if (!dst.ok()) return std::move(dst).error();
                        return q.copy(dst.value(), src, size, w, Command::Write);
@@ -145,8 +158,8 @@ ur_result_t buffer_copy(ur_queue_handle_t queue, ur_mem_handle_t src_handle, ur_
                         size_t src_offset, size_t dst_offset, size_t size, uint32_t num_wait,
                         const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
-    return on_buffer(queue, src_handle, num_wait, wait, event, false,
-                     [&](Queue &q, Buffer &src, std::span<Event *const> w) -> Result<Ref<Event>> {
+    return on_buffer(queue, src_handle, num_wait, wait, event, false, Command::CopyBuffer,
+                     [&](auto &q, Buffer &src, const auto &w) -> Made<decltype(q)> {
                        auto dst = from_ur<Buffer>(dst_handle, "destination buffer");
                        if (!dst.ok()) return std::move(dst).error();
                        auto from = src.range(src_offset, size, "urEnqueueMemBufferCopy source");
@@ -171,8 +184,8 @@ Outcome host_rect(const char *entry, bool to_host, ur_queue_handle_t queue, ur_m
     return o;
   if (Outcome o = rect_side(entry, "host", host_origin, region, host_row_pitch, host_slice_pitch, in_h); !o.ok())
     return o;
-  return on_buffer(queue, buffer, num_wait, wait, event, blocking,
-                   [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+  return on_buffer(queue, buffer, num_wait, wait, event, blocking, to_host ? Command::ReadRect : Command::WriteRect,
+                   [&](auto &q, Buffer &b, const auto &w) -> Made<decltype(q)> {
                      auto bytes = in_buffer(b, in_b, entry);
                      if (!bytes.ok()) return std::move(bytes).error();
                      const Pitched h = in_host(host, in_h);
@@ -211,8 +224,8 @@ ur_result_t buffer_copy_rect(ur_queue_handle_t queue, ur_mem_handle_t src_handle
       return o;
     if (Outcome o = rect_side(entry, "destination", dst_origin, region, dst_row_pitch, dst_slice_pitch, to); !o.ok())
       return o;
-    return on_buffer(queue, src_handle, num_wait, wait, event, false,
-                     [&](Queue &q, Buffer &src, std::span<Event *const> w) -> Result<Ref<Event>> {
+    return on_buffer(queue, src_handle, num_wait, wait, event, false, Command::CopyBufferRect,
+                     [&](auto &q, Buffer &src, const auto &w) -> Made<decltype(q)> {
                        auto s = in_buffer(src, from, "urEnqueueMemBufferCopyRect source");
                        if (!s.ok()) return std::move(s).error();
                        auto d = in_buffer(*dst, to, "urEnqueueMemBufferCopyRect destination");
@@ -234,11 +247,11 @@ ur_result_t buffer_fill(ur_queue_handle_t queue, ur_mem_handle_t buffer, const v
                   fmt::format("urEnqueueMemBufferFill: pattern size {} must be a power of two dividing the size {} "
                               "and the offset {}",
                               pattern_size, size, offset));
-    return on_buffer(queue, buffer, num_wait, wait, event, false,
-                     [&](Queue &q, Buffer &b, std::span<Event *const> w) -> Result<Ref<Event>> {
+    return on_buffer(queue, buffer, num_wait, wait, event, false, Command::FillBuffer,
+                     [&](auto &q, Buffer &b, const auto &w) -> Made<decltype(q)> {
                        auto at = b.range(offset, size, "urEnqueueMemBufferFill");
                        if (!at.ok()) return std::move(at).error();
-                       return q.fill(at.value(), pattern, pattern_size, size, w, Command::FillBuffer);
+                       return q.fill_rect(at.value(), size, pattern, pattern_size, size, 1, w, Command::FillBuffer);
                      });
   });
 }

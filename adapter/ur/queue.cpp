@@ -1,7 +1,7 @@
 // UR entry points of queues and of the commands that need no memory object: USM copies and fills, prefetch and
 // advice, markers and barriers. The commands themselves are the Queue's, as for the zeal ABI.
 #include "adapter/queue.hpp"
-#include "adapter/ur/entry.hpp"
+#include "adapter/ur/capture.hpp"
 #include "adapter/ur/program.hpp"
 
 #include <bit>
@@ -128,13 +128,25 @@ ur_result_t queue_flush(ur_queue_handle_t handle) {
 }
 
 // A command on a queue handle: the handle checked, then enqueue_command.
-template <class Command>
+template <class Run>
 Outcome on_queue(ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event,
-                 bool blocking, Command &&command) {
+                 bool blocking, Run &&run) {
   Queue *queue = nullptr;
   if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
-  return enqueue_command(*queue, num_wait, wait, event, blocking, std::forward<Command>(command));
+  return enqueue_command(*queue, num_wait, wait, event, blocking, std::forward<Run>(run));
 }
+
+// The same for a command a graph captures (enqueue_or_capture).
+template <class Run, class Record>
+Outcome on_queue(ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event,
+                 bool blocking, Command kind, Run &&run, Record &&record) {
+  Queue *queue = nullptr;
+  if (Outcome o = check_handle(handle, queue); !o.ok()) return o;
+  return enqueue_or_capture(*queue, num_wait, wait, event, blocking, kind, std::forward<Run>(run),
+                            std::forward<Record>(record));
+}
+
+using Deps = CommandBuffer::Deps;
 
 ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const void *src, size_t size,
                        uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
@@ -142,8 +154,10 @@ ur_result_t usm_memcpy(ur_queue_handle_t queue, bool blocking, void *dst, const 
     if (dst == nullptr || src == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMMemcpy: pDst or pSrc is null");
     if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMMemcpy: size is 0");
-    return on_queue(queue, num_wait, wait, event, blocking,
-                    [&](Queue &q, std::span<Event *const> w) { return q.copy(dst, src, size, w); });
+    return on_queue(
+        queue, num_wait, wait, event, blocking, Command::Copy,
+        [&](Queue &q, std::span<Event *const> w) { return q.copy(dst, src, size, w); },
+        [&](CommandBuffer &b, const Deps &d) { return b.copy(dst, src, size, d); });
   });
 }
 
@@ -171,11 +185,12 @@ ur_result_t usm_memcpy_2d(ur_queue_handle_t handle, bool blocking, void *dst, si
                               height, width, dst_pitch, src_pitch));
     if (Outcome o = check_2d_extent(*queue, dst, dst_pitch, height, "destination"); !o.ok()) return o;
     if (Outcome o = check_2d_extent(*queue, src, src_pitch, height, "source"); !o.ok()) return o;
-    return enqueue_command(*queue, num_wait, wait, event, blocking, [&](Queue &q, std::span<Event *const> w) {
-      // One slice: its slice pitch is never read.
-      return q.copy_rect({dst, dst_pitch, 0}, {const_cast<void *>(src), src_pitch, 0}, width, height, 1, w,
-                         Command::Copy2D);
-    });
+    // One slice: its slice pitch is never read.
+    const Pitched to{dst, dst_pitch, 0}, from{const_cast<void *>(src), src_pitch, 0};
+    return enqueue_or_capture(
+        *queue, num_wait, wait, event, blocking, Command::Copy2D,
+        [&](Queue &q, std::span<Event *const> w) { return q.copy_rect(to, from, width, height, 1, w, Command::Copy2D); },
+        [&](CommandBuffer &b, const Deps &d) { return b.copy_rect(to, from, width, height, 1, d, Command::Copy2D); });
   });
 }
 
@@ -205,9 +220,14 @@ ur_result_t usm_fill_2d(ur_queue_handle_t handle, void *mem, size_t pitch, size_
                   fmt::format("urEnqueueUSMFill2D: rows of {} bytes do not hold a whole number of {}-byte patterns, and "
                               "zeal fills each row from the pattern's start",
                               width, pattern_size));
-    return enqueue_command(*queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
-      return q.fill_rect(mem, pitch, pattern, pattern_size, width, height, w, Command::Fill2D);
-    });
+    return enqueue_or_capture(
+        *queue, num_wait, wait, event, false, Command::Fill2D,
+        [&](Queue &q, std::span<Event *const> w) {
+          return q.fill_rect(mem, pitch, pattern, pattern_size, width, height, w, Command::Fill2D);
+        },
+        [&](CommandBuffer &b, const Deps &d) {
+          return b.fill_rect(mem, pitch, pattern, pattern_size, width, height, d, Command::Fill2D);
+        });
   });
 }
 
@@ -217,10 +237,20 @@ ur_result_t usm_fill(ur_queue_handle_t queue, void *ptr, size_t pattern_size, co
     if (ptr == nullptr || pattern == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEnqueueUSMFill: pMem or pPattern is null");
     if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMFill: size is 0");
-    return on_queue(queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
-      return q.fill(ptr, pattern, pattern_size, size, w);
-    });
+    return on_queue(
+        queue, num_wait, wait, event, false, Command::Fill,
+        [&](Queue &q, std::span<Event *const> w) { return q.fill(ptr, pattern, pattern_size, size, w); },
+        [&](CommandBuffer &b, const Deps &d) { return b.fill_rect(ptr, size, pattern, pattern_size, size, 1, d); });
   });
+}
+
+// A command that only orders (Queue::barrier, CommandBuffer::marker): a barrier, a marker, a hint.
+Outcome enqueue_marker(Command kind, ur_queue_handle_t handle, uint32_t num_wait, const ur_event_handle_t *wait,
+                       ur_event_handle_t *event) {
+  return on_queue(
+      handle, num_wait, wait, event, false, kind,
+      [&](Queue &q, std::span<Event *const> w) { return q.barrier(kind, w); },
+      [&](CommandBuffer &b, const Deps &d) { return b.marker(d, kind); });
 }
 
 // Prefetch and advice are hints; the CPU's shared memory is the host's, so each is a marker in the queue's order.
@@ -232,8 +262,7 @@ ur_result_t usm_prefetch(ur_queue_handle_t queue, const void *ptr, size_t size, 
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                   fmt::format("urEnqueueUSMPrefetch: flags {:#x} has bits UR does not define", flags));
     if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMPrefetch: size is 0");
-    return on_queue(queue, num_wait, wait, event, false,
-                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Prefetch, w); });
+    return enqueue_marker(Command::Prefetch, queue, num_wait, wait, event);
   });
 }
 
@@ -245,24 +274,21 @@ ur_result_t usm_advise(ur_queue_handle_t queue, const void *ptr, size_t size, ur
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                   fmt::format("urEnqueueUSMAdvise: advice {:#x} has bits UR does not define", advice));
     if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urEnqueueUSMAdvise: size is 0");
-    return on_queue(queue, 0, nullptr, event, false,
-                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Advise, w); });
+    return enqueue_marker(Command::Advise, queue, 0, nullptr, event);
   });
 }
 
 ur_result_t events_wait(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_handle_t *wait,
                         ur_event_handle_t *event) {
   return run([&]() -> Outcome {
-    return on_queue(queue, num_wait, wait, event, false,
-                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Marker, w); });
+    return enqueue_marker(Command::Marker, queue, num_wait, wait, event);
   });
 }
 
 ur_result_t barrier(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_handle_t *wait,
                     ur_event_handle_t *event) {
   return run([&]() -> Outcome {
-    return on_queue(queue, num_wait, wait, event, false,
-                    [&](Queue &q, std::span<Event *const> w) { return q.barrier(Command::Barrier, w); });
+    return enqueue_marker(Command::Barrier, queue, num_wait, wait, event);
   });
 }
 

@@ -6,6 +6,8 @@
 #include "tests/support/null_args_outputs.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 namespace zeal_test {
 namespace {
@@ -128,6 +130,51 @@ TEST_F(KernelArgs, GivenANullValueOfSizeZero_ThenInvalidKernelArgumentNamesIt) {
   EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT);
   EXPECT_EQ(last_error(), "zeKernelSetArgumentValue on argument 2 (8 bytes) of kernel 'null_args' failed with "
                           "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE");
+}
+
+// UR's own tests pass a size_t for a uint32_t; Intel's driver reads the leading bytes. zeal gives the driver the
+// declared width when the bytes past it only extend the value (zeros, or ones after a negative value), so the
+// kernel sees the same number, and refuses a value that would lose bits.
+TEST_F(KernelArgs, GivenAWiderIntegerThatOnlyExtendsTheValue_ThenTheKernelSeesTheSameNumber) {
+  int64_t wide = 6;
+  const auto with_scalar = [&](const int64_t *value) {
+    return std::vector<zeal_kernel_arg_t>{usm_arg(0, out),
+                                          {1, ZEAL_KERNEL_ARG_VALUE, sizeof(wrapped), &wrapped},
+                                          {2, ZEAL_KERNEL_ARG_VALUE, sizeof(*value), value},
+                                          usm_arg(3, other),
+                                          {4, ZEAL_KERNEL_ARG_LOCAL, kGroup * sizeof(int), nullptr}};
+  };
+  wrapped = {in, 3};
+  run(with_scalar(&wide));
+  expect(false, 3, 6, false);
+  wide = -7; // ones past the low 4 bytes, after a negative int
+  run(with_scalar(&wide));
+  expect(false, 3, -7, false);
+
+  // Set on the kernel: stored at 8 bytes, handed over at 4, and again after a launch replaced it.
+  wide = 11;
+  for (const auto &arg : with_scalar(&wide)) ASSERT_EQ(d.kernelSetArg(k, &arg), ZEAL_RESULT_SUCCESS) << last_error();
+  run({});
+  expect(false, 3, 11, false);
+  int own = 12;
+  run({{2, ZEAL_KERNEL_ARG_VALUE, sizeof(own), &own}});
+  expect(false, 3, 12, false);
+  run({});
+  expect(false, 3, 11, false);
+
+  // Bits past 32 would be lost; 0x80000000 zero-extended is an unsigned value that fits; ones after a
+  // non-negative low half are not a sign extension.
+  for (int64_t lossy : {int64_t{1} << 32 | 5, int64_t{-1} ^ int64_t{0x80000000}}) {
+    wide = lossy;
+    auto launch_args = with_scalar(&wide);
+    auto launch = launch_1d(kItems, kGroup, static_cast<uint32_t>(launch_args.size()), launch_args.data());
+    EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT);
+    EXPECT_EQ(last_error(), "zeKernelSetArgumentValue on argument 2 (8 bytes) of kernel 'null_args' failed with "
+                            "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE");
+  }
+  wide = int64_t{0x80000000};
+  run(with_scalar(&wide));
+  expect(false, 3, std::numeric_limits<int>::min(), false);
 }
 
 } // namespace

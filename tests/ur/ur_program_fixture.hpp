@@ -115,4 +115,20 @@ protected:
   std::vector<void *> shared_allocations;
 };
 
+// The kernels of kernels/graph.cl, which command-buffer and graph tests record: init, square, accumulate, range.
+class UrGraphKernels : public UrPrograms {
+protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(UrPrograms::SetUp());
+    program = built("graph.spv");
+    init = kernel(program, "graph_init");
+    square = kernel(program, "graph_square");
+    accumulate = kernel(program, "graph_accumulate");
+    range = kernel(program, "graph_range");
+  }
+
+  ur_program_handle_t program = nullptr;
+  ur_kernel_handle_t init = nullptr, square = nullptr, accumulate = nullptr, range = nullptr;
+};
+
 } // namespace zeal_ur_test
