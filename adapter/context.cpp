@@ -1,5 +1,6 @@
 // Contexts and USM: every allocation is recorded so that freeing an unknown pointer is an error, not a crash.
 #include "adapter/context.hpp"
+#include "adapter/commands.hpp"
 #include "adapter/queue.hpp"
 #include "adapter/usm_pool.hpp"
 
@@ -243,6 +244,25 @@ void Context::usm_forget_pool(const UsmPool &pool, std::span<void *const> kept) 
     if (allocations_.erase(ptr) != 0) (void)zeMemFree(context_.get(), ptr);
   for (auto &[ptr, allocation] : allocations_)
     if (allocation.pool == &pool) allocation.pool = nullptr;
+}
+
+Status Context::copy(void *dst, const void *src, size_t size) {
+  if (Status s = check_copy(*this, dst, src, size); !s.ok()) return s;
+  Device *device = devices_.front();
+  for (const void *p : {static_cast<const void *>(dst), src})
+    if (auto a = usm_allocation(p); a && a->device != nullptr) device = a->device;
+  auto desc = ze_desc<ze_command_queue_desc_t>();
+  desc.ordinal = device->compute_queue_ordinal();
+  desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+  ze_command_list_handle_t list = nullptr;
+  const std::string what = "a context copy on device '" + device->name() + "'";
+  if (Status s = ze_check(zeCommandListCreateImmediate(ze(), device->ze(), &desc, &list),
+                          "zeCommandListCreateImmediate", what);
+      !s.ok())
+    return s;
+  ZeCommandList owned(list);
+  return ze_check(zeCommandListAppendMemoryCopy(list, dst, src, size, nullptr, 0, nullptr),
+                  "zeCommandListAppendMemoryCopy", what);
 }
 
 } // namespace zeal::adapter

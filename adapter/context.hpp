@@ -58,6 +58,10 @@ public:
   // measured.
   Result<UsmAllocation> foreign_allocation(void *ptr, bool take);
 
+  // A blocking copy outside any queue (UR's urUSMContextMemcpyExp), checked as a queue's copy is, on a synchronous
+  // immediate command list of the device whose memory it touches (the context's first device for host memory).
+  Status copy(void *dst, const void *src, size_t size);
+
   // Queues register while they live, so that freeing memory can wait for their commands.
   void add_queue(Queue *queue);
   void remove_queue(Queue *queue);

@@ -24,6 +24,7 @@ void implement_buffer_commands(ur_enqueue_dditable_t &table); // memory.cpp, cal
 void implement(ur_mem_dditable_t &table);
 void implement(ur_event_dditable_t &table);
 void implement(ur_usm_dditable_t &table);
+void implement(ur_usm_exp_dditable_t &table); // usm.cpp: urUSMContextMemcpyExp
 void implement(ur_enqueue_exp_dditable_t &table);
 void implement_queue_exp(ur_enqueue_exp_dditable_t &table);       // queue.cpp (host tasks, timestamps), called by the above
 void implement_command_buffers(ur_enqueue_exp_dditable_t &table); // command_buffer.cpp, likewise

@@ -159,6 +159,22 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY, "MAX_CLOCK_FREQUENCY",
      [](const Device &d) -> R { return info_of<uint32_t>(d.properties().coreClockRate); }},
     {UR_DEVICE_INFO_ADDRESS_BITS, "ADDRESS_BITS", [](const Device &) -> R { return info_of<uint32_t>(64); }},
+    // Intel's "GPU" geometry keys, as the Level Zero driver reports its device (the CPU driver: one slice of one
+    // subslice, an EU per thread of the device).
+    {UR_DEVICE_INFO_GPU_EU_COUNT, "GPU_EU_COUNT",
+     [](const Device &d) -> R {
+       const auto &p = d.properties();
+       return info_of<uint32_t>(p.numSlices * p.numSubslicesPerSlice * p.numEUsPerSubslice);
+     }},
+    {UR_DEVICE_INFO_GPU_EU_SIMD_WIDTH, "GPU_EU_SIMD_WIDTH",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.properties().physicalEUSimdWidth); }},
+    {UR_DEVICE_INFO_GPU_EU_SLICES, "GPU_EU_SLICES", [](const Device &d) -> R { return info_of<uint32_t>(d.properties().numSlices); }},
+    {UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE, "GPU_EU_COUNT_PER_SUBSLICE",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.properties().numEUsPerSubslice); }},
+    {UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE, "GPU_SUBSLICES_PER_SLICE",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.properties().numSubslicesPerSlice); }},
+    {UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU, "GPU_HW_THREADS_PER_EU",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.properties().numThreadsPerEU); }},
     {UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, "MAX_MEM_ALLOC_SIZE",
      [](const Device &d) -> R { return info_of<uint64_t>(d.properties().maxMemAllocSize); }},
     {UR_DEVICE_INFO_GLOBAL_MEM_SIZE, "GLOBAL_MEM_SIZE",
@@ -376,7 +392,7 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP, "MULTI_DEVICE_COMPILE_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP, "DEVICE_WAIT_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP, "DYNAMIC_LINK_SUPPORT_EXP", no},
-    {UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP, "USM_CONTEXT_MEMCPY_SUPPORT_EXP", no},
+    {UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP, "USM_CONTEXT_MEMCPY_SUPPORT_EXP", yes},
     {UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP, "MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP", no},
     // urEnqueueHostTaskExp works on every queue (Queue::host_task needs nothing of the driver but events).
     {UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP, "ENQUEUE_HOST_TASK_SUPPORT_EXP", yes},

@@ -74,6 +74,16 @@ const UrInfoRow<UrKernel, ur_kernel_info_t> kKernelInfo[] = {
      [](const UrKernel &k) -> R { return info_of(to_ur<ur_context_handle_t>(&k.program().context())); }},
     {UR_KERNEL_INFO_PROGRAM, "PROGRAM", [](const UrKernel &k) -> R { return info_of(to_ur<ur_program_handle_t>(&k.program())); }},
     {UR_KERNEL_INFO_ATTRIBUTES, "ATTRIBUTES", [](const UrKernel &k) -> R { return info_string(attributes(k.first())); }},
+    // One value per device, as the driver reports each (zeKernelGetProperties' spillMemSize).
+    {UR_KERNEL_INFO_SPILL_MEM_SIZE, "SPILL_MEM_SIZE",
+     [](const UrKernel &k) -> R {
+       std::vector<uint32_t> sizes;
+       for (const Ref<Kernel> &kernel : k.kernels()) {
+         if (kernel->refusal()) return Error(*kernel->refusal());
+         sizes.push_back(kernel->properties().spillMemSize);
+       }
+       return info_array(std::span<const uint32_t>(sizes));
+     }},
 };
 
 // A zeal uint64_t answer as UR's size_t.

@@ -127,7 +127,21 @@ const UrInfoRow<UsmPool, ur_usm_pool_info_t> kPoolInfo[] = {
      [](const UsmPool &p) -> R { return info_of(to_ur<ur_context_handle_t>(&p.context())); }},
 };
 
+// urUSMContextMemcpyExp: a blocking copy with no queue (Context::copy).
+ur_result_t context_memcpy(ur_context_handle_t handle, void *dst, const void *src, size_t size) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(handle, context); !o.ok()) return o;
+    if (dst == nullptr || src == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urUSMContextMemcpyExp: pDst or pSrc is null");
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, "urUSMContextMemcpyExp: size is 0");
+    return context->copy(dst, src, size);
+  });
+}
+
 } // namespace
+
+void implement(ur_usm_exp_dditable_t &t) { t.pfnContextMemcpyExp = context_memcpy; }
 
 void implement(ur_usm_dditable_t &t) {
   t.pfnHostAlloc = [](ur_context_handle_t c, const ur_usm_desc_t *desc, ur_usm_pool_handle_t pool, size_t size,

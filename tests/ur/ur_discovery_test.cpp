@@ -2,6 +2,8 @@
 // the same answers as the zeal C ABI, and the UR codes for bad input.
 #include "ur_fixture.hpp"
 
+#include <level_zero/ze_api.h>
+
 #include <algorithm>
 
 namespace zeal_ur_test {
@@ -90,6 +92,17 @@ TEST_F(UrFace, TheCpuDeviceDescribesItself) {
   ur_native_handle_t native = 0;
   UR_ASSERT_OK(urDeviceGetNativeHandle(device, &native));
   EXPECT_NE(0u, native) << "the Level Zero device handle";
+  // Intel's geometry keys are the Level Zero driver's device properties.
+  ze_device_properties_t ze_props{};
+  ze_props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(reinterpret_cast<ze_device_handle_t>(native), &ze_props));
+  EXPECT_EQ(ze_props.numSlices, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_EU_SLICES)));
+  EXPECT_EQ(ze_props.numSubslicesPerSlice, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE)));
+  EXPECT_EQ(ze_props.numEUsPerSubslice, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE)));
+  EXPECT_EQ(ze_props.numThreadsPerEU, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU)));
+  EXPECT_EQ(ze_props.physicalEUSimdWidth, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_EU_SIMD_WIDTH)));
+  EXPECT_EQ(ze_props.numSlices * ze_props.numSubslicesPerSlice * ze_props.numEUsPerSubslice,
+            info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_EU_COUNT)));
   UR_EXPECT_OK(urDeviceRetain(device));
   UR_EXPECT_OK(urDeviceRelease(device));
 }

@@ -71,6 +71,8 @@ TEST_F(KernelTest, AKernelDescribesItself) {
   EXPECT_EQ(context, info_value<ur_context_handle_t>(kernel_info(k, UR_KERNEL_INFO_CONTEXT)));
   EXPECT_EQ(p, info_value<ur_program_handle_t>(kernel_info(k, UR_KERNEL_INFO_PROGRAM)));
   EXPECT_EQ("reqd_work_group_size(8,1,1)", info_string(kernel_info(k, UR_KERNEL_INFO_ATTRIBUTES)));
+  EXPECT_EQ(0u, info_value<uint32_t>(kernel_info(k, UR_KERNEL_INFO_SPILL_MEM_SIZE)))
+      << "one device's; the CPU driver spills to each work-item's own stack, never to a scratch buffer";
   EXPECT_EQ(1u, info_value<uint32_t>(kernel_info(k, UR_KERNEL_INFO_REFERENCE_COUNT)));
   UR_ASSERT_OK(urKernelRetain(k));
   EXPECT_EQ(2u, info_value<uint32_t>(kernel_info(k, UR_KERNEL_INFO_REFERENCE_COUNT)));

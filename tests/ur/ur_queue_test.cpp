@@ -208,6 +208,28 @@ TEST_F(UrQueue, FillThenCopyGivesThePattern) {
   UR_EXPECT_OK(urUSMFree(context, dev));
 }
 
+// urUSMContextMemcpyExp: a blocking copy with no queue, between device memory and host memory of the context.
+TEST_F(UrQueue, AContextCopiesWithoutAQueue) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP, size, value, ret);
+  }));
+  constexpr size_t n = 1024;
+  void *dev = nullptr;
+  UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, nullptr, n * 4, &dev));
+  std::vector<uint32_t> in(n), out(n, 0);
+  for (size_t i = 0; i < n; ++i) in[i] = uint32_t(i * 2654435761u);
+  UR_ASSERT_OK(urUSMContextMemcpyExp(context, dev, in.data(), n * 4)) << error();
+  UR_ASSERT_OK(urUSMContextMemcpyExp(context, out.data(), dev, n * 4)) << error();
+  EXPECT_EQ(in, out);
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urUSMContextMemcpyExp(context, out.data(), dev, 2 * n * 4))
+      << "past the end of the device allocation";
+  EXPECT_NE(std::string::npos, error().find("past the end")) << error();
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_SIZE, urUSMContextMemcpyExp(context, out.data(), dev, 0));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urUSMContextMemcpyExp(context, nullptr, dev, 4));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urUSMContextMemcpyExp(nullptr, out.data(), dev, 4));
+  UR_EXPECT_OK(urUSMFree(context, dev));
+}
+
 TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {
   ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   ASSERT_NE(nullptr, q);
