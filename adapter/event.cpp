@@ -41,6 +41,74 @@ Result<Ref<Event>> Event::create_reusable(Context &context, const Device &device
   return event;
 }
 
+Result<Ref<Event>> Event::create_signalable(Context &context, const Device &device, bool profiling, bool ipc) {
+  if (!ipc) {
+    auto event = create_reusable(context, device, profiling, Command::Barrier);
+    if (event.ok()) event.value()->signalable_ = true;
+    return event;
+  }
+  if (profiling)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      "an event shared with other processes (IPC) cannot also record profiling timestamps");
+  auto desc = ze_desc<ze_event_pool_desc_t>();
+  desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC;
+  desc.count = 1;
+  ze_device_handle_t ze_device = device.ze();
+  ze_event_pool_handle_t pool = nullptr;
+  if (Status s = ze_check(zeEventPoolCreate(context.ze(), &desc, 1, &ze_device, &pool), "zeEventPoolCreate",
+                          "an IPC event pool");
+      !s.ok())
+    return std::move(s).error();
+  OwnPool owned(pool, zeEventPoolDestroy);
+  auto event_desc = ze_desc<ze_event_desc_t>();
+  event_desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
+  event_desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
+  ze_event_handle_t event = nullptr;
+  if (Status s = ze_check(zeEventCreate(pool, &event_desc, &event), "zeEventCreate", "an IPC event"); !s.ok())
+    return std::move(s).error();
+  Ref<Event> made(new Event(Ref<Context>(&context), device, false, ZeEvent(event), EventPools::Slot{}), false);
+  made->own_pool_ = std::move(owned);
+  made->reusable_ = true;
+  made->signalable_ = true;
+  made->command_ = Command::Barrier;
+  return made;
+}
+
+Result<Ref<Event>> Event::open_ipc(Context &context, const ze_ipc_event_pool_handle_t &handle) {
+  ze_event_pool_handle_t pool = nullptr;
+  if (Status s = ze_check(zeEventPoolOpenIpcHandle(context.ze(), handle, &pool), "zeEventPoolOpenIpcHandle",
+                          "an IPC event handle");
+      !s.ok())
+    return std::move(s).error();
+  OwnPool opened(pool, zeEventPoolCloseIpcHandle);
+  auto event_desc = ze_desc<ze_event_desc_t>();
+  event_desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
+  event_desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
+  ze_event_handle_t event = nullptr;
+  if (Status s = ze_check(zeEventCreate(pool, &event_desc, &event), "zeEventCreate", "the event of an IPC handle");
+      !s.ok())
+    return std::move(s).error();
+  Ref<Event> made(new Event(Ref<Context>(&context), *context.devices().front(), false, ZeEvent(event),
+                            EventPools::Slot{}),
+                  false);
+  made->own_pool_ = std::move(opened);
+  made->opened_ = true;
+  made->reusable_ = true; // another process may reset and signal it again
+  return made;
+}
+
+Result<ze_ipc_event_pool_handle_t> Event::ipc_handle() const {
+  if (!own_pool_ || opened_)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE,
+                      opened_ ? "the event was opened from an IPC handle; only the event that made the handle exports it"
+                              : "the event was not made to be shared with other processes (UR_EXP_EVENT_FLAG_IPC_EXP)");
+  ze_ipc_event_pool_handle_t handle{};
+  if (Status s = ze_check(zeEventPoolGetIpcHandle(own_pool_.get(), &handle), "zeEventPoolGetIpcHandle", "an IPC event");
+      !s.ok())
+    return std::move(s).error();
+  return handle;
+}
+
 Result<Ref<Event>> Event::adopt(Context &context, ze_event_handle_t event, bool owned) {
   if (event == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_HANDLE, "event adopt: the native Level Zero event is null");

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <atomic>
+#include <memory>
+#include <type_traits>
 #include <span>
 #include <vector>
 
@@ -34,6 +36,13 @@ public:
   // context's first device; it has no command and no profiling. `owned`: the event destroys it when it goes;
   // otherwise its maker does.
   static Result<Ref<Event>> adopt(Context &context, ze_event_handle_t event, bool owned);
+  // An event no command owns (UR's urEventCreateExp), signalled by each command it is given to (Queue::barrier's
+  // `also_signal`) and reset as that command is enqueued. `ipc`: in an event pool of its own, which other processes
+  // open through ipc_handle(); not with profiling.
+  static Result<Ref<Event>> create_signalable(Context &context, const Device &device, bool profiling, bool ipc);
+  // The event behind another event's ipc_handle(), in this process: one state shared with it. INVALID_ARGUMENT
+  // naming what is wrong when the bytes are not such a handle.
+  static Result<Ref<Event>> open_ipc(Context &context, const ze_ipc_event_pool_handle_t &handle);
   ~Event() override;
 
   // Events come and go with every command: their storage is kept on a free list
@@ -45,6 +54,9 @@ public:
   static void reserve_storage(size_t count);
 
   ze_event_handle_t ze() const { return event_.get(); }
+  bool signalable() const { return signalable_; }
+  // What another process opens (open_ipc): an event made signalable with `ipc`, not one opened itself.
+  Result<ze_ipc_event_pool_handle_t> ipc_handle() const;
   // The Level Zero event, handed to the application (a native handle): the context remembers whose it is, so
   // that an event made again from it (adopt) answers with this one's queue and command.
   ze_event_handle_t hand_out();
@@ -87,9 +99,14 @@ private:
 
   static constexpr size_t kInlineWaits = 4;
 
+  // An event pool of the event's own (IPC events), destroyed (or, opened from a handle, closed) after the event.
+  using OwnPool = std::unique_ptr<std::remove_pointer_t<ze_event_pool_handle_t>, ze_result_t (*)(ze_event_pool_handle_t)>;
+
   Ref<Context> context_;
   const Device &device_;
   bool profiling_;
+  OwnPool own_pool_{nullptr, zeEventPoolDestroy};
+  bool opened_ = false; // from another event's IPC handle
   ZeEvent event_;
   EventPools::Slot slot_; // pool null: an adopted event, not the pools'
   bool owns_event_ = true;
@@ -97,6 +114,7 @@ private:
   Command command_ = Command::Marker;
   bool submitted_ = false;
   bool reusable_ = false;
+  bool signalable_ = false;
   std::atomic<bool> handed_out_{false};
   mutable std::atomic<bool> known_complete_{false};
   std::vector<uint8_t> keep_alive_;

@@ -166,17 +166,32 @@ Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *patte
   return event;
 }
 
-Result<Ref<Event>> Queue::barrier(Command command, std::span<Event *const> wait) {
+Result<Ref<Event>> Queue::barrier(Command command, std::span<Event *const> wait, Event *also_signal) {
   // Without a wait list the command waits for everything submitted before it.
   WaitList waits;
   std::vector<Ref<Event>> before;
   if (wait.empty()) before = outstanding();
   for (Event *e : wait) waits.push(e);
   for (auto &e : before) waits.push(e.get());
-  return submit(command, waits.events(), "zeCommandListAppendBarrier",
-                [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                  return zeCommandListAppendBarrier(l, sig, n, w);
-                });
+  if (also_signal != nullptr) {
+    if (!also_signal->signalable())
+      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                        "a barrier can signal only an event made to be signalled (UR's urEventCreateExp)");
+    if (Status s = ze_check(zeEventHostReset(also_signal->ze()), "zeEventHostReset", "a signalable event"); !s.ok())
+      return std::move(s).error();
+  }
+  auto made = submit(command, waits.events(), "zeCommandListAppendBarrier",
+                     [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                       ze_result_t r = zeCommandListAppendBarrier(l, sig, n, w);
+                       if (r != ZE_RESULT_SUCCESS || also_signal == nullptr) return r;
+                       return zeCommandListAppendBarrier(l, also_signal->ze(), sig != nullptr ? 1 : n,
+                                                         sig != nullptr ? &sig : w);
+                     });
+  if (also_signal != nullptr) {
+    if (made.ok()) also_signal->mark_submitted();
+    else (void)zeEventHostSignal(also_signal->ze()); // not left reset with no command to signal it
+  }
+  return made;
 }
 
 Result<Ref<Event>> Queue::host_task(HostFunction function, void *data, std::span<Event *const> wait) {

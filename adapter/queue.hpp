@@ -54,7 +54,8 @@ public:
   // Waits for `wait`, or for every command before it when `wait` is empty, and orders every later command
   // after it (a barrier), or only signals (any other `command`: a marker, a prefetch or advice, which are hints
   // a CPU's shared memory has no use for).
-  Result<Ref<Event>> barrier(Command command, std::span<Event *const> wait);
+  // `also_signal`: a signalable event (Event::create_signalable) the command signals too, reset first.
+  Result<Ref<Event>> barrier(Command command, std::span<Event *const> wait, Event *also_signal = nullptr);
   // Calls `function(data)` on the host once `wait` (and, in order, the previous command) is complete; later
   // commands in the queue's order wait for it to return. A queue's host tasks run one at a time, in the order they
   // were enqueued, on a thread of the queue's. Level Zero 1.4 has no host-function command: a barrier signals an

@@ -23,6 +23,8 @@ void implement(ur_enqueue_dditable_t &table);
 void implement_buffer_commands(ur_enqueue_dditable_t &table); // memory.cpp, called by the above
 void implement(ur_mem_dditable_t &table);
 void implement(ur_event_dditable_t &table);
+void implement(ur_event_exp_dditable_t &table); // event.cpp: urEventCreateExp (signalable events)
+void implement(ur_ipc_exp_dditable_t &table);   // event.cpp: IPC events
 void implement(ur_usm_dditable_t &table);
 void implement(ur_usm_exp_dditable_t &table); // usm.cpp: urUSMContextMemcpyExp
 void implement(ur_enqueue_exp_dditable_t &table);

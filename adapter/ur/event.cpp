@@ -3,6 +3,9 @@
 #include "adapter/queue.hpp"
 #include "adapter/ur/entry.hpp"
 
+#include <mutex>
+#include <set>
+
 namespace zeal::adapter::ur {
 
 Outcome wait_list(uint32_t count, const ur_event_handle_t *events, WaitList &out) {
@@ -176,7 +179,101 @@ ur_result_t event_from_native(ur_native_handle_t native, ur_context_handle_t hCo
   });
 }
 
+// urEventCreateExp: an event no command owns, signalled by the barriers it is given to (urEnqueueEventsWaitWithBarrierExt)
+// and, with UR_EXP_EVENT_FLAG_IPC_EXP, shared with other processes.
+ur_result_t event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_event_desc_t *desc,
+                             ur_event_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    Device *device = nullptr;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
+    if (Outcome o = check_handle(hDevice, device); !o.ok()) return o;
+    if (desc == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urEventCreateExp: pEventDesc or phEvent is null");
+    if ((desc->flags & UR_EXP_EVENT_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEventCreateExp: flags {:#x} have bits UR does not define", desc->flags));
+    const bool profiling = (desc->flags & UR_EXP_EVENT_FLAG_ENABLE_PROFILING) != 0;
+    const bool ipc = (desc->flags & UR_EXP_EVENT_FLAG_IPC_EXP) != 0;
+    if (profiling && ipc)
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  "urEventCreateExp: an IPC event cannot also record profiling timestamps (UR_EXP_EVENT_FLAG_IPC_EXP "
+                  "with UR_EXP_EVENT_FLAG_ENABLE_PROFILING)");
+    if (!context->has_device(device))
+      return fail(UR_RESULT_ERROR_INVALID_DEVICE,
+                  fmt::format("urEventCreateExp: device '{}' is not in the context", device->name()));
+    auto event = Event::create_signalable(*context, *device, profiling, ipc);
+    if (!event.ok()) return std::move(event).error();
+    return_event(std::move(event).value(), out);
+    return {};
+  });
+}
+
+// IPC handle data: the Level Zero event pool's IPC handle, in a buffer the adapter owns until urIPCPutEventHandleExp.
+std::mutex ipc_data_mutex;
+std::set<const void *> ipc_data;
+
+ur_result_t ipc_get_event_handle(ur_event_handle_t handle, void **data, size_t *size) {
+  return run([&]() -> Outcome {
+    Event *event = nullptr;
+    if (Outcome o = check_handle(handle, event); !o.ok()) return o;
+    if (data == nullptr || size == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  "urIPCGetEventHandleExp: ppIPCEventHandleData or pIPCEventHandleDataSizeRet is null");
+    auto ipc = event->ipc_handle();
+    if (!ipc.ok()) return with_code(UR_RESULT_ERROR_INVALID_EVENT, std::move(ipc).error());
+    auto bytes = std::make_unique<ze_ipc_event_pool_handle_t>(ipc.value());
+    std::lock_guard lock(ipc_data_mutex);
+    ipc_data.insert(bytes.get());
+    *size = sizeof(ze_ipc_event_pool_handle_t);
+    *data = bytes.release();
+    return {};
+  });
+}
+
+ur_result_t ipc_put_event_handle(ur_context_handle_t hContext, void *data) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
+    if (data == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urIPCPutEventHandleExp: pIPCEventHandleData is null");
+    std::lock_guard lock(ipc_data_mutex);
+    if (ipc_data.erase(data) == 0)
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  "urIPCPutEventHandleExp: the data was not returned by urIPCGetEventHandleExp, or was put already");
+    delete static_cast<ze_ipc_event_pool_handle_t *>(data);
+    return {};
+  });
+}
+
+ur_result_t ipc_open_event_handle(ur_context_handle_t hContext, const void *data, size_t size,
+                                  ur_event_handle_t *out) {
+  return run([&]() -> Outcome {
+    Context *context = nullptr;
+    if (Outcome o = check_handle(hContext, context); !o.ok()) return o;
+    if (data == nullptr || out == nullptr)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urIPCOpenEventHandleExp: pIPCEventHandleData or phEvent is null");
+    if (size != sizeof(ze_ipc_event_pool_handle_t))
+      return fail(UR_RESULT_ERROR_INVALID_VALUE,
+                  fmt::format("urIPCOpenEventHandleExp: IPC event handle data is {} bytes, not {}", size,
+                              sizeof(ze_ipc_event_pool_handle_t)));
+    ze_ipc_event_pool_handle_t handle{};
+    std::memcpy(&handle, data, sizeof handle);
+    auto event = Event::open_ipc(*context, handle);
+    if (!event.ok()) return with_code(UR_RESULT_ERROR_INVALID_VALUE, std::move(event).error());
+    return_event(std::move(event).value(), out);
+    return {};
+  });
+}
+
 } // namespace
+
+void implement(ur_event_exp_dditable_t &t) { t.pfnCreateExp = event_create_exp; }
+
+void implement(ur_ipc_exp_dditable_t &t) {
+  t.pfnGetEventHandleExp = ipc_get_event_handle;
+  t.pfnPutEventHandleExp = ipc_put_event_handle;
+  t.pfnOpenEventHandleExp = ipc_open_event_handle;
+}
 
 void implement(ur_event_dditable_t &t) {
   t.pfnCreateWithNativeHandle = event_from_native;

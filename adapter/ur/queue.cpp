@@ -293,9 +293,30 @@ ur_result_t barrier(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_h
 }
 
 // The only property is low-power events, a hint.
-ur_result_t barrier_ext(ur_queue_handle_t queue, const ur_exp_enqueue_ext_properties_t *, uint32_t num_wait,
-                        const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  return barrier(queue, num_wait, wait, event);
+// The only property is low-power events, a hint. An event made by urEventCreateExp in *phEvent is signalled by the
+// barrier, and stays the caller's handle.
+ur_result_t barrier_ext(ur_queue_handle_t handle, const ur_exp_enqueue_ext_properties_t *properties,
+                        uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  return run([&]() -> Outcome {
+    if (properties != nullptr && (properties->flags & UR_EXP_ENQUEUE_EXT_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("urEnqueueEventsWaitWithBarrierExt: flags {:#x} have bits UR does not define",
+                              properties->flags));
+    if (event == nullptr || *event == nullptr) return enqueue_marker(Command::Barrier, handle, num_wait, wait, event);
+    Event *reusable = nullptr;
+    if (Outcome o = check_handle(*event, reusable); !o.ok()) return o;
+    if (!reusable->signalable())
+      return fail(UR_RESULT_ERROR_INVALID_EVENT,
+                  "urEnqueueEventsWaitWithBarrierExt: *phEvent is an event of another command; only an event made by "
+                  "urEventCreateExp is signalled in place (null it to get a new event)");
+    for (uint32_t i = 0; i < num_wait && wait != nullptr; ++i)
+      if (wait[i] == *event)
+        return fail(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST,
+                    "urEnqueueEventsWaitWithBarrierExt: the event to signal is in the wait list too");
+    return on_queue(handle, num_wait, wait, nullptr, false, [&](Queue &q, std::span<Event *const> w) {
+      return q.barrier(Command::Barrier, w, reusable);
+    });
+  });
 }
 
 // A device global is the program's global variable of that name on the queue's device (SYCL names it by its unique

@@ -230,6 +230,82 @@ TEST_F(UrQueue, AContextCopiesWithoutAQueue) {
   UR_EXPECT_OK(urUSMFree(context, dev));
 }
 
+// urEventCreateExp: an event no command owns, signalled in place by each barrier it is given to; another queue's
+// command waits for it. With UR_EXP_EVENT_FLAG_IPC_EXP its state is shared through an IPC handle.
+TEST_F(UrQueue, ASignalableEventIsSignalledByEachBarrierItIsGiven) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP, size, value, ret);
+  }));
+  for (bool ipc : {false, true}) {
+    SCOPED_TRACE(ipc ? "IPC event" : "plain event");
+    ur_exp_event_desc_t desc{UR_STRUCTURE_TYPE_EXP_EVENT_DESC, nullptr, ipc ? ur_exp_event_flags_t{UR_EXP_EVENT_FLAG_IPC_EXP} : 0};
+    ur_event_handle_t signalable = nullptr;
+    UR_ASSERT_OK(urEventCreateExp(context, device, &desc, &signalable)) << error();
+    EXPECT_NE(UR_EVENT_STATUS_COMPLETE,
+              event_info<ur_event_status_t>(signalable, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS))
+        << "nothing has signalled it yet";
+    ur_event_handle_t imported = nullptr;
+    void *data = nullptr;
+    if (ipc) {
+      size_t size = 0;
+      UR_ASSERT_OK(urIPCGetEventHandleExp(signalable, &data, &size)) << error();
+      UR_ASSERT_OK(urIPCOpenEventHandleExp(context, data, size, &imported)) << error();
+      EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urIPCOpenEventHandleExp(context, data, size + 1, &imported));
+      void *again = nullptr;
+      EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT, urIPCGetEventHandleExp(imported, &again, &size))
+          << "only the event that made the handle exports it";
+      EXPECT_NE(std::string::npos, error().find("opened from an IPC handle")) << error();
+    }
+    ur_queue_handle_t other = make_queue(0);
+    ASSERT_NE(nullptr, other);
+    constexpr size_t n = 256;
+    void *a = nullptr;
+    UR_ASSERT_OK(urUSMSharedAlloc(context, device, nullptr, nullptr, n, &a));
+    for (uint8_t round = 1; round <= 3; ++round) {
+      // The other queue's fill waits for the event, which the barrier signals once `queue`'s fill is done.
+      const uint8_t first = round, second = uint8_t(round + 100);
+      UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 1, &first, n, 0, nullptr, nullptr));
+      ur_event_handle_t given = signalable;
+      UR_ASSERT_OK(urEnqueueEventsWaitWithBarrierExt(queue, nullptr, 0, nullptr, &given)) << error();
+      EXPECT_EQ(signalable, given) << "signalled in place";
+      ur_event_handle_t watched = ipc ? imported : signalable;
+      UR_ASSERT_OK(urEnqueueUSMFill(other, static_cast<uint8_t *>(a) + n / 2, 1, &second, n / 2, 1, &watched, nullptr));
+      UR_ASSERT_OK(urQueueFinish(other));
+      UR_ASSERT_OK(urEventWait(1, &watched));
+      EXPECT_EQ(first, static_cast<uint8_t *>(a)[0]);
+      EXPECT_EQ(second, static_cast<uint8_t *>(a)[n - 1]);
+    }
+    ur_event_handle_t command_event = nullptr;
+    UR_ASSERT_OK(urEnqueueEventsWait(queue, 0, nullptr, &command_event));
+    ur_event_handle_t given = command_event;
+    EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT, urEnqueueEventsWaitWithBarrierExt(queue, nullptr, 0, nullptr, &given))
+        << "an event of another command is not signalled in place";
+    given = signalable;
+    EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST,
+              urEnqueueEventsWaitWithBarrierExt(queue, nullptr, 1, &signalable, &given));
+    UR_EXPECT_OK(urQueueFinish(queue));
+    UR_EXPECT_OK(urEventRelease(command_event));
+    if (ipc) {
+      UR_EXPECT_OK(urEventRelease(imported));
+      UR_EXPECT_OK(urIPCPutEventHandleExp(context, data));
+      EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urIPCPutEventHandleExp(context, data)) << "put already";
+    } else {
+      void *none = nullptr;
+      size_t size = 0;
+      EXPECT_EQ(UR_RESULT_ERROR_INVALID_EVENT, urIPCGetEventHandleExp(signalable, &none, &size));
+    }
+    UR_EXPECT_OK(urUSMFree(context, a));
+    UR_EXPECT_OK(urQueueRelease(other));
+    UR_EXPECT_OK(urEventRelease(signalable));
+  }
+  ur_exp_event_desc_t both{UR_STRUCTURE_TYPE_EXP_EVENT_DESC, nullptr,
+                           UR_EXP_EVENT_FLAG_IPC_EXP | UR_EXP_EVENT_FLAG_ENABLE_PROFILING};
+  ur_event_handle_t refused = nullptr;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urEventCreateExp(context, device, &both, &refused));
+  both.flags = 0x80;
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urEventCreateExp(context, device, &both, &refused));
+}
+
 TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {
   ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   ASSERT_NE(nullptr, q);
