@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <mutex>
+#include <unordered_map>
 
 namespace zeal::adapter {
 
@@ -41,11 +42,30 @@ Result<Ref<Event>> Event::create_reusable(Context &context, const Device &device
   return event;
 }
 
+namespace {
+// The UR handles of live signalable events (Event::signalable_by_ur_handle).
+std::mutex g_signalable_mutex;
+std::unordered_map<const void *, Event *> g_signalable;
+
+Ref<Event> listed_signalable(Ref<Event> event) {
+  std::lock_guard lock(g_signalable_mutex);
+  g_signalable.emplace(&event->ur_handle(), event.get());
+  return event;
+}
+} // namespace
+
+Event *Event::signalable_by_ur_handle(const void *handle) {
+  std::lock_guard lock(g_signalable_mutex);
+  auto found = g_signalable.find(handle);
+  return found != g_signalable.end() ? found->second : nullptr;
+}
+
 Result<Ref<Event>> Event::create_signalable(Context &context, const Device &device, bool profiling, bool ipc) {
   if (!ipc) {
     auto event = create_reusable(context, device, profiling, Command::Barrier);
-    if (event.ok()) event.value()->signalable_ = true;
-    return event;
+    if (!event.ok()) return event;
+    event.value()->signalable_ = true;
+    return listed_signalable(std::move(event).value());
   }
   if (profiling)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
@@ -71,7 +91,7 @@ Result<Ref<Event>> Event::create_signalable(Context &context, const Device &devi
   made->reusable_ = true;
   made->signalable_ = true;
   made->command_ = Command::Barrier;
-  return made;
+  return listed_signalable(std::move(made));
 }
 
 Result<Ref<Event>> Event::open_ipc(Context &context, const ze_ipc_event_pool_handle_t &handle) {
@@ -135,8 +155,14 @@ ze_event_handle_t Event::hand_out() {
 }
 
 Event::~Event() {
+  if (signalable_) {
+    std::lock_guard lock(g_signalable_mutex);
+    g_signalable.erase(&ur_handle());
+  }
   if (handed_out_.load()) context_->forget_handed_out(event_.get(), this);
   if (slot_.pool == nullptr) { // adopted: its maker signals and reuses it
+    // An event in a pool of its own (IPC) goes with its pool: a command that still signals it must run first.
+    if (own_pool_ && submitted_) (void)zeEventHostSynchronize(event_.get(), std::numeric_limits<uint64_t>::max());
     if (!owns_event_) (void)event_.release();
     return;
   }

@@ -55,6 +55,9 @@ public:
 
   ze_event_handle_t ze() const { return event_.get(); }
   bool signalable() const { return signalable_; }
+  // The live signalable event whose UR handle is `handle`, or null: looked up, never read through, since a caller
+  // may pass a handle it has released (UR's *phEvent is both a result and, for these events, an input).
+  static Event *signalable_by_ur_handle(const void *handle);
   // What another process opens (open_ipc): an event made signalable with `ipc`, not one opened itself.
   Result<ze_ipc_event_pool_handle_t> ipc_handle() const;
   // The Level Zero event, handed to the application (a native handle): the context remembers whose it is, so
@@ -62,6 +65,7 @@ public:
   ze_event_handle_t hand_out();
   // Called once the command that signals the event has been appended.
   void mark_submitted() { submitted_ = true; }
+  bool submitted() const { return submitted_; }
   // Host bytes the command reads (a fill pattern) kept until the event is gone.
   void keep_alive(std::vector<uint8_t> bytes) { keep_alive_ = std::move(bytes); }
   // The host USM a timestamp recording writes its device timestamp to (Queue::record_timestamp): the event's

@@ -294,7 +294,7 @@ ur_result_t barrier(ur_queue_handle_t queue, uint32_t num_wait, const ur_event_h
 
 // The only property is low-power events, a hint.
 // The only property is low-power events, a hint. An event made by urEventCreateExp in *phEvent is signalled by the
-// barrier, and stays the caller's handle.
+// barrier, and stays the caller's handle; any other value there is an output, as for every enqueue.
 ur_result_t barrier_ext(ur_queue_handle_t handle, const ur_exp_enqueue_ext_properties_t *properties,
                         uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
   return run([&]() -> Outcome {
@@ -302,13 +302,9 @@ ur_result_t barrier_ext(ur_queue_handle_t handle, const ur_exp_enqueue_ext_prope
       return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                   fmt::format("urEnqueueEventsWaitWithBarrierExt: flags {:#x} have bits UR does not define",
                               properties->flags));
-    if (event == nullptr || *event == nullptr) return enqueue_marker(Command::Barrier, handle, num_wait, wait, event);
-    Event *reusable = nullptr;
-    if (Outcome o = check_handle(*event, reusable); !o.ok()) return o;
-    if (!reusable->signalable())
-      return fail(UR_RESULT_ERROR_INVALID_EVENT,
-                  "urEnqueueEventsWaitWithBarrierExt: *phEvent is an event of another command; only an event made by "
-                  "urEventCreateExp is signalled in place (null it to get a new event)");
+    // Anything else in *phEvent (null, another command's event, a handle already released) is overwritten.
+    Event *reusable = event != nullptr ? Event::signalable_by_ur_handle(*event) : nullptr;
+    if (reusable == nullptr) return enqueue_marker(Command::Barrier, handle, num_wait, wait, event);
     for (uint32_t i = 0; i < num_wait && wait != nullptr; ++i)
       if (wait[i] == *event)
         return fail(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST,
