@@ -13,6 +13,7 @@ packages=(
   llvm-15-dev libllvmspirvlib-15-dev     # the CPU driver's JIT and SPIR-V reader
   libboost-context-dev                   # fibers for barriers in the CPU driver
   clang-15 llvm-spirv-15                 # OpenCL C test kernels -> SPIR-V
+  llvm-14-tools                          # lit and FileCheck, which UR's CTS configure needs (CI runs a subset)
 )
 
 # --bench adds what the benchmarks compare against: PoCL running the same OpenCL C.
