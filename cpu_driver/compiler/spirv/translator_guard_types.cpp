@@ -53,7 +53,7 @@ bool TypeCheck::has_role(uint32_t id, Role role) const {
   if (!d) return true; // reported as undefined by check_ids
   switch (role) {
   case Role::Any: return true;
-  case Role::Type: return is_type_opcode(d->opcode);
+  case Role::Type: return spirv::is_type_opcode(d->opcode);
   case Role::Value:
     return d->type != 0 && opcode_of(d->type) != spv::OpTypeVoid && opcode_of(d->type) != spv::OpTypeOpaque;
   case Role::Label: return d->opcode == spv::OpLabel;
@@ -130,7 +130,7 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
     return wrong(at, inst, "enqueues work from the device, which this driver does not support");
   }
   if (is_pipe(opcode)) return wrong(at, inst, "uses a pipe, which this driver does not support");
-  if (is_module_level(opcode) && body_of(at) >= 0) {
+  if (spirv::is_module_level(opcode) && body_of(at) >= 0) {
     return wrong(at, inst, "declares a type or constant inside a function");
   }
   switch (opcode) {

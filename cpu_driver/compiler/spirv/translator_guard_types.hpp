@@ -3,8 +3,8 @@
 // operands; translator_guard_declarations.cpp: names, decorations, built-ins, extended instructions, constants).
 #pragma once
 
-#include "cpu_driver/compiler/spirv/opcodes.hpp"
 #include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
+#include "spirv/opcodes.hpp"
 
 #include <cstddef>
 #include <span>
@@ -100,7 +100,7 @@ inline Role role_of(const Use &use) {
   case spv::OpLoopMerge: case spv::OpSelectionMerge: case spv::OpBranch: return Role::Label;
   case spv::OpBranchConditional: case spv::OpSwitch: return use.word == 1 ? Role::Value : Role::Label;
   case spv::OpTypeArray: return use.word == 3 ? Role::Constant : Role::Type;
-  default: return is_type_opcode(use.opcode) ? Role::Type : Role::Value;
+  default: return spirv::is_type_opcode(use.opcode) ? Role::Type : Role::Value;
   }
 }
 
