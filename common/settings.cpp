@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <string_view>
 
 namespace zeal {
@@ -58,6 +59,35 @@ bool parse_level(std::string_view text, spdlog::level::level_enum &out) {
   return true;
 }
 
+// One of `allowed`, kept as given.
+bool parse_choice(std::string_view text, std::initializer_list<std::string_view> allowed, std::string &out) {
+  if (std::find(allowed.begin(), allowed.end(), text) == allowed.end()) return false;
+  out = text;
+  return true;
+}
+
+bool parse_non_empty(std::string_view text, std::string &out) {
+  if (text.empty()) return false;
+  out = text;
+  return true;
+}
+
+// auto (unset: the driver decides), off (never) or a size.
+bool parse_streaming_threshold(std::string_view text, std::optional<uint64_t> &out) {
+  if (text == "auto") {
+    out.reset();
+    return true;
+  }
+  if (text == "off") {
+    out = UINT64_MAX;
+    return true;
+  }
+  uint64_t bytes = 0;
+  if (!parse_size(text, bytes)) return false;
+  out = bytes;
+  return true;
+}
+
 struct Row {
   SettingDoc doc;
   const char *expected; // what a valid value looks like, for the problem sentence
@@ -97,11 +127,7 @@ const std::vector<Row> &rows() {
       {{"ZEAL_VALIDATE_SPIRV", "warn",
         "What spirv-val findings are: warn (logged) or strict (a build error)."},
        "warn or strict",
-       [](Settings &s, std::string_view v) {
-         if (v != "warn" && v != "strict") return false;
-         s.validate_spirv = v;
-         return true;
-       }},
+       [](Settings &s, std::string_view v) { return parse_choice(v, {"warn", "strict"}, s.validate_spirv); }},
       {{"ZEAL_CPU_PROFILE", "host", "CPU driver device profile: host (sub-groups 4-64), pvc (16/32), dg2 (8/16/32)."},
        "a profile name",
        [](Settings &s, std::string_view v) { s.cpu_profile = v; return !v.empty(); }},
@@ -132,11 +158,7 @@ const std::vector<Row> &rows() {
         "knows, such as x86-64-v2, x86-64-v3, x86-64-v4, znver3 or skylake-avx512. A target needing instructions "
         "this CPU lacks fails zeInit."},
        "native or a CPU name",
-       [](Settings &s, std::string_view v) {
-         if (v.empty()) return false;
-         s.cpu_target = v;
-         return true;
-       }},
+       [](Settings &s, std::string_view v) { return parse_non_empty(v, s.cpu_target); }},
       {{"ZEAL_CPU_KERNEL_CACHE", "1",
         "1 lets the CPU driver keep each kernel's compiled code on disk (in the cpu folder of ZEAL_CACHE_DIR) "
         "when ZEAL_CACHE_PERSISTENT is on, and the runtime leaves caching to it; 0 leaves persistence to the "
@@ -147,20 +169,7 @@ const std::vector<Row> &rows() {
         "When the CPU driver's kernels store past the caches (non-temporal stores): auto (launches storing more than "
         "a quarter of the last-level cache), off, or a size such as 64M (launches storing at least that much)."},
        "auto, off or a size such as 64M",
-       [](Settings &s, std::string_view v) {
-         if (v == "auto") {
-           s.cpu_streaming_threshold.reset();
-           return true;
-         }
-         if (v == "off") {
-           s.cpu_streaming_threshold = UINT64_MAX;
-           return true;
-         }
-         uint64_t bytes = 0;
-         if (!parse_size(v, bytes)) return false;
-         s.cpu_streaming_threshold = bytes;
-         return true;
-       }},
+       [](Settings &s, std::string_view v) { return parse_streaming_threshold(v, s.cpu_streaming_threshold); }},
   };
   return table;
 }

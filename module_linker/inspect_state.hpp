@@ -13,41 +13,11 @@
 
 namespace zeal::module_linker::detail {
 
-// The opcodes the passes react to (SPIR-V spec, section 3.49).
-enum Op : uint32_t {
-  OpName = ::spv::OpName, OpExtension = ::spv::OpExtension, OpExtInstImport = ::spv::OpExtInstImport,
-  OpMemoryModel = ::spv::OpMemoryModel, OpEntryPoint = ::spv::OpEntryPoint, OpExecutionMode = ::spv::OpExecutionMode,
-  OpCapability = ::spv::OpCapability, OpTypeVoid = ::spv::OpTypeVoid, OpTypeBool = ::spv::OpTypeBool,
-  OpTypeInt = ::spv::OpTypeInt, OpTypeFloat = ::spv::OpTypeFloat, OpTypeVector = ::spv::OpTypeVector,
-  OpTypeMatrix = ::spv::OpTypeMatrix, OpTypeImage = ::spv::OpTypeImage, OpTypeSampler = ::spv::OpTypeSampler,
-  OpTypeSampledImage = ::spv::OpTypeSampledImage, OpTypeArray = ::spv::OpTypeArray,
-  OpTypeRuntimeArray = ::spv::OpTypeRuntimeArray, OpTypeStruct = ::spv::OpTypeStruct,
-  OpTypeOpaque = ::spv::OpTypeOpaque, OpTypePointer = ::spv::OpTypePointer, OpTypeFunction = ::spv::OpTypeFunction,
-  OpTypeEvent = ::spv::OpTypeEvent, OpTypeDeviceEvent = ::spv::OpTypeDeviceEvent,
-  OpTypeReserveId = ::spv::OpTypeReserveId, OpTypeQueue = ::spv::OpTypeQueue, OpTypePipe = ::spv::OpTypePipe,
-  OpTypeForwardPointer = ::spv::OpTypeForwardPointer, OpConstantTrue = ::spv::OpConstantTrue,
-  OpConstantFalse = ::spv::OpConstantFalse, OpConstant = ::spv::OpConstant,
-  OpConstantComposite = ::spv::OpConstantComposite, OpConstantSampler = ::spv::OpConstantSampler,
-  OpConstantNull = ::spv::OpConstantNull, OpSpecConstantTrue = ::spv::OpSpecConstantTrue,
-  OpSpecConstantFalse = ::spv::OpSpecConstantFalse, OpSpecConstant = ::spv::OpSpecConstant,
-  OpSpecConstantComposite = ::spv::OpSpecConstantComposite, OpSpecConstantOp = ::spv::OpSpecConstantOp,
-  OpFunction = ::spv::OpFunction, OpFunctionParameter = ::spv::OpFunctionParameter,
-  OpFunctionEnd = ::spv::OpFunctionEnd, OpFunctionCall = ::spv::OpFunctionCall, OpVariable = ::spv::OpVariable,
-  OpDecorate = ::spv::OpDecorate, OpAtomicLoad = ::spv::OpAtomicLoad, OpAtomicStore = ::spv::OpAtomicStore,
-  OpAtomicXor = ::spv::OpAtomicXor, OpExecutionModeId = ::spv::OpExecutionModeId,
-  OpGroupNonUniformShuffle = ::spv::OpGroupNonUniformShuffle,
-  OpGroupNonUniformShuffleDown = ::spv::OpGroupNonUniformShuffleDown,
-  OpSubgroupShuffleINTEL = ::spv::OpSubgroupShuffleINTEL,
-  OpSubgroupShuffleXorINTEL = ::spv::OpSubgroupShuffleXorINTEL,
-};
-enum Decoration : uint32_t {
-  DecorationSpecId = ::spv::DecorationSpecId, DecorationBuiltIn = ::spv::DecorationBuiltIn,
-  DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes,
-};
-enum LinkageType : uint32_t {
-  LinkageExport = ::spv::LinkageTypeExport, LinkageImport = ::spv::LinkageTypeImport,
-  LinkageLinkOnceODR = ::spv::LinkageTypeLinkOnceODR,
-};
+// The SPIR-V numbers the passes react to, by their names in the SPIR-V headers (OpName, DecorationBuiltIn,
+// LinkageTypeImport), beside this namespace's own `spv` (module_info.hpp).
+using enum ::spv::Op;
+using enum ::spv::Decoration;
+using enum ::spv::LinkageType;
 
 // A table indexed by id: a vector up to a plausible bound, a map beyond it, so that a
 // hostile id bound in the header cannot make us allocate gigabytes.

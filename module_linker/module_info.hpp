@@ -101,7 +101,8 @@ struct ModuleInfo {
   std::vector<std::string> extensions;
   std::vector<EntryPoint> entry_points;
   std::vector<std::string> exports;  // LinkageAttributes Export (and LinkOnceODR)
-  std::vector<std::string> imports;  // LinkageAttributes Import, minus built-ins and __spirv_* names
+  // LinkageAttributes Import, minus built-in variables and what drivers provide (spirv/imports.hpp).
+  std::vector<std::string> imports;
   std::vector<Symbol> exported_symbols; // the exports with their types, sorted by name
   std::vector<Symbol> imported_symbols; // the imports (same filter) with their types, sorted by name
   std::vector<SpecConstant> spec_constants; // sorted by spec id

@@ -1,5 +1,6 @@
 // Function bodies: call edges, device features used, a fingerprint of each definition, reachability.
 #include "module_linker/inspect_state.hpp"
+#include "spirv/imports.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -91,12 +92,9 @@ void on_function_instruction(ParseState &s, const spv_parsed_instruction_t &inst
   if (inst.opcode == OpFunctionEnd) s.current = -1;
 }
 
-// Built-in variables, and functions the drivers provide rather than another image: SPIR-V's own (__spirv_*),
-// Intel's GPU compiler's (__builtin_spirv_*, which oneCCL's kernels import) and DPC++'s device assert
-// (__devicelib_assert_fail, native on Intel's driver and provided by zeal's CPU driver; Triton imports it).
+// Built-in variables, and functions the drivers provide rather than another image (spirv/imports.hpp).
 bool is_builtin_import(const ParseState &s, uint32_t id, const std::string &name) {
-  return s.builtins.count(id) != 0 || name.rfind("__spirv_", 0) == 0 || name.rfind("__builtin_spirv_", 0) == 0 ||
-         name == "__devicelib_assert_fail";
+  return s.builtins.count(id) != 0 || spirv::driver_provides(name);
 }
 
 namespace {
@@ -114,7 +112,8 @@ Reach own_reach(const ParseState &s, const FunctionState &fn) {
   Reach r{fn.features, {}};
   if (fn.has_body) return r;
   auto link = s.linkage.find(fn.id);
-  if (link != s.linkage.end() && link->second.type == LinkageImport && !is_builtin_import(s, fn.id, link->second.name))
+  if (link != s.linkage.end() && link->second.type == LinkageTypeImport &&
+      !is_builtin_import(s, fn.id, link->second.name))
     r.imports.push_back(link->second.name);
   return r;
 }

@@ -1,9 +1,9 @@
 // inspect_spirv: one pass of spvBinaryParse collecting what module_linker needs to know of a module.
 #include "module_linker/module_info.hpp"
 
-#include "common/spirv_host_access.hpp"
-#include "common/spirv_newer.hpp"
-#include "common/spirv_words.hpp"
+#include "spirv/host_access.hpp"
+#include "spirv/newer.hpp"
+#include "spirv/words.hpp"
 
 #include <spirv-tools/libspirv.h>
 
@@ -129,8 +129,8 @@ Symbol make_symbol(ParseState &s, uint32_t id, const Linkage &link) {
   sym.id = id;
   sym.kind = s.function_index.get(id) > 0 ? SymbolKind::Function : SymbolKind::Variable;
   sym.type = symbol_type(s, id, sym.kind);
-  sym.link_once_odr = link.type == LinkageLinkOnceODR;
-  if (link.type == LinkageImport) return sym;
+  sym.link_once_odr = link.type == LinkageTypeLinkOnceODR;
+  if (link.type == LinkageTypeImport) return sym;
   if (sym.kind == SymbolKind::Function) {
     const FunctionState &fn = s.functions[size_t(s.function_index.get(id) - 1)];
     sym.definition_hash = mix(fn.hash, s.global_keys.get(fn.type_id));
@@ -145,11 +145,11 @@ Symbol make_symbol(ParseState &s, uint32_t id, const Linkage &link) {
 
 void finish_linkage(ParseState &s) {
   for (const auto &[id, link] : s.linkage) {
-    if (link.type == LinkageImport) {
+    if (link.type == LinkageTypeImport) {
       if (is_builtin_import(s, id, link.name)) continue;
       s.info.imports.push_back(link.name);
       s.info.imported_symbols.push_back(make_symbol(s, id, link));
-    } else if (link.type == LinkageExport || link.type == LinkageLinkOnceODR) {
+    } else if (link.type == LinkageTypeExport || link.type == LinkageTypeLinkOnceODR) {
       s.info.exports.push_back(link.name);
       s.info.exported_symbols.push_back(make_symbol(s, id, link));
     }
@@ -233,10 +233,10 @@ Result<ModuleInfo> parse(std::span<const uint32_t> words) {
     std::string what = diagnostic != nullptr && diagnostic->error != nullptr ? diagnostic->error : "unknown error";
     size_t at = diagnostic != nullptr ? diagnostic->position.index : 0;
     spvDiagnosticDestroy(diagnostic);
-    if (std::optional<uint32_t> capability = spirv_unknown_capability(what)) {
+    if (std::optional<uint32_t> capability = spirv::unknown_capability(what)) {
       return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE,
                         fmt::format("the module declares {}, which zeal's SPIR-V tools (SPIRV-Tools 2023.1) do not "
-                                    "know", spirv_capability_name(*capability)));
+                                    "know", spirv::capability_name(*capability)));
     }
     return make_error(ZEAL_RESULT_ERROR_INVALID_BINARY,
                       fmt::format("the SPIR-V binary does not parse: {} (at word {})", what, at));
@@ -267,7 +267,7 @@ Status apply_validation(std::span<const uint32_t> words, Validation validation, 
 
 Result<ModuleInfo> inspect_spirv(std::span<const uint32_t> module, const InspectOptions &options) {
   // Triton's and oneCCL's bfloat16 conversions, which SPIRV-Tools 2023.1 cannot parse, seen as what it can.
-  std::vector<uint32_t> view = spirv_tools_view(module);
+  std::vector<uint32_t> view = spirv::spirv_tools_view(module);
   std::span<const uint32_t> words = view.empty() ? module : std::span<const uint32_t>(view);
   Result<ModuleInfo> info = parse(words);
   if (!info.ok()) return info;
@@ -277,8 +277,8 @@ Result<ModuleInfo> inspect_spirv(std::span<const uint32_t> module, const Inspect
 
 Result<ModuleInfo> inspect_spirv(std::span<const uint8_t> bytes, const InspectOptions &options) {
   // SPIRV-Tools 2023.1 cannot parse device_global's HostAccessINTEL: the module is
-  // read as the CPU driver reads it, host names as exports (common/spirv_host_access.hpp).
-  HostAccessRewrite host_access = rewrite_host_access(bytes);
+  // read as the CPU driver reads it, host names as exports (spirv/host_access.hpp).
+  spirv::HostAccessRewrite host_access = spirv::rewrite_host_access(bytes);
   bytes = host_access.module_or(bytes);
   std::optional<std::vector<uint32_t>> words = to_words(bytes);
   if (!words)

@@ -3,7 +3,7 @@
 
 #include "module_linker/spirv_trim.hpp"
 
-#include "common/spirv_words.hpp"
+#include "spirv/words.hpp"
 
 #include <spirv-tools/linker.hpp>
 #include <spirv-tools/optimizer.hpp>
@@ -18,13 +18,9 @@
 namespace zeal::module_linker {
 namespace {
 
-enum : uint32_t {
-  OpEntryPoint = ::spv::OpEntryPoint, OpExecutionMode = ::spv::OpExecutionMode, OpDecorate = ::spv::OpDecorate,
-  OpExecutionModeId = ::spv::OpExecutionModeId,
-};
-enum : uint32_t {
-  DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes, LinkageImport = ::spv::LinkageTypeImport,
-};
+using enum ::spv::Op;
+using enum ::spv::Decoration;
+using enum ::spv::LinkageType;
 using spirv::header_words;
 
 // Drops the entry points not in `keep`, their execution modes and the export decorations of
@@ -51,7 +47,7 @@ std::vector<uint32_t> drop_entry_points(std::span<const uint32_t> words, const s
     } else if (opcode == OpDecorate && count >= 4 && inst[2] == DecorationLinkageAttributes) {
       bool dropped_kernel = (dropped.count(inst[1]) != 0 && kept.count(inst[1]) == 0) ||
                             dropped_names.count(spirv::literal_string(inst.subspan(3))) != 0;
-      drop = inst[count - 1] != LinkageImport && (!keep_exports || dropped_kernel);
+      drop = inst[count - 1] != LinkageTypeImport && (!keep_exports || dropped_kernel);
     }
     if (!drop) out.insert(out.end(), inst.begin(), inst.end());
   }

@@ -14,17 +14,9 @@
 namespace zeal::module_linker::detail {
 namespace {
 
-enum : uint32_t {
-  OpUndef = ::spv::OpUndef, OpName = ::spv::OpName, OpMemberName = ::spv::OpMemberName,
-  OpCapability = ::spv::OpCapability, OpTypeVoid = ::spv::OpTypeVoid, OpTypeFloat = ::spv::OpTypeFloat,
-  OpConstantTrue = ::spv::OpConstantTrue, OpSpecConstantOp = ::spv::OpSpecConstantOp, OpFunction = ::spv::OpFunction,
-  OpVariable = ::spv::OpVariable, OpDecorate = ::spv::OpDecorate, OpMemberDecorate = ::spv::OpMemberDecorate,
-  OpTypeForwardPointer = ::spv::OpTypeForwardPointer, OpEntryPoint = ::spv::OpEntryPoint,
-};
-enum : uint32_t {
-  DecorationSpecId = ::spv::DecorationSpecId, DecorationBuiltIn = ::spv::DecorationBuiltIn,
-  DecorationLinkageAttributes = ::spv::DecorationLinkageAttributes, LinkageImport = ::spv::LinkageTypeImport,
-};
+using enum ::spv::Op;
+using enum ::spv::Decoration;
+using enum ::spv::LinkageType;
 
 struct Instruction {
   size_t offset = 0, count = 0;
@@ -72,7 +64,7 @@ std::unordered_set<uint32_t> exported_ids(std::span<const uint32_t> words, const
   for (const Instruction &i : scan.insts)
     if (i.opcode == OpDecorate && i.count >= 3) {
       uint32_t decoration = words[i.offset + 2];
-      bool exported = decoration == DecorationLinkageAttributes && words[i.offset + i.count - 1] != LinkageImport;
+      bool exported = decoration == DecorationLinkageAttributes && words[i.offset + i.count - 1] != LinkageTypeImport;
       if (exported || decoration == DecorationSpecId) ids.insert(words[i.offset + 1]);
     }
   return ids;

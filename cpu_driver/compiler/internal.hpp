@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cpu_driver/compiler/compiler.hpp"
-#include "cpu_driver/compiler/spirv/linkage_scan.hpp"
+#include "spirv/linkage_scan.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/StringRef.h>

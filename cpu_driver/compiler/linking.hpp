@@ -23,7 +23,7 @@ Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_pt
 
 // The SPIR-V imports still declared (not defined by static linking, not a
 // built-in the lowering replaced): what dynamic linking must provide.
-std::vector<std::string> remaining_imports(const llvm::Module &module, const SpirvLinkage &spirv);
+std::vector<std::string> remaining_imports(const llvm::Module &module, const spirv::Linkage &spirv);
 
 // Refuses kernels one by one, as Intel's driver does, instead of the module:
 // a kernel reaching (through calls, callees of callees, function pointers) a
@@ -51,10 +51,10 @@ Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOp
 // Internalises all but work-group functions, exported variables and (with
 // keep_functions: a library, or a module made for function pointers) exported
 // functions, so the optimiser may drop the rest.
-void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool keep_functions);
+void hide_internals(llvm::Module &module, const spirv::Linkage &spirv, bool keep_functions);
 
 // What the optimised module exports, with variable sizes.
-Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std::vector<std::string> imports);
+Linkage final_linkage(const llvm::Module &module, const spirv::Linkage &spirv, std::vector<std::string> imports);
 
 // What a native binary holds besides its format fields.
 struct NativeContents {

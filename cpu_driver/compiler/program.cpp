@@ -2,8 +2,8 @@
 #include "cpu_driver/compiler/linking.hpp"
 
 #include "common/log.hpp"
-#include "common/spirv_host_access.hpp"
 #include "cpu_driver/compiler/spirv/legalize.hpp"
+#include "spirv/host_access.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -153,7 +153,7 @@ Status verify(const llvm::Module &module, const char *stage) {
 // driver, where such a module builds and only those kernels fail; notes about
 // exported functions reaching one go to `log`.
 Status rewrite_for_host(llvm::Module &module, const CompileOptions &options, std::span<KernelInfo> kernels,
-                        const SpirvLinkage &spirv, std::span<const std::string> imports, std::string &log,
+                        const spirv::Linkage &spirv, std::span<const std::string> imports, std::string &log,
                         std::map<std::string, ExportReach, std::less<>> &reach) {
   use_c_calling_convention(module);
   lower_math_builtins(module);
@@ -182,20 +182,20 @@ void trace_module(const llvm::Module &module) {
 
 struct ReadInputs {
   std::unique_ptr<llvm::Module> module;
-  SpirvLinkage spirv; // the union of the inputs'
+  spirv::Linkage spirv; // the union of the inputs'
 };
 
 Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMContext &context, std::string &log) {
   std::vector<std::unique_ptr<llvm::Module>> modules;
   ReadInputs read;
   for (const CompileInput &input : inputs) {
-    HostAccessRewrite host_access = rewrite_host_access(input.spirv);
+    spirv::HostAccessRewrite host_access = spirv::rewrite_host_access(input.spirv);
     Legalized legal = legalize_for_translator(host_access.module_or(input.spirv));
     std::span<const uint8_t> spirv = legal.module_or(host_access.module_or(input.spirv));
     for (const std::string &note : legal.notes) log += note + "\n";
     auto module = read_spirv(spirv, context, input.options.spec_constants, log);
     if (!module) return std::move(module).error();
-    SpirvLinkage linkage = scan_linkage(spirv);
+    spirv::Linkage linkage = spirv::scan_linkage(spirv);
     read.spirv.imports.insert(read.spirv.imports.end(), linkage.imports.begin(), linkage.imports.end());
     read.spirv.exports.insert(read.spirv.exports.end(), linkage.exports.begin(), linkage.exports.end());
     read.spirv.host_aliases.insert(read.spirv.host_aliases.end(), host_access.aliases.begin(),

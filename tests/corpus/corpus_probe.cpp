@@ -6,6 +6,8 @@
 //   refused: <first line of the build log>
 // and exits 0, so that a signal, an abort or a hang is the only way this program fails: corpus_test runs
 // it once per module in a child process. Exit 2 means the driver answered inconsistently.
+#include "tests/support/ze_setup.hpp"
+
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
@@ -25,15 +27,6 @@ int inconsistent(const char *what, ze_result_t result) {
 std::string first_line(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
   if (size_t end = text.find('\n'); end != std::string::npos) text.resize(end);
-  return text;
-}
-
-std::string build_log(ze_module_build_log_handle_t log) {
-  if (log == nullptr) return {};
-  size_t size = 0;
-  if (zeModuleBuildLogGetString(log, &size, nullptr) != ZE_RESULT_SUCCESS || size == 0) return {};
-  std::string text(size, '\0');
-  if (zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS) return {};
   return text;
 }
 
@@ -62,27 +55,21 @@ int main(int argc, char **argv) {
     return 66;
   }
   if (ze_result_t r = zeInit(0); r != ZE_RESULT_SUCCESS) return inconsistent("zeInit", r);
-  uint32_t count = 1;
   ze_driver_handle_t driver = nullptr;
-  if (ze_result_t r = zeDriverGet(&count, &driver); r != ZE_RESULT_SUCCESS) return inconsistent("zeDriverGet", r);
   ze_device_handle_t device = nullptr;
-  count = 1;
-  if (ze_result_t r = zeDeviceGet(driver, &count, &device); r != ZE_RESULT_SUCCESS) {
-    return inconsistent("zeDeviceGet", r);
-  }
-  ze_context_desc_t context_desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
   ze_context_handle_t context = nullptr;
-  if (ze_result_t r = zeContextCreate(driver, &context_desc, &context); r != ZE_RESULT_SUCCESS) {
-    return inconsistent("zeContextCreate", r);
+  if (zeal::test::ZeCall c = zeal::test::open_first_device(driver, device, context); c.result != ZE_RESULT_SUCCESS) {
+    return inconsistent(c.name, c.result);
   }
 
-  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, il.size(),
-                        reinterpret_cast<const uint8_t *>(il.data()), "", nullptr};
   ze_module_handle_t module = nullptr;
   ze_module_build_log_handle_t log = nullptr;
-  ze_result_t created = zeModuleCreate(context, device, &desc, &module, &log);
-  std::string log_text = build_log(log);
-  if (log != nullptr) zeModuleBuildLogDestroy(log);
+  ze_result_t created = zeal::test::create_module(
+      context, device, {reinterpret_cast<const uint8_t *>(il.data()), il.size()}, module, "",
+      ZE_MODULE_FORMAT_IL_SPIRV, &log);
+  // A log that cannot be read is an empty one: a failure without a build log is reported below.
+  std::string log_text;
+  if (log != nullptr) zeal::test::read_build_log(log, log_text);
   if (created != ZE_RESULT_SUCCESS) {
     if (module != nullptr) return inconsistent("zeModuleCreate (a module with its failure)", created);
     std::string why = first_line(log_text);
@@ -92,7 +79,7 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  count = 0;
+  uint32_t count = 0;
   if (ze_result_t r = zeModuleGetKernelNames(module, &count, nullptr); r != ZE_RESULT_SUCCESS) {
     return inconsistent("zeModuleGetKernelNames", r);
   }

@@ -121,10 +121,8 @@ TEST_F(DeviceLost, AnIntegerDivisionByZeroLosesTheDevice) {
   }
   set_args(k, out, num, den);
   ZE_ASSERT_OK(zeKernelSetGroupSize(k, 16, 1, 1));
-  auto desc = ze_desc<ze_command_queue_desc_t>();
-  desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
   ze_command_list_handle_t list = nullptr;
-  ZE_ASSERT_OK(zeCommandListCreateImmediate(context, device, &desc, &list));
+  ZE_ASSERT_OK(zeal::test::create_immediate_list(context, device, list, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS));
   lists.push_back(list);
   ze_group_count_t groups{n / 16, 1, 1};
   EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST, zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));

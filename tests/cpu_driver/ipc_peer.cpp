@@ -62,10 +62,9 @@ int main(int argc, char **argv) {
     return fail("zeEventCreate in the opened pool");
 
   // Synchronous: each append returns when its command has run.
-  ze_command_queue_desc_t queue_desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
   ze_command_list_handle_t list = nullptr;
-  if (ze_result_t r = zeCommandListCreateImmediate(context, device, &queue_desc, &list); r != ZE_RESULT_SUCCESS)
+  if (ze_result_t r = zeal::test::create_immediate_list(context, device, list, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+      r != ZE_RESULT_SUCCESS)
     return fail("zeCommandListCreateImmediate", r);
   std::vector<uint8_t> seen(message.size);
   if (zeCommandListAppendMemoryCopy(list, seen.data(), memory, message.size, nullptr, 0, nullptr) != ZE_RESULT_SUCCESS)

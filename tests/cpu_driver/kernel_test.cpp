@@ -320,12 +320,10 @@ TEST_F(Modules, ANativeBinaryOfZerosIsRefusedWithALog) {
   ze_module_build_log_handle_t log = nullptr;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, zeModuleCreate(context, device, &desc, &m, &log));
   ASSERT_NE(nullptr, log);
-  size_t size = 0;
-  ZE_ASSERT_OK(zeModuleBuildLogGetString(log, &size, nullptr));
-  std::string text(size, '\0');
-  ZE_ASSERT_OK(zeModuleBuildLogGetString(log, &size, text.data()));
+  std::string text;
+  zeal::test::ZeCall read = zeal::test::read_build_log(log, text);
+  ZE_ASSERT_OK(read.result) << read.name;
   EXPECT_NE(std::string::npos, text.find("the binary is not a zeal CPU native binary")) << text;
-  ZE_EXPECT_OK(zeModuleBuildLogDestroy(log));
 }
 
 } // namespace

@@ -24,12 +24,9 @@ protected:
   }
 
   static std::string log_text(ze_module_build_log_handle_t log) {
-    size_t size = 0;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(log, &size, nullptr));
-    std::string text(size, '\0');
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(log, &size, text.data()));
-    text.resize(size > 0 ? size - 1 : 0);
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogDestroy(log));
+    std::string text;
+    zeal::test::ZeCall read = zeal::test::read_build_log(log, text);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, read.result) << read.name;
     return text;
   }
 

@@ -60,10 +60,9 @@ inline void fill_with_kernel(ze_context_handle_t context, ze_device_handle_t dev
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 64, 1, 1));
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(value), &value));
-  auto queue_desc = ze_desc<ze_command_queue_desc_t>();
-  queue_desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
   ze_command_list_handle_t list = nullptr;
-  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(context, device, &queue_desc, &list));
+  EXPECT_EQ(ZE_RESULT_SUCCESS,
+            zeal::test::create_immediate_list(context, device, list, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS));
   ze_group_count_t groups{count / 64, 1, 1};
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
   if (list != nullptr) {

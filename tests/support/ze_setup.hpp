@@ -41,11 +41,12 @@ inline ZeCall open_first_device(ze_driver_handle_t &driver, ze_device_handle_t &
   return {};
 }
 
-// An asynchronous immediate command list on the device's first queue group.
+// An immediate command list on the device's first queue group, asynchronous unless `mode` says otherwise.
 inline ze_result_t create_immediate_list(ze_context_handle_t context, ze_device_handle_t device,
-                                         ze_command_list_handle_t &list) {
+                                         ze_command_list_handle_t &list,
+                                         ze_command_queue_mode_t mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS) {
   auto desc = ze_desc<ze_command_queue_desc_t>();
-  desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  desc.mode = mode;
   desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
   return zeCommandListCreateImmediate(context, device, &desc, &list);
 }

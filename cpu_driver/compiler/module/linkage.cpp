@@ -65,7 +65,7 @@ Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_pt
   return linked;
 }
 
-std::vector<std::string> remaining_imports(const llvm::Module &module, const SpirvLinkage &spirv) {
+std::vector<std::string> remaining_imports(const llvm::Module &module, const spirv::Linkage &spirv) {
   std::vector<std::string> imports;
   for (const std::string &name : spirv.imports) {
     const llvm::GlobalValue *value = module.getNamedValue(name);
@@ -110,7 +110,7 @@ Status check_subgroup_sizes(std::span<const KernelInfo> kernels, const CompileOp
   return build_failure(log);
 }
 
-void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool keep_functions) {
+void hide_internals(llvm::Module &module, const spirv::Linkage &spirv, bool keep_functions) {
   llvm::StringSet<> exported = as_set(spirv.exports);
   auto hide = [&](llvm::GlobalValue &value, bool keep_exported) {
     if (value.isDeclaration() || value.hasLocalLinkage()) return;
@@ -124,7 +124,7 @@ void hide_internals(llvm::Module &module, const SpirvLinkage &spirv, bool keep_f
   for (llvm::GlobalVariable &global : module.globals()) hide(global, true);
 }
 
-Linkage final_linkage(const llvm::Module &module, const SpirvLinkage &spirv, std::vector<std::string> imports) {
+Linkage final_linkage(const llvm::Module &module, const spirv::Linkage &spirv, std::vector<std::string> imports) {
   Linkage linkage;
   // An import the lowering defined (a built-in such as IGC's bfloat16
   // conversions, which modules import by name) needs no provider.

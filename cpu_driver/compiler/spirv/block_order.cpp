@@ -2,7 +2,7 @@
 // post-order when the written order puts a block before one that dominates it.
 #include "cpu_driver/compiler/spirv/block_order.hpp"
 
-#include "common/spirv_words.hpp"
+#include "spirv/words.hpp"
 
 #define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
 #include <spirv/unified1/spirv.hpp>

@@ -2,14 +2,14 @@
 #include "cpu_driver/compiler/spirv/legalize.hpp"
 #include "cpu_driver/compiler/spirv/block_order.hpp"
 
-#include "common/spirv_words.hpp"
+#include "spirv/words.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
 #include <spirv/unified1/spirv.hpp>
 
-#include "cpu_driver/compiler/spirv/opcodes.hpp" // after spirv.hpp: it includes it without the utility code
+#include "spirv/opcodes.hpp" // after spirv.hpp: it includes it without the utility code
 
 #include <algorithm>
 #include <cstdlib>
@@ -585,7 +585,7 @@ private:
 
   // Types, constants, global variables and functions: what follows the annotations in a module's layout.
   static bool is_declaration(uint32_t op) {
-    return is_module_level(op) || op == spv::OpVariable || op == spv::OpUndef || op == spv::OpFunction;
+    return spirv::is_module_level(op) || op == spv::OpVariable || op == spv::OpUndef || op == spv::OpFunction;
   }
 
   std::span<const uint32_t> words_;

@@ -1,7 +1,7 @@
 // The guard in front of LLVMSPIRVLib, which asserts instead of failing: the SPIR-V structure it trusts, checked first.
 #include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
 
-#include "common/spirv_newer.hpp"
+#include "spirv/newer.hpp"
 
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.h>
@@ -227,9 +227,9 @@ spv_result_t collect_ids(void *user, const spv_parsed_instruction_t *inst) {
 
 // SPIRV-Tools' sentence; an unknown capability is named, and is a feature this driver lacks, not bad input.
 Error parse_failure(const std::string &message) {
-  if (std::optional<uint32_t> capability = spirv_unknown_capability(message)) {
+  if (std::optional<uint32_t> capability = spirv::unknown_capability(message)) {
     return build_failure(fmt::format("the module declares {}, which this driver's SPIR-V tools (SPIRV-Tools "
-                                     "2023.1) do not know", spirv_capability_name(*capability)));
+                                     "2023.1) do not know", spirv::capability_name(*capability)));
   }
   return invalid_binary(fmt::format("the SPIR-V binary could not be parsed: {}", message));
 }
@@ -239,15 +239,16 @@ Error parse_failure(const std::string &message) {
 // OpCompositeExtract of lane 3 for get_global_id(3)), then the type checks.
 Status check_ids(std::span<const uint32_t> module) {
   static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_4); // immutable, shared by threads
-  std::vector<uint32_t> view = spirv_tools_view(module); // the bfloat16 conversions, as SPIRV-Tools can parse them
+  // The bfloat16 conversions, as SPIRV-Tools can parse them.
+  std::vector<uint32_t> view = spirv::spirv_tools_view(module);
   std::span<const uint32_t> words = view.empty() ? module : std::span<const uint32_t>(view);
   IdCheck ids;
   ids.base = words.data();
   ids.bound = words[3];
   if (!view.empty()) { // the module has bfloat16 conversions: where they are
     for (const spirv::Instruction &i : spirv::instructions(module)) {
-      if (i.opcode == spirv_op_convert_f_to_bf16 || i.opcode == spirv_op_convert_bf16_to_f) {
-        ids.bfloat16_conversions.emplace_back(uint32_t(i.at), i.opcode == spirv_op_convert_f_to_bf16);
+      if (i.opcode == spirv::op_convert_f_to_bf16 || i.opcode == spirv::op_convert_bf16_to_f) {
+        ids.bfloat16_conversions.emplace_back(uint32_t(i.at), i.opcode == spirv::op_convert_f_to_bf16);
       }
     }
   }

@@ -1,7 +1,7 @@
 // What the translator guard's checks share: each id's definition and uses, as SPIRV-Tools' parser reports them.
 #pragma once
 
-#include "common/spirv_words.hpp"
+#include "spirv/words.hpp"
 #include "cpu_driver/compiler/spirv/translator_guard.hpp"
 
 #include <spirv-tools/libspirv.h>

@@ -53,7 +53,7 @@ bool TypeCheck::has_role(uint32_t id, Role role) const {
   if (!d) return true; // reported as undefined by check_ids
   switch (role) {
   case Role::Any: return true;
-  case Role::Type: return is_type_opcode(d->opcode);
+  case Role::Type: return spirv::is_type_opcode(d->opcode);
   case Role::Value:
     return d->type != 0 && opcode_of(d->type) != spv::OpTypeVoid && opcode_of(d->type) != spv::OpTypeOpaque;
   case Role::Label: return d->opcode == spv::OpLabel;
@@ -123,6 +123,56 @@ Error TypeCheck::wrong(uint32_t at, std::span<const uint32_t> inst, std::string_
       fmt::format("the SPIR-V instruction at word {} (opcode {}) {}", at, inst[0] & 0xffff, what));
 }
 
+namespace {
+
+// The families TypeCheck::check hands instructions to, by opcode; an opcode belongs to one at most.
+enum class Family { None, Type, ModuleInfo, Function, Memory, Composite, ControlFlow, Arithmetic, Logic, Group, Image,
+                    ExtInst };
+
+Family family_of(uint32_t opcode) {
+  switch (opcode) {
+  case spv::OpTypeInt: case spv::OpTypeFloat: case spv::OpTypeVector: case spv::OpTypeImage: case spv::OpTypePointer:
+  case spv::OpTypeForwardPointer:
+    return Family::Type;
+  case spv::OpExtInstImport: case spv::OpMemoryModel: case spv::OpEntryPoint: case spv::OpExecutionMode:
+  case spv::OpExecutionModeId: case spv::OpGroupDecorate: case spv::OpDecorate: case spv::OpMemberDecorate:
+  case spv::OpName: case spv::OpMemberName:
+    return Family::ModuleInfo;
+  case spv::OpVariable: case spv::OpFunction: case spv::OpFunctionParameter: case spv::OpLabel:
+  case spv::OpFunctionCall:
+    return Family::Function;
+  case spv::OpLoad: case spv::OpStore: case spv::OpAccessChain: case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain: case spv::OpInBoundsPtrAccessChain: case spv::OpCopyMemory: case spv::OpCopyMemorySized:
+  case spv::OpLifetimeStart: case spv::OpLifetimeStop: case spv::OpAtomicFlagTestAndSet: case spv::OpAtomicFlagClear:
+    return Family::Memory;
+  case spv::OpCompositeConstruct: case spv::OpCompositeExtract: case spv::OpCompositeInsert:
+  case spv::OpVectorExtractDynamic: case spv::OpVectorInsertDynamic: case spv::OpVectorShuffle:
+  case spv::OpConstantComposite: case spv::OpSpecConstantComposite:
+    return Family::Composite;
+  case spv::OpSelect: case spv::OpBranchConditional: case spv::OpPhi: return Family::ControlFlow;
+  case spv::OpSNegate: case spv::OpFNegate: case spv::OpNot: case spv::OpBitReverse: case spv::OpBitCount:
+  case spv::OpVectorTimesScalar: case spv::OpDot:
+    return Family::Arithmetic;
+  case spv::OpAny: case spv::OpAll: return Family::Logic;
+  case spv::OpExtInst: return Family::ExtInst;
+  default: break;
+  }
+  auto in = [opcode](uint32_t first, uint32_t last) { return opcode >= first && opcode <= last; };
+  if (in(spv::OpAtomicLoad, spv::OpAtomicXor)) return Family::Memory;
+  if (in(spv::OpConvertFToU, spv::OpBitcast) || in(spv::OpIAdd, spv::OpFMod) ||
+      in(spv::OpShiftRightLogical, spv::OpBitwiseAnd)) {
+    return Family::Arithmetic;
+  }
+  if (in(spv::OpIsNan, spv::OpFUnordGreaterThanEqual)) return Family::Logic; // OpSelect is control flow, above
+  if (in(spv::OpGroupAll, spv::OpGroupSMax) || in(spv::OpGroupNonUniformElect, spv::OpGroupNonUniformQuadSwap)) {
+    return Family::Group;
+  }
+  if (in(spv::OpSampledImage, spv::OpImageQuerySamples)) return Family::Image;
+  return Family::None;
+}
+
+} // namespace
+
 Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
   uint32_t opcode = inst[0] & 0xffff;
   if (is_unimplemented(opcode)) return wrong(at, inst, "is an instruction the SPIR-V translator does not implement");
@@ -130,10 +180,28 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
     return wrong(at, inst, "enqueues work from the device, which this driver does not support");
   }
   if (is_pipe(opcode)) return wrong(at, inst, "uses a pipe, which this driver does not support");
-  if (is_module_level(opcode) && body_of(at) >= 0) {
+  if (spirv::is_module_level(opcode) && body_of(at) >= 0) {
     return wrong(at, inst, "declares a type or constant inside a function");
   }
-  switch (opcode) {
+  switch (family_of(opcode)) {
+  case Family::Type: return check_type_declaration(at, inst);
+  case Family::ModuleInfo: return check_module_info(at, inst);
+  case Family::Function: return check_function_part(at, inst);
+  case Family::Memory: return check_memory_access(at, inst);
+  case Family::Composite: return check_composite_part(at, inst);
+  case Family::ControlFlow: return check_control_flow(at, inst);
+  case Family::Arithmetic: return check_arithmetic(at, inst);
+  case Family::Logic: return check_logic(at, inst);
+  case Family::Group: return check_group(at, inst);
+  case Family::Image: return check_image_operand(at, inst);
+  case Family::ExtInst: return check_ext_inst(at, inst);
+  case Family::None: break;
+  }
+  return {};
+}
+
+Status TypeCheck::check_type_declaration(uint32_t at, std::span<const uint32_t> inst) const {
+  switch (inst[0] & 0xffff) {
   case spv::OpTypeInt:
     if (inst.size() < 3 || (inst[2] != 8 && inst[2] != 16 && inst[2] != 32 && inst[2] != 64)) {
       return wrong(at, inst, "declares an integer width other than 8, 16, 32 or 64");
@@ -145,19 +213,54 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
     }
     return {};
   case spv::OpTypeVector: return check_vector_type(at, inst);
-  case spv::OpTypeImage:
-    // The translator asserts each of Depth, Arrayed, MS and Sampled is one it has a meaning for, and has
-    // a name only for images of void, integers and floats.
-    if (inst.size() < 9 || inst[3] > spv::DimBuffer || inst[4] > 2 || inst[5] > 1 || inst[6] > 1 || inst[7] != 0 ||
-        inst[8] != 0) {
-      return wrong(at, inst, "declares an image type with a dimension, depth, arrayed, multisampled, sampled or format "
-                             "operand out of range (OpenCL images are sampled at run time (0), of Unknown format)");
+  case spv::OpTypeImage: return check_image_type(at, inst);
+  case spv::OpTypePointer:
+    if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
+      return wrong(at, inst,
+                   fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
     }
-    if (uint32_t sampled = opcode_of(inst[2]); !(sampled == spv::OpTypeVoid ||
-        (sampled == spv::OpTypeInt && word_of(inst[2], 2) == 32) ||
-        (sampled == spv::OpTypeFloat && (word_of(inst[2], 2) == 16 || word_of(inst[2], 2) == 32)))) {
-      return wrong(at, inst, "declares an image of something other than void, 32-bit integers or 16- or "
-                             "32-bit floats");
+    return {};
+  case spv::OpTypeForwardPointer:
+    if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
+      return wrong(at, inst,
+                   fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
+    }
+    return {};
+  default: return {};
+  }
+}
+
+Status TypeCheck::check_image_type(uint32_t at, std::span<const uint32_t> inst) const {
+  // The translator asserts each of Depth, Arrayed, MS and Sampled is one it has a meaning for, and has
+  // a name only for images of void, integers and floats.
+  if (inst.size() < 9 || inst[3] > spv::DimBuffer || inst[4] > 2 || inst[5] > 1 || inst[6] > 1 || inst[7] != 0 ||
+      inst[8] != 0) {
+    return wrong(at, inst, "declares an image type with a dimension, depth, arrayed, multisampled, sampled or format "
+                           "operand out of range (OpenCL images are sampled at run time (0), of Unknown format)");
+  }
+  if (uint32_t sampled = opcode_of(inst[2]); !(sampled == spv::OpTypeVoid ||
+      (sampled == spv::OpTypeInt && word_of(inst[2], 2) == 32) ||
+      (sampled == spv::OpTypeFloat && (word_of(inst[2], 2) == 16 || word_of(inst[2], 2) == 32)))) {
+    return wrong(at, inst, "declares an image of something other than void, 32-bit integers or 16- or "
+                           "32-bit floats");
+  }
+  return {};
+}
+
+Status TypeCheck::check_module_info(uint32_t at, std::span<const uint32_t> inst) {
+  switch (inst[0] & 0xffff) {
+  case spv::OpExtInstImport: // before any OpExtInst
+    if (inst.size() >= 3 && spirv::literal_string(inst.subspan(2)) == "OpenCL.std") opencl_std_ = inst[1];
+    return {};
+  case spv::OpMemoryModel:
+    if (inst.size() >= 2) address_bits_ = inst[1] == spv::AddressingModelPhysical32 ? 32 : 64;
+    return {};
+  case spv::OpEntryPoint:
+    if (inst.size() >= 4) entry_points_[inst[2]] = spirv::literal_string(inst.subspan(3));
+    return {};
+  case spv::OpExecutionMode: case spv::OpExecutionModeId:
+    if (inst.size() >= 2 && !entry_points_.contains(inst[1])) {
+      return wrong(at, inst, fmt::format("sets an execution mode of %{}, which is not an entry point", inst[1]));
     }
     return {};
   case spv::OpGroupDecorate:
@@ -165,12 +268,17 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
       return wrong(at, inst, fmt::format("applies decoration group %{} a second time", inst[1]));
     }
     return {};
-  case spv::OpTypePointer:
-    if (inst.size() < 4 || !is_kernel_storage_class(inst[2])) {
-      return wrong(at, inst,
-                   fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
-    }
-    return {};
+  case spv::OpDecorate: case spv::OpMemberDecorate: return check_decoration(at, inst);
+  case spv::OpName: return check_name_target(at, inst);
+  case spv::OpMemberName:
+    if (inst.size() >= 3 && !is_member(inst[1], inst[2])) return wrong(at, inst, "names a member its struct lacks");
+    return check_name_target(at, inst);
+  default: return {};
+  }
+}
+
+Status TypeCheck::check_function_part(uint32_t at, std::span<const uint32_t> inst) {
+  switch (inst[0] & 0xffff) {
   case spv::OpVariable:
     if (Status ok = check_builtin_type(at, inst); !ok) return ok;
     return check_variable(at, inst);
@@ -180,6 +288,13 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
     if (parameters_left_ != 0) return wrong(at, inst, "starts a function body before all its parameters");
     return {};
   case spv::OpFunctionCall: return check_call(at, inst);
+  default: return {};
+  }
+}
+
+Status TypeCheck::check_memory_access(uint32_t at, std::span<const uint32_t> inst) const {
+  const uint32_t opcode = inst[0] & 0xffff;
+  switch (opcode) {
   case spv::OpLoad:
     if (inst.size() >= 4 && pointee(type_of(inst[3])) != inst[1]) {
       return wrong(at, inst, fmt::format("loads through %{}, which is not a pointer to its result type", inst[3]));
@@ -191,22 +306,7 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
                                          inst[1]));
     }
     return {};
-  case spv::OpIEqual: case spv::OpINotEqual: case spv::OpUGreaterThan: case spv::OpSGreaterThan:
-  case spv::OpUGreaterThanEqual: case spv::OpSGreaterThanEqual: case spv::OpULessThan: case spv::OpSLessThan:
-  case spv::OpULessThanEqual: case spv::OpSLessThanEqual: case spv::OpFOrdEqual: case spv::OpFUnordEqual:
-  case spv::OpFOrdNotEqual: case spv::OpFUnordNotEqual: case spv::OpFOrdLessThan: case spv::OpFUnordLessThan:
-  case spv::OpFOrdGreaterThan: case spv::OpFUnordGreaterThan: case spv::OpFOrdLessThanEqual:
-  case spv::OpFUnordLessThanEqual: case spv::OpFOrdGreaterThanEqual: case spv::OpFUnordGreaterThanEqual:
-    return check_comparison(at, inst);
   case spv::OpAccessChain: case spv::OpInBoundsAccessChain: return check_access_chain(at, inst, false);
-  default: break;
-  }
-  // OpenCL has sub-group non-uniform operations only; the translator asserts on any other scope.
-  if (opcode >= spv::OpGroupNonUniformElect && opcode <= spv::OpGroupNonUniformQuadSwap && inst.size() >= 4 &&
-      opcode_of(inst[3]) == spv::OpConstant && word_of(inst[3], 3) != spv::ScopeSubgroup) {
-    return wrong(at, inst, "is a non-uniform group operation at a scope other than the sub-group");
-  }
-  switch (opcode) {
   case spv::OpPtrAccessChain: case spv::OpInBoundsPtrAccessChain: return check_access_chain(at, inst, true);
   case spv::OpCopyMemory: case spv::OpCopyMemorySized:
     if (inst.size() >= 3 &&
@@ -215,17 +315,25 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
       return wrong(at, inst, "copies between operands that are not pointers to one type");
     }
     return {};
-  case spv::OpLifetimeStart: case spv::OpLifetimeStop: {
-    uint32_t object = inst.size() >= 2 ? pointee(type_of(inst[1])) : 0;
-    if (inst.size() >= 2 && (object == 0 || word_of(type_of(inst[1]), 2) != spv::StorageClassFunction)) {
-      return wrong(at, inst, "names an object that is not a pointer to a function variable");
-    }
-    // A size in bytes goes with a byte pointer (what LLVM's lifetime markers take).
-    if (inst.size() >= 3 && inst[2] != 0 && (opcode_of(object) != spv::OpTypeInt || word_of(object, 2) != 8)) {
-      return wrong(at, inst, "gives a size for an object that is not reached through a byte pointer");
-    }
-    return {};
+  case spv::OpLifetimeStart: case spv::OpLifetimeStop: return check_lifetime(at, inst);
+  default: return check_atomic(at, inst); // OpAtomicLoad to OpAtomicXor, OpAtomicFlagTestAndSet, OpAtomicFlagClear
   }
+}
+
+Status TypeCheck::check_lifetime(uint32_t at, std::span<const uint32_t> inst) const {
+  uint32_t object = inst.size() >= 2 ? pointee(type_of(inst[1])) : 0;
+  if (inst.size() >= 2 && (object == 0 || word_of(type_of(inst[1]), 2) != spv::StorageClassFunction)) {
+    return wrong(at, inst, "names an object that is not a pointer to a function variable");
+  }
+  // A size in bytes goes with a byte pointer (what LLVM's lifetime markers take).
+  if (inst.size() >= 3 && inst[2] != 0 && (opcode_of(object) != spv::OpTypeInt || word_of(object, 2) != 8)) {
+    return wrong(at, inst, "gives a size for an object that is not reached through a byte pointer");
+  }
+  return {};
+}
+
+Status TypeCheck::check_composite_part(uint32_t at, std::span<const uint32_t> inst) const {
+  switch (inst[0] & 0xffff) {
   case spv::OpCompositeConstruct: {
     uint32_t kind = opcode_of(inst[1]);
     if (kind != spv::OpTypeVector && kind != spv::OpTypeArray && kind != spv::OpTypeStruct) {
@@ -233,6 +341,8 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
     }
     return {};
   }
+  case spv::OpCompositeExtract: return check_composite(at, inst, 3);
+  case spv::OpCompositeInsert: return check_composite(at, inst, 4);
   case spv::OpVectorExtractDynamic: case spv::OpVectorInsertDynamic:
     if (inst.size() >= 4 && opcode_of(type_of(inst[3])) != spv::OpTypeVector) {
       return wrong(at, inst, fmt::format("indexes %{}, which is not a vector", inst[3]));
@@ -248,29 +358,13 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
       return wrong(at, inst, "selects a number of components other than its result vector has");
     }
     return {};
-  case spv::OpAny: case spv::OpAll:
-    if (inst.size() >= 4 && (opcode_of(inst[1]) != spv::OpTypeBool ||
-                             opcode_of(type_of(inst[3])) != spv::OpTypeVector || !is_boolean(type_of(inst[3])))) {
-      return wrong(at, inst,
-                   fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
-    }
-    return {};
-  case spv::OpExtInstImport: // before any OpExtInst
-    if (inst.size() >= 3 && spirv::literal_string(inst.subspan(2)) == "OpenCL.std") opencl_std_ = inst[1];
-    return {};
-  case spv::OpMemoryModel:
-    if (inst.size() >= 2) address_bits_ = inst[1] == spv::AddressingModelPhysical32 ? 32 : 64;
-    return {};
-  case spv::OpEntryPoint:
-    if (inst.size() >= 4) entry_points_[inst[2]] = spirv::literal_string(inst.subspan(3));
-    return {};
-  case spv::OpExtInst: return check_ext_inst(at, inst);
   case spv::OpConstantComposite: case spv::OpSpecConstantComposite: return check_composite_constant(at, inst);
-  case spv::OpExecutionMode: case spv::OpExecutionModeId:
-    if (inst.size() >= 2 && !entry_points_.contains(inst[1])) {
-      return wrong(at, inst, fmt::format("sets an execution mode of %{}, which is not an entry point", inst[1]));
-    }
-    return {};
+  default: return {};
+  }
+}
+
+Status TypeCheck::check_control_flow(uint32_t at, std::span<const uint32_t> inst) const {
+  switch (inst[0] & 0xffff) {
   case spv::OpSelect:
     if (inst.size() >= 6 &&
         (!is_boolean(type_of(inst[3])) || type_of(inst[4]) != inst[1] || type_of(inst[5]) != inst[1])) {
@@ -289,49 +383,15 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
       }
     }
     return {};
-  case spv::OpTypeForwardPointer:
-    if (inst.size() >= 3 && !is_kernel_storage_class(inst[2])) {
-      return wrong(at, inst,
-                   fmt::format("uses storage class {}, which the translator maps to no address space", inst[2]));
-    }
-    return {};
-  case spv::OpCompositeExtract: return check_composite(at, inst, 3);
-  case spv::OpCompositeInsert: return check_composite(at, inst, 4);
-  case spv::OpDecorate: case spv::OpMemberDecorate: return check_decoration(at, inst);
-  case spv::OpName: return check_name_target(at, inst);
-  case spv::OpMemberName:
-    if (inst.size() >= 3 && !is_member(inst[1], inst[2])) return wrong(at, inst, "names a member its struct lacks");
-    return check_name_target(at, inst);
-  default: break;
+  default: return {};
   }
+}
+
+Status TypeCheck::check_arithmetic(uint32_t at, std::span<const uint32_t> inst) const {
+  const uint32_t opcode = inst[0] & 0xffff;
   if (opcode >= spv::OpConvertFToU && opcode <= spv::OpBitcast) return check_conversion(at, inst);
-  if (((opcode >= spv::OpGroupAll && opcode <= spv::OpGroupSMax) ||
-       (opcode >= spv::OpGroupNonUniformElect && opcode <= spv::OpGroupNonUniformQuadSwap)) && inst.size() >= 4) {
-    uint32_t scope = word_of(inst[3], 3); // a constant, by its operand kind
-    if (scope != spv::ScopeWorkgroup && scope != spv::ScopeSubgroup) {
-      return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
-    }
-  }
-  if (opcode >= spv::OpSampledImage && opcode <= spv::OpImageQuerySamples) {
-    size_t image = opcode == spv::OpImageWrite ? 1 : 3;
-    uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
-    if (kind != spv::OpTypeImage && kind != spv::OpTypeSampledImage) {
-      return wrong(at, inst, "takes an image operand that is not an image");
-    }
-  }
-  if ((opcode >= spv::OpAtomicLoad && opcode <= spv::OpAtomicXor) || opcode == spv::OpAtomicFlagTestAndSet ||
-      opcode == spv::OpAtomicFlagClear) {
-    return check_atomic(at, inst);
-  }
-  if ((opcode == spv::OpSNegate || opcode == spv::OpFNegate || opcode == spv::OpNot || opcode == spv::OpBitReverse ||
-       opcode == spv::OpBitCount) && inst.size() >= 4) {
-    uint32_t scalar = opcode_of(component(inst[1]));
-    bool numeric = scalar == spv::OpTypeInt || (opcode == spv::OpFNegate && scalar == spv::OpTypeFloat);
-    if (type_of(inst[3]) != inst[1] || !numeric) {
-      return wrong(at, inst, fmt::format("negates or counts %{}, which is not a number of its result type", inst[3]));
-    }
-  }
   if (opcode >= spv::OpIAdd && opcode <= spv::OpFMod) return check_binary(at, inst, false);
+  if (opcode >= spv::OpShiftRightLogical && opcode <= spv::OpBitwiseAnd) return check_binary(at, inst, true);
   if (opcode == spv::OpDot && inst.size() >= 5 &&
       (type_of(inst[3]) != type_of(inst[4]) || opcode_of(type_of(inst[3])) != spv::OpTypeVector ||
        component(type_of(inst[3])) != inst[1] || opcode_of(inst[1]) != spv::OpTypeFloat)) {
@@ -342,9 +402,53 @@ Status TypeCheck::check(uint32_t at, std::span<const uint32_t> inst) {
        opcode_of(component(inst[1])) != spv::OpTypeFloat || type_of(inst[4]) != component(inst[1]))) {
     return wrong(at, inst, "scales something other than a floating-point vector by its component type");
   }
-  if (opcode >= spv::OpShiftRightLogical && opcode <= spv::OpBitwiseAnd) return check_binary(at, inst, true);
-  if (opcode >= spv::OpIsNan && opcode <= spv::OpFUnordGreaterThanEqual && opcode != spv::OpSelect) {
-    return check_compare(at, inst);
+  if ((opcode == spv::OpSNegate || opcode == spv::OpFNegate || opcode == spv::OpNot || opcode == spv::OpBitReverse ||
+       opcode == spv::OpBitCount) && inst.size() >= 4) {
+    uint32_t scalar = opcode_of(component(inst[1]));
+    bool numeric = scalar == spv::OpTypeInt || (opcode == spv::OpFNegate && scalar == spv::OpTypeFloat);
+    if (type_of(inst[3]) != inst[1] || !numeric) {
+      return wrong(at, inst, fmt::format("negates or counts %{}, which is not a number of its result type", inst[3]));
+    }
+  }
+  return {};
+}
+
+Status TypeCheck::check_logic(uint32_t at, std::span<const uint32_t> inst) const {
+  const uint32_t opcode = inst[0] & 0xffff;
+  // OpIEqual to OpFUnordGreaterThanEqual: the comparisons the translator makes LLVM comparisons of.
+  if (opcode >= spv::OpIEqual) return check_comparison(at, inst);
+  if (opcode == spv::OpAny || opcode == spv::OpAll) {
+    if (inst.size() >= 4 && (opcode_of(inst[1]) != spv::OpTypeBool ||
+                             opcode_of(type_of(inst[3])) != spv::OpTypeVector || !is_boolean(type_of(inst[3])))) {
+      return wrong(at, inst,
+                   fmt::format("tests %{}, which is not a boolean vector, or yields a non-boolean", inst[3]));
+    }
+    return {};
+  }
+  return check_compare(at, inst); // OpIsNan to OpLogicalNot
+}
+
+Status TypeCheck::check_group(uint32_t at, std::span<const uint32_t> inst) const {
+  const uint32_t opcode = inst[0] & 0xffff;
+  if (inst.size() < 4) return {};
+  // OpenCL has sub-group non-uniform operations only; the translator asserts on any other scope.
+  if (opcode >= spv::OpGroupNonUniformElect && opcode_of(inst[3]) == spv::OpConstant &&
+      word_of(inst[3], 3) != spv::ScopeSubgroup) {
+    return wrong(at, inst, "is a non-uniform group operation at a scope other than the sub-group");
+  }
+  uint32_t scope = word_of(inst[3], 3); // a constant, by its operand kind
+  if (scope != spv::ScopeWorkgroup && scope != spv::ScopeSubgroup) {
+    return wrong(at, inst, fmt::format("is a group operation over scope {}, not a work-group or sub-group", scope));
+  }
+  return {};
+}
+
+Status TypeCheck::check_image_operand(uint32_t at, std::span<const uint32_t> inst) const {
+  const uint32_t opcode = inst[0] & 0xffff;
+  size_t image = opcode == spv::OpImageWrite ? 1 : 3;
+  uint32_t kind = inst.size() > image ? opcode_of(type_of(inst[image])) : 0;
+  if (kind != spv::OpTypeImage && kind != spv::OpTypeSampledImage) {
+    return wrong(at, inst, "takes an image operand that is not an image");
   }
   return {};
 }

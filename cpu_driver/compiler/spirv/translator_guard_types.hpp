@@ -3,8 +3,8 @@
 // operands; translator_guard_declarations.cpp: names, decorations, built-ins, extended instructions, constants).
 #pragma once
 
-#include "cpu_driver/compiler/spirv/opcodes.hpp"
 #include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
+#include "spirv/opcodes.hpp"
 
 #include <cstddef>
 #include <span>
@@ -16,7 +16,6 @@
 #include <vector>
 
 namespace zeal::cpu::detail {
-
 
 // The memory semantics bits that order (at most one may be set), and those that name storage or visibility.
 inline const uint32_t ordering_semantics = spv::MemorySemanticsAcquireMask | spv::MemorySemanticsReleaseMask |
@@ -100,7 +99,7 @@ inline Role role_of(const Use &use) {
   case spv::OpLoopMerge: case spv::OpSelectionMerge: case spv::OpBranch: return Role::Label;
   case spv::OpBranchConditional: case spv::OpSwitch: return use.word == 1 ? Role::Value : Role::Label;
   case spv::OpTypeArray: return use.word == 3 ? Role::Constant : Role::Type;
-  default: return is_type_opcode(use.opcode) ? Role::Type : Role::Value;
+  default: return spirv::is_type_opcode(use.opcode) ? Role::Type : Role::Value;
   }
 }
 
@@ -160,7 +159,28 @@ private:
 
   Error wrong(uint32_t at, std::span<const uint32_t> inst, std::string_view what) const;
 
+  // One instruction: what no family allows (unimplemented, device enqueue, pipes, types inside functions), then
+  // the checker of its opcode's family (translator_guard_types.cpp: family_of), so that a new quirk of a
+  // producer lands in the small checker of its family.
   Status check(uint32_t at, std::span<const uint32_t> inst);
+
+  // The families: integer, float, vector, image and pointer types; the module's declarations, debug names and
+  // decorations; variables, functions, parameters and calls; loads, stores, access chains, copies, lifetimes
+  // and atomics; composites; selects, branches and phis; conversions and arithmetic; comparisons and tests;
+  // group operations; image operands.
+  Status check_type_declaration(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_image_type(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_module_info(uint32_t at, std::span<const uint32_t> inst);
+  Status check_function_part(uint32_t at, std::span<const uint32_t> inst);
+  Status check_memory_access(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_lifetime(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_composite_part(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_control_flow(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_arithmetic(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_logic(uint32_t at, std::span<const uint32_t> inst) const;
+  // Group operations run over a work-group or sub-group; non-uniform ones over a sub-group only.
+  Status check_group(uint32_t at, std::span<const uint32_t> inst) const;
+  Status check_image_operand(uint32_t at, std::span<const uint32_t> inst) const;
 
   Status check_vector_type(uint32_t at, std::span<const uint32_t> inst) const;
 

@@ -473,24 +473,11 @@ llvm::Value *describe_sites_for_host(llvm::Function &function, llvm::ArrayRef<Co
   return b.CreatePointerCast(table, i8p);
 }
 
-// dispatch: the lowest region id any work-item waits for runs next; when all
-// have returned (exit_region is the highest id) the function returns. Lanes
-// resuming after a collective (the lowest ids) run first; when none is left
-// but some wait at collectives, the host combines each sub-group's earliest
-// one; only then may a barrier open.
-Dispatcher emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
-                         unsigned cases, uint32_t first_barrier, llvm::ArrayRef<CollectiveSite> sites,
-                         uint32_t subgroup_size, std::vector<bool> &compiled_sites) {
-  llvm::LLVMContext &context = function.getContext();
-  Dispatcher dispatcher;
-  dispatcher.function = &function;
-  dispatcher.scan = dispatch;
-  auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
-  auto *pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
-  dispatcher.pick = pick;
-  auto *exit = llvm::BasicBlock::Create(context, "exit", &function);
-  llvm::ReturnInst::Create(context, exit);
-  llvm::IRBuilder<> b(dispatch);
+// The scan over every work-item's `next`, from dispatcher.scan into dispatcher.pick, where the builder is
+// left and the dispatcher's `lowest` and `highest` are phis of what it found.
+void emit_scan(llvm::IRBuilder<> &b, const RegionFrame &frame, Dispatcher &dispatcher, llvm::BasicBlock *scan) {
+  llvm::BasicBlock *dispatch = dispatcher.scan, *pick = dispatcher.pick;
+  b.SetInsertPoint(dispatch);
   b.CreateBr(scan);
   b.SetInsertPoint(scan);
   llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
@@ -512,61 +499,93 @@ Dispatcher emit_dispatch(llvm::Function &function, const RegionFrame &frame, llv
   dispatcher.highest = b.CreatePHI(b.getInt32Ty(), 2, "highest");
   dispatcher.lowest->addIncoming(scanned_lower, scan);
   dispatcher.highest->addIncoming(scanned_higher, scan);
+}
+
+// When no work-item is left to run but some wait at collectives (the builder at the pick, `together`: every
+// work-item waits at one site): each site's compiled combine when every work-item is there and every sub-group
+// whole (compiled_sites[i] says which sites have one), else the host's, then a new scan. Leaves the builder
+// where work-items are left to run.
+void emit_collective_step(llvm::IRBuilder<> &b, const RegionFrame &frame, Dispatcher &dispatcher,
+                          llvm::Value *together, uint32_t first_barrier, llvm::ArrayRef<CollectiveSite> sites,
+                          uint32_t subgroup_size, std::vector<bool> &compiled_sites) {
+  llvm::Function &function = *dispatcher.function;
+  llvm::LLVMContext &context = function.getContext();
   llvm::Value *lower = dispatcher.lowest, *higher = dispatcher.highest;
-  llvm::Value *together = b.CreateICmpEQ(lower, higher);
+  auto *combine = llvm::BasicBlock::Create(context, "dispatch.collectives", &function);
+  auto *run = llvm::BasicBlock::Create(context, "dispatch.run", &function);
+  llvm::Value *waits = b.CreateICmpUGE(higher, b.getInt32(region_waits));
+  b.CreateCondBr(b.CreateAnd(waits, b.CreateICmpUGE(lower, b.getInt32(first_barrier))), combine, run);
+  b.SetInsertPoint(combine);
+  auto *host_combine = llvm::BasicBlock::Create(context, "dispatch.collectives.host", &function);
+  // Every work-item at one site, every sub-group whole: the site's compiled
+  // combine, after which they all resume after the site.
+  std::vector<std::pair<uint32_t, llvm::BasicBlock *>> compiled;
+  for (size_t i = 0; i < sites.size(); ++i) {
+    const uint32_t id = uint32_t(i + 1);
+    if (llvm::BasicBlock *block =
+            emit_inline_collective(function, frame, sites[i], id, subgroup_size, dispatcher.known(id))) {
+      compiled.emplace_back(id, block);
+      compiled_sites[i] = true;
+    }
+  }
+  if (!compiled.empty()) {
+    auto *select = llvm::BasicBlock::Create(context, "dispatch.collectives.compiled", &function);
+    llvm::Value *whole = b.CreateICmpEQ(b.CreateURem(frame.total, b.getInt64(subgroup_size)), b.getInt64(0));
+    b.CreateCondBr(b.CreateAnd(together, whole), select, host_combine);
+    b.SetInsertPoint(select);
+    llvm::SwitchInst *to_site = b.CreateSwitch(lower, host_combine, unsigned(compiled.size()));
+    for (auto [id, block] : compiled) to_site->addCase(b.getInt32(id | region_waits), block);
+  } else {
+    b.CreateBr(host_combine);
+  }
+  // The host reads every work-item's `next`: when the dispatcher was told
+  // where they all are, they are written first.
+  b.SetInsertPoint(host_combine);
+  auto *fill = llvm::BasicBlock::Create(context, "dispatch.collectives.fill", &function);
+  auto *call = llvm::BasicBlock::Create(context, "dispatch.collectives.call", &function);
+  b.CreateCondBr(together, fill, call);
+  b.SetInsertPoint(fill);
+  llvm::PHINode *item = b.CreatePHI(b.getInt64Ty(), 2);
+  item->addIncoming(b.getInt64(0), host_combine);
+  b.CreateStore(lower, b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, item));
+  llvm::Value *following = b.CreateNUWAdd(item, b.getInt64(1));
+  item->addIncoming(following, fill);
+  b.CreateCondBr(b.CreateICmpULT(following, frame.total), fill, call);
+  b.SetInsertPoint(call);
+  llvm::Value *table = describe_sites_for_host(function, sites, b);
+  llvm::FunctionCallee host = function.getParent()->getOrInsertFunction(
+      region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), frame.args->getType(),
+      b.getInt64Ty(), b.getInt64Ty());
+  b.CreateCall(host, {frame.next, table, frame.args, frame.total, b.getInt64(subgroup_size)});
+  b.CreateBr(dispatcher.scan);
+  b.SetInsertPoint(run);
+}
+
+// dispatch: the lowest region id any work-item waits for runs next; when all
+// have returned (exit_region is the highest id) the function returns. Lanes
+// resuming after a collective (the lowest ids) run first; when none is left
+// but some wait at collectives, the host combines each sub-group's earliest
+// one; only then may a barrier open.
+Dispatcher emit_dispatch(llvm::Function &function, const RegionFrame &frame, llvm::BasicBlock *dispatch,
+                         unsigned cases, uint32_t first_barrier, llvm::ArrayRef<CollectiveSite> sites,
+                         uint32_t subgroup_size, std::vector<bool> &compiled_sites) {
+  llvm::LLVMContext &context = function.getContext();
+  Dispatcher dispatcher;
+  dispatcher.function = &function;
+  dispatcher.scan = dispatch;
+  auto *scan = llvm::BasicBlock::Create(context, "dispatch.scan", &function);
+  dispatcher.pick = llvm::BasicBlock::Create(context, "dispatch.pick", &function);
+  auto *exit = llvm::BasicBlock::Create(context, "exit", &function);
+  llvm::ReturnInst::Create(context, exit);
+  llvm::IRBuilder<> b(dispatch);
+  emit_scan(b, frame, dispatcher, scan);
+  llvm::Value *together = b.CreateICmpEQ(dispatcher.lowest, dispatcher.highest);
   compiled_sites.assign(sites.size(), false);
   if (frame.args != nullptr) {
-    auto *combine = llvm::BasicBlock::Create(context, "dispatch.collectives", &function);
-    auto *run = llvm::BasicBlock::Create(context, "dispatch.run", &function);
-    llvm::Value *waits = b.CreateICmpUGE(higher, b.getInt32(region_waits));
-    b.CreateCondBr(b.CreateAnd(waits, b.CreateICmpUGE(lower, b.getInt32(first_barrier))), combine, run);
-    b.SetInsertPoint(combine);
-    auto *host_combine = llvm::BasicBlock::Create(context, "dispatch.collectives.host", &function);
-    // Every work-item at one site, every sub-group whole: the site's compiled
-    // combine, after which they all resume after the site.
-    std::vector<std::pair<uint32_t, llvm::BasicBlock *>> compiled;
-    for (size_t i = 0; i < sites.size(); ++i) {
-      const uint32_t id = uint32_t(i + 1);
-      if (llvm::BasicBlock *block =
-              emit_inline_collective(function, frame, sites[i], id, subgroup_size, dispatcher.known(id))) {
-        compiled.emplace_back(id, block);
-        compiled_sites[i] = true;
-      }
-    }
-    if (!compiled.empty()) {
-      auto *select = llvm::BasicBlock::Create(context, "dispatch.collectives.compiled", &function);
-      llvm::Value *whole = b.CreateICmpEQ(b.CreateURem(frame.total, b.getInt64(subgroup_size)), b.getInt64(0));
-      b.CreateCondBr(b.CreateAnd(together, whole), select, host_combine);
-      b.SetInsertPoint(select);
-      llvm::SwitchInst *to_site = b.CreateSwitch(lower, host_combine, unsigned(compiled.size()));
-      for (auto [id, block] : compiled) to_site->addCase(b.getInt32(id | region_waits), block);
-    } else {
-      b.CreateBr(host_combine);
-    }
-    // The host reads every work-item's `next`: when the dispatcher was told
-    // where they all are, they are written first.
-    b.SetInsertPoint(host_combine);
-    auto *fill = llvm::BasicBlock::Create(context, "dispatch.collectives.fill", &function);
-    auto *call = llvm::BasicBlock::Create(context, "dispatch.collectives.call", &function);
-    b.CreateCondBr(together, fill, call);
-    b.SetInsertPoint(fill);
-    llvm::PHINode *item = b.CreatePHI(b.getInt64Ty(), 2);
-    item->addIncoming(b.getInt64(0), host_combine);
-    b.CreateStore(lower, b.CreateInBoundsGEP(b.getInt32Ty(), frame.next, item));
-    llvm::Value *following = b.CreateNUWAdd(item, b.getInt64(1));
-    item->addIncoming(following, fill);
-    b.CreateCondBr(b.CreateICmpULT(following, frame.total), fill, call);
-    b.SetInsertPoint(call);
-    llvm::Value *table = describe_sites_for_host(function, sites, b);
-    llvm::FunctionCallee host = function.getParent()->getOrInsertFunction(
-        region_collectives_symbol, b.getVoidTy(), frame.next->getType(), b.getInt8PtrTy(), frame.args->getType(),
-        b.getInt64Ty(), b.getInt64Ty());
-    b.CreateCall(host, {frame.next, table, frame.args, frame.total, b.getInt64(subgroup_size)});
-    b.CreateBr(dispatch);
-    b.SetInsertPoint(run);
+    emit_collective_step(b, frame, dispatcher, together, first_barrier, sites, subgroup_size, compiled_sites);
   }
   b.CreateStore(together, frame.uniform);
-  dispatcher.regions = b.CreateSwitch(lower, exit, cases);
+  dispatcher.regions = b.CreateSwitch(dispatcher.lowest, exit, cases);
   return dispatcher;
 }
 

@@ -343,12 +343,67 @@ llvm::Function *build_work_item_function(llvm::Module &module, llvm::Function &k
   return function;
 }
 
-// Without barriers: three nested work-item loops around the inlined kernel,
-// which LLVM can vectorise. With work-group barriers or sub-group
-// collectives: the same loops around each stretch between them (region_emit.cpp).
-// Kernels whose barriers or collectives cannot be brought into one function
-// run their work-items as fibers, each with its own stack until the group
-// ends. Returns true when the kernel's barriers and collectives became regions.
+// A kernel with work-group barriers or sub-group collectives, for one group: its work-item function cut
+// into regions (true), or run as fibers (false) when regions cannot be formed or -zeal-barriers=fibers asks.
+bool emit_group_with_barriers(llvm::IRBuilder<> &b, llvm::Function &function, llvm::Function &kernel,
+                              llvm::Value *args, llvm::Value *work_item, uint32_t subgroup_size, bool fiber_barriers) {
+  llvm::Module &module = *function.getParent();
+  // The work-item function is the body of a fiber, or what regions are cut from.
+  llvm::Function *item = build_work_item_function(module, kernel);
+  uint64_t slot_bytes = 0;
+  llvm::Function *regions = fiber_barriers ? nullptr : build_region_function(*item, subgroup_size, slot_bytes);
+  if (fiber_barriers) {
+    log_fiber_path(kernel.getName(), "-zeal-barriers=fibers asks for them");
+  }
+  if (regions != nullptr) {
+    item->eraseFromParent();
+    function.addFnAttr(slot_bytes_attribute, std::to_string(slot_bytes));
+    regions->addFnAttr(llvm::Attribute::AlwaysInline); // then the work-item's fields become registers
+    b.CreateCall(regions, {args, work_item});
+    return true;
+  }
+  llvm::FunctionCallee run_fibers = module.getOrInsertFunction(
+      run_fibers_symbol, b.getVoidTy(), item->getType(), args->getType(), work_item->getType());
+  b.CreateCall(run_fibers, {item, args, work_item});
+  return false;
+}
+
+// A kernel without them, for one group: three nested work-item loops around the inlined kernel, which LLVM
+// can vectorise. Returns the kernel's call in a loop over a sub-group's lanes, or null.
+llvm::CallInst *emit_group_loops(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::ArrayRef<llvm::Value *> values,
+                                 llvm::Value *work_item, uint32_t subgroup_size, llvm::MDNode *lanes_accesses) {
+  const bool subgroups = reads_subgroup_ids(kernel);
+  logger("zeal-cpu").info("kernel '{}' runs its work-items in loops{}", kernel.getName().str(),
+                          subgroups ? fmt::format(", sub-group by sub-group, {} lanes at a time, when "
+                                                  "local_size[0] is a multiple of {}",
+                                                  subgroup_size, subgroup_size)
+                                    : std::string());
+  llvm::CallInst *lanes_call = nullptr;
+  emit_work_item_loop(b, work_item, 2, [&] {
+    emit_work_item_loop(b, work_item, 1, [&] {
+      lanes_call = emit_x_loop(b, work_item, subgroup_size, subgroups, lanes_accesses,
+                               [&] { return call_kernel(b, kernel, values); });
+    });
+  });
+  return lanes_call;
+}
+
+// The next group's id in `work_item`: x, carried into y, carried into z.
+void emit_next_group_id(llvm::IRBuilder<> &b, llvm::Value *work_item) {
+  llvm::StructType *type = work_item_type(b.getContext());
+  llvm::Value *carry = b.getTrue();
+  for (unsigned d = 0; d < 3; ++d) {
+    llvm::Value *address = b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(GroupId), b.getInt32(d)});
+    llvm::Value *id = b.CreateAdd(b.CreateLoad(b.getInt64Ty(), address), b.CreateZExt(carry, b.getInt64Ty()));
+    llvm::Value *wraps = d < 2 ? b.CreateICmpEQ(id, load_work_item(b, work_item, NumGroups, d)) : b.getFalse();
+    b.CreateStore(b.CreateSelect(wraps, b.getInt64(0), id), address);
+    carry = wraps;
+  }
+}
+
+// `zeal.wg.<kernel>(args, group)`: the groups of one call, each running all its work-items: in loops
+// (emit_group_loops) or, with work-group barriers or sub-group collectives, as regions or fibers
+// (emit_group_with_barriers). Returns true when the kernel's barriers and collectives became regions.
 bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, bool uses_barriers,
                                uint32_t subgroup_size, bool fiber_barriers) {
   llvm::LLVMContext &context = module.getContext();
@@ -391,54 +446,16 @@ bool build_work_group_function(llvm::Module &module, llvm::Function &kernel, boo
   llvm::CallInst *lanes_call = nullptr; // the kernel's call in a loop over a sub-group's lanes
   llvm::MDNode *lanes_accesses = llvm::MDNode::getDistinct(context, {});
   if (uses_barriers) {
-    // The work-item function is the body of a fiber, or what regions are cut from.
-    llvm::Function *item = build_work_item_function(module, kernel);
-    uint64_t slot_bytes = 0;
-    llvm::Function *regions =
-        fiber_barriers ? nullptr : build_region_function(*item, subgroup_size, slot_bytes);
-    if (fiber_barriers) {
-      log_fiber_path(kernel.getName(), "-zeal-barriers=fibers asks for them");
-    }
-    if (regions != nullptr) {
-      as_regions = true;
-      item->eraseFromParent();
-      function->addFnAttr(slot_bytes_attribute, std::to_string(slot_bytes));
-      regions->addFnAttr(llvm::Attribute::AlwaysInline); // then the work-item's fields become registers
-      b.CreateCall(regions, {args, work_item});
-    } else {
-      llvm::FunctionCallee run_fibers = module.getOrInsertFunction(
-          run_fibers_symbol, b.getVoidTy(), item->getType(), args->getType(), work_item->getType());
-      b.CreateCall(run_fibers, {item, args, work_item});
-    }
+    as_regions = emit_group_with_barriers(b, *function, kernel, args, work_item, subgroup_size, fiber_barriers);
   } else {
-    const bool subgroups = reads_subgroup_ids(kernel);
-    logger("zeal-cpu").info("kernel '{}' runs its work-items in loops{}", kernel.getName().str(),
-                            subgroups ? fmt::format(", sub-group by sub-group, {} lanes at a time, when "
-                                                    "local_size[0] is a multiple of {}",
-                                                    subgroup_size, subgroup_size)
-                                      : std::string());
-    emit_work_item_loop(b, work_item, 2, [&] {
-      emit_work_item_loop(b, work_item, 1, [&] {
-        lanes_call = emit_x_loop(b, work_item, subgroup_size, subgroups, lanes_accesses,
-                                 [&] { return call_kernel(b, kernel, values); });
-      });
-    });
+    lanes_call = emit_group_loops(b, kernel, values, work_item, subgroup_size, lanes_accesses);
   }
-  // The next group: x, carried into y, carried into z.
   llvm::Value *next_done = b.CreateNUWAdd(done_groups, b.getInt32(1));
   auto *advance = llvm::BasicBlock::Create(context, "next_group", function);
   done_groups->addIncoming(next_done, advance);
   b.CreateCondBr(b.CreateICmpULT(next_done, groups), advance, exit);
   b.SetInsertPoint(advance);
-  llvm::StructType *type = work_item_type(context);
-  llvm::Value *carry = b.getTrue();
-  for (unsigned d = 0; d < 3; ++d) {
-    llvm::Value *address = b.CreateInBoundsGEP(type, work_item, {b.getInt32(0), b.getInt32(GroupId), b.getInt32(d)});
-    llvm::Value *id = b.CreateAdd(b.CreateLoad(b.getInt64Ty(), address), b.CreateZExt(carry, b.getInt64Ty()));
-    llvm::Value *wraps = d < 2 ? b.CreateICmpEQ(id, load_work_item(b, work_item, NumGroups, d)) : b.getFalse();
-    b.CreateStore(b.CreateSelect(wraps, b.getInt64(0), id), address);
-    carry = wraps;
-  }
+  emit_next_group_id(b, work_item);
   b.CreateBr(group_loop);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();

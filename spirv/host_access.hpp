@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace zeal {
+namespace zeal::spirv {
 
 // The capability, the extension and the HostAccessINTEL decorations are
 // removed; a decorated variable without linkage becomes an export under its
@@ -28,4 +28,4 @@ struct HostAccessRewrite {
 };
 HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv);
 
-} // namespace zeal
+} // namespace zeal::spirv

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-namespace zeal {
+namespace zeal::spirv {
 
 // SPV_INTEL_bfloat16_conversion (numbers from the extension's specification): Triton and oneCCL emit it, and
 // LLVMSPIRVLib 15 reads it, but SPIRV-Tools 2023.1 cannot parse it.
-inline constexpr uint32_t spirv_capability_bfloat16_conversion = 6115;
-inline constexpr uint32_t spirv_op_convert_f_to_bf16 = 6116, spirv_op_convert_bf16_to_f = 6117;
+inline constexpr uint32_t capability_bfloat16_conversion = 6115;
+inline constexpr uint32_t op_convert_f_to_bf16 = 6116, op_convert_bf16_to_f = 6117;
 
 // The words SPIRV-Tools parses in place of `words`: the bfloat16 conversions stand in as the conversions of
 // the same shape (float to 16-bit integer and back), their capability as two OpNops, so every other word, and
@@ -22,9 +22,9 @@ std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words);
 
 // A capability by name and extension where a newer specification gives one ("Subgroup2DBlockIOINTEL
 // (SPV_INTEL_2d_block_io), capability 6228"), else "capability N".
-std::string spirv_capability_name(uint32_t capability);
+std::string capability_name(uint32_t capability);
 
 // The capability SPIRV-Tools' parser refused, if its message is about one that could exist (below 65536).
-std::optional<uint32_t> spirv_unknown_capability(const std::string &message);
+std::optional<uint32_t> unknown_capability(const std::string &message);
 
-} // namespace zeal
+} // namespace zeal::spirv

@@ -1,5 +1,5 @@
-// SPIR-V read word by word (spirv_words.hpp).
-#include "common/spirv_words.hpp"
+// SPIR-V read word by word (words.hpp).
+#include "spirv/words.hpp"
 
 namespace zeal::spirv {
 

@@ -1,5 +1,5 @@
 // SPV_INTEL_global_variable_host_access rewritten away: modules without it read in place, modules with it rewritten.
-#include "common/spirv_host_access.hpp"
+#include "spirv/host_access.hpp"
 #include "tests/support/allocation_counter.hpp"
 
 #include <gtest/gtest.h>
@@ -56,8 +56,8 @@ TEST(SpirvHostAccess, GivenAModuleWithoutTheExtension_ThenItIsReadInPlaceWithout
                 op(OpDecorate, {{variable, LinkageAttributes}, literal("dg"), {Export}}), global});
   std::vector<uint8_t> storage;
   const std::span<const uint8_t> input = unaligned(words, storage);
-  zeal::HostAccessRewrite rewrite;
-  const auto counts = zeal::test::count_allocations([&] { rewrite = zeal::rewrite_host_access(input); });
+  zeal::spirv::HostAccessRewrite rewrite;
+  const auto counts = zeal::test::count_allocations([&] { rewrite = zeal::spirv::rewrite_host_access(input); });
   EXPECT_EQ(counts.all, 0u);
   EXPECT_TRUE(rewrite.spirv.empty());
   EXPECT_TRUE(rewrite.aliases.empty());
@@ -72,7 +72,7 @@ TEST(SpirvHostAccess, GivenAHostAccessVariableWithoutLinkage_ThenItIsExportedUnd
        op(OpDecorate, {{variable, HostAccessINTEL, ReadWriteINTEL}, literal("dg")}), global});
   std::vector<uint8_t> storage;
   const std::span<const uint8_t> input = unaligned(words, storage);
-  const zeal::HostAccessRewrite rewrite = zeal::rewrite_host_access(input);
+  const zeal::spirv::HostAccessRewrite rewrite = zeal::spirv::rewrite_host_access(input);
   ASSERT_FALSE(rewrite.spirv.empty());
   EXPECT_EQ(rewrite.module_or(input).data(), rewrite.spirv.data());
   EXPECT_EQ(words_in(rewrite.spirv),
@@ -87,7 +87,7 @@ TEST(SpirvHostAccess, GivenAHostAccessVariableExportedUnderAnotherName_ThenTheHo
        memory_model, op(OpDecorate, {{variable, LinkageAttributes}, literal("_Z2dg"), {Export}}),
        op(OpDecorate, {{variable, HostAccessINTEL, ReadWriteINTEL}, literal("dg")}), global});
   std::vector<uint8_t> storage;
-  const zeal::HostAccessRewrite rewrite = zeal::rewrite_host_access(unaligned(words, storage));
+  const zeal::spirv::HostAccessRewrite rewrite = zeal::spirv::rewrite_host_access(unaligned(words, storage));
   ASSERT_FALSE(rewrite.spirv.empty());
   EXPECT_EQ(words_in(rewrite.spirv),
             words_of({op(OpCapability, {{Addresses}}), op(OpCapability, {{Linkage}}), memory_model,
@@ -101,7 +101,7 @@ TEST(SpirvHostAccess, GivenAWordCountPastTheEnd_ThenTheModuleIsLeftToTheReaderUn
   words.push_back(9u << 16 | OpDecorate);
   std::vector<uint8_t> storage;
   const std::span<const uint8_t> input = unaligned(words, storage);
-  const zeal::HostAccessRewrite rewrite = zeal::rewrite_host_access(input);
+  const zeal::spirv::HostAccessRewrite rewrite = zeal::spirv::rewrite_host_access(input);
   EXPECT_TRUE(rewrite.spirv.empty());
   EXPECT_EQ(rewrite.module_or(input).data(), input.data());
 }

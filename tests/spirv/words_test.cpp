@@ -1,5 +1,5 @@
-// The walk over SPIR-V instruction headers and the literal-string reader (common/spirv_words.hpp).
-#include "common/spirv_words.hpp"
+// The walk over SPIR-V instruction headers and the literal-string reader (spirv/words.hpp).
+#include "spirv/words.hpp"
 
 #include <gtest/gtest.h>
 #include <spirv/unified1/spirv.hpp>

@@ -1,7 +1,7 @@
-// SPV_INTEL_global_variable_host_access rewritten for readers that do not know it (spirv_host_access.hpp).
-#include "common/spirv_host_access.hpp"
+// SPV_INTEL_global_variable_host_access rewritten for readers that do not know it (host_access.hpp).
+#include "spirv/host_access.hpp"
 
-#include "common/spirv_words.hpp"
+#include "spirv/words.hpp"
 
 #include <spirv/unified1/spirv.hpp>
 
@@ -9,10 +9,9 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace zeal {
+namespace zeal::spirv {
 namespace {
 
-using spirv::header_words;
 // SPV_INTEL_global_variable_host_access is newer than the SPIR-V headers Debian 12
 // ships (1.3.239): its two numbers, from the extension's specification.
 constexpr uint32_t CapabilityHostAccess = 6187, HostAccessINTEL = 6188;
@@ -27,9 +26,9 @@ std::vector<uint32_t> string_to_words(const std::string &text) {
 
 // The instructions before the first function (where capabilities, extensions
 // and decorations live), or nothing when a word count does not fit.
-std::vector<spirv::Instruction> module_section(std::span<const uint32_t> words) {
-  std::vector<spirv::Instruction> out;
-  for (const spirv::Instruction &i : spirv::instructions(words)) {
+std::vector<Instruction> module_section(std::span<const uint32_t> words) {
+  std::vector<Instruction> out;
+  for (const Instruction &i : instructions(words)) {
     if (i.cut) return {};
     if (i.opcode == spv::OpFunction) break;
     out.push_back(i);
@@ -64,34 +63,34 @@ HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   if (spirv.size() % 4 != 0 || spirv.size() < header_words * 4 || !uses_host_access(spirv)) return result;
   std::vector<uint32_t> words(spirv.size() / 4);
   std::memcpy(words.data(), spirv.data(), spirv.size());
-  std::vector<spirv::Instruction> section = module_section(words);
+  std::vector<Instruction> section = module_section(words);
 
   std::unordered_map<uint32_t, std::string> host_names; // variable id -> host name
   std::unordered_map<uint32_t, std::pair<std::string, uint32_t>> linkage; // id -> (name, Export/Import)
   bool has_linkage_capability = false;
-  for (const spirv::Instruction &i : section) {
+  for (const Instruction &i : section) {
     std::span<const uint32_t> op = i.words.subspan(1);
     if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == spv::CapabilityLinkage) {
       has_linkage_capability = true;
     }
     if (i.opcode != spv::OpDecorate || op.size() < 3) continue;
-    if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = spirv::literal_string(op.subspan(3));
+    if (op[1] == HostAccessINTEL && op.size() >= 4) host_names[op[0]] = literal_string(op.subspan(3));
     if (op[1] == spv::DecorationLinkageAttributes && op.size() >= 4) {
-      linkage[op[0]] = {spirv::literal_string(op.subspan(2, op.size() - 3)), op.back()};
+      linkage[op[0]] = {literal_string(op.subspan(2, op.size() - 3)), op.back()};
     }
   }
   bool uses_extension = !host_names.empty();
-  for (const spirv::Instruction &i : section) {
+  for (const Instruction &i : section) {
     if (i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == CapabilityHostAccess) uses_extension = true;
   }
   if (!uses_extension) return result;
 
   std::vector<uint32_t> out(words.begin(), words.begin() + header_words);
   bool capability_added = has_linkage_capability;
-  for (const spirv::Instruction &i : section) {
+  for (const Instruction &i : section) {
     std::span<const uint32_t> op = i.words.subspan(1);
     if (i.opcode == spv::OpCapability && op.size() == 1 && op[0] == CapabilityHostAccess) continue;
-    if (i.opcode == spv::OpExtension && spirv::literal_string(op) == host_access_extension) continue;
+    if (i.opcode == spv::OpExtension && literal_string(op) == host_access_extension) continue;
     if (i.opcode == spv::OpDecorate && op.size() >= 4 && op[1] == HostAccessINTEL) {
       const std::string &host = host_names[op[0]];
       auto linked = linkage.find(op[0]);
@@ -123,4 +122,4 @@ HostAccessRewrite rewrite_host_access(std::span<const uint8_t> spirv) {
   return result;
 }
 
-} // namespace zeal
+} // namespace zeal::spirv

@@ -1,7 +1,7 @@
-// SPIR-V newer than SPIRV-Tools 2023.1, seen through what it knows (spirv_newer.hpp).
-#include "common/spirv_newer.hpp"
+// SPIR-V newer than SPIRV-Tools 2023.1, seen through what it knows (newer.hpp).
+#include "spirv/newer.hpp"
 
-#include "common/spirv_words.hpp"
+#include "spirv/words.hpp"
 
 #include <fmt/format.h>
 #include <spirv/unified1/spirv.hpp>
@@ -10,25 +10,25 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace zeal {
+namespace zeal::spirv {
 
 std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words) {
   std::vector<uint32_t> view;
-  for (const spirv::Instruction &i : spirv::instructions(words)) {
+  for (const Instruction &i : instructions(words)) {
     if (i.cut) break; // the parser that follows says how the module is cut
     bool capability =
-        i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == spirv_capability_bfloat16_conversion;
-    if (capability || i.opcode == spirv_op_convert_f_to_bf16 || i.opcode == spirv_op_convert_bf16_to_f) {
+        i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == capability_bfloat16_conversion;
+    if (capability || i.opcode == op_convert_f_to_bf16 || i.opcode == op_convert_bf16_to_f) {
       if (view.empty()) view.assign(words.begin(), words.end());
       if (capability) view[i.at] = view[i.at + 1] = (1u << 16) | spv::OpNop;
-      else view[i.at] = (i.count << 16) | (i.opcode == spirv_op_convert_f_to_bf16 ? spv::OpConvertFToU
+      else view[i.at] = (i.count << 16) | (i.opcode == op_convert_f_to_bf16 ? spv::OpConvertFToU
                                                                              : spv::OpConvertUToF);
     }
   }
   return view;
 }
 
-std::string spirv_capability_name(uint32_t capability) {
+std::string capability_name(uint32_t capability) {
   static const std::unordered_map<uint32_t, const char *> names = {
       {6114, "DebugInfoModuleINTEL (SPV_INTEL_debug_module)"},
       {6115, "BFloat16ConversionINTEL (SPV_INTEL_bfloat16_conversion)"},
@@ -53,7 +53,7 @@ std::string spirv_capability_name(uint32_t capability) {
                               : fmt::format("capability {}", capability);
 }
 
-std::optional<uint32_t> spirv_unknown_capability(const std::string &message) {
+std::optional<uint32_t> unknown_capability(const std::string &message) {
   constexpr std::string_view unknown = "Invalid capability operand: ";
   size_t at = message.find(unknown);
   if (at == std::string::npos) return std::nullopt;
@@ -63,4 +63,4 @@ std::optional<uint32_t> spirv_unknown_capability(const std::string &message) {
   return uint32_t(capability);
 }
 
-} // namespace zeal
+} // namespace zeal::spirv

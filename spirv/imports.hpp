@@ -1,0 +1,26 @@
+// Which imports a driver provides itself rather than another module: the one statement of it, read by
+// module_linker (what an image depends on) and by the drivers' linkage scans (what dynamic linking must find).
+#pragma once
+
+#include <string_view>
+
+namespace zeal::spirv {
+
+// SPIR-V's own built-ins by name (`__spirv_*`, as LLVMSPIRVLib names SPIR-V instructions and built-in variables):
+// every driver resolves them while it reads the module, so they are never imports of a link. (Variables
+// decorated BuiltIn are built-ins whatever their name; the callers see the decoration.)
+bool is_spirv_builtin_name(std::string_view name);
+
+// Functions the Level Zero drivers zeal supports provide as their own library, by name: Intel's GPU compiler's
+// built-ins (`__builtin_spirv_*`, which oneCCL's kernels import) and DPC++'s device assert
+// (`__devicelib_assert_fail`, native on Intel's driver; Triton imports it). A driver that lacks one of them
+// says so when the module is built or linked: a CPU driver provides what it implements (its host functions,
+// the built-ins its lowering defines) and leaves the rest to dynamic linking.
+bool is_driver_library_name(std::string_view name);
+
+// An import no other module has to provide: either of the above.
+inline bool driver_provides(std::string_view name) {
+  return is_spirv_builtin_name(name) || is_driver_library_name(name);
+}
+
+} // namespace zeal::spirv
