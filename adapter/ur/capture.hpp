@@ -2,7 +2,7 @@
 // the graph's command buffer by the same call its command-buffer append makes, instead of running.
 #pragma once
 
-#include "adapter/graph.hpp"
+#include "adapter/core/graph.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <type_traits>

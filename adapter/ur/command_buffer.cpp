@@ -1,6 +1,6 @@
 // UR entry points of command buffers (urCommandBuffer*, urEnqueueCommandBufferExp): UR's handles, sync points and
 // codes over the CommandBuffer object; each command's own checks are the queue command's.
-#include "adapter/command_buffer.hpp"
+#include "adapter/core/command_buffer.hpp"
 #include "adapter/ur/commands.hpp"
 #include "adapter/ur/program_set.hpp"
 

@@ -3,9 +3,9 @@
 // (Defined beside their first users, memory.cpp, launch.cpp and command_buffer.cpp.)
 #pragma once
 
-#include "adapter/buffer.hpp"
-#include "adapter/command_buffer.hpp"
-#include "adapter/commands.hpp"
+#include "adapter/core/buffer.hpp"
+#include "adapter/core/command_buffer.hpp"
+#include "adapter/core/commands.hpp"
 #include "adapter/ur/entry.hpp"
 
 namespace zeal::adapter::ur {

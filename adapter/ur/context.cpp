@@ -1,7 +1,7 @@
 // UR entry points of contexts, over the same Context the zeal ABI creates.
-#include "adapter/adapter.hpp"
-#include "adapter/context.hpp"
-#include "adapter/platform.hpp"
+#include "adapter/core/adapter.hpp"
+#include "adapter/core/context.hpp"
+#include "adapter/core/platform.hpp"
 #include "adapter/ur/entry.hpp"
 
 namespace zeal::adapter::ur {

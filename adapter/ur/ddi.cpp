@@ -1,5 +1,6 @@
 // The UR face's table (filled once at load), the version check of the getters, results and the info protocol.
 #include "adapter/ur/ddi.hpp"
+#include "common/settings.hpp"
 
 #include <mutex>
 
@@ -22,7 +23,8 @@ const bool table_published = [] {
 const ur_dditable_t &dispatch_table() {
   static const ur_dditable_t table = [] {
     ur_dditable_t t{};
-    fill_all(t);
+    // ZEAL_TRACE: every entry point through its traced stand-in (trace.hpp), as the zeal face's calls are.
+    fill_all(t, settings().trace);
     return t;
   }();
   return table;

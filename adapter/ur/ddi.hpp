@@ -28,7 +28,7 @@ void implement(ur_ipc_exp_dditable_t &table);   // event.cpp: IPC events
 void implement(ur_usm_dditable_t &table);
 void implement(ur_usm_exp_dditable_t &table); // usm.cpp: urUSMContextMemcpyExp
 void implement(ur_enqueue_exp_dditable_t &table);
-void implement_queue_exp(ur_enqueue_exp_dditable_t &table);       // queue.cpp (host tasks, timestamps), called by the above
+void implement_queue_exp(ur_enqueue_exp_dditable_t &table);       // queue.cpp (host tasks, timestamps, native commands)
 void implement_command_buffers(ur_enqueue_exp_dditable_t &table); // command_buffer.cpp, likewise
 void implement(ur_command_buffer_exp_dditable_t &table);
 void implement(ur_queue_exp_dditable_t &table);               // graph.cpp: graph capture
@@ -44,8 +44,9 @@ void implement(ur_kernel_dditable_t &table);
 template <class Table>
 void implement(Table &) {}
 
-// Generated: each table filled with "unsupported", then implement() over it, for all 26 tables.
-void fill_all(ur_dditable_t &table);
+// Generated: each table filled with "unsupported", then implement() over it, then (traced) every slot wrapped
+// by trace_slot, for all 26 tables.
+void fill_all(ur_dditable_t &table, bool traced);
 
 // The face's whole table, filled once when the plugin loads; every UR handle starts with its address.
 const ur_dditable_t &dispatch_table();

@@ -1,6 +1,6 @@
 // UR entry points of devices: listing, info (table-driven, from the facts the zeal ABI answers), binaries.
-#include "adapter/adapter.hpp"
-#include "adapter/platform.hpp"
+#include "adapter/core/adapter.hpp"
+#include "adapter/core/platform.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <algorithm>
@@ -277,7 +277,7 @@ const Row kDeviceInfo[] = {
      [](const Device &) -> R { return ur_bool(false); }},
     {UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, "VIRTUAL_MEMORY_SUPPORT", yes}, // adapter/ur/virtual_memory.cpp
     {UR_DEVICE_INFO_ESIMD_SUPPORT, "ESIMD_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
-    {UR_DEVICE_INFO_USM_POOL_SUPPORT, "USM_POOL_SUPPORT", yes}, // adapter/usm_pool.hpp
+    {UR_DEVICE_INFO_USM_POOL_SUPPORT, "USM_POOL_SUPPORT", yes}, // adapter/core/usm_pool.hpp
     {UR_DEVICE_INFO_USE_NATIVE_ASSERT, "USE_NATIVE_ASSERT", [](const Device &) -> R { return ur_bool(false); }},
     {UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE, "BFLOAT16_CONVERSIONS_NATIVE",
      [](const Device &) -> R { return ur_bool(false); }},
@@ -337,7 +337,7 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE, "GLOBAL_MEM_CACHELINE_SIZE",
      [](const Device &) -> R { return info_of<uint32_t>(64); }},
     {UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE, "GLOBAL_MEM_CACHE_SIZE", [](const Device &d) -> R { return cache_size(d); }},
-    // Command buffers (adapter/command_buffer.hpp): launches and events are updated by recording the list again,
+    // Command buffers (adapter/core/command_buffer.hpp): launches and events are updated by recording the list again,
     // which any Level Zero driver allows.
     {UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, "COMMAND_BUFFER_SUPPORT_EXP", yes},
     {UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP, "COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP",
@@ -375,7 +375,7 @@ const Row kDeviceInfo[] = {
     {UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP, "BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP, "BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP, "BINDLESS_IMAGES_GATHER_SUPPORT_EXP", no},
-    {UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP, "ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP", no},
+    {UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP, "ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP", yes},
     {UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP, "LOW_POWER_EVENTS_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP, "IPC_MEMORY_SUPPORT_EXP", no},
     {UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP, "IPC_PHYSICAL_MEMORY_SUPPORT_EXP", no},

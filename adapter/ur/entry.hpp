@@ -1,10 +1,10 @@
 // What every UR entry point shares: handles to objects and back, zeal errors as UR results, the info protocol.
 #pragma once
 
-#include "adapter/error.hpp"
-#include "adapter/event.hpp"
-#include "adapter/info.hpp"
-#include "adapter/object.hpp"
+#include "adapter/core/error.hpp"
+#include "adapter/core/event.hpp"
+#include "adapter/core/info.hpp"
+#include "adapter/core/object.hpp"
 #include "adapter/ur/ddi.hpp"
 
 #include <unified-runtime/ur_api.h>
@@ -257,9 +257,10 @@ void return_event(Ref<Event> event, ur_event_handle_t *out);
 // An enqueued command's outcome: its failure, or its event waited for when `blocking` and then handed out.
 Outcome hand_out(Result<Ref<Event>> made, bool blocking, ur_event_handle_t *out);
 
-// The graph a command of `queue` goes into instead of running (adapter/graph.hpp): the queue's capture, or the
-// capture the queue joins by waiting for one of its events. Null when the command runs. (graph.cpp)
-Result<Graph *> capture_target(Queue &queue, std::span<Event *const> waits);
+// The graph a command of `queue` goes into instead of running (adapter/core/graph.hpp): the queue's capture, or the
+// capture the queue joins by waiting for one of its events (with `join`; without, the graph is only named).
+// Null when the command runs. (graph.cpp)
+Result<Graph *> capture_target(Queue &queue, std::span<Event *const> waits, bool join = true);
 // INVALID_OPERATION for a command of a kind a graph does not capture, on a queue that captures into `graph`.
 Failure cannot_capture(const Graph &graph);
 
@@ -271,7 +272,7 @@ Outcome enqueue_command(Queue &queue, uint32_t num_wait, const ur_event_handle_t
                         bool blocking, Command &&command) {
   WaitList waits;
   if (Outcome o = wait_list(num_wait, wait, waits); !o.ok()) return o;
-  Result<Graph *> graph = capture_target(queue, waits.events());
+  Result<Graph *> graph = capture_target(queue, waits.events(), false);
   if (!graph.ok()) return std::move(graph).error();
   if (graph.value() != nullptr) return cannot_capture(*graph.value());
   return hand_out(command(queue, waits.events()), blocking, event);

@@ -1,6 +1,6 @@
 // UR entry points of events, over the same Event every command of a zeal queue signals.
-#include "adapter/event_watcher.hpp"
-#include "adapter/queue.hpp"
+#include "adapter/core/event_watcher.hpp"
+#include "adapter/core/queue.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <mutex>
@@ -58,6 +58,7 @@ ur_command_t command_type(Command command) {
   case Command::HostTask: return UR_COMMAND_HOST_TASK_EXP;
   case Command::CommandBuffer: return UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
   case Command::Timestamp: return UR_COMMAND_TIMESTAMP_RECORDING_EXP;
+  case Command::Native: return UR_COMMAND_ENQUEUE_NATIVE_EXP;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

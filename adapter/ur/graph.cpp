@@ -2,14 +2,15 @@
 // Graph object: what a queue captures, and how a graph's references pass between the capture and the application.
 #include "adapter/ur/capture.hpp"
 
-#include "adapter/queue.hpp"
+#include "adapter/core/queue.hpp"
 
 namespace zeal::adapter::ur {
 
-Result<Graph *> capture_target(Queue &queue, std::span<Event *const> waits) {
+Result<Graph *> capture_target(Queue &queue, std::span<Event *const> waits, bool join) {
   if (Graph *graph = queue.capture()) return graph;
   Ref<Graph> joined = Graph::capture_making(waits);
   if (!joined) return static_cast<Graph *>(nullptr);
+  if (!join) return joined.get(); // a refusal names it; the capture holds it
   if (Status s = joined->join(queue); !s.ok()) return std::move(s).error();
   return joined.get(); // the capture holds the graph while the queue is in it
 }

@@ -1,7 +1,7 @@
 // UR entry points of kernels over zeal Kernels, one per device of the program: create, info, group and sub-group
 // info, execution hints. The launch (urEnqueueKernelLaunchWithArgsExp) and the suggested local size, which need a
 // queue, come with the queues.
-#include "adapter/queue.hpp"
+#include "adapter/core/queue.hpp"
 #include "adapter/ur/program_set.hpp"
 
 #include <fmt/ranges.h>

@@ -1,7 +1,7 @@
 // urEnqueueKernelLaunchWithArgsExp: UR's arguments and launch properties in zeal's terms, then the same
 // Kernel::launch the zeal ABI uses, with its checks (required sub-group sizes, ranges, arguments).
-#include "adapter/buffer.hpp"
-#include "adapter/queue.hpp"
+#include "adapter/core/buffer.hpp"
+#include "adapter/core/queue.hpp"
 #include "adapter/ur/capture.hpp"
 #include "adapter/ur/commands.hpp"
 #include "adapter/ur/program_set.hpp"

@@ -1,7 +1,7 @@
 // UR entry points of buffers: create, sub-buffers, info, and the commands that read, write, copy, fill and map
 // them, over the Buffer object and the Queue's commands.
-#include "adapter/buffer.hpp"
-#include "adapter/queue.hpp"
+#include "adapter/core/buffer.hpp"
+#include "adapter/core/queue.hpp"
 #include "adapter/ur/commands.hpp"
 #include "adapter/ur/capture.hpp"
 

@@ -1,5 +1,5 @@
 // UR entry points of the adapter and its platforms, over the same Adapter and Platform the zeal ABI serves.
-#include "adapter/adapter.hpp"
+#include "adapter/core/adapter.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <algorithm>

@@ -4,8 +4,8 @@
 // its queue's device (DESIGN.md).
 #pragma once
 
-#include "adapter/kernel.hpp"
-#include "adapter/program.hpp"
+#include "adapter/core/kernel.hpp"
+#include "adapter/core/program.hpp"
 #include "adapter/ur/entry.hpp"
 
 #include <vector>

@@ -1,6 +1,7 @@
 // UR entry points of queues and of the commands that need no memory object: USM copies and fills, prefetch and
 // advice, markers and barriers. The commands themselves are the Queue's, as for the zeal ABI.
-#include "adapter/queue.hpp"
+#include "adapter/core/buffer.hpp"
+#include "adapter/core/queue.hpp"
 #include "adapter/ur/capture.hpp"
 #include "adapter/ur/program.hpp"
 
@@ -380,6 +381,31 @@ ur_result_t host_task(ur_queue_handle_t queue, ur_exp_host_task_function_t funct
   });
 }
 
+// SYCL's enqueue_native_command with Level Zero: the function appends to the queue's immediate list, which it
+// gets from urQueueGetNativeHandle, in the queue's order (Queue::native). Memory objects it names are zeal
+// buffers, already device-accessible USM: nothing moves.
+ur_result_t native_command(ur_queue_handle_t queue, ur_exp_enqueue_native_command_function_t function, void *data,
+                           uint32_t num_mems, const ur_mem_handle_t *mems,
+                           const ur_exp_enqueue_native_command_properties_t *properties, uint32_t num_wait,
+                           const ur_event_handle_t *wait, ur_event_handle_t *event) {
+  constexpr const char *entry = "urEnqueueNativeCommandExp";
+  return run([&]() -> Outcome {
+    if (function == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: pfnNativeEnqueue is null", entry));
+    if (properties != nullptr && (properties->flags & UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("{}: flags {:#x} have bits UR does not define", entry, properties->flags));
+    if (mems == nullptr && num_mems > 0)
+      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: phMemList is null with {} objects", entry, num_mems));
+    for (uint32_t i = 0; i < num_mems; ++i) {
+      Buffer *buffer = nullptr;
+      if (Outcome o = check_handle(mems[i], buffer); !o.ok()) return o;
+    }
+    return on_queue(queue, num_wait, wait, event, false, [&](Queue &q, std::span<Event *const> w) {
+      return q.native([&] { function(queue, data); }, w);
+    });
+  });
+}
+
 // A device timestamp in the queue's order, as the event's profiling times (Queue::record_timestamp).
 ur_result_t timestamp_recording(ur_queue_handle_t queue, bool blocking, uint32_t num_wait,
                                 const ur_event_handle_t *wait, ur_event_handle_t *event) {
@@ -394,6 +420,7 @@ ur_result_t timestamp_recording(ur_queue_handle_t queue, bool blocking, uint32_t
 } // namespace
 
 void implement_queue_exp(ur_enqueue_exp_dditable_t &t) {
+  t.pfnNativeCommandExp = native_command;
   t.pfnHostTaskExp = host_task;
   t.pfnTimestampRecordingExp = timestamp_recording;
 }

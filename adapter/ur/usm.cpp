@@ -1,7 +1,7 @@
 // UR entry points of USM: allocations over the Context's, which checks and records them for both faces.
-#include "adapter/context.hpp"
+#include "adapter/core/context.hpp"
 #include "adapter/ur/entry.hpp"
-#include "adapter/usm_pool.hpp"
+#include "adapter/core/usm_pool.hpp"
 
 namespace zeal::adapter::ur {
 namespace {

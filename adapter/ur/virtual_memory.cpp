@@ -1,7 +1,7 @@
 // UR entry points of virtual and physical memory over Level Zero's zeVirtualMem* and zePhysicalMem*: reservations
 // are address ranges of the context, physical memory a PhysicalMemory object, and the driver keeps the mappings
 // (the CPU driver's are mmap'd ranges of a memory file).
-#include "adapter/physical_memory.hpp"
+#include "adapter/core/physical_memory.hpp"
 #include "adapter/ur/entry.hpp"
 
 namespace zeal::adapter::ur {

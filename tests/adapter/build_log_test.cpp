@@ -1,7 +1,7 @@
 // Which kernels a device refuses, decided from metadata before the driver sees the module, and the reason a
 // driver's build log gives, on the texts real drivers write (no Level Zero).
-#include "adapter/build_log.hpp"
-#include "adapter/launch_checks.hpp"
+#include "adapter/core/build_log.hpp"
+#include "adapter/core/launch_checks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The adapter's launch checks on their own, with devices described by hand (no driver needed).
-#include "adapter/launch_checks.hpp"
+#include "adapter/core/launch_checks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Device-image metadata reading and SPIR-V kernel stripping, called directly (no Level Zero).
-#include "adapter/metadata.hpp"
-#include "adapter/spirv_strip.hpp"
+#include "adapter/core/metadata.hpp"
+#include "adapter/core/spirv_strip.hpp"
 #include "module_linker/range_type.hpp"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,13 @@
 // The adapter, its platforms, devices and contexts through UR's loader: what a SYCL runtime reads at start-up,
 // the same answers as the zeal C ABI, and the UR codes for bad input.
+#include "tests/support/capture_stderr.hpp"
 #include "ur_fixture.hpp"
 
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <regex>
 
 namespace zeal_ur_test {
 namespace {
@@ -214,6 +217,27 @@ TEST_F(UrFace, AnUnimplementedEntryPointIsUnsupported) {
   EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urUSMPoolCreateExp(context, device, &desc, &pool))
       << "a device's own pools (the experimental pool API)";
   UR_ASSERT_OK(urContextRelease(context));
+}
+
+// ZEAL_TRACE=1 (the ur_face_test.trace entry) traces UR calls on the sink the zeal face's calls use: name,
+// arguments, UR's result and duration; without it nothing is written.
+TEST_F(UrFace, ZealTraceShowsUrCallsAndOnlyThen) {
+  const char *trace = std::getenv("ZEAL_TRACE");
+  const bool tracing = trace != nullptr && std::string(trace) == "1";
+  size_t size = 0;
+  const std::string text = zeal::test::capture_stderr([&] {
+    EXPECT_EQ(UR_RESULT_SUCCESS, urPlatformGetInfo(platform, UR_PLATFORM_INFO_NAME, 0, nullptr, &size));
+    EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urContextRetain(nullptr));
+  });
+  if (!tracing) {
+    EXPECT_EQ(std::string::npos, text.find("[zeal-trace]")) << text;
+    return;
+  }
+  const std::regex ok("\\[zeal-trace\\] urPlatformGetInfo\\(0x[0-9a-f]+, 1, 0, 0x0, 0x[0-9a-f]+\\) -> "
+                      "UR_RESULT_SUCCESS in [0-9]+\\.[0-9] us");
+  EXPECT_TRUE(std::regex_search(text, ok)) << text;
+  const std::regex failed("\\[zeal-trace\\] urContextRetain\\(0x0\\) -> UR_RESULT_ERROR_INVALID_NULL_HANDLE in");
+  EXPECT_TRUE(std::regex_search(text, failed)) << text;
 }
 
 } // namespace

@@ -119,6 +119,10 @@ TEST_F(UrGraph, AQueueThatWaitsForACapturedEventJoinsTheCapture) {
   ur_event_handle_t fork = nullptr, join = nullptr;
   UR_ASSERT_OK(launch(q1, init, n, {pointer(0, a), value(1, &seed)}, {}, &fork));
   EXPECT_FALSE(capturing(q2));
+  // A command a graph cannot hold that waits for a captured event is refused, and its queue does not join.
+  const auto task = +[](void *) {};
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_OPERATION, urEnqueueHostTaskExp(q2, task, nullptr, nullptr, 1, &fork, nullptr));
+  EXPECT_FALSE(capturing(q2));
   UR_ASSERT_OK(launch(q2, square, n, {pointer(0, a), pointer(1, b)}, {fork}, &join)) << error();
   EXPECT_TRUE(capturing(q2)) << "q2 joined by waiting for a captured event";
   ur_exp_graph_handle_t of_q2 = nullptr;

@@ -2,6 +2,8 @@
 // calls, the results checked, and the UR codes for bad input.
 #include "ur_fixture.hpp"
 
+#include <level_zero/ze_api.h>
+
 #include <bit>
 #include <chrono>
 #include <condition_variable>
@@ -321,6 +323,57 @@ TEST_F(UrQueue, ASignalableEventIsSignalledByEachBarrierItIsGiven) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urEventCreateExp(context, device, &both, &refused));
   both.flags = 0x80;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION, urEventCreateExp(context, device, &both, &refused));
+}
+
+// urEnqueueNativeCommandExp (SYCL's enqueue_native_command): the function appends Level Zero commands to the
+// queue's own list, ordered after the wait list and before whatever waits for the command's event.
+TEST_F(UrQueue, ANativeCommandAppendsToTheQueuesListInItsOrder) {
+  EXPECT_TRUE(info_value<ur_bool_t>([&](size_t size, void *value, size_t *ret) {
+    return urDeviceGetInfo(device, UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP, size, value, ret);
+  }));
+  constexpr size_t n = 4096;
+  struct Copy {
+    void *dst, *src;
+    ur_queue_handle_t seen = nullptr;
+  };
+  const auto native_copy = +[](ur_queue_handle_t q, void *data) {
+    auto *copy = static_cast<Copy *>(data);
+    copy->seen = q;
+    ur_native_handle_t list = 0;
+    if (urQueueGetNativeHandle(q, nullptr, &list) != UR_RESULT_SUCCESS) return;
+    (void)zeCommandListAppendMemoryCopy(reinterpret_cast<ze_command_list_handle_t>(list), copy->dst, copy->src, n,
+                                        nullptr, 0, nullptr);
+  };
+  for (ur_queue_flags_t flags : {ur_queue_flags_t{0}, ur_queue_flags_t{UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE}}) {
+    ur_queue_handle_t q = make_queue(flags);
+    ASSERT_NE(nullptr, q);
+    void *a = nullptr, *b = nullptr;
+    UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, nullptr, n, &a));
+    UR_ASSERT_OK(urUSMDeviceAlloc(context, device, nullptr, nullptr, n, &b));
+    const uint8_t pattern = uint8_t(0x5a + flags);
+    ur_event_handle_t filled = nullptr, copied = nullptr;
+    UR_ASSERT_OK(urEnqueueUSMFill(q, a, 1, &pattern, n, 0, nullptr, &filled));
+    Copy copy{b, a};
+    UR_ASSERT_OK(urEnqueueNativeCommandExp(q, native_copy, &copy, 0, nullptr, nullptr, 1, &filled, &copied)) << error();
+    EXPECT_EQ(q, copy.seen) << "the function runs at once, given the queue";
+    EXPECT_EQ(UR_COMMAND_ENQUEUE_NATIVE_EXP, event_info<ur_command_t>(copied, UR_EVENT_INFO_COMMAND_TYPE));
+    std::vector<uint8_t> host(n, 0);
+    UR_ASSERT_OK(urEnqueueUSMMemcpy(q, true, host.data(), b, n, 1, &copied, nullptr));
+    EXPECT_EQ(std::vector<uint8_t>(n, pattern), host);
+    const ur_exp_enqueue_native_command_properties_t bad{UR_STRUCTURE_TYPE_EXP_ENQUEUE_NATIVE_COMMAND_PROPERTIES,
+                                                         nullptr, 0x10};
+    EXPECT_EQ(UR_RESULT_ERROR_INVALID_ENUMERATION,
+              urEnqueueNativeCommandExp(q, native_copy, &copy, 0, nullptr, &bad, 0, nullptr, nullptr));
+    EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+              urEnqueueNativeCommandExp(q, nullptr, &copy, 0, nullptr, nullptr, 0, nullptr, nullptr));
+    EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+              urEnqueueNativeCommandExp(q, native_copy, &copy, 1, nullptr, nullptr, 0, nullptr, nullptr));
+    UR_EXPECT_OK(urEventRelease(filled));
+    UR_EXPECT_OK(urEventRelease(copied));
+    UR_EXPECT_OK(urUSMFree(context, a));
+    UR_EXPECT_OK(urUSMFree(context, b));
+    UR_EXPECT_OK(urQueueRelease(q));
+  }
 }
 
 TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {

@@ -1,0 +1,62 @@
+// The host-task thread of a queue: waits for each task's start event, calls the task, signals its event.
+#include "adapter/core/host_tasks.hpp"
+
+#include "common/log.hpp"
+
+#include <fmt/format.h>
+
+namespace zeal::adapter {
+
+HostTasks::HostTasks() : thread_([this] { run(); }) {}
+
+HostTasks::~HostTasks() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void HostTasks::post(Ref<Event> start, Ref<Event> done, HostFunction function, void *data) {
+  {
+    std::lock_guard lock(mutex_);
+    tasks_.push_back(Task{std::move(start), std::move(done), function, data});
+  }
+  wake_.notify_one();
+}
+
+void HostTasks::run() {
+  for (;;) {
+    Task task;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      if (tasks_.empty()) return; // stopping, with nothing left to run
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    execute(task);
+  }
+}
+
+void HostTasks::execute(const Task &task) {
+  // A start event that failed (the device was lost) still releases what waits for the task, but the task, whose
+  // inputs were never produced, does not run.
+  if (Status s = task.start->wait(); s.ok()) {
+    try {
+      task.function(task.data);
+    } catch (...) {
+      // A C callback should not throw; one that does must not end the process from zeal's thread.
+      logger("zeal-adapter").error("host task {}: the function threw an exception, which zeal ignores",
+                 reinterpret_cast<void *>(task.function));
+    }
+  } else {
+    logger("zeal-adapter").error("host task {} not run: {}", reinterpret_cast<void *>(task.function), s.error().message);
+  }
+  if (ze_result_t r = zeEventHostSignal(task.done->ze()); r != ZE_RESULT_SUCCESS)
+    logger("zeal-adapter").error("host task {}: zeEventHostSignal failed ({:#x}); what waits for the task will not be released",
+               reinterpret_cast<void *>(task.function), static_cast<uint32_t>(r));
+}
+
+} // namespace zeal::adapter
