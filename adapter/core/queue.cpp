@@ -269,17 +269,21 @@ std::vector<Ref<Event>> Queue::outstanding() {
   return pending_;
 }
 
+// The commands stay pending while they are waited for: a finish from another thread (freeing memory waits for
+// every queue of the context) must not take them from a queue whose next command waits for them, in order or
+// behind a barrier. Only what completed is forgotten, after.
 Status Queue::finish() {
   std::lock_guard finishing(finish_mutex_);
   {
     std::lock_guard lock(mutex_);
     finishing_.assign(pending_.begin(), pending_.end());
-    pending_.clear();
   }
   Status result;
   for (auto &e : finishing_)
     if (Status s = e->wait(); !s.ok() && result.ok()) result = std::move(s);
   finishing_.clear();
+  std::lock_guard lock(mutex_);
+  forget_completed();
   return result;
 }
 

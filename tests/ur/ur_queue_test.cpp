@@ -376,6 +376,47 @@ TEST_F(UrQueue, ANativeCommandAppendsToTheQueuesListInItsOrder) {
   }
 }
 
+// Another thread's finish (urQueueFinish, or freeing memory, which waits for every queue of the context) while a
+// command is still running must leave the queue's order whole: a command enqueued meanwhile still waits for it.
+// (The finish used to take the running commands from the queue, and the next command then waited for nothing.)
+TEST_F(UrQueue, AFinishFromAnotherThreadLeavesTheQueuesOrderWhole) {
+  for (ur_queue_flags_t flags : {ur_queue_flags_t{0}, ur_queue_flags_t{UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE}}) {
+    const bool in_order = flags == 0;
+    ur_queue_handle_t q = make_queue(flags);
+    ASSERT_NE(nullptr, q);
+    auto *word = static_cast<uint32_t *>(shared(4));
+    ASSERT_NE(nullptr, word);
+    *word = 0;
+    struct Gate {
+      std::atomic<bool> open{false};
+      uint32_t *word;
+      uint32_t seen = ~0u;
+    } gate{false, word};
+    const auto held = +[](void *data) {
+      auto *g = static_cast<Gate *>(data);
+      while (!g->open.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      g->seen = *g->word;
+    };
+    UR_ASSERT_OK(urEnqueueHostTaskExp(q, held, &gate, nullptr, 0, nullptr, nullptr));
+    std::thread finisher([&] { EXPECT_EQ(UR_RESULT_SUCCESS, urQueueFinish(q)); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // the finish is waiting for the held task now
+    // In order, the fill waits for the task; out of order, a barrier orders it after the task.
+    if (!in_order) {
+      UR_ASSERT_OK(urEnqueueEventsWaitWithBarrier(q, 0, nullptr, nullptr));
+    }
+    const uint32_t seven = 7;
+    UR_ASSERT_OK(urEnqueueUSMFill(q, word, 4, &seven, 4, 0, nullptr, nullptr));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // time enough for a fill that waited for nothing
+    gate.open = true;
+    finisher.join();
+    UR_ASSERT_OK(urQueueFinish(q));
+    EXPECT_EQ(0u, gate.seen) << (in_order ? "in order" : "out of order") << ": the fill ran before the task";
+    EXPECT_EQ(7u, *word);
+    UR_EXPECT_OK(urUSMFree(context, word));
+    UR_EXPECT_OK(urQueueRelease(q));
+  }
+}
+
 TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {
   ur_queue_handle_t q = make_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   ASSERT_NE(nullptr, q);
