@@ -41,9 +41,16 @@ conformance="$work/build/test/conformance"
 # UR's CMake makes device code depend on the SYCL sources only, so a stand-in that changed after the last
 # build leaves its images stale: remove them (and the integration headers) and the build makes them again.
 needs_build=false
-for group in ${only_groups:-$groups_with_device_code}; do
-  [ -x "$conformance/$group/$group-test" ] || needs_build=true
-done
+# A group's binary is <group>-test, in a folder of its own name or not (exp_kernel_launch_with_args-test lies in
+# exp_enqueue_kernel_launch_with_args/).
+binary_of() { compgen -G "$conformance/*/$1-test" | head -1 || true; }
+if [ -n "$only_groups" ]; then
+  for group in $only_groups; do [ -n "$(binary_of "$group")" ] || needs_build=true; done
+else
+  for group in $groups_with_device_code; do
+    compgen -G "$conformance/$group/*-test" >/dev/null || needs_build=true
+  done
+fi
 if ! grep -qx "UR_DPCXX:FILEPATH=$stand_ins/dpcxx" "$work/build/CMakeCache.txt" 2>/dev/null; then
   needs_build=true
 elif [ -n "$(find "$stand_ins/device_code" "$stand_ins/dpcxx" "$stand_ins/extract-device-code" \
@@ -63,7 +70,10 @@ if $needs_build; then
 fi
 tests=()
 if [ -n "$only_groups" ]; then
-  for group in $only_groups; do tests+=("$conformance/$group/$group-test"); done
+  for group in $only_groups; do
+    binary=$(binary_of "$group")
+    tests+=("${binary:-$conformance/$group/$group-test}")
+  done
 else
   tests=("$conformance"/*/*-test)
 fi
