@@ -49,6 +49,11 @@ size_t CommandBuffer::command_count() const {
   return commands_.size();
 }
 
+void CommandBuffer::each_command(FunctionRef<void(const BufferCommand &)> visit) const {
+  std::lock_guard lock(mutex_);
+  for (const auto &c : commands_) visit(*c);
+}
+
 Result<BufferCommand *> CommandBuffer::add(Command command, const Deps &deps, BufferCommand::Append append,
                                            std::optional<RecordedLaunch> launch) {
   Ref<Event> signal;
@@ -124,7 +129,7 @@ Result<BufferCommand *> CommandBuffer::copy_rect(Pitched dst, Pitched src, size_
 }
 
 Result<BufferCommand *> CommandBuffer::fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size,
-                                            size_t width, size_t height, const Deps &deps, Command command) {
+                                                 size_t width, size_t height, const Deps &deps, Command command) {
   FillRows rows{width, pitch, height};
   if (Status s = check_fill(*context_, first, pattern, pattern_size, rows, "command buffer fill"); !s.ok())
     return std::move(s).error();

@@ -96,6 +96,8 @@ public:
   const Options &options() const { return options_; }
   bool finalized() const;
   size_t command_count() const;
+  // Each command, in order (under the buffer's lock: `visit` must not call the buffer).
+  void each_command(FunctionRef<void(const BufferCommand &)> visit) const;
   // The regular command list (its native handle), recorded at finalize.
   ze_command_list_handle_t ze() const { return list_.get(); }
 
@@ -108,7 +110,7 @@ public:
                                     const Deps &deps, Command command);
   // `height` runs of `width` bytes, `pitch` apart (height 1: one run), as Queue::fill_rect.
   Result<BufferCommand *> fill_rect(void *first, size_t pitch, const void *pattern, size_t pattern_size, size_t width,
-                               size_t height, const Deps &deps, Command command = Command::Fill);
+                                    size_t height, const Deps &deps, Command command = Command::Fill);
   // A prefetch or advice: hints, so only an order.
   Result<BufferCommand *> marker(const Deps &deps, Command command);
 

@@ -79,19 +79,24 @@ Result<Ref<Event>> Event::create_signalable(Context &context, const Device &devi
                           "an IPC event pool");
       !s.ok())
     return std::move(s).error();
-  OwnPool owned(pool, zeEventPoolDestroy);
-  auto event_desc = ze_desc<ze_event_desc_t>();
-  event_desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
-  event_desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
+  auto made = in_own_pool(context, device, OwnPool(pool, zeEventPoolDestroy), "an IPC event");
+  if (!made.ok()) return made;
+  made.value()->reusable_ = true;
+  made.value()->signalable_ = true;
+  made.value()->command_ = Command::Barrier;
+  return listed_signalable(std::move(made).value());
+}
+
+Result<Ref<Event>> Event::in_own_pool(Context &context, const Device &device, OwnPool pool, const char *what) {
+  auto desc = ze_desc<ze_event_desc_t>();
+  desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
+  desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
   ze_event_handle_t event = nullptr;
-  if (Status s = ze_check(zeEventCreate(pool, &event_desc, &event), "zeEventCreate", "an IPC event"); !s.ok())
+  if (Status s = ze_check(zeEventCreate(pool.get(), &desc, &event), "zeEventCreate", what); !s.ok())
     return std::move(s).error();
   Ref<Event> made(new Event(Ref<Context>(&context), device, false, ZeEvent(event), EventPools::Slot{}), false);
-  made->own_pool_ = std::move(owned);
-  made->reusable_ = true;
-  made->signalable_ = true;
-  made->command_ = Command::Barrier;
-  return listed_signalable(std::move(made));
+  made->own_pool_ = std::move(pool);
+  return made;
 }
 
 Result<Ref<Event>> Event::open_ipc(Context &context, const ze_ipc_event_pool_handle_t &handle) {
@@ -100,20 +105,11 @@ Result<Ref<Event>> Event::open_ipc(Context &context, const ze_ipc_event_pool_han
                           "an IPC event handle");
       !s.ok())
     return std::move(s).error();
-  OwnPool opened(pool, zeEventPoolCloseIpcHandle);
-  auto event_desc = ze_desc<ze_event_desc_t>();
-  event_desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
-  event_desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
-  ze_event_handle_t event = nullptr;
-  if (Status s = ze_check(zeEventCreate(pool, &event_desc, &event), "zeEventCreate", "the event of an IPC handle");
-      !s.ok())
-    return std::move(s).error();
-  Ref<Event> made(new Event(Ref<Context>(&context), *context.devices().front(), false, ZeEvent(event),
-                            EventPools::Slot{}),
-                  false);
-  made->own_pool_ = std::move(opened);
-  made->opened_ = true;
-  made->reusable_ = true; // another process may reset and signal it again
+  auto made = in_own_pool(context, *context.devices().front(), OwnPool(pool, zeEventPoolCloseIpcHandle),
+                          "the event of an IPC handle");
+  if (!made.ok()) return made;
+  made.value()->opened_ = true;
+  made.value()->reusable_ = true; // another process may reset and signal it again
   return made;
 }
 

@@ -101,10 +101,12 @@ private:
       : Object(kKind), context_(std::move(context)), device_(device), profiling_(profiling),
         event_(std::move(event)), slot_(slot) {}
 
-  static constexpr size_t kInlineWaits = 4;
-
   // An event pool of the event's own (IPC events), destroyed (or, opened from a handle, closed) after the event.
   using OwnPool = std::unique_ptr<std::remove_pointer_t<ze_event_pool_handle_t>, ze_result_t (*)(ze_event_pool_handle_t)>;
+  // The one event of `pool` (index 0, host scope), which goes with it.
+  static Result<Ref<Event>> in_own_pool(Context &context, const Device &device, OwnPool pool, const char *what);
+
+  static constexpr size_t kInlineWaits = 4;
 
   Ref<Context> context_;
   const Device &device_;

@@ -71,7 +71,7 @@ Graph::~Graph() {
 
 bool Graph::empty() const {
   std::lock_guard lock(mutex_);
-  return nodes_.empty();
+  return !buffer_ || buffer_->command_count() == 0;
 }
 
 Graph::Capturing *Graph::capturing_entry(const Queue &queue) {
@@ -86,10 +86,10 @@ Status Graph::begin(Queue &queue, bool made_by_capture) {
     if (!queues_.empty())
       return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                         fmt::format("graph {} is being captured from another queue already", id_));
-    if (!nodes_.empty())
+    if (buffer_ && buffer_->command_count() != 0)
       return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                         fmt::format("graph {} holds {} commands already; a capture begins with an empty graph", id_,
-                                    nodes_.size()));
+                                    buffer_->command_count()));
     if (&queue.context() != context_.get())
       return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                         fmt::format("graph {} belongs to another context than the queue", id_));
@@ -184,7 +184,6 @@ Result<Ref<Event>> Graph::capture(Queue &queue, Command command, std::span<Event
   auto made = record(*buffer_, {points, others, want_event});
   if (!made.ok()) return std::move(made).error();
   const SyncPoint point = made.value()->sync_point();
-  nodes_.push_back({command, points, others.size()});
   if (queue.in_order() || command == Command::Barrier) {
     c->last = point;
     c->since_last.clear();
@@ -202,7 +201,7 @@ Result<ExecutableGraph *> Graph::instantiate() {
   if (!queues_.empty())
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("graph {} is still being captured: end the capture first", id_));
-  if (nodes_.empty())
+  if (!buffer_ || buffer_->command_count() == 0)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
                       fmt::format("graph {} has no commands to instantiate", id_));
   auto copy = buffer_->copy();
@@ -216,12 +215,13 @@ Status Graph::dump(const std::string &path) const {
   std::string dot = fmt::format("digraph zeal_graph_{} {{\n", id_);
   {
     std::lock_guard lock(mutex_);
-    for (size_t i = 0; i < nodes_.size(); ++i) {
-      const Node &n = nodes_[i];
-      dot += fmt::format("  n{} [label=\"{}: {}{}\"];\n", i, i, command_name(n.command),
-                         n.outside_waits != 0 ? fmt::format(" (waits for {} events outside)", n.outside_waits) : "");
-      for (SyncPoint d : n.deps) dot += fmt::format("  n{} -> n{};\n", d, i);
-    }
+    if (buffer_)
+      buffer_->each_command([&](const BufferCommand &c) {
+        const SyncPoint i = c.sync_point();
+        dot += fmt::format("  n{} [label=\"{}: {}{}\"];\n", i, i, command_name(c.command()),
+                           c.wait_count() != 0 ? fmt::format(" (waits for {} events outside)", c.wait_count()) : "");
+        for (SyncPoint d : c.deps()) dot += fmt::format("  n{} -> n{};\n", d, i);
+      });
   }
   dot += "}\n";
   std::FILE *file = std::fopen(path.c_str(), "w");

@@ -72,12 +72,6 @@ private:
     std::optional<SyncPoint> last;     // in order: the last command; out of order: the last barrier
     std::vector<SyncPoint> since_last; // out of order: the commands after the last barrier
   };
-  // What dump() draws of a command: its kind, the commands it waits for, how many events of other work.
-  struct Node {
-    Command command;
-    std::vector<SyncPoint> deps;
-    size_t outside_waits;
-  };
   Capturing *capturing_entry(const Queue &queue);
 
   Ref<Context> context_;
@@ -86,7 +80,6 @@ private:
   Ref<CommandBuffer> buffer_; // made by the first command, on its queue's device
   std::vector<Capturing> queues_; // the queue that began the capture first
   bool made_by_capture_ = false;
-  std::vector<Node> nodes_;
   std::unordered_map<const Event *, SyncPoint> node_of_;
   std::vector<std::pair<DestructionCallback, void *>> callbacks_;
 };

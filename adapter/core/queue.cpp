@@ -173,30 +173,25 @@ Result<Ref<Event>> Queue::barrier(Command command, std::span<Event *const> wait,
   if (wait.empty()) before = outstanding();
   for (Event *e : wait) waits.push(e);
   for (auto &e : before) waits.push(e.get());
-  if (also_signal != nullptr) {
-    if (!also_signal->signalable())
-      return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
-                        "a barrier can signal only an event made to be signalled (UR's urEventCreateExp)");
-    // A signal still on its way from an earlier command would complete this one early: it lands first.
-    if (also_signal->submitted())
-      if (Status s = also_signal->wait(); !s.ok()) return std::move(s).error();
-    if (Status s = ze_check(zeEventHostReset(also_signal->ze()), "zeEventHostReset", "a signalable event"); !s.ok())
-      return std::move(s).error();
-  }
-  // With `also_signal`, it is signalled first and the command's own event by a barrier after every earlier
-  // command of the list: whoever waits for the command (finish included) knows `also_signal` is signalled, and
-  // nothing waits for `also_signal` itself, which its owner may reset.
-  auto made = submit(command, waits.events(), "zeCommandListAppendBarrier",
-                     [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                       if (also_signal == nullptr) return zeCommandListAppendBarrier(l, sig, n, w);
-                       ze_result_t r = zeCommandListAppendBarrier(l, also_signal->ze(), n, w);
-                       if (r != ZE_RESULT_SUCCESS) return r;
-                       return zeCommandListAppendBarrier(l, sig, 0, nullptr);
-                     });
-  if (also_signal != nullptr) {
-    if (made.ok()) also_signal->mark_submitted();
-    else (void)zeEventHostSignal(also_signal->ze()); // not left reset with no command to signal it
-  }
+  if (also_signal == nullptr)
+    return submit(command, waits.events(), "zeCommandListAppendBarrier",
+                  [](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                    return zeCommandListAppendBarrier(l, sig, n, w);
+                  });
+  if (!also_signal->signalable())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      "a barrier can signal only an event made to be signalled (UR's urEventCreateExp)");
+  // A signal still on its way from an earlier command would complete this one early: it lands first.
+  if (also_signal->submitted())
+    if (Status s = also_signal->wait(); !s.ok()) return std::move(s).error();
+  if (Status s = ze_check(zeEventHostReset(also_signal->ze()), "zeEventHostReset", "a signalable event"); !s.ok())
+    return std::move(s).error();
+  // `also_signal` is signalled first and the command's own event after every earlier command of the list: whoever
+  // waits for the command (finish included) knows `also_signal` is signalled, and nothing waits for `also_signal`
+  // itself, which its owner may reset.
+  auto made = bracketed(command, waits.events(), also_signal->ze(), [] {});
+  if (made.ok()) also_signal->mark_submitted();
+  else (void)zeEventHostSignal(also_signal->ze()); // not left reset with no command to signal it
   return made;
 }
 
@@ -222,11 +217,16 @@ Result<Ref<Event>> Queue::host_task(HostFunction function, void *data, std::span
 }
 
 Result<Ref<Event>> Queue::native(FunctionRef<void()> enqueue, std::span<Event *const> wait) {
-  return submit(Command::Native, wait, "zeCommandListAppendBarrier",
+  return bracketed(Command::Native, wait, nullptr, enqueue);
+}
+
+Result<Ref<Event>> Queue::bracketed(Command command, std::span<Event *const> wait, ze_event_handle_t opening,
+                                    FunctionRef<void()> between) {
+  return submit(command, wait, "zeCommandListAppendBarrier",
                 [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
-                  ze_result_t r = zeCommandListAppendBarrier(l, nullptr, n, w);
+                  ze_result_t r = zeCommandListAppendBarrier(l, opening, n, w);
                   if (r != ZE_RESULT_SUCCESS) return r;
-                  enqueue();
+                  between();
                   return zeCommandListAppendBarrier(l, sig, 0, nullptr);
                 });
 }

@@ -96,6 +96,11 @@ private:
     finishing_.reserve(kMaxInFlight + 1);
     Event::reserve_storage(kMaxInFlight + 16);
   }
+  // A command made of `between` (the caller's own appends, or none) between a barrier after `wait` (and, in order,
+  // the previous command) that signals `opening` (or nothing) and a barrier after every earlier command of the
+  // list that signals the command's event: barrier()'s `also_signal` and native().
+  Result<Ref<Event>> bracketed(Command command, std::span<Event *const> wait, ze_event_handle_t opening,
+                               FunctionRef<void()> between);
   // The queue over `list`, registered with its context (so that freeing memory waits for it).
   static Queue *make(Context &context, Device &device, ze_command_list_handle_t list, uint32_t flags, bool owned);
   void forget_completed();
