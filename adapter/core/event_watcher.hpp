@@ -2,12 +2,9 @@
 #pragma once
 
 #include "adapter/core/event.hpp"
+#include "adapter/core/work_thread.hpp"
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
-#include <mutex>
-#include <thread>
 
 namespace zeal::adapter {
 
@@ -22,17 +19,15 @@ public:
 
 private:
   EventWatcher();
-  void run();
 
   struct Watch {
     Ref<Event> event;
     std::function<void()> then;
   };
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Watch> watches_;
-  bool stopping_ = false;
-  std::thread thread_;
+  void watch(Watch &watch);
+
+  // Watches not yet taken when the process ends are dropped: their events may never complete.
+  WorkThread<Watch> thread_;
 };
 
 } // namespace zeal::adapter

@@ -7,40 +7,15 @@
 
 namespace zeal::adapter {
 
-HostTasks::HostTasks() : thread_([this] { run(); }) {}
+HostTasks::HostTasks() : thread_(WorkThread<Task>::AtStop::kDrain, execute) {}
 
-HostTasks::~HostTasks() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_one();
-  thread_.join();
-}
+HostTasks::~HostTasks() = default;
 
 void HostTasks::post(Ref<Event> start, Ref<Event> done, HostFunction function, void *data) {
-  {
-    std::lock_guard lock(mutex_);
-    tasks_.push_back(Task{std::move(start), std::move(done), function, data});
-  }
-  wake_.notify_one();
+  thread_.post(Task{std::move(start), std::move(done), function, data});
 }
 
-void HostTasks::run() {
-  for (;;) {
-    Task task;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
-      if (tasks_.empty()) return; // stopping, with nothing left to run
-      task = std::move(tasks_.front());
-      tasks_.pop_front();
-    }
-    execute(task);
-  }
-}
-
-void HostTasks::execute(const Task &task) {
+void HostTasks::execute(Task &task) {
   // A start event that failed (the device was lost) still releases what waits for the task, but the task, whose
   // inputs were never produced, does not run.
   if (Status s = task.start->wait(); s.ok()) {

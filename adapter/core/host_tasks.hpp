@@ -3,11 +3,7 @@
 #pragma once
 
 #include "adapter/core/event.hpp"
-
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
+#include "adapter/core/work_thread.hpp"
 
 namespace zeal::adapter {
 
@@ -32,14 +28,9 @@ private:
     HostFunction function = nullptr;
     void *data = nullptr;
   };
-  void run();
-  static void execute(const Task &task);
+  static void execute(Task &task);
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Task> tasks_;
-  bool stopping_ = false;
-  std::thread thread_;
+  WorkThread<Task> thread_;
 };
 
 } // namespace zeal::adapter

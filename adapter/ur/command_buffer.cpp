@@ -44,8 +44,7 @@ ur_result_t create(ur_context_handle_t context_handle, ur_device_handle_t device
   return run([&]() -> Outcome {
     Context *context = nullptr;
     Device *device = nullptr;
-    if (Outcome o = check_handle(context_handle, context); !o.ok()) return o;
-    if (Outcome o = check_handle(device_handle, device); !o.ok()) return o;
+    if (Outcome o = check_handles(context_handle, context, device_handle, device); !o.ok()) return o;
     if (desc == nullptr || out == nullptr)
       return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urCommandBufferCreateExp: pCommandBufferDesc or phCommandBuffer is null");
     if (!context->has_device(device))
@@ -298,24 +297,16 @@ ur_result_t append_buffer_rect(ur_exp_command_buffer_handle_t handle, ur_mem_han
       kToHost ? "urCommandBufferAppendMemBufferReadRectExp" : "urCommandBufferAppendMemBufferWriteRectExp";
   return run([&]() -> Outcome {
     if (Outcome o = check_buffers({buffer}); !o.ok()) return o;
-    if (host == nullptr)
-      return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: {} is null", entry, kToHost ? "pDst" : "pSrc"));
     RectSide in_b{}, in_h{};
-    if (Outcome o = rect_side(entry, "buffer", buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, in_b);
+    if (Outcome o = host_rect_sides(entry, kToHost, host, region, {buffer_origin, buffer_row_pitch, buffer_slice_pitch},
+                                    {host_origin, host_row_pitch, host_slice_pitch}, in_b, in_h);
         !o.ok())
-      return o;
-    if (Outcome o = rect_side(entry, "host", host_origin, region, host_row_pitch, host_slice_pitch, in_h); !o.ok())
       return o;
     return append(entry, handle, {num_sync, sync, num_events, events, out_sync, out_event, out_command},
                   [&](CommandBuffer &b, const CommandBuffer::Deps &deps) -> Result<BufferCommand *> {
                     auto bytes = in_buffer(*from_ur<Buffer>(buffer, "buffer").value(), in_b, entry);
                     if (!bytes.ok()) return std::move(bytes).error();
-                    const Pitched h = in_host(host, in_h);
-                    if (kToHost)
-                      return b.copy_rect(h, bytes.value(), region.width, region.height, region.depth, deps,
-                                         Command::ReadRect);
-                    return b.copy_rect(bytes.value(), h, region.width, region.height, region.depth, deps,
-                                       Command::WriteRect);
+                    return copy_host_rect(b, bytes.value(), in_host(host, in_h), kToHost, region, deps);
                   });
   });
 }
@@ -329,20 +320,18 @@ ur_result_t append_buffer_copy_rect(ur_exp_command_buffer_handle_t handle, ur_me
   constexpr const char *entry = "urCommandBufferAppendMemBufferCopyRectExp";
   return run([&]() -> Outcome {
     if (Outcome o = check_buffers({src, dst}); !o.ok()) return o;
-    RectSide from{}, to{};
-    if (Outcome o = rect_side(entry, "source", src_origin, region, src_row_pitch, src_slice_pitch, from); !o.ok())
-      return o;
-    if (Outcome o = rect_side(entry, "destination", dst_origin, region, dst_row_pitch, dst_slice_pitch, to); !o.ok())
+    CopyRectSides sides{};
+    if (Outcome o = copy_rect_sides(entry, region, {src_origin, src_row_pitch, src_slice_pitch},
+                                    {dst_origin, dst_row_pitch, dst_slice_pitch}, sides);
+        !o.ok())
       return o;
     return append(entry, handle, {num_sync, sync, num_events, events, out_sync, out_event, out_command},
                   [&](CommandBuffer &b, const CommandBuffer::Deps &deps) -> Result<BufferCommand *> {
-                    auto s = in_buffer(*from_ur<Buffer>(src, "source").value(), from, "urCommandBufferAppendMemBufferCopyRectExp source");
-                    if (!s.ok()) return std::move(s).error();
-                    auto d = in_buffer(*from_ur<Buffer>(dst, "destination").value(), to,
-                                       "urCommandBufferAppendMemBufferCopyRectExp destination");
-                    if (!d.ok()) return std::move(d).error();
-                    return b.copy_rect(d.value(), s.value(), region.width, region.height, region.depth, deps,
-                                       Command::CopyBufferRect);
+                    auto bytes = in_buffers(*from_ur<Buffer>(src, "source").value(),
+                                            *from_ur<Buffer>(dst, "destination").value(), sides, entry);
+                    if (!bytes.ok()) return std::move(bytes).error();
+                    return b.copy_rect(bytes.value().second, bytes.value().first, region.width, region.height,
+                                       region.depth, deps, Command::CopyBufferRect);
                   });
   });
 }
@@ -371,33 +360,20 @@ ur_result_t append_buffer_fill(ur_exp_command_buffer_handle_t handle, ur_mem_han
 }
 
 // Prefetch and advice are hints (the CPU's shared memory is the host's): each is only an order in the buffer.
-ur_result_t append_usm_prefetch(ur_exp_command_buffer_handle_t handle, const void *ptr, size_t size,
-                                ur_usm_migration_flags_t flags, uint32_t num_sync, const SyncPoint *sync,
-                                uint32_t num_events, const ur_event_handle_t *events, SyncPoint *out_sync,
-                                ur_event_handle_t *out_event, ur_exp_command_buffer_command_handle_t *out_command) {
-  constexpr const char *entry = "urCommandBufferAppendUSMPrefetchExp";
+// `undefined_bits` are the bits of the hint's flags (named `flags_name`) that UR does not define.
+template <Command hint, uint32_t undefined_bits, EntryName entry, EntryName flags_name>
+ur_result_t append_hint(ur_exp_command_buffer_handle_t handle, const void *ptr, size_t size, uint32_t flags,
+                        uint32_t num_sync, const SyncPoint *sync, uint32_t num_events, const ur_event_handle_t *events,
+                        SyncPoint *out_sync, ur_event_handle_t *out_event,
+                        ur_exp_command_buffer_command_handle_t *out_command) {
   return run([&]() -> Outcome {
-    if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: pMemory is null", entry));
-    if ((flags & UR_USM_MIGRATION_FLAGS_MASK) != 0)
-      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION, fmt::format("{}: flags {:#x} has bits UR does not define", entry, flags));
-    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: size is 0", entry));
-    return append(entry, handle, {num_sync, sync, num_events, events, out_sync, out_event, out_command},
-                  [&](CommandBuffer &b, const CommandBuffer::Deps &deps) { return b.marker(deps, Command::Prefetch); });
-  });
-}
-
-ur_result_t append_usm_advise(ur_exp_command_buffer_handle_t handle, const void *ptr, size_t size,
-                              ur_usm_advice_flags_t advice, uint32_t num_sync, const SyncPoint *sync,
-                              uint32_t num_events, const ur_event_handle_t *events, SyncPoint *out_sync,
-                              ur_event_handle_t *out_event, ur_exp_command_buffer_command_handle_t *out_command) {
-  constexpr const char *entry = "urCommandBufferAppendUSMAdviseExp";
-  return run([&]() -> Outcome {
-    if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: pMemory is null", entry));
-    if ((advice & UR_USM_ADVICE_FLAGS_MASK) != 0)
-      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION, fmt::format("{}: advice {:#x} has bits UR does not define", entry, advice));
-    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: size is 0", entry));
-    return append(entry, handle, {num_sync, sync, num_events, events, out_sync, out_event, out_command},
-                  [&](CommandBuffer &b, const CommandBuffer::Deps &deps) { return b.marker(deps, Command::Advise); });
+    if (ptr == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: pMemory is null", entry.text));
+    if ((flags & undefined_bits) != 0)
+      return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("{}: {} {:#x} has bits UR does not define", entry.text, flags_name.text, flags));
+    if (size == 0) return fail(UR_RESULT_ERROR_INVALID_SIZE, fmt::format("{}: size is 0", entry.text));
+    return append(entry.text, handle, {num_sync, sync, num_events, events, out_sync, out_event, out_command},
+                  [&](CommandBuffer &b, const CommandBuffer::Deps &deps) { return b.marker(deps, hint); });
   });
 }
 
@@ -406,8 +382,7 @@ ur_result_t enqueue(ur_queue_handle_t queue_handle, ur_exp_command_buffer_handle
   return run([&]() -> Outcome {
     Queue *queue = nullptr;
     CommandBuffer *buffer = nullptr;
-    if (Outcome o = check_handle(queue_handle, queue); !o.ok()) return o;
-    if (Outcome o = check_handle(handle, buffer); !o.ok()) return o;
+    if (Outcome o = check_handles(queue_handle, queue, handle, buffer); !o.ok()) return o;
     if (!buffer->finalized())
       return fail(UR_RESULT_ERROR_INVALID_OPERATION, "urEnqueueCommandBufferExp: the command buffer is not finalized");
     return enqueue_command(*queue, num_wait, wait, event, false,
@@ -610,15 +585,15 @@ void implement(ur_command_buffer_exp_dditable_t &t) {
   t.pfnAppendMemBufferWriteRectExp = append_buffer_rect<false>;
   t.pfnAppendMemBufferReadRectExp = append_buffer_rect<true>;
   t.pfnAppendMemBufferFillExp = append_buffer_fill;
-  t.pfnAppendUSMPrefetchExp = append_usm_prefetch;
-  t.pfnAppendUSMAdviseExp = append_usm_advise;
+  t.pfnAppendUSMPrefetchExp =
+      append_hint<Command::Prefetch, UR_USM_MIGRATION_FLAGS_MASK, "urCommandBufferAppendUSMPrefetchExp", "flags">;
+  t.pfnAppendUSMAdviseExp =
+      append_hint<Command::Advise, UR_USM_ADVICE_FLAGS_MASK, "urCommandBufferAppendUSMAdviseExp", "advice">;
   t.pfnUpdateKernelLaunchExp = update_kernel_launch;
   t.pfnUpdateSignalEventExp = update_signal_event;
   t.pfnUpdateWaitEventsExp = update_wait_events;
   t.pfnGetInfoExp = get_info;
-  t.pfnGetNativeHandleExp = [](ur_exp_command_buffer_handle_t b, ur_native_handle_t *native) {
-    return native_handle<CommandBuffer>(b, native, "urCommandBufferGetNativeHandleExp");
-  };
+  t.pfnGetNativeHandleExp = native_entry<CommandBuffer, "urCommandBufferGetNativeHandleExp">;
 }
 
 void implement_command_buffers(ur_enqueue_exp_dditable_t &t) { t.pfnCommandBufferExp = enqueue; }

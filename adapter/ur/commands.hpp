@@ -30,6 +30,34 @@ Result<Pitched> in_buffer(Buffer &buffer, const RectSide &side, const char *what
 // The same side in host memory.
 Pitched in_host(void *host, const RectSide &side);
 
+// Where a rectangle starts in one side of a command, and that side's pitches, as UR gives them.
+struct RectPlace {
+  ur_rect_offset_t origin;
+  size_t row_pitch;
+  size_t slice_pitch;
+};
+// A buffer's rectangle read to the host (to_host) or written from it: the host pointer, then the buffer's side and
+// the host's checked and placed.
+Outcome host_rect_sides(const char *entry, bool to_host, const void *host, ur_rect_region_t region,
+                        const RectPlace &buffer, const RectPlace &host_place, RectSide &in_buffer, RectSide &in_host);
+// The copy of a buffer's rectangle to the host (to_host) or from it, recorded by `to` (a queue, a command buffer).
+template <class Recorder, class Deps>
+auto copy_host_rect(Recorder &to, const Pitched &in_buffer, const Pitched &in_host, bool to_host,
+                    ur_rect_region_t region, const Deps &deps) {
+  if (to_host) return to.copy_rect(in_host, in_buffer, region.width, region.height, region.depth, deps, Command::ReadRect);
+  return to.copy_rect(in_buffer, in_host, region.width, region.height, region.depth, deps, Command::WriteRect);
+}
+
+// A rectangle copied between buffers: the source's side and the destination's, checked and placed.
+struct CopyRectSides {
+  RectSide from;
+  RectSide to;
+};
+Outcome copy_rect_sides(const char *entry, ur_rect_region_t region, const RectPlace &src, const RectPlace &dst,
+                        CopyRectSides &out);
+// Its bytes in the two buffers (source, destination), or INVALID_SIZE naming `entry` and the side that does not fit.
+Result<std::pair<Pitched, Pitched>> in_buffers(Buffer &src, Buffer &dst, const CopyRectSides &sides, const char *entry);
+
 // One UR argument as zeal's: VALUE (a null value is size zero bytes), POINTER (the USM pointer itself), LOCAL,
 // MEM_OBJ (the buffer's address, a USM pointer). Samplers have no zeal object behind them. `entry` names the
 // caller in sentences.

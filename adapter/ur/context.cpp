@@ -78,15 +78,9 @@ const UrInfoRow<Context, ur_context_info_t> kContextInfo[] = {
 
 void implement(ur_context_dditable_t &t) {
   t.pfnCreate = context_create;
-  t.pfnRetain = retain<Context>;
-  t.pfnRelease = release<Context>;
-  t.pfnGetInfo = [](ur_context_handle_t c, ur_context_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Context>(c, kContextInfo, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, key, size, value, size_ret);
-  };
+  implement_object<Context, kContextInfo, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT>(t);
   t.pfnCreateWithNativeHandle = context_from_native;
-  t.pfnGetNativeHandle = [](ur_context_handle_t c, ur_native_handle_t *native) {
-    return native_handle<Context>(c, native, "urContextGetNativeHandle");
-  };
+  t.pfnGetNativeHandle = native_entry<Context, "urContextGetNativeHandle">;
 }
 
 } // namespace zeal::adapter::ur

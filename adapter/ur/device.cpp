@@ -589,9 +589,7 @@ void implement(ur_device_dditable_t &t) {
   };
   t.pfnRetain = device_retain_or_release;
   t.pfnRelease = device_retain_or_release;
-  t.pfnGetNativeHandle = [](ur_device_handle_t d, ur_native_handle_t *native) {
-    return native_handle<Device>(d, native, "urDeviceGetNativeHandle");
-  };
+  t.pfnGetNativeHandle = native_entry<Device, "urDeviceGetNativeHandle">;
   t.pfnSelectBinary = device_select_binary;
   t.pfnPartition = device_partition;
   t.pfnCreateWithNativeHandle = device_from_native;

@@ -193,6 +193,20 @@ ur_result_t native_handle(Handle handle, ur_native_handle_t *out, const char *en
   });
 }
 
+// An entry point's name as a template argument, so that a slot can take a function that names itself in its
+// messages: t.pfnGetNativeHandle = native_entry<Context, "urContextGetNativeHandle">.
+template <size_t N>
+struct EntryName {
+  char text[N];
+  constexpr EntryName(const char (&name)[N]) { std::copy_n(name, N, text); }
+};
+
+// urXGetNativeHandle as a slot's function.
+template <class T, EntryName entry, class Handle>
+ur_result_t native_entry(Handle handle, ur_native_handle_t *out) noexcept {
+  return native_handle<T>(handle, out, entry.text);
+}
+
 // The zeal ABI's answer to one of its info keys of an object, decoded as T: one home for each fact both faces
 // report.
 template <class T, class Object>
@@ -202,6 +216,14 @@ Result<T> zeal_fact(const Object &object, int32_t key) {
   T value{};
   std::memcpy(&value, answer.value().bytes.data(), std::min(sizeof(T), answer.value().bytes.size()));
   return value;
+}
+
+// Several handles checked in order, each with the object it must name: the first that fails is the answer.
+template <class T, class Handle, class... Rest>
+Outcome check_handles(Handle handle, T *&out, Rest &&...rest) {
+  if (Outcome o = check_handle(handle, out); !o.ok()) return o;
+  if constexpr (sizeof...(rest) > 0) return check_handles(std::forward<Rest>(rest)...);
+  else return {};
 }
 
 // UR's info protocol: pPropSizeRet gets the size; pPropValue, when given, must hold propSize >= that size.
@@ -247,6 +269,20 @@ ur_result_t get_info(Handle handle, const UrInfoRow<T, Key> (&table)[N], int32_t
                      void *value, size_t *size_ret) noexcept {
   return get_info<T>(handle, table, last_key, key, size, value, size_ret,
                      [](const T &) { return std::string(kind_name(T::kKind)); });
+}
+
+// urXGetInfo over one info table as a slot's function: t.pfnGetInfo = info_entry<Context, kContextInfo, LAST_KEY>.
+template <class T, const auto &table, auto last_key, class Handle, class Key>
+ur_result_t info_entry(Handle handle, Key key, size_t size, void *value, size_t *size_ret) noexcept {
+  return get_info<T>(handle, table, last_key, key, size, value, size_ret);
+}
+
+// The slots a reference-counted object with one info table fills alike: pfnRetain, pfnRelease, pfnGetInfo.
+template <class T, const auto &table, auto last_key, class Table>
+void implement_object(Table &t) {
+  t.pfnRetain = retain<T>;
+  t.pfnRelease = release<T>;
+  t.pfnGetInfo = info_entry<T, table, last_key>;
 }
 
 // UR's wait-list rules: a null list with a count, or a list with count 0, is INVALID_EVENT_WAIT_LIST; each

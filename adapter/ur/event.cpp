@@ -278,14 +278,10 @@ void implement(ur_ipc_exp_dditable_t &t) {
 
 void implement(ur_event_dditable_t &t) {
   t.pfnCreateWithNativeHandle = event_from_native;
-  t.pfnGetInfo = [](ur_event_handle_t e, ur_event_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Event>(e, kEventInfo, UR_EVENT_INFO_REFERENCE_COUNT, key, size, value, size_ret);
-  };
+  implement_object<Event, kEventInfo, UR_EVENT_INFO_REFERENCE_COUNT>(t);
   t.pfnGetProfilingInfo = event_get_profiling_info;
   t.pfnWait = event_wait;
   t.pfnSetCallback = event_set_callback;
-  t.pfnRetain = retain<Event>;
-  t.pfnRelease = release<Event>;
   t.pfnGetNativeHandle = [](ur_event_handle_t handle, ur_native_handle_t *native) {
     return run([&]() -> Outcome {
       Event *event = nullptr;

@@ -176,24 +176,16 @@ Outcome host_rect(const char *entry, bool to_host, ur_queue_handle_t queue, ur_m
                   ur_rect_offset_t buffer_origin, ur_rect_offset_t host_origin, ur_rect_region_t region,
                   size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
                   void *host, uint32_t num_wait, const ur_event_handle_t *wait, ur_event_handle_t *event) {
-  if (host == nullptr)
-    return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: {} is null", entry, to_host ? "pDst" : "pSrc"));
   RectSide in_b{}, in_h{};
-  if (Outcome o = rect_side(entry, "buffer", buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, in_b);
+  if (Outcome o = host_rect_sides(entry, to_host, host, region, {buffer_origin, buffer_row_pitch, buffer_slice_pitch},
+                                  {host_origin, host_row_pitch, host_slice_pitch}, in_b, in_h);
       !o.ok())
-    return o;
-  if (Outcome o = rect_side(entry, "host", host_origin, region, host_row_pitch, host_slice_pitch, in_h); !o.ok())
     return o;
   return on_buffer(queue, buffer, num_wait, wait, event, blocking, to_host ? Command::ReadRect : Command::WriteRect,
                    [&](auto &q, Buffer &b, const auto &w) -> Made<decltype(q)> {
                      auto bytes = in_buffer(b, in_b, entry);
                      if (!bytes.ok()) return std::move(bytes).error();
-                     const Pitched h = in_host(host, in_h);
-                     if (to_host)
-                       return q.copy_rect(h, bytes.value(), region.width, region.height, region.depth, w,
-                                          Command::ReadRect);
-                     return q.copy_rect(bytes.value(), h, region.width, region.height, region.depth, w,
-                                        Command::WriteRect);
+                     return copy_host_rect(q, bytes.value(), in_host(host, in_h), to_host, region, w);
                    });
 }
 
@@ -219,19 +211,17 @@ ur_result_t buffer_copy_rect(ur_queue_handle_t queue, ur_mem_handle_t src_handle
   return run([&]() -> Outcome {
     Buffer *dst = nullptr;
     if (Outcome o = check_handle(dst_handle, dst); !o.ok()) return o;
-    RectSide from{}, to{};
-    if (Outcome o = rect_side(entry, "source", src_origin, region, src_row_pitch, src_slice_pitch, from); !o.ok())
-      return o;
-    if (Outcome o = rect_side(entry, "destination", dst_origin, region, dst_row_pitch, dst_slice_pitch, to); !o.ok())
+    CopyRectSides sides{};
+    if (Outcome o = copy_rect_sides(entry, region, {src_origin, src_row_pitch, src_slice_pitch},
+                                    {dst_origin, dst_row_pitch, dst_slice_pitch}, sides);
+        !o.ok())
       return o;
     return on_buffer(queue, src_handle, num_wait, wait, event, false, Command::CopyBufferRect,
                      [&](auto &q, Buffer &src, const auto &w) -> Made<decltype(q)> {
-                       auto s = in_buffer(src, from, "urEnqueueMemBufferCopyRect source");
-                       if (!s.ok()) return std::move(s).error();
-                       auto d = in_buffer(*dst, to, "urEnqueueMemBufferCopyRect destination");
-                       if (!d.ok()) return std::move(d).error();
-                       return q.copy_rect(d.value(), s.value(), region.width, region.height, region.depth, w,
-                                          Command::CopyBufferRect);
+                       auto bytes = in_buffers(src, *dst, sides, entry);
+                       if (!bytes.ok()) return std::move(bytes).error();
+                       return q.copy_rect(bytes.value().second, bytes.value().first, region.width, region.height,
+                                          region.depth, w, Command::CopyBufferRect);
                      });
   });
 }
@@ -328,14 +318,35 @@ Pitched in_host(void *host, const RectSide &side) {
   return {static_cast<uint8_t *>(host) + side.offset, side.row_pitch, side.slice_pitch};
 }
 
+Outcome host_rect_sides(const char *entry, bool to_host, const void *host, ur_rect_region_t region,
+                        const RectPlace &buffer, const RectPlace &host_place, RectSide &in_buffer, RectSide &in_host) {
+  if (host == nullptr)
+    return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: {} is null", entry, to_host ? "pDst" : "pSrc"));
+  if (Outcome o = rect_side(entry, "buffer", buffer.origin, region, buffer.row_pitch, buffer.slice_pitch, in_buffer);
+      !o.ok())
+    return o;
+  return rect_side(entry, "host", host_place.origin, region, host_place.row_pitch, host_place.slice_pitch, in_host);
+}
+
+Outcome copy_rect_sides(const char *entry, ur_rect_region_t region, const RectPlace &src, const RectPlace &dst,
+                        CopyRectSides &out) {
+  if (Outcome o = rect_side(entry, "source", src.origin, region, src.row_pitch, src.slice_pitch, out.from); !o.ok())
+    return o;
+  return rect_side(entry, "destination", dst.origin, region, dst.row_pitch, dst.slice_pitch, out.to);
+}
+
+Result<std::pair<Pitched, Pitched>> in_buffers(Buffer &src, Buffer &dst, const CopyRectSides &sides, const char *entry) {
+  auto s = in_buffer(src, sides.from, fmt::format("{} source", entry).c_str());
+  if (!s.ok()) return std::move(s).error();
+  auto d = in_buffer(dst, sides.to, fmt::format("{} destination", entry).c_str());
+  if (!d.ok()) return std::move(d).error();
+  return std::pair{s.value(), d.value()};
+}
+
 void implement(ur_mem_dditable_t &t) {
   t.pfnBufferCreate = buffer_create;
   t.pfnBufferPartition = buffer_partition;
-  t.pfnRetain = retain<Buffer>;
-  t.pfnRelease = release<Buffer>;
-  t.pfnGetInfo = [](ur_mem_handle_t m, ur_mem_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Buffer>(m, kMemInfo, UR_MEM_INFO_REFERENCE_COUNT, key, size, value, size_ret);
-  };
+  implement_object<Buffer, kMemInfo, UR_MEM_INFO_REFERENCE_COUNT>(t);
   t.pfnGetNativeHandle = mem_native_handle;
   t.pfnBufferCreateWithNativeHandle = buffer_from_native;
 }

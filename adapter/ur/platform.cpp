@@ -174,26 +174,18 @@ ur_result_t adapter_set_logger_level(ur_adapter_handle_t handle, ur_logger_level
 
 void implement(ur_adapter_dditable_t &t) {
   t.pfnGet = adapter_get;
-  t.pfnRetain = retain<Adapter>;
-  t.pfnRelease = release<Adapter>;
+  implement_object<Adapter, kAdapterInfo, UR_ADAPTER_INFO_VERSION>(t);
   t.pfnGetLastError = adapter_get_last_error;
   t.pfnSetLoggerCallback = adapter_set_logger_callback;
   t.pfnSetLoggerCallbackLevel = adapter_set_logger_level;
-  t.pfnGetInfo = [](ur_adapter_handle_t a, ur_adapter_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Adapter>(a, kAdapterInfo, UR_ADAPTER_INFO_VERSION, key, size, value, size_ret);
-  };
 }
 
 void implement(ur_platform_dditable_t &t) {
   t.pfnGet = platform_get;
-  t.pfnGetInfo = [](ur_platform_handle_t p, ur_platform_info_t key, size_t size, void *value, size_t *size_ret) {
-    return get_info<Platform>(p, kPlatformInfo, UR_PLATFORM_INFO_ADAPTER, key, size, value, size_ret);
-  };
+  t.pfnGetInfo = info_entry<Platform, kPlatformInfo, UR_PLATFORM_INFO_ADAPTER>;
   t.pfnGetApiVersion = platform_get_api_version;
   t.pfnCreateWithNativeHandle = platform_from_native;
-  t.pfnGetNativeHandle = [](ur_platform_handle_t p, ur_native_handle_t *native) {
-    return native_handle<Platform>(p, native, "urPlatformGetNativeHandle");
-  };
+  t.pfnGetNativeHandle = native_entry<Platform, "urPlatformGetNativeHandle">;
   t.pfnGetBackendOption = platform_get_backend_option;
 }
 

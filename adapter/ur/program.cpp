@@ -167,37 +167,26 @@ Outcome compile_all(std::span<Program *const> programs, const char *options) {
   return for_each_program(programs, [&](Program &p) { return p.compile(options); });
 }
 
-ur_result_t build(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *options) {
+using ProgramStep = Outcome (*)(std::span<Program *const> programs, const char *options);
+
+// urProgramBuild and urProgramCompile: the step for every device of the program.
+template <ProgramStep step, EntryName entry>
+ur_result_t on_all_devices(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *options) {
   return run([&]() -> Outcome {
     UrProgram *program = nullptr;
-    if (Outcome o = program_in(hContext, hProgram, "urProgramBuild", program); !o.ok()) return o;
-    return build_all(all_of(*program), options);
+    if (Outcome o = program_in(hContext, hProgram, entry.text, program); !o.ok()) return o;
+    return step(all_of(*program), options);
   });
 }
 
-ur_result_t compile(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *options) {
-  return run([&]() -> Outcome {
-    UrProgram *program = nullptr;
-    if (Outcome o = program_in(hContext, hProgram, "urProgramCompile", program); !o.ok()) return o;
-    return compile_all(all_of(*program), options);
-  });
-}
-
-ur_result_t build_exp(ur_program_handle_t hProgram, uint32_t count, ur_device_handle_t *devices,
-                      ur_exp_program_flags_t flags, const char *options) {
+// urProgramBuildExp and urProgramCompileExp: the step for the devices named.
+template <ProgramStep step, EntryName entry>
+ur_result_t on_devices(ur_program_handle_t hProgram, uint32_t count, ur_device_handle_t *devices,
+                       ur_exp_program_flags_t flags, const char *options) {
   return run([&]() -> Outcome {
     std::vector<Program *> programs;
-    if (Outcome o = programs_for(hProgram, count, devices, flags, "urProgramBuildExp", programs); !o.ok()) return o;
-    return build_all(programs, options);
-  });
-}
-
-ur_result_t compile_exp(ur_program_handle_t hProgram, uint32_t count, ur_device_handle_t *devices,
-                        ur_exp_program_flags_t flags, const char *options) {
-  return run([&]() -> Outcome {
-    std::vector<Program *> programs;
-    if (Outcome o = programs_for(hProgram, count, devices, flags, "urProgramCompileExp", programs); !o.ok()) return o;
-    return compile_all(programs, options);
+    if (Outcome o = programs_for(hProgram, count, devices, flags, entry.text, programs); !o.ok()) return o;
+    return step(programs, options);
   });
 }
 
@@ -326,8 +315,8 @@ void implement(ur_program_dditable_t &t) {
   t.pfnCreateWithNativeHandle = program_from_native;
   t.pfnCreateWithIL = create_with_il;
   t.pfnCreateWithBinary = create_with_binary;
-  t.pfnBuild = build;
-  t.pfnCompile = compile;
+  t.pfnBuild = on_all_devices<build_all, "urProgramBuild">;
+  t.pfnCompile = on_all_devices<compile_all, "urProgramCompile">;
   t.pfnLink = link_all;
   t.pfnRetain = retain<UrProgram>;
   t.pfnRelease = release<UrProgram>;
@@ -336,8 +325,8 @@ void implement(ur_program_dditable_t &t) {
 }
 
 void implement(ur_program_exp_dditable_t &t) {
-  t.pfnBuildExp = build_exp;
-  t.pfnCompileExp = compile_exp;
+  t.pfnBuildExp = on_devices<build_all, "urProgramBuildExp">;
+  t.pfnCompileExp = on_devices<compile_all, "urProgramCompileExp">;
   t.pfnLinkExp = link_exp;
 }
 

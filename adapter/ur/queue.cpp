@@ -41,8 +41,7 @@ ur_result_t queue_create(ur_context_handle_t context, ur_device_handle_t device,
   return run([&]() -> Outcome {
     Context *c = nullptr;
     Device *d = nullptr;
-    if (Outcome o = check_handle(context, c); !o.ok()) return o;
-    if (Outcome o = check_handle(device, d); !o.ok()) return o;
+    if (Outcome o = check_handles(context, c, device, d); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urQueueCreate: phQueue is null");
     uint32_t flags = 0;
     if (Outcome o = queue_flags(properties, flags); !o.ok()) return o;

@@ -126,8 +126,7 @@ ur_result_t physical_create(ur_context_handle_t context_handle, ur_device_handle
   return run([&]() -> Outcome {
     Context *context = nullptr;
     Device *device = nullptr;
-    if (Outcome o = check_handle(context_handle, context); !o.ok()) return o;
-    if (Outcome o = check_handle(device_handle, device); !o.ok()) return o;
+    if (Outcome o = check_handles(context_handle, context, device_handle, device); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urPhysicalMemCreate: phPhysicalMem is null");
     const uint32_t flags = properties != nullptr ? properties->flags : 0;
     if ((flags & UR_PHYSICAL_MEM_FLAGS_MASK) != 0)
@@ -180,13 +179,7 @@ void implement(ur_virtual_mem_dditable_t &t) {
 
 void implement(ur_physical_mem_dditable_t &t) {
   t.pfnCreate = physical_create;
-  t.pfnRetain = retain<PhysicalMemory>;
-  t.pfnRelease = release<PhysicalMemory>;
-  t.pfnGetInfo = [](ur_physical_mem_handle_t m, ur_physical_mem_info_t key, size_t size, void *value,
-                    size_t *size_ret) {
-    return ur::get_info<PhysicalMemory>(m, kPhysicalInfo, UR_PHYSICAL_MEM_INFO_REFERENCE_COUNT, key, size, value,
-                                        size_ret);
-  };
+  implement_object<PhysicalMemory, kPhysicalInfo, UR_PHYSICAL_MEM_INFO_REFERENCE_COUNT>(t);
 }
 
 } // namespace zeal::adapter::ur

@@ -107,12 +107,6 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t list_destroy(ze_command_list_handle_t list) {
-  if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete CommandList::from(list); // an immediate list finishes its work first
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t list_close(ze_command_list_handle_t list) {
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   CommandList::from(list)->close();
@@ -316,7 +310,7 @@ ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_k
 void implement(ze_command_list_dditable_t &t) {
   t.pfnCreate = guarded<list_create>;
   t.pfnCreateImmediate = guarded<list_create_immediate>;
-  t.pfnDestroy = guarded<list_destroy>;
+  t.pfnDestroy = guarded<destroy<CommandList>>;
   t.pfnClose = guarded<list_close>;
   t.pfnReset = guarded<list_reset>;
   t.pfnAppendBarrier = guarded<append_barrier>;

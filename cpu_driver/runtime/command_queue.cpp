@@ -53,12 +53,6 @@ ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t queue_destroy(ze_command_queue_handle_t queue) {
-  if (queue == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete CommandQueue::from(queue); // waits for the work already submitted
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t queue_execute_command_lists(ze_command_queue_handle_t queue, uint32_t count,
                                         ze_command_list_handle_t *lists, ze_fence_handle_t fence) {
   if (queue == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -109,7 +103,7 @@ ze_result_t queue_synchronize(ze_command_queue_handle_t queue, uint64_t timeout_
 
 void implement(ze_command_queue_dditable_t &t) {
   t.pfnCreate = guarded<queue_create>;
-  t.pfnDestroy = guarded<queue_destroy>;
+  t.pfnDestroy = guarded<destroy<CommandQueue>>;
   t.pfnExecuteCommandLists = guarded<queue_execute_command_lists>;
   t.pfnSynchronize = guarded<queue_synchronize>;
 }

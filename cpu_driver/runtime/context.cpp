@@ -59,12 +59,6 @@ ze_result_t context_create_ex(ze_driver_handle_t driver, const ze_context_desc_t
   return context_create(driver, desc, out);
 }
 
-ze_result_t context_destroy(ze_context_handle_t context) {
-  if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete Context::from(context);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t context_get_status(ze_context_handle_t context) {
   return context == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ZE_RESULT_SUCCESS;
 }
@@ -111,7 +105,7 @@ ze_result_t context_evict_memory(ze_context_handle_t context, ze_device_handle_t
 void implement(ze_context_dditable_t &t) {
   t.pfnCreate = guarded<context_create>;
   t.pfnCreateEx = guarded<context_create_ex>;
-  t.pfnDestroy = guarded<context_destroy>;
+  t.pfnDestroy = guarded<destroy<Context>>;
   t.pfnGetStatus = guarded<context_get_status>;
   t.pfnSystemBarrier = guarded<context_system_barrier>;
   t.pfnMakeMemoryResident = guarded<context_make_memory_resident>;

@@ -100,12 +100,6 @@ ze_result_t event_pool_create(ze_context_handle_t context, const ze_event_pool_d
   return r;
 }
 
-ze_result_t event_pool_destroy(ze_event_pool_handle_t pool) {
-  if (pool == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete EventPool::from(pool);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t event_create(ze_event_pool_handle_t pool, const ze_event_desc_t *desc, ze_event_handle_t *out) {
   if (pool == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -121,12 +115,6 @@ ze_result_t event_create(ze_event_pool_handle_t pool, const ze_event_desc_t *des
     slot.end.store(0, std::memory_order_relaxed);
   }
   *out = event;
-  return ZE_RESULT_SUCCESS;
-}
-
-ze_result_t event_destroy(ze_event_handle_t event) {
-  if (event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete Event::from(event);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -222,7 +210,7 @@ ze_result_t event_pool_close_ipc_handle(ze_event_pool_handle_t pool) {
 
 void implement(ze_event_pool_dditable_t &t) {
   t.pfnCreate = guarded<event_pool_create>;
-  t.pfnDestroy = guarded<event_pool_destroy>;
+  t.pfnDestroy = guarded<destroy<EventPool>>;
   t.pfnGetIpcHandle = guarded<event_pool_get_ipc_handle>;
   t.pfnOpenIpcHandle = guarded<event_pool_open_ipc_handle>;
   t.pfnCloseIpcHandle = guarded<event_pool_close_ipc_handle>;
@@ -230,7 +218,7 @@ void implement(ze_event_pool_dditable_t &t) {
 
 void implement(ze_event_dditable_t &t) {
   t.pfnCreate = guarded<event_create>;
-  t.pfnDestroy = guarded<event_destroy>;
+  t.pfnDestroy = guarded<destroy<Event>>;
   t.pfnHostSignal = guarded<event_host_signal>;
   t.pfnHostSynchronize = guarded<event_host_synchronize>;
   t.pfnQueryStatus = guarded<event_query_status>;

@@ -14,12 +14,6 @@ ze_result_t fence_create(ze_command_queue_handle_t queue, const ze_fence_desc_t 
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t fence_destroy(ze_fence_handle_t fence) {
-  if (fence == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete Fence::from(fence);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t fence_host_synchronize(ze_fence_handle_t fence, uint64_t timeout_ns) {
   if (fence == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return Fence::from(fence)->signal().wait(timeout_ns) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
@@ -40,7 +34,7 @@ ze_result_t fence_reset(ze_fence_handle_t fence) {
 
 void implement(ze_fence_dditable_t &t) {
   t.pfnCreate = guarded<fence_create>;
-  t.pfnDestroy = guarded<fence_destroy>;
+  t.pfnDestroy = guarded<destroy<Fence>>;
   t.pfnHostSynchronize = guarded<fence_host_synchronize>;
   t.pfnQueryStatus = guarded<fence_query_status>;
   t.pfnReset = guarded<fence_reset>;

@@ -48,6 +48,21 @@ ze_result_t list_out(const std::vector<Object *> &available, uint32_t *count, Ha
   return ZE_RESULT_SUCCESS;
 }
 
+// The handle type an object is handed out as: the parameter of its from().
+template <class Object, class Handle>
+Handle handle_type(Object *(*)(Handle));
+template <class Object>
+using HandleOf = decltype(handle_type(&Object::from));
+
+// zeXDestroy: the object's destructor finishes what it must first (an immediate list its work, a queue what was
+// submitted to it).
+template <class Object>
+ze_result_t destroy(HandleOf<Object> handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete Object::from(handle);
+  return ZE_RESULT_SUCCESS;
+}
+
 // Copies a name into a caller's buffer the Level Zero way: a null buffer (or a
 // zero size) asks for the size including the terminator.
 ze_result_t copy_string_out(const char *text, size_t length, size_t *size, char *out);

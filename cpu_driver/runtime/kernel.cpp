@@ -238,12 +238,6 @@ ze_result_t kernel_create(ze_module_handle_t module, const ze_kernel_desc_t *des
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t kernel_destroy(ze_kernel_handle_t kernel) {
-  if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete Kernel::from(kernel);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t kernel_set_argument_value(ze_kernel_handle_t kernel, uint32_t index, size_t size, const void *value) {
   if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return Kernel::from(kernel)->set_argument(index, size, value);
@@ -370,7 +364,7 @@ void implement(ze_kernel_exp_dditable_t &t) {
 
 void implement(ze_kernel_dditable_t &t) {
   t.pfnCreate = guarded<kernel_create>;
-  t.pfnDestroy = guarded<kernel_destroy>;
+  t.pfnDestroy = guarded<destroy<Kernel>>;
   t.pfnSetArgumentValue = guarded<kernel_set_argument_value>;
   t.pfnSetGroupSize = guarded<kernel_set_group_size>;
   t.pfnSuggestGroupSize = guarded<kernel_suggest_group_size>;

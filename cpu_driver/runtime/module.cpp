@@ -133,12 +133,6 @@ ze_result_t module_create(ze_context_handle_t context, ze_device_handle_t device
   return result;
 }
 
-ze_result_t module_destroy(ze_module_handle_t module) {
-  if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete Module::from(module);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t module_get_native_binary(ze_module_handle_t module, size_t *size, uint8_t *out) {
   if (module == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -221,12 +215,6 @@ ze_result_t module_get_properties(ze_module_handle_t module, ze_module_propertie
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t build_log_destroy(ze_module_build_log_handle_t log) {
-  if (log == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete BuildLog::from(log);
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t build_log_get_string(ze_module_build_log_handle_t log, size_t *size, char *text) {
   if (log == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   const std::string &t = BuildLog::from(log)->text();
@@ -237,7 +225,7 @@ ze_result_t build_log_get_string(ze_module_build_log_handle_t log, size_t *size,
 
 void implement(ze_module_dditable_t &t) {
   t.pfnCreate = guarded<module_create>;
-  t.pfnDestroy = guarded<module_destroy>;
+  t.pfnDestroy = guarded<destroy<Module>>;
   t.pfnDynamicLink = guarded<module_dynamic_link>;
   t.pfnGetNativeBinary = guarded<module_get_native_binary>;
   t.pfnGetGlobalPointer = guarded<module_get_global_pointer>;
@@ -248,7 +236,7 @@ void implement(ze_module_dditable_t &t) {
 }
 
 void implement(ze_module_build_log_dditable_t &t) {
-  t.pfnDestroy = guarded<build_log_destroy>;
+  t.pfnDestroy = guarded<destroy<BuildLog>>;
   t.pfnGetString = guarded<build_log_get_string>;
 }
 
