@@ -2,6 +2,7 @@
 #include "module_linker/link_plan.hpp"
 
 #include "module_linker/link_rules.hpp"
+#include "spirv/imports.hpp"
 
 #include <fmt/format.h>
 
@@ -166,8 +167,9 @@ void resolve_imports(PlanState &state, LinkPlan &plan) {
         state.chosen.emplace(it->first, *def);
       } else {
         plan.diagnostics.push_back({DiagnosticCode::UnresolvedImport,
-                                    fmt::format("{} imports '{}' ({}), which no module exports",
-                                                module_label(state.inputs[m]), import.name, import.type)});
+                                    fmt::format("{} imports '{}' ({}), which no module exports{}",
+                                                module_label(state.inputs[m]), import.name, import.type,
+                                                spirv::producer_library_clause(import.name))});
         continue;
       }
       check_types(state, plan, m, import, *def);

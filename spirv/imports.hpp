@@ -2,6 +2,8 @@
 // module_linker (what an image depends on) and by the drivers' linkage scans (what dynamic linking must find).
 #pragma once
 
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace zeal::spirv {
@@ -22,5 +24,17 @@ bool is_driver_library_name(std::string_view name);
 inline bool driver_provides(std::string_view name) {
   return is_spirv_builtin_name(name) || is_driver_library_name(name);
 }
+
+// The runtime library of the compiler that made a module, when an import's name says whose it is: such imports
+// are unresolved until that compiler's runtime links its library in (chipStar links `__chip_*` when the program
+// runs). A phrase naming the library, or empty for a name no producer's library claims.
+std::string_view producer_library(std::string_view name);
+
+// For a sentence about an unresolved import: " (it is one of <library>)", or empty.
+std::string producer_library_clause(std::string_view name);
+
+// One sentence for a build log naming, for each producer's library, the imports among `imports` that it provides
+// and that its runtime links; empty when none of the names is claimed.
+std::string producer_library_note(std::span<const std::string> imports);
 
 } // namespace zeal::spirv

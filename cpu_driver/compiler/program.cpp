@@ -4,6 +4,7 @@
 #include "common/log.hpp"
 #include "cpu_driver/compiler/spirv/legalize.hpp"
 #include "spirv/host_access.hpp"
+#include "spirv/imports.hpp"
 
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -270,6 +271,7 @@ Result<Lowered> lower(std::span<const CompileInput> inputs, const HostLayout &la
                                                               : options.primary_subgroup_size;
   if (Status sizes = check_subgroup_sizes(*kernels, options); !sizes) return std::move(sizes).error();
   std::vector<std::string> imports = remaining_imports(ir, read->spirv);
+  log += spirv::producer_library_note(imports);
   std::map<std::string, ExportReach, std::less<>> reach;
   if (Status rewritten = rewrite_for_host(ir, options, *kernels, read->spirv, imports, log, reach); !rewritten) {
     return std::move(rewritten).error();

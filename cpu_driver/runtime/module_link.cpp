@@ -1,6 +1,7 @@
 // zeModuleDynamicLink and zeModuleInspectLinkageExt: matching imports to exports across the modules of a call.
 #include "common/log.hpp"
 #include "cpu_driver/runtime/module.hpp"
+#include "spirv/imports.hpp"
 
 #include <fmt/format.h>
 
@@ -56,8 +57,8 @@ LinkPlan plan_link(std::span<Module *const> modules, const ExportTable &exports)
     for (const std::string &name : program.linkage().imports) {
       auto found = exports.find(name);
       if (found == exports.end()) {
-        plan.log += fmt::format("{}: unresolved import '{}': no module in the link exports it\n",
-                                describe(modules, i), name);
+        plan.log += fmt::format("{}: unresolved import '{}': no module in the link exports it{}\n",
+                                describe(modules, i), name, spirv::producer_library_clause(name));
       } else if (found->second.size() > 1) {
         plan.log += fmt::format("{}: import '{}' is exported by {} modules ({}), which is ambiguous\n",
                                 describe(modules, i), name, found->second.size(),

@@ -24,6 +24,27 @@ TEST(RealWorldSpirv, BuiltInElementsReadThroughCastsAndPointerChainsRun) {
         EXPECT_EQ(x + 1000 * y + 1000000 * z, out[x + 4 * y + 16 * z]) << "work-item " << x << "," << y << "," << z;
 }
 
+TEST(RealWorldSpirv, BuiltInElementsAtLanesTheKernelIsGivenRun) {
+  auto program = build_real_world("builtin_dynamic_lanes");
+  ASSERT_NE(program, nullptr);
+  const KernelInfo *kernel = program->find_kernel("builtin_dynamic_lanes");
+  ASSERT_NE(kernel, nullptr);
+  for (uint32_t a = 0; a < 3; ++a) {
+    const uint64_t b = (a + 1) % 3;
+    std::vector<uint64_t> out(64, ~0ull);
+    uint64_t *p = out.data();
+    const void *args[] = {&p, &a, &b};
+    run(*kernel, args, Range{3, {2, 2, 2}, {2, 2, 2}});
+    for (uint64_t z = 0; z < 4; ++z)
+      for (uint64_t y = 0; y < 4; ++y)
+        for (uint64_t x = 0; x < 4; ++x) {
+          const uint64_t id[3] = {x, y, z};
+          EXPECT_EQ(1000 * id[a] + id[b], out[x + 4 * y + 16 * z]) << "lanes " << a << "," << b << ", work-item " << x
+                                                                    << "," << y << "," << z;
+        }
+  }
+}
+
 TEST(RealWorldSpirv, ScalarNullsNoReadWriteAndOneComponentVectorsRun) {
   auto program = build_real_world("scalar_forms");
   ASSERT_NE(program, nullptr);
@@ -48,6 +69,46 @@ TEST(RealWorldSpirv, DebugInformationTheReaderCannotTakeIsDroppedAndSaidSo) {
   const void *args[] = {&p};
   run(*program->find_kernel("debug_source_without_text"), args, Range{1, {2, 1, 1}, {16, 1, 1}});
   for (uint64_t i = 0; i < out.size(); ++i) EXPECT_EQ(2 * i, out[i]);
+}
+
+// The module with its OpExtInstImport of `from` naming `to` instead (the rest of the words unchanged).
+std::vector<uint8_t> with_set_renamed(const std::vector<uint8_t> &spirv, std::string_view from, std::string_view to) {
+  std::vector<uint32_t> words(spirv.size() / 4);
+  std::memcpy(words.data(), spirv.data(), words.size() * 4);
+  auto encoded = [](std::string_view name) {
+    std::vector<uint32_t> out(name.size() / 4 + 1, 0); // the terminator included
+    std::memcpy(out.data(), name.data(), name.size());
+    return out;
+  };
+  const std::vector<uint32_t> old_name = encoded(from), new_name = encoded(to);
+  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    std::vector<uint32_t> inst(words.begin() + at, words.begin() + at + count);
+    if (opcode == 11 /* OpExtInstImport */ && std::equal(inst.begin() + 2, inst.end(), old_name.begin(), old_name.end())) {
+      inst.resize(2);
+      inst.insert(inst.end(), new_name.begin(), new_name.end());
+      inst[0] = uint32_t(inst.size()) << 16 | opcode;
+    }
+    out.insert(out.end(), inst.begin(), inst.end());
+    at += count;
+  }
+  std::vector<uint8_t> bytes(out.size() * 4);
+  std::memcpy(bytes.data(), out.data(), bytes.size());
+  return bytes;
+}
+
+TEST(RealWorldSpirv, LegacySpirvDebugInformationIsDroppedAndSaidSo) {
+  auto program = build_binary(with_set_renamed(load_kernel("real_world/legacy_debug_info"), "OpenCL.DebugInfo.100",
+                                               "SPIRV.debug"));
+  ASSERT_NE(program, nullptr);
+  EXPECT_NE(std::string::npos, program->build_log().find("debug information was dropped: it is written in 'SPIRV.debug'"))
+      << program->build_log();
+  std::vector<uint64_t> out(48, 0);
+  uint64_t *p = out.data();
+  const void *args[] = {&p};
+  run(*program->find_kernel("legacy_debug_info"), args, Range{1, {3, 1, 1}, {16, 1, 1}});
+  for (uint64_t i = 0; i < out.size(); ++i) EXPECT_EQ(3 * i + 1, out[i]) << "element " << i;
 }
 
 TEST(RealWorldSpirv, ASpirv16ModuleUsingNothingNewerIsReadAs14) {

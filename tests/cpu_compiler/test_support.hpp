@@ -77,12 +77,16 @@ private:
   std::map<const KernelInfo *, const Program *> owners_;
 };
 
-inline std::unique_ptr<Program> build(const std::string &stem, const CompileOptions &options = {}) {
-  auto program = compile_spirv(load_kernel(stem), options);
+inline std::unique_ptr<Program> build_binary(const std::vector<uint8_t> &spirv, const CompileOptions &options = {}) {
+  auto program = compile_spirv(spirv, options);
   EXPECT_TRUE(program.ok()) << (program.ok() ? "" : program.error().log);
   if (!program.ok()) return nullptr;
   BuiltKernels::get().add(**program);
   return std::move(program).value();
+}
+
+inline std::unique_ptr<Program> build(const std::string &stem, const CompileOptions &options = {}) {
+  return build_binary(load_kernel(stem), options);
 }
 
 struct Range {

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 using namespace zeal::spirv;
 
 TEST(DriverImports, SpirvBuiltInsAreProvidedByEveryDriver) {
@@ -23,4 +27,29 @@ TEST(DriverImports, OtherNamesMustComeFromAnotherModule) {
   for (const char *name : {"real_import", "_Z3foov", "__devicelib_other", "__spirv", "spirv_x", "__builtin_spirv"}) {
     EXPECT_FALSE(driver_provides(name)) << name;
   }
+}
+
+TEST(ProducerLibraries, ChipStarAndDpcppLibrariesAreNamedByTheirPrefixes) {
+  EXPECT_NE(std::string_view::npos, producer_library("__chip_sin_f32").find("chipStar's device library"));
+  EXPECT_NE(std::string_view::npos, producer_library("__devicelib_memcpy").find("DPC++'s device libraries"));
+  EXPECT_NE(std::string_view::npos, producer_library("__imf_saturatef").find("Intel math functions"));
+  // What a driver provides itself is no producer's import; other names are nobody's.
+  EXPECT_TRUE(producer_library("__devicelib_assert_fail").empty());
+  EXPECT_TRUE(producer_library("__spirv_ocl_sin").empty());
+  EXPECT_TRUE(producer_library("my_function").empty());
+  EXPECT_TRUE(producer_library_clause("my_function").empty());
+  EXPECT_EQ(0u, producer_library_clause("__chip_x").find(" (it is one of chipStar's device library"));
+}
+
+TEST(ProducerLibraries, TheBuildLogNoteGroupsImportsByLibraryAndNamesAFewOfMany) {
+  const std::vector<std::string> imports = {"__chip_a", "user_fn", "__chip_b", "__chip_c", "__chip_d", "__chip_e",
+                                            "__devicelib_memset"};
+  const std::string note = producer_library_note(imports);
+  EXPECT_NE(std::string::npos, note.find("imports '__chip_a', '__chip_b', '__chip_c', '__chip_d' and 1 more from "
+                                         "chipStar's device library"))
+      << note;
+  EXPECT_NE(std::string::npos, note.find("imports '__devicelib_memset' from DPC++'s device libraries")) << note;
+  EXPECT_EQ(std::string::npos, note.find("user_fn")) << note;
+  EXPECT_EQ(2, std::count(note.begin(), note.end(), '\n'));
+  EXPECT_EQ("", producer_library_note(std::vector<std::string>{"user_fn"}));
 }

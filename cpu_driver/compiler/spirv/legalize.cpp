@@ -25,6 +25,8 @@ namespace {
 using spirv::header_words;
 constexpr uint32_t debug_source = 35;          // DebugSource in OpenCL.DebugInfo.100: File, then optional Text
 constexpr uint32_t debug_source_words = 7;     // with Text: opcode, type, result, set, instruction, File, Text
+// The name of llvm-spirv's debug instruction set before OpenCL.DebugInfo.100 (clang 9 to 11 era output).
+constexpr std::string_view legacy_debug_info = "SPIRV.debug";
 constexpr uint32_t nontemporal_mask = 0x4000;  // SPIR-V 1.6's memory-operand hint
 constexpr uint32_t version_1_4 = 0x00010400;
 // The type OpenCL C++'s cl::spec_constant<T, ID> is read through: its name carries the id, not a SpecId.
@@ -54,7 +56,9 @@ bool may_need_rewriting(std::span<const uint32_t> words) {
     switch (i.opcode) {
     case spv::OpExtInstImport: {
       std::string name = count > 2 ? spirv::literal_string(w.subspan(2)) : std::string();
-      if (name == "OpenCL.DebugInfo.100" || std::string_view(name).starts_with("NonSemantic.")) return true;
+      if (name == "OpenCL.DebugInfo.100" || name == legacy_debug_info ||
+          std::string_view(name).starts_with("NonSemantic."))
+        return true;
       break;
     }
     case spv::OpTypeInt:
@@ -176,6 +180,12 @@ private:
         dropped_sets.insert(id);
         notes_.push_back(fmt::format("info: the non-semantic instructions of '{}' were dropped: this driver's "
                                      "SPIR-V reader (LLVMSPIRVLib 15) does not read them", name));
+      } else if (name == legacy_debug_info) {
+        dropped_sets.insert(id);
+        notes_.push_back(fmt::format("info: the module's debug information was dropped: it is written in '{}', the "
+                                     "name older llvm-spirv gave its debug instructions before OpenCL.DebugInfo.100, "
+                                     "which this driver's SPIR-V readers do not take; debug information does not "
+                                     "change what the kernels compute", name));
       } else if (name == "OpenCL.DebugInfo.100") {
         if (std::optional<uint32_t> bad = source_without_text(id)) {
           dropped_sets.insert(id);
@@ -385,12 +395,14 @@ private:
     return t[2] % 8 == 0 ? t[2] / 8 : 0;
   }
 
-  // A pointer into a built-in vector variable: where it points, in bytes from the vector's start.
+  // A pointer into a built-in vector variable: where it points, in bytes from the vector's start, or at the lane a
+  // run-time index names (DPC++'s get_global_id(dim) with a dim that is not a constant).
   struct Derived {
     uint32_t variable;
     uint32_t offset;
     uint32_t pointee;
-    size_t derivation; // the instruction that makes it; none for the variable itself
+    size_t derivation;     // the instruction that makes it; none for the variable itself
+    uint32_t dynamic = 0;  // the id of a run-time lane index, with offset 0
   };
   static constexpr size_t none = ~size_t(0);
 
@@ -402,8 +414,10 @@ private:
     uint32_t op = insts_[i].opcode;
     if (w.size() < 4 || !derived.contains(w[3])) return std::nullopt;
     const Derived &base = derived.at(w[3]);
+    if (base.dynamic != 0) return std::nullopt; // read where it is made, or not at all
     if (op == spv::OpBitcast && w.size() == 4) return Derived{base.variable, base.offset, pointee(w[1]), i};
     if (op != spv::OpPtrAccessChain && op != spv::OpInBoundsPtrAccessChain) return std::nullopt;
+    if (std::optional<Derived> d = derive_at_run_time(i, base)) return d;
     std::optional<uint32_t> element = w.size() >= 5 ? constant_value(w[4]) : std::nullopt;
     if (!element) return std::nullopt;
     uint32_t step = scalar_bytes(base.pointee);
@@ -415,6 +429,22 @@ private:
         return Derived{base.variable, base.offset + *lane * scalar_bytes(vector[2]), pointee(w[1]), i};
       }
     }
+    return std::nullopt;
+  }
+
+  // A pointer access chain to a lane the program computes: %var 0 %lane on the vector itself, or %lane elements
+  // from a cast of its start to a pointer to the lane's type.
+  std::optional<Derived> derive_at_run_time(size_t i, const Derived &base) const {
+    auto w = inst(i);
+    if (base.offset != 0) return std::nullopt;
+    auto vector = defining(base.pointee);
+    if (w.size() == 6 && constant_value(w[4]) == 0u && !constant_value(w[5]) && vector.size() == 4 &&
+        (vector[0] & 0xffff) == spv::OpTypeVector && pointee(w[1]) == vector[2])
+      return Derived{base.variable, 0, vector[2], i, w[5]};
+    auto variable = defining(builtin_vector(base.variable));
+    if (w.size() == 5 && !constant_value(w[4]) && variable.size() == 4 && base.pointee == variable[2] &&
+        pointee(w[1]) == variable[2])
+      return Derived{base.variable, 0, variable[2], i, w[4]};
     return std::nullopt;
   }
 
@@ -438,7 +468,7 @@ private:
     }
     // Every use of a derived pointer must be a derivation or a load of one whole element.
     std::unordered_set<uint32_t> blocked; // variables with another use
-    std::vector<std::pair<size_t, uint32_t>> loads; // load, lane
+    std::vector<std::pair<size_t, uint32_t>> loads; // load, lane (an id when the pointer's lane is dynamic)
     for (size_t i = 0; i < insts_.size(); ++i) {
       auto w = inst(i);
       bool derivation = w.size() >= 3 && derived.contains(w[2]) && derived.at(w[2]).derivation == i;
@@ -455,8 +485,9 @@ private:
       uint32_t variable = derived.at(w[3]).variable;
       if (blocked.contains(variable)) continue;
       uint32_t whole = bound_++;
-      replace(load, {word_of(spv::OpLoad, 4), vectors.at(variable), whole, variable,
-                     word_of(spv::OpCompositeExtract, 5), w[1], w[2], whole, lane});
+      const auto extract = derived.at(w[3]).dynamic != 0 ? spv::OpVectorExtractDynamic : spv::OpCompositeExtract;
+      replace(load, {word_of(spv::OpLoad, 4), vectors.at(variable), whole, variable, word_of(extract, 5), w[1], w[2],
+                     whole, lane});
     }
     for (const auto &[id, d] : derived) {
       if (d.derivation != none && !blocked.contains(d.variable)) drop(d.derivation);
@@ -491,6 +522,7 @@ private:
     if (insts_[i].opcode != spv::OpLoad || w.size() < 4 || w[1] != vector[2] || d.pointee != vector[2]) {
       return std::nullopt;
     }
+    if (d.dynamic != 0) return d.dynamic;
     if (bytes == 0 || d.offset % bytes != 0 || d.offset / bytes >= vector[3]) return std::nullopt;
     return d.offset / bytes;
   }
