@@ -12,8 +12,26 @@ namespace zeal::spirv {
 
 bool is_spirv_builtin_name(std::string_view name) { return name.starts_with("__spirv_"); }
 
+namespace {
+
+// The identifier of an Itanium-mangled function name (_Z<length><identifier>...), or the name itself.
+std::string_view mangled_identifier(std::string_view name) {
+  if (!name.starts_with("_Z")) return name;
+  size_t at = 2, length = 0;
+  while (at < name.size() && name[at] >= '0' && name[at] <= '9') length = length * 10 + size_t(name[at++] - '0');
+  return at + length <= name.size() ? name.substr(at, length) : std::string_view();
+}
+
+} // namespace
+
+bool is_igc_matrix_builtin(std::string_view name) {
+  std::string_view id = mangled_identifier(name);
+  return id.starts_with("intel_sub_group_") && id.find("_matrix_mad_k") != std::string_view::npos &&
+         id.find("_split_") == std::string_view::npos;
+}
+
 bool is_driver_library_name(std::string_view name) {
-  return name.starts_with("__builtin_spirv_") || name == "__devicelib_assert_fail";
+  return name.starts_with("__builtin_spirv_") || name == "__devicelib_assert_fail" || is_igc_matrix_builtin(name);
 }
 
 namespace {

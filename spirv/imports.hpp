@@ -14,11 +14,15 @@ namespace zeal::spirv {
 bool is_spirv_builtin_name(std::string_view name);
 
 // Functions the Level Zero drivers zeal supports provide as their own library, by name: Intel's GPU compiler's
-// built-ins (`__builtin_spirv_*`, which oneCCL's kernels import) and DPC++'s device assert
-// (`__devicelib_assert_fail`, native on Intel's driver; Triton imports it). A driver that lacks one of them
+// built-ins (`__builtin_spirv_*`, which oneCCL's kernels import; the sub-group matrix products of
+// cl_intel_subgroup_matrix_multiply_accumulate and its tf32 extension, `intel_sub_group_<a>_<b>_matrix_mad_k<K>`,
+// which Triton's XPU kernels import by their mangled names) and DPC++'s device assert (`__devicelib_assert_fail`,
+// native on Intel's driver; Triton imports it). A driver that lacks one of them
 // says so when the module is built or linked: a CPU driver provides what it implements (its host functions,
 // the built-ins its lowering defines) and leaves the rest to dynamic linking.
 bool is_driver_library_name(std::string_view name);
+// The sub-group matrix products among them (mangled or not; the split forms, which take two sub-groups, are not).
+bool is_igc_matrix_builtin(std::string_view name);
 
 // An import no other module has to provide: either of the above.
 inline bool driver_provides(std::string_view name) {

@@ -96,11 +96,21 @@ enum class SgOp : uint8_t {
   Shuffle, ShuffleDown, ShuffleUp, ShuffleXor,   // cl_intel_subgroups (down: current, next; up: previous, current)
   ShuffleUpKhr, ShuffleDownKhr, Broadcast, BroadcastFirst,
   All, Any, AllEqual, Ballot, Elect, Reduce, ScanInclusive, ScanExclusive, ClusteredReduce, Barrier,
+  MatrixMad, // cl_intel_subgroup_matrix_multiply_accumulate (and _tf32): see SgMatrix
 };
 enum class SgArith : uint8_t { Add, Mul, Min, Max, And, Or, Xor, LogicalAnd, LogicalOr, LogicalXor };
 enum class SgElement : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, F64 };
 inline constexpr uint32_t sg_code(SgOp op, SgArith arith, SgElement element, uint32_t count) {
   return uint32_t(op) | uint32_t(arith) << 8 | uint32_t(element) << 16 | count << 24;
+}
+// The operand types of a sub-group matrix product, SgOp::MatrixMad: its code is MatrixMad | SgMatrix << 8 |
+// (bits of each component of `a`: 16 or 32) << 16 | M << 24. Each lane posts its `a` (M rows' parts, or ceil(M/2)
+// rows for tf32) at 0, its column of `b` (256 bits) at sg_matrix_b_at and its column of `acc` at sg_matrix_acc_at;
+// it receives its column of the result.
+enum class SgMatrix : uint8_t { I8I8, I8U8, U8I8, U8U8, I4I4, I4U4, U4I4, U4U4, F16, BF16, F16AccF16, BF16AccBF16, TF32 };
+inline constexpr uint32_t sg_matrix_b_at = 32, sg_matrix_acc_at = 64, sg_matrix_post_bytes = 96;
+inline constexpr uint32_t sg_matrix_code(SgMatrix kind, uint32_t a_bits, uint32_t m) {
+  return uint32_t(SgOp::MatrixMad) | uint32_t(kind) << 8 | a_bits << 16 | m << 24;
 }
 // Bytes one lane posts: two values for the Intel shuffles up and down.
 inline constexpr uint32_t sg_max_post_bytes = 128;

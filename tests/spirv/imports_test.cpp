@@ -53,3 +53,14 @@ TEST(ProducerLibraries, TheBuildLogNoteGroupsImportsByLibraryAndNamesAFewOfMany)
   EXPECT_EQ(2, std::count(note.begin(), note.end(), '\n'));
   EXPECT_EQ("", producer_library_note(std::vector<std::string>{"user_fn"}));
 }
+
+TEST(DriverImports, IntelsSubGroupMatrixProductsAreADriversLibraryMangledOrNot) {
+  EXPECT_TRUE(is_driver_library_name("_Z38intel_sub_group_f16_f16_matrix_mad_k16Dv8_iS_Dv8_f"));
+  EXPECT_TRUE(is_driver_library_name("_Z39intel_sub_group_tf32_tf32_matrix_mad_k8Dv4_fDv8_fS0_"));
+  EXPECT_TRUE(is_igc_matrix_builtin("intel_sub_group_i4_u4_matrix_mad_k64"));
+  EXPECT_TRUE(driver_provides("_Z36intel_sub_group_i8_i8_matrix_mad_k32Dv8_iS_S_"));
+  // The split forms take two sub-groups: not provided; nor are look-alike names.
+  EXPECT_FALSE(is_igc_matrix_builtin("_Z44intel_sub_group_f16_f16_split_matrix_mad_k16Dv4_iDv8_iDv8_f"));
+  EXPECT_FALSE(is_igc_matrix_builtin("_Z99intel_sub_group_f16_f16_matrix_mad_k16")); // a length past the name
+  EXPECT_FALSE(is_igc_matrix_builtin("my_matrix_mad_k16"));
+}

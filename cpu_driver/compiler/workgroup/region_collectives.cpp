@@ -80,6 +80,7 @@ public:
 
   // What the site's code and slots must be for emit() to handle it.
   bool supported() const {
+    if (op_ == SgOp::MatrixMad) return false; // the host's (subgroup_ops.cpp)
     if (op_ == SgOp::Barrier || op_ == SgOp::Elect) return out_is(b_.getInt32Ty()) || op_ == SgOp::Barrier;
     llvm::Type *data = data_type();
     if (data == nullptr || lanes_ * padded_ > max_vector_elements) return false;

@@ -188,10 +188,122 @@ const unsigned char *shuffled(SgOp op, const CollectiveView &v, uint32_t arg, ui
   }
 }
 
+// --- Sub-group matrix products (cl_intel_subgroup_matrix_multiply_accumulate and its tf32 extension) ---
+
+struct MatrixShape {
+  uint32_t element_bits;      // of a and b's components: 4, 8, 16 or 32 (tf32)
+  bool a_signed, b_signed;    // integer components
+  bool is_float;
+};
+
+MatrixShape shape_of(SgMatrix kind) {
+  switch (kind) {
+  case SgMatrix::I8I8: return {8, true, true, false};
+  case SgMatrix::I8U8: return {8, true, false, false};
+  case SgMatrix::U8I8: return {8, false, true, false};
+  case SgMatrix::U8U8: return {8, false, false, false};
+  case SgMatrix::I4I4: return {4, true, true, false};
+  case SgMatrix::I4U4: return {4, true, false, false};
+  case SgMatrix::U4I4: return {4, false, true, false};
+  case SgMatrix::U4U4: return {4, false, false, false};
+  case SgMatrix::TF32: return {32, true, true, true};
+  default: return {16, true, true, true}; // fp16 and bf16, either accumulator
+  }
+}
+
+// Component k of packed operand bytes, `bits` wide, lowest bits first.
+int32_t integer_component(const unsigned char *bytes, uint32_t k, uint32_t bits, bool is_signed) {
+  const uint32_t bit = k * bits;
+  const uint32_t value = bits == 8 ? bytes[bit / 8] : (bytes[bit / 8] >> (bit % 8)) & 0xfu;
+  const bool negative = is_signed && (value >> (bits - 1) & 1);
+  return negative ? int32_t(value) - (1 << bits) : int32_t(value);
+}
+
+float float_component(const unsigned char *bytes, uint32_t k, SgMatrix kind) {
+  if (kind == SgMatrix::TF32) {
+    uint32_t bits;
+    std::memcpy(&bits, bytes + 4 * k, 4);
+    return std::bit_cast<float>(bits & ~0x1fffu); // tf32 keeps 10 of the 23 mantissa bits
+  }
+  uint16_t bits;
+  std::memcpy(&bits, bytes + 2 * k, 2);
+  const bool bf16 = kind == SgMatrix::BF16 || kind == SgMatrix::BF16AccBF16;
+  return bf16 ? std::bit_cast<float>(uint32_t(bits) << 16) : half_to_float(bits);
+}
+
+uint16_t float_to_bfloat16(float f) { // round to nearest even; a NaN stays a NaN
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return uint16_t(bits >> 16 | 0x40);
+  return uint16_t((bits + 0x7fff + (bits >> 16 & 1)) >> 16);
+}
+
+// Where row m, column k of `a` lies: the lane that holds it, and the component within that lane's post.
+// Rows are spread over the lanes' components (each lane holds a_bits of every row, K / lanes components), except
+// tf32, where lanes 0-7 hold the even rows and lanes 8-15 the odd ones (one row of 8 when M is 1).
+struct APlace {
+  uint32_t lane, component;
+};
+APlace place_in_a(SgMatrix kind, uint32_t m, uint32_t k, uint32_t rows, uint32_t a_bits, uint32_t element_bits) {
+  if (kind == SgMatrix::TF32) {
+    if (rows == 1) return {k, 0};
+    return {k + (m % 2) * 8, m / 2};
+  }
+  const uint32_t per_lane = a_bits / element_bits;
+  return {k / per_lane, m * per_lane + k % per_lane};
+}
+
+// Lane v.lane's column of acc + a x b, each product exact in float (f16, bf16 and tf32 products fit in 24 bits)
+// and summed in k order; integers in 32-bit wrapping arithmetic.
+void matrix_mad(uint32_t code, const CollectiveView &v, void *out) {
+  const auto kind = SgMatrix(code >> 8 & 0xff);
+  const uint32_t a_bits = code >> 16 & 0xff, rows = code >> 24;
+  const MatrixShape s = shape_of(kind);
+  const uint32_t k_count = 256 / s.element_bits;
+  const unsigned char *own = v.posts[v.lane];
+  const unsigned char *b = own + sg_matrix_b_at, *acc = own + sg_matrix_acc_at;
+  const bool narrow_acc = kind == SgMatrix::F16AccF16 || kind == SgMatrix::BF16AccBF16;
+  auto *result = static_cast<unsigned char *>(out);
+  for (uint32_t m = 0; m < rows; ++m) {
+    if (!s.is_float) {
+      int32_t sum;
+      std::memcpy(&sum, acc + 4 * m, 4);
+      uint32_t total = uint32_t(sum);
+      for (uint32_t k = 0; k < k_count; ++k) {
+        const APlace at = place_in_a(kind, m, k, rows, a_bits, s.element_bits);
+        if (at.lane >= v.size || (v.active >> at.lane & 1) == 0) continue; // a lane not taking part adds nothing
+        const int32_t x = integer_component(v.posts[at.lane], at.component, s.element_bits, s.a_signed);
+        total += uint32_t(x * integer_component(b, k, s.element_bits, s.b_signed));
+      }
+      std::memcpy(result + 4 * m, &total, 4);
+      continue;
+    }
+    float sum;
+    if (narrow_acc) {
+      uint16_t bits;
+      std::memcpy(&bits, acc + 2 * m, 2);
+      sum = kind == SgMatrix::F16AccF16 ? half_to_float(bits) : std::bit_cast<float>(uint32_t(bits) << 16);
+    } else {
+      std::memcpy(&sum, acc + 4 * m, 4);
+    }
+    for (uint32_t k = 0; k < (kind == SgMatrix::TF32 ? 8u : k_count); ++k) {
+      const APlace at = place_in_a(kind, m, k, rows, a_bits, s.element_bits);
+      if (at.lane >= v.size || (v.active >> at.lane & 1) == 0) continue;
+      sum += float_component(v.posts[at.lane], at.component, kind) * float_component(b, k, kind);
+    }
+    if (narrow_acc) {
+      const uint16_t bits = kind == SgMatrix::F16AccF16 ? float_to_half(sum) : float_to_bfloat16(sum);
+      std::memcpy(result + 2 * m, &bits, 2);
+    } else {
+      std::memcpy(result + 4 * m, &sum, 4);
+    }
+  }
+}
+
 } // namespace
 
 uint32_t sg_post_bytes(uint32_t code) {
   const auto op = SgOp(code & 0xff);
+  if (op == SgOp::MatrixMad) return sg_matrix_post_bytes;
   const uint32_t count = code >> 24, two = op == SgOp::ShuffleDown || op == SgOp::ShuffleUp ? 2 : 1;
   return element_bytes(SgElement(code >> 16 & 0xff)) * (count == 3 ? 4 : count) * two;
 }
@@ -208,6 +320,7 @@ void combine_collective(uint32_t code, const CollectiveView &v, uint32_t arg, vo
   int32_t result = 0;
   switch (op) {
   case SgOp::Barrier: return;
+  case SgOp::MatrixMad: return matrix_mad(code, v, out);
   case SgOp::Reduce: case SgOp::ScanInclusive: case SgOp::ScanExclusive: case SgOp::ClusteredReduce:
     return fold_typed(op, arith, element, v, arg, out);
   case SgOp::Elect: result = int32_t(v.lane) == std::countr_zero(v.active); break;
@@ -274,7 +387,7 @@ void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes
     return;
   case SgOp::All: case SgOp::Any: shared_bytes = sizeof(int32_t); break;
   case SgOp::Ballot: shared_bytes = 4 * sizeof(uint32_t); break;
-  case SgOp::Elect: case SgOp::AllEqual: case SgOp::ClusteredReduce: break;
+  case SgOp::Elect: case SgOp::AllEqual: case SgOp::ClusteredReduce: case SgOp::MatrixMad: break;
   default: return shuffle_lanes(op, code, view, lanes);
   }
   CollectiveView lane_view = view;

@@ -205,6 +205,65 @@ void define_collective(llvm::Function &f, Collective c, llvm::IRBuilder<> &b) {
   f.addFnAttr(llvm::Attribute::Convergent);
 }
 
+// intel_sub_group_<a>_<b>_matrix_mad_k<K>: the operand types by name, K checked against them; the accumulator's
+// type (f16 or bf16 rather than float) picks the narrow forms.
+std::optional<SgMatrix> matrix_kind(llvm::StringRef base, llvm::Type *result) {
+  llvm::StringRef rest = base;
+  if (!rest.consume_front("intel_sub_group_")) return std::nullopt;
+  auto [types, k] = rest.split("_matrix_mad_k");
+  struct Form {
+    SgMatrix kind;
+    llvm::StringRef k;
+  };
+  auto form = llvm::StringSwitch<std::optional<Form>>(types)
+                  .Case("i8_i8", Form{SgMatrix::I8I8, "32"}).Case("i8_u8", Form{SgMatrix::I8U8, "32"})
+                  .Case("u8_i8", Form{SgMatrix::U8I8, "32"}).Case("u8_u8", Form{SgMatrix::U8U8, "32"})
+                  .Case("i4_i4", Form{SgMatrix::I4I4, "64"}).Case("i4_u4", Form{SgMatrix::I4U4, "64"})
+                  .Case("u4_i4", Form{SgMatrix::U4I4, "64"}).Case("u4_u4", Form{SgMatrix::U4U4, "64"})
+                  .Case("f16_f16", Form{SgMatrix::F16, "16"}).Case("bf16_bf16", Form{SgMatrix::BF16, "16"})
+                  .Case("tf32_tf32", Form{SgMatrix::TF32, "8"})
+                  .Default(std::nullopt);
+  if (!form || k != form->k) return std::nullopt;
+  llvm::Type *element = result->getScalarType();
+  if (form->kind == SgMatrix::F16 && element->isHalfTy()) return SgMatrix::F16AccF16;
+  if (form->kind == SgMatrix::BF16 && element->isIntegerTy(16)) return SgMatrix::BF16AccBF16;
+  return form->kind;
+}
+
+// One collective for the whole product: each lane posts its a, its column of b and its column of acc (host_runtime.hpp,
+// SgMatrix) and gets its column of the result.
+void define_matrix_mad(llvm::Function &f, SgMatrix kind, llvm::IRBuilder<> &b) {
+  llvm::Module &module = *f.getParent();
+  llvm::Value *wi = f.getArg(f.arg_size() - 1);
+  llvm::Type *result = f.getReturnType();
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(result);
+  const uint32_t rows = vector ? uint32_t(vector->getNumElements()) : 1;
+  const uint32_t a_bits = f.getArg(0)->getType()->getScalarSizeInBits();
+  llvm::Type *byte_pointer = b.getInt8PtrTy();
+  auto *post = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), sg_matrix_post_bytes));
+  post->setAlignment(llvm::Align(16));
+  auto store_at = [&](llvm::Value *value, uint32_t offset) {
+    llvm::Value *at = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), b.CreatePointerCast(post, byte_pointer), offset);
+    b.CreateStore(value, b.CreatePointerCast(at, llvm::PointerType::get(value->getType(), 0)));
+  };
+  store_at(f.getArg(0), 0);
+  store_at(f.getArg(1), sg_matrix_b_at);
+  store_at(f.getArg(2), sg_matrix_acc_at);
+  llvm::AllocaInst *out = b.CreateAlloca(result);
+  llvm::FunctionCallee host = module.getOrInsertFunction(subgroup_symbol, b.getVoidTy(), wi->getType(), b.getInt32Ty(),
+                                                         byte_pointer, b.getInt32Ty(), byte_pointer);
+  auto *callee = llvm::cast<llvm::Function>(host.getCallee());
+  callee->addFnAttr(llvm::Attribute::Convergent);
+  callee->addFnAttr(llvm::Attribute::NoMerge);
+  llvm::CallInst *call = b.CreateCall(host, {wi, b.getInt32(sg_matrix_code(kind, a_bits, rows)),
+                                             b.CreatePointerCast(post, byte_pointer), b.getInt32(0),
+                                             b.CreatePointerCast(out, byte_pointer)});
+  call->addFnAttr(llvm::Attribute::Convergent);
+  call->addFnAttr(llvm::Attribute::NoMerge);
+  b.CreateRet(b.CreateLoad(result, out));
+  f.addFnAttr(llvm::Attribute::Convergent);
+}
+
 // sub_group_inverse_ballot, sub_group_ballot_bit_extract, _bit_count, _inclusive_scan, _exclusive_scan,
 // _find_lsb, _find_msb: pure functions of the ballot and the lane, computed on the host.
 std::optional<uint32_t> ballot_query_kind(llvm::StringRef base) {
@@ -254,7 +313,10 @@ llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::
   return loop;
 }
 
-bool is_subgroup_collective(llvm::StringRef name) { return collective(opencl_base_name(name)).has_value(); }
+bool is_subgroup_collective(llvm::StringRef name) {
+  llvm::StringRef base = opencl_base_name(name);
+  return collective(base).has_value() || (base.startswith("intel_sub_group_") && base.contains("_matrix_mad_k"));
+}
 
 void define_subgroup_builtins(llvm::Module &module) {
   for (llvm::Function *f : undefined_builtins(module)) {
@@ -264,6 +326,13 @@ void define_subgroup_builtins(llvm::Module &module) {
     if (wi->getType() != work_item_pointer_type(module.getContext())) continue;
     std::optional<Collective> c = collective(base);
     std::optional<uint32_t> ballot = ballot_query_kind(base);
+    if (f->arg_size() == 4) {
+      if (std::optional<SgMatrix> kind = matrix_kind(base, f->getReturnType())) {
+        llvm::IRBuilder<> b = start_body(*f);
+        define_matrix_mad(*f, *kind, b);
+        continue;
+      }
+    }
     // Block I/O on buffers only: an image is a pointer too (to an opaque type),
     // left undefined so that the kernels calling it are refused for taking an image.
     bool block = base.startswith("intel_sub_group_block_") && f->getArg(0)->getType()->isPointerTy() &&
