@@ -16,13 +16,17 @@ std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words) {
   std::vector<uint32_t> view;
   for (const Instruction &i : instructions(words)) {
     if (i.cut) break; // the parser that follows says how the module is cut
-    bool capability =
-        i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == capability_bfloat16_conversion;
-    if (capability || i.opcode == op_convert_f_to_bf16 || i.opcode == op_convert_bf16_to_f) {
+    const bool capability = i.opcode == spv::OpCapability && i.count == 2 &&
+                            (i.words[1] == capability_bfloat16_conversion ||
+                             (i.words[1] >= capability_2d_block_io && i.words[1] <= capability_2d_block_transpose));
+    const bool block_2d = i.opcode >= op_2d_block_load && i.opcode <= op_2d_block_store;
+    if (capability || block_2d || i.opcode == op_convert_f_to_bf16 || i.opcode == op_convert_bf16_to_f) {
       if (view.empty()) view.assign(words.begin(), words.end());
-      if (capability) view[i.at] = view[i.at + 1] = (1u << 16) | spv::OpNop;
-      else view[i.at] = (i.count << 16) | (i.opcode == op_convert_f_to_bf16 ? spv::OpConvertFToU
-                                                                             : spv::OpConvertUToF);
+      if (capability || block_2d) { // results none, so nothing refers to them: each word an OpNop
+        for (uint32_t k = 0; k < i.count; ++k) view[i.at + k] = (1u << 16) | spv::OpNop;
+      } else {
+        view[i.at] = (i.count << 16) | (i.opcode == op_convert_f_to_bf16 ? spv::OpConvertFToU : spv::OpConvertUToF);
+      }
     }
   }
   return view;

@@ -15,8 +15,14 @@ namespace zeal::spirv {
 inline constexpr uint32_t capability_bfloat16_conversion = 6115;
 inline constexpr uint32_t op_convert_f_to_bf16 = 6116, op_convert_bf16_to_f = 6117;
 
+// SPV_INTEL_2d_block_io (Triton's XPU back end): its capabilities and its five instructions (load, load
+// transform, load transpose, prefetch, store), none of which has a result.
+inline constexpr uint32_t capability_2d_block_io = 6228, capability_2d_block_transpose = 6230;
+inline constexpr uint32_t op_2d_block_load = 6231, op_2d_block_store = 6235;
+
 // The words SPIRV-Tools parses in place of `words`: the bfloat16 conversions stand in as the conversions of
-// the same shape (float to 16-bit integer and back), their capability as two OpNops, so every other word, and
+// the same shape (float to 16-bit integer and back), their capability as two OpNops, the 2-D block
+// instructions and capabilities as one OpNop a word, so every other word, and
 // every offset a message names, stays where it is. Empty when the module uses none of them (parse `words`).
 std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words);
 

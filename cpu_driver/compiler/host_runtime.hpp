@@ -152,6 +152,12 @@ void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes
 // The host functions of workgroup/subgroup_ops.cpp (ballot queries); fiber_symbols() includes them.
 std::span<const RuntimeSymbol> subgroup_op_symbols();
 
+// SPV_INTEL_2d_block_io's calls (spirv/block_2d_calls.hpp), defined as calls of the host's
+// zeal_cpu_block_2d(HostWorkItem *, op, element bytes, block width, height, count, memory, width, height, pitch,
+// x, y, lane's data) (workgroup/block_2d.cpp).
+inline constexpr const char *block_2d_symbol = "zeal_cpu_block_2d";
+void define_block_2d_calls(llvm::Module &module);
+RuntimeSymbol block_2d_runtime_symbol();
 inline constexpr const char *subgroup_symbol = "zeal_cpu_subgroup"; // (HostWorkItem *, code, const void *in, arg, void *out)
 // Ballot bit queries, pure functions of the ballot, the lane and the sub-group size: no exchange.
 inline constexpr const char *ballot_query_symbol = "zeal_cpu_ballot_query"; // (HostWorkItem *, kind, const uint32_t *, arg)

@@ -45,6 +45,17 @@ TEST(RealWorldSpirv, BuiltInElementsAtLanesTheKernelIsGivenRun) {
   }
 }
 
+TEST(RealWorldSpirv, CompositesOfComputedValuesAreBuiltPartByPart) {
+  auto program = build_real_world("composite_of_values");
+  ASSERT_NE(program, nullptr);
+  std::vector<uint32_t> in(48), out(48, 0);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = 3 * i + 1;
+  uint32_t *pi = in.data(), *po = out.data();
+  const void *args[] = {&pi, &po};
+  run(*program->find_kernel("composite_of_values"), args, Range{1, {3, 1, 1}, {16, 1, 1}});
+  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(1221 * in[i], out[i]) << "element " << i;
+}
+
 TEST(RealWorldSpirv, ScalarNullsNoReadWriteAndOneComponentVectorsRun) {
   auto program = build_real_world("scalar_forms");
   ASSERT_NE(program, nullptr);
@@ -152,10 +163,10 @@ std::vector<uint8_t> with_capability(std::vector<uint8_t> bytes, uint32_t capabi
 }
 
 TEST(RealWorldSpirv, ACapabilityNewerThanSpirvToolsIsRefusedByName) {
-  auto program = compile_spirv(with_capability(load_kernel("real_world/spirv_1_6"), 6228), {});
+  auto program = compile_spirv(with_capability(load_kernel("real_world/spirv_1_6"), 6236), {});
   ASSERT_FALSE(program.ok());
   EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, program.error().code);
-  EXPECT_NE(std::string::npos, program.error().log.find("Subgroup2DBlockIOINTEL (SPV_INTEL_2d_block_io), capability 6228"))
+  EXPECT_NE(std::string::npos, program.error().log.find("SubgroupMatrixMultiplyAccumulateINTEL (SPV_INTEL_subgroup_matrix_multiply_accumulate), capability 6236"))
       << program.error().log;
 }
 

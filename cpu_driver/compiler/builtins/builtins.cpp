@@ -332,6 +332,7 @@ void add_work_item_parameter(llvm::Module &module) {
   }
   lower_work_item_queries(module);
   define_subgroup_builtins(module);
+  define_block_2d_calls(module);
   lower_barriers_and_fences(module);
   lower_local_variables(module);
 }

@@ -1,5 +1,6 @@
 // Real compilers' SPIR-V rewritten into the equivalent SPIR-V LLVMSPIRVLib 15 reads (legalize.hpp).
 #include "cpu_driver/compiler/spirv/legalize.hpp"
+#include "cpu_driver/compiler/spirv/block_2d_calls.hpp"
 #include "cpu_driver/compiler/spirv/block_order.hpp"
 
 #include "spirv/words.hpp"
@@ -89,6 +90,7 @@ bool may_need_rewriting(std::span<const uint32_t> words) {
     case spv::OpInBoundsPtrAccessChain:
       if (count >= 4 && builtins.contains(w[3])) return true;
       break;
+    case spv::OpCompositeConstruct: return true; // construct_by_inserting() decides
     default: break;
     }
   }
@@ -108,6 +110,7 @@ public:
     scalarize_one_component_vectors();
     zero_scalar_nulls();
     read_builtins_whole();
+    construct_by_inserting();
     read_newer_versions_as_1_4();
     specialise_cpp_spec_constants();
     Legalized out;
@@ -287,6 +290,55 @@ private:
     if (lane >= first) lane -= first;
     if (one(from)) return std::vector<uint32_t>{word_of(spv::OpCopyObject, 4), w[1], w[2], from};
     return std::vector<uint32_t>{word_of(spv::OpCompositeExtract, 5), w[1], w[2], from, lane};
+  }
+
+  bool is_constant(uint32_t id) const {
+    auto def = defining(id);
+    if (def.empty()) return false;
+    switch (def[0] & 0xffff) {
+    case spv::OpConstant: case spv::OpConstantTrue: case spv::OpConstantFalse: case spv::OpConstantComposite:
+    case spv::OpConstantNull: case spv::OpUndef: case spv::OpSpecConstant: case spv::OpSpecConstantTrue:
+    case spv::OpSpecConstantFalse: case spv::OpSpecConstantComposite: case spv::OpSpecConstantOp: return true;
+    default: return false;
+    }
+  }
+
+  // LLVMSPIRVLib 15 reads OpCompositeConstruct as a constant (ConstantVector::get of its constituents) and crashes
+  // the process when a constituent is not one. A composite of values the kernel computes is built one part at a
+  // time instead, with OpCompositeInsert from an OpUndef; a vector constituent of a vector gives its components.
+  void construct_by_inserting() {
+    for (size_t i = 0; i < insts_.size(); ++i) {
+      auto w = inst(i);
+      if (insts_[i].opcode != spv::OpCompositeConstruct || w.size() < 4 || replaced_[i]) continue;
+      bool constant = true;
+      for (size_t k = 3; k < w.size(); ++k) constant = constant && is_constant(w[k]);
+      if (constant) continue;
+      const uint32_t type = w[1];
+      auto composite = defining(type);
+      const bool vector = composite.size() == 4 && (composite[0] & 0xffff) == spv::OpTypeVector;
+      std::vector<uint32_t> out;
+      std::vector<std::pair<uint32_t, uint32_t>> parts; // value, index in the composite
+      for (size_t k = 3; k < w.size(); ++k) {
+        auto part_type = defining(value_type_of(w[k]));
+        if (vector && part_type.size() == 4 && (part_type[0] & 0xffff) == spv::OpTypeVector) {
+          for (uint32_t lane = 0; lane < part_type[3]; ++lane) {
+            const uint32_t component = bound_++;
+            out.insert(out.end(), {word_of(spv::OpCompositeExtract, 5), part_type[2], component, w[k], lane});
+            parts.emplace_back(component, uint32_t(parts.size()));
+          }
+        } else {
+          parts.emplace_back(w[k], uint32_t(parts.size()));
+        }
+      }
+      uint32_t current = bound_++;
+      out.insert(out.end(), {word_of(spv::OpUndef, 3), type, current});
+      for (size_t p = 0; p < parts.size(); ++p) {
+        const uint32_t next = p + 1 == parts.size() ? w[2] : bound_++;
+        out.insert(out.end(), {word_of(spv::OpCompositeInsert, 6), type, next, parts[p].first, current, parts[p].second});
+        current = next;
+      }
+      replace(i, std::move(out));
+    }
   }
 
   uint32_t value_type_of(uint32_t value) const {
@@ -640,10 +692,17 @@ Legalized legalize_for_translator(std::span<const uint8_t> spirv) {
   std::memcpy(words.data(), spirv.data(), spirv.size());
   if (words[0] != spv::MagicNumber) return {};
   Legalized out;
+  if (std::vector<uint32_t> calls = call_block_2d_io(words); !calls.empty()) {
+    words = std::move(calls);
+    out.spirv.resize(words.size() * 4);
+    std::memcpy(out.spirv.data(), words.data(), out.spirv.size());
+  }
   if (may_need_rewriting(words)) {
     std::optional<std::vector<spirv::Instruction>> insts = instruction_list(words);
     if (!insts) return {};
-    out = Legalizer(words, std::move(*insts)).run();
+    Legalized legal = Legalizer(words, std::move(*insts)).run();
+    out.notes = std::move(legal.notes);
+    if (!legal.spirv.empty()) out.spirv = std::move(legal.spirv);
     if (!out.spirv.empty()) {
       words.resize(out.spirv.size() / 4);
       std::memcpy(words.data(), out.spirv.data(), out.spirv.size());

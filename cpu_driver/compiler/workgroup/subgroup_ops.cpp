@@ -433,6 +433,7 @@ extern "C" uint32_t zeal_cpu_ballot_query(HostWorkItem *wi, uint32_t kind, const
 std::span<const RuntimeSymbol> subgroup_op_symbols() {
   static const RuntimeSymbol symbols[] = {
       {ballot_query_symbol, reinterpret_cast<void *>(&zeal_cpu_ballot_query)},
+      block_2d_runtime_symbol(),
   };
   return symbols;
 }

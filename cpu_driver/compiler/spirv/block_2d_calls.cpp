@@ -1,0 +1,187 @@
+// SPV_INTEL_2d_block_io's instructions as calls the CPU driver defines (block_2d_calls.hpp).
+#include "cpu_driver/compiler/spirv/block_2d_calls.hpp"
+
+#include "spirv/words.hpp"
+
+#define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
+#include <spirv/unified1/spirv.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+namespace zeal::cpu::detail {
+namespace {
+
+// Numbers from the extension's specification (newer than the SPIR-V headers Debian 12 ships).
+constexpr uint32_t capability_io = 6228, capability_transform = 6229, capability_transpose = 6230;
+constexpr uint32_t op_load = 6231, op_load_transform = 6232, op_load_transpose = 6233, op_prefetch = 6234,
+                   op_store = 6235;
+constexpr std::string_view extension = "SPV_INTEL_2d_block_io";
+constexpr uint32_t linkage_import = 1;
+
+uint32_t word_of(uint32_t opcode, size_t count) { return uint32_t(count) << 16 | opcode; }
+
+std::optional<std::string_view> op_name(uint32_t opcode) {
+  switch (opcode) {
+  case op_load: return "load";
+  case op_load_transform: return "load_transform";
+  case op_load_transpose: return "load_transpose";
+  case op_prefetch: return "prefetch";
+  case op_store: return "store";
+  default: return std::nullopt;
+  }
+}
+
+std::vector<uint32_t> string_words(std::string_view text) {
+  std::vector<uint32_t> out(text.size() / 4 + 1, 0); // the terminator included
+  for (size_t i = 0; i < text.size(); ++i) out[i / 4] |= uint32_t(uint8_t(text[i])) << (8 * (i % 4));
+  return out;
+}
+
+class Rewrite {
+public:
+  explicit Rewrite(std::span<const uint32_t> words) : words_(words), bound_(words[3]) {}
+
+  std::vector<uint32_t> run() {
+    index();
+    if (sites_.empty() && !has_capability_) return {};
+    std::vector<uint32_t> out(words_.begin(), words_.begin() + spirv::header_words);
+    for (const spirv::Instruction &i : spirv::instructions(words_)) {
+      if (i.at == first_capability_ && !has_linkage_ && !sites_.empty())
+        out.insert(out.end(), {word_of(spv::OpCapability, 2), spv::CapabilityLinkage}); // for the imports
+      if (i.at == first_type_) append_decorations(out);
+      if (i.at == first_function_) append_declarations(out);
+      if (drops(i)) continue;
+      if (auto site = call_at_.find(i.at); site != call_at_.end()) {
+        append_call(out, i, site->second);
+        continue;
+      }
+      out.insert(out.end(), i.words.begin(), i.words.end());
+    }
+    out[3] = bound_;
+    return out;
+  }
+
+private:
+  // The value types of the operands name the signature; one imported function per opcode and signature.
+  struct Function {
+    uint32_t id, type_id;
+    std::vector<uint32_t> params; // the operands' types
+    std::string name;
+  };
+
+  uint32_t type_of(uint32_t id) const {
+    auto found = typed_.find(id);
+    return found == typed_.end() ? 0 : found->second;
+  }
+
+  void index() {
+    for (const spirv::Instruction &i : spirv::instructions(words_)) {
+      if (i.cut) return; // the guard says how the module is cut
+      std::span<const uint32_t> w = i.words;
+      bool has_result = false, has_type = false;
+      spv::HasResultAndType(spv::Op(i.opcode), &has_result, &has_type);
+      if (has_result && has_type && w.size() > 2) typed_[w[2]] = w[1];
+      if (i.opcode == spv::OpCapability && w.size() == 2) {
+        if (first_capability_ == SIZE_MAX) first_capability_ = i.at;
+        has_linkage_ = has_linkage_ || w[1] == spv::CapabilityLinkage;
+        has_capability_ = has_capability_ || (w[1] >= capability_io && w[1] <= capability_transpose);
+      }
+      if (i.opcode == spv::OpTypeVoid && w.size() == 2 && void_id_ == 0) void_id_ = w[1];
+      if (i.opcode == spv::OpTypeFunction && w.size() >= 3) // (return type, parameters) -> id
+        function_types_.emplace(std::vector<uint32_t>(w.begin() + 2, w.end()), w[1]);
+      if (i.opcode >= spv::OpTypeVoid && i.opcode <= spv::OpTypeForwardPointer && first_type_ == SIZE_MAX) first_type_ = i.at;
+      if (i.opcode == spv::OpFunction && first_function_ == SIZE_MAX) first_function_ = i.at;
+      if (op_name(i.opcode) && w.size() >= 2) sites_.push_back(i);
+    }
+    if (sites_.empty()) return;
+    if (void_id_ == 0) void_id_ = new_void_ = bound_++;
+    for (const spirv::Instruction &site : sites_) {
+      std::vector<uint32_t> params;
+      for (size_t k = 1; k < site.words.size(); ++k) params.push_back(type_of(site.words[k]));
+      auto key = std::pair(site.opcode, params);
+      auto found = by_signature_.find(key);
+      if (found == by_signature_.end()) {
+        const std::string name = fmt::format("__zeal_2d_block_{}_{}", *op_name(site.opcode), functions_.size());
+        found = by_signature_.emplace(key, functions_.size()).first;
+        functions_.push_back({bound_++, function_type(params), params, name});
+      }
+      call_at_[site.at] = found->second;
+    }
+  }
+
+  // A function type is declared once (SPIR-V forbids two of one signature): the module's, or one made here.
+  uint32_t function_type(const std::vector<uint32_t> &params) {
+    std::vector<uint32_t> signature{void_id_};
+    signature.insert(signature.end(), params.begin(), params.end());
+    auto [found, made] = function_types_.emplace(signature, 0);
+    if (made) {
+      found->second = bound_++;
+      new_types_.push_back(found->first);
+    }
+    return found->second;
+  }
+
+  bool drops(const spirv::Instruction &i) const {
+    std::span<const uint32_t> w = i.words;
+    if (i.opcode == spv::OpCapability && w.size() == 2) return w[1] >= capability_io && w[1] <= capability_transpose;
+    return i.opcode == spv::OpExtension && w.size() >= 2 && spirv::literal_string(w.subspan(1)) == extension;
+  }
+
+  void append_decorations(std::vector<uint32_t> &out) const {
+    for (const Function &f : functions_) {
+      std::vector<uint32_t> name = string_words(f.name);
+      out.insert(out.end(), {word_of(spv::OpDecorate, 3 + name.size() + 1), f.id, spv::DecorationLinkageAttributes});
+      out.insert(out.end(), name.begin(), name.end());
+      out.push_back(linkage_import);
+    }
+  }
+
+  // Before the first function: the void type if the module had none, each function's type and its declaration.
+  void append_declarations(std::vector<uint32_t> &out) {
+    if (new_void_ != 0) out.insert(out.end(), {word_of(spv::OpTypeVoid, 2), new_void_});
+    for (const std::vector<uint32_t> &signature : new_types_) {
+      out.insert(out.end(), {word_of(spv::OpTypeFunction, 2 + signature.size()), function_types_.at(signature)});
+      out.insert(out.end(), signature.begin(), signature.end());
+    }
+    for (const Function &f : functions_) {
+      out.insert(out.end(), {word_of(spv::OpFunction, 5), void_id_, f.id, spv::FunctionControlMaskNone, f.type_id});
+      for (uint32_t type : f.params) out.insert(out.end(), {word_of(spv::OpFunctionParameter, 3), type, bound_++});
+      out.push_back(word_of(spv::OpFunctionEnd, 1));
+    }
+  }
+
+  void append_call(std::vector<uint32_t> &out, const spirv::Instruction &site, size_t function) {
+    const std::span<const uint32_t> operands = site.words.subspan(1);
+    out.insert(out.end(), {word_of(spv::OpFunctionCall, 4 + operands.size()), void_id_, bound_++, functions_[function].id});
+    out.insert(out.end(), operands.begin(), operands.end());
+  }
+
+  std::span<const uint32_t> words_;
+  uint32_t bound_;
+  std::unordered_map<uint32_t, uint32_t> typed_; // value id -> its type
+  std::vector<spirv::Instruction> sites_;
+  std::map<std::pair<uint32_t, std::vector<uint32_t>>, size_t> by_signature_;
+  std::vector<Function> functions_;
+  std::map<std::vector<uint32_t>, uint32_t> function_types_; // (return type, parameters) -> id
+  std::vector<std::vector<uint32_t>> new_types_;
+  std::unordered_map<size_t, size_t> call_at_; // instruction offset -> function
+  size_t first_capability_ = SIZE_MAX, first_type_ = SIZE_MAX, first_function_ = SIZE_MAX;
+  uint32_t void_id_ = 0, new_void_ = 0;
+  bool has_linkage_ = false, has_capability_ = false;
+};
+
+} // namespace
+
+std::vector<uint32_t> call_block_2d_io(std::span<const uint32_t> words) {
+  if (words.size() < spirv::header_words) return {};
+  return Rewrite(words).run();
+}
+
+bool is_block_2d_call(std::string_view name) { return name.starts_with("__zeal_2d_block_"); }
+
+} // namespace zeal::cpu::detail
