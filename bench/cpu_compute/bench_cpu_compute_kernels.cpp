@@ -104,7 +104,8 @@ public:
     size_t length = source.size();
     program_ = clCreateProgramWithSource(context_, 1, &text, &length, &err);
     cl(err, "clCreateProgramWithSource");
-    cl(clBuildProgram(program_, 1, &device_, "-cl-std=CL2.0", nullptr, nullptr), "clBuildProgram");
+    cl(clBuildProgram(program_, 1, &device_, "-cl-std=CL2.0 -I " ZEAL_BENCH_SOURCE_DIR, nullptr, nullptr),
+       "clBuildProgram");
     a = buffer(triad_n * 4), b = buffer(triad_n * 4), c = buffer(triad_n * 4);
     ints = buffer(reduce_n * 4), partial = buffer(reduce_n / reduce_group * 4);
     barrier_out = buffer(barrier_group * barrier_groups * 4);
