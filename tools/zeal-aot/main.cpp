@@ -1,6 +1,7 @@
 // zeal-aot: compiles SPIR-V device images ahead of time into native binaries for zeal's CPU driver.
 #include "cpu_driver/compiler/compiler.hpp"
 #include "common/device_profiles.hpp"
+#include "tools/device_image_files.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,10 +48,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
       std::fprintf(stderr, "zeal-aot: unknown option '%s'\n", arg.c_str());
       return false;
     } else if (std::filesystem::is_directory(arg)) {
-      std::vector<std::filesystem::path> found;
-      for (const auto &f : std::filesystem::directory_iterator(arg))
-        if (f.path().extension() == ".spv") found.push_back(f.path());
-      std::sort(found.begin(), found.end());
+      std::vector<std::filesystem::path> found = zeal::tools::spv_files_in(arg);
       opts.images.insert(opts.images.end(), found.begin(), found.end());
     } else opts.images.emplace_back(arg);
   }
@@ -70,12 +68,8 @@ zeal::cpu::CompileOptions aot_options(const zeal::DeviceProfileRow &profile) {
 
 bool compile_image(const std::filesystem::path &path, const Options &opts, const zeal::cpu::CompileOptions &options,
                    const zeal::cpu::CpuTarget &target) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "zeal-aot: cannot read device image '%s'\n", path.c_str());
-    return false;
-  }
-  std::vector<uint8_t> spirv(std::istreambuf_iterator<char>(in), {});
+  std::vector<uint8_t> spirv;
+  if (!zeal::tools::read_device_image("zeal-aot", path, spirv)) return false;
   const zeal::cpu::CompileInput input{spirv, options};
   auto compiled = zeal::cpu::compile_native_binary({&input, 1}, target);
   if (!compiled) {
