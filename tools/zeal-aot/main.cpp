@@ -1,7 +1,7 @@
 // zeal-aot: compiles SPIR-V device images ahead of time into native binaries for zeal's CPU driver.
 #include "cpu_driver/compiler/compiler.hpp"
 #include "common/device_profiles.hpp"
-#include "tools/device_image_files.hpp"
+#include "tools/command_line.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -93,10 +93,7 @@ bool compile_image(const std::filesystem::path &path, const Options &opts, const
 
 int main(int argc, char **argv) {
   Options opts;
-  if (!parse_args(argc, argv, opts)) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  if (!zeal::tools::parse_or_print_usage(argc, argv, parse_args, opts, kUsage)) return 2;
   if (opts.print_target) {
     // What benchmarks print beside their figures: LLVM 15's name for the CPU says which cost model and
     // instruction sets the code was generated with (a Zen 4 is "znver3" with AVX-512 features to it).

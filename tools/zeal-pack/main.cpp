@@ -1,6 +1,6 @@
 // zeal-pack: embeds SPIR-V or native device images and their metadata into a C++ source with a registrar.
 #include "module_linker/module_info.hpp"
-#include "tools/device_image_files.hpp"
+#include "tools/command_line.hpp"
 
 #include <fmt/format.h>
 #include <fmt/os.h>
@@ -162,10 +162,7 @@ void write_image(fmt::ostream &out, size_t index, const PackedImage &image) {
 
 int main(int argc, char **argv) {
   Options opts;
-  if (!parse_args(argc, argv, opts)) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  if (!zeal::tools::parse_or_print_usage(argc, argv, parse_args, opts, kUsage)) return 2;
   std::vector<PackedImage> images(opts.images.size());
   for (size_t i = 0; i < images.size(); ++i)
     if (!pack_image(opts.images[i], opts, images[i])) return 1;

@@ -1,4 +1,4 @@
-// How zeal-pack and zeal-aot read device images from their command line: files, and folders of .spv files.
+// How zeal-pack and zeal-aot read their command line: options or usage, device image files and folders of them.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +10,16 @@
 #include <vector>
 
 namespace zeal::tools {
+
+// Fills `opts` with the tool's own `parse`; when it refuses, prints the tool's `usage` to stderr. The tools then
+// exit with status 2 (tests/tools' zeal_pack.usage and zeal_aot.usage check both).
+template <class Options>
+bool parse_or_print_usage(int argc, char **argv, bool (*parse)(int, char **, Options &), Options &opts,
+                          const char *usage) {
+  if (parse(argc, argv, opts)) return true;
+  std::fputs(usage, stderr);
+  return false;
+}
 
 // A folder stands for the .spv files in it, in name order.
 inline std::vector<std::filesystem::path> spv_files_in(const std::filesystem::path &folder) {
