@@ -2,6 +2,7 @@
 // same driver and kernel (median of paired rounds), and heap allocations per steady-state launch.
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/launch_1d.hpp"
+#include "tests/support/zeal_launch_objects.hpp"
 #include "tests/support/ze_setup.hpp"
 
 #include <zeal/zeal_adapter.h>
@@ -50,12 +51,7 @@ std::vector<uint8_t> read_spirv() {
 struct Adapter {
   zeal_adapter_dispatch_t d{};
   zeal_adapter_handle_t adapter = nullptr;
-  zeal_device_handle_t device = nullptr;
-  zeal_context_handle_t context = nullptr;
-  zeal_queue_handle_t queue = nullptr;
-  zeal_program_handle_t program = nullptr;
-  zeal_kernel_handle_t kernel = nullptr;
-  int *out = nullptr;
+  zeal_test::ZealLaunchObjects z;
 
   void check_z(zeal_result_t r, const char *call) {
     if (r != ZEAL_RESULT_SUCCESS) die(fmt::format("{}: {}", call, d.getLastErrorMessage()));
@@ -70,25 +66,20 @@ struct Adapter {
     zeal_platform_handle_t platform = nullptr;
     check_z(d.platformGet(adapter, &n, &platform), "platformGet");
     n = 1;
+    zeal_device_handle_t device = nullptr;
     check_z(d.deviceGet(platform, ZEAL_DEVICE_TYPE_ALL, &n, &device), "deviceGet");
-    check_z(d.contextCreate(1, &device, &context), "contextCreate");
-    check_z(d.queueCreate(context, device, ZEAL_QUEUE_FLAG_IN_ORDER, &queue), "queueCreate");
-    zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(), 0, nullptr};
-    check_z(d.programCreate(context, device, &desc, &program), "programCreate");
-    check_z(d.programBuild(program, nullptr), "programBuild");
-    check_z(d.kernelCreate(program, "tiny", &kernel), "kernelCreate");
-    check_z(d.usmAlloc(context, device, ZEAL_USM_KIND_SHARED, sizeof(int), 0, reinterpret_cast<void **>(&out)),
-            "usmAlloc");
+    zeal_test::ZealLaunchObjects::Call made = z.create(d, device, spirv, "tiny", sizeof(int));
+    check_z(made.result, made.name);
   }
   void launches(int n, int value) {
-    const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out},
+    const zeal_kernel_arg_t args[] = {{0, ZEAL_KERNEL_ARG_USM_POINTER, 0, z.out},
                                       {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &value}};
     const zeal_launch_desc_t launch = zeal_test::launch_1d(64, 64, 2, args);
     for (int i = 0; i < n; ++i)
-      if (d.enqueueKernelLaunch(queue, kernel, &launch, 0, nullptr, nullptr) != ZEAL_RESULT_SUCCESS)
+      if (d.enqueueKernelLaunch(z.queue, z.kernel, &launch, 0, nullptr, nullptr) != ZEAL_RESULT_SUCCESS)
         die(d.getLastErrorMessage());
   }
-  void finish() { check_z(d.queueFinish(queue), "queueFinish"); }
+  void finish() { check_z(d.queueFinish(z.queue), "queueFinish"); }
 };
 
 #ifdef ZEAL_BENCH_UR
@@ -126,24 +117,15 @@ struct UrFace {
 
 // The hand-written sequence: set arguments, set group size, append the launch on an immediate command list.
 struct Raw {
-  ze_context_handle_t context = nullptr;
-  ze_device_handle_t device = nullptr;
-  ze_command_list_handle_t list = nullptr;
-  ze_module_handle_t module = nullptr;
+  zeal::test::ZeLaunchObjects ze;
   ze_kernel_handle_t kernel = nullptr;
-  ze_event_pool_handle_t pool = nullptr;
-  ze_event_handle_t done = nullptr;
   int *out = nullptr;
 
   void create(const std::vector<uint8_t> &spirv) {
-    ze_driver_handle_t driver = nullptr;
-    check(zeal::test::open_first_device(driver, device, context));
-    check(zeal::test::create_immediate_list(context, device, list), "zeCommandListCreateImmediate");
-    check(zeal::test::create_module(context, device, spirv, module), "zeModuleCreate");
-    check(zeal::test::create_kernel(module, "tiny", kernel), "zeKernelCreate");
-    check(zeal::test::create_host_events(context, pool, {&done, 1}));
+    check(ze.open(spirv, 1));
+    check(zeal::test::create_kernel(ze.module, "tiny", kernel), "zeKernelCreate");
     ze_host_mem_alloc_desc_t hd{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
-    check(zeMemAllocHost(context, &hd, sizeof(int), 64, reinterpret_cast<void **>(&out)), "zeMemAllocHost");
+    check(zeMemAllocHost(ze.context, &hd, sizeof(int), 64, reinterpret_cast<void **>(&out)), "zeMemAllocHost");
   }
   void launches(int n, int value) {
     const ze_group_count_t groups{1, 1, 1};
@@ -151,13 +133,14 @@ struct Raw {
       zeKernelSetArgumentValue(kernel, 0, sizeof(out), &out);
       zeKernelSetArgumentValue(kernel, 1, sizeof(int), &value);
       zeKernelSetGroupSize(kernel, 64, 1, 1);
-      zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr);
+      zeCommandListAppendLaunchKernel(ze.list, kernel, &groups, nullptr, 0, nullptr);
     }
   }
   // Not timed: a barrier signalling an event marks the end of the batch.
   void finish() {
+    ze_event_handle_t done = ze.events[0];
     check(zeEventHostReset(done), "zeEventHostReset");
-    check(zeCommandListAppendBarrier(list, done, 0, nullptr), "zeCommandListAppendBarrier");
+    check(zeCommandListAppendBarrier(ze.list, done, 0, nullptr), "zeCommandListAppendBarrier");
     check(zeEventHostSynchronize(done, UINT64_MAX), "zeEventHostSynchronize");
   }
 };
@@ -175,7 +158,7 @@ struct RawChained : Raw {
   void create(const std::vector<uint8_t> &spirv) {
     Raw::create(spirv);
     ring.resize(kRing);
-    check(zeal::test::create_host_events(context, ring_pool, ring));
+    check(zeal::test::create_host_events(ze.context, ring_pool, ring));
   }
   void launches(int n, int value) {
     const ze_group_count_t groups{1, 1, 1};
@@ -187,7 +170,7 @@ struct RawChained : Raw {
       zeKernelSetArgumentValue(kernel, 0, sizeof(out), &out);
       zeKernelSetArgumentValue(kernel, 1, sizeof(int), &value);
       zeKernelSetGroupSize(kernel, 64, 1, 1);
-      zeCommandListAppendLaunchKernel(list, kernel, &groups, signal, next == 0 ? 0 : 1,
+      zeCommandListAppendLaunchKernel(ze.list, kernel, &groups, signal, next == 0 ? 0 : 1,
                                       next == 0 ? nullptr : &previous);
     }
   }

@@ -1,5 +1,6 @@
 // STREAM triad, a local-memory tree reduction, the cost of a barrier and of an empty launch: zeal's CPU driver
 // against PoCL and plain C++.
+#include "bench/pocl_platform.hpp"
 #include "ze_session.hpp"
 
 #include <CL/cl.h>
@@ -83,15 +84,7 @@ private:
 class PoclSide {
 public:
   PoclSide() {
-    cl_uint count = 0;
-    cl(clGetPlatformIDs(0, nullptr, &count), "clGetPlatformIDs");
-    std::vector<cl_platform_id> platforms(count);
-    cl(clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
-    for (cl_platform_id p : platforms) {
-      char name[256] = {};
-      clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-      if (std::string(name).find("Portable") != std::string::npos) platform_ = p;
-    }
+    cl(bench::find_pocl_platform(platform_), "clGetPlatformIDs");
     if (platform_ == nullptr) fail("no PoCL platform (install pocl-opencl-icd)");
     cl(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_CPU, 1, &device_, nullptr), "clGetDeviceIDs");
     cl_int err = 0;
@@ -104,7 +97,8 @@ public:
     size_t length = source.size();
     program_ = clCreateProgramWithSource(context_, 1, &text, &length, &err);
     cl(err, "clCreateProgramWithSource");
-    cl(clBuildProgram(program_, 1, &device_, "-cl-std=CL2.0", nullptr, nullptr), "clBuildProgram");
+    cl(clBuildProgram(program_, 1, &device_, "-cl-std=CL2.0 -I " ZEAL_BENCH_SOURCE_DIR, nullptr, nullptr),
+       "clBuildProgram");
     a = buffer(triad_n * 4), b = buffer(triad_n * 4), c = buffer(triad_n * 4);
     ints = buffer(reduce_n * 4), partial = buffer(reduce_n / reduce_group * 4);
     barrier_out = buffer(barrier_group * barrier_groups * 4);

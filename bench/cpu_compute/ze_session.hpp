@@ -69,31 +69,24 @@ class ZeSession {
 public:
   explicit ZeSession(const char *spirv_path) {
     ze(zeal::test::init_with_driver(ZEAL_CPU_DRIVER_PATH, zeal::test::AltDrivers::unless_set), "zeInit");
-    ze(zeal::test::open_first_device(driver_, device_, context_));
-    ze(zeal::test::create_immediate_list(context_, device_, list_), "zeCommandListCreateImmediate");
-    ze(zeal::test::create_host_events(context_, pool_, {&done_, 1}, device_));
     std::vector<char> spirv = read_file(spirv_path);
-    ze(zeal::test::create_module(context_, device_, {reinterpret_cast<const uint8_t *>(spirv.data()), spirv.size()},
-                                 module_, ""),
-       "zeModuleCreate");
+    ze(ze_.open({reinterpret_cast<const uint8_t *>(spirv.data()), spirv.size()}, 1, "",
+                zeal::test::EventPoolFor::the_device));
+    done_ = ze_.events[0];
   }
   ZeSession(const ZeSession &) = delete;
   ZeSession &operator=(const ZeSession &) = delete;
   ~ZeSession() { // best effort at exit: the figures are already printed
     for (ze_kernel_handle_t k : kernels_) zeKernelDestroy(k);
-    for (void *p : allocations_) zeMemFree(context_, p);
-    zeModuleDestroy(module_);
-    zeEventDestroy(done_);
-    zeEventPoolDestroy(pool_);
-    zeCommandListDestroy(list_);
-    zeContextDestroy(context_);
+    for (void *p : allocations_) zeMemFree(ze_.context, p);
+    ze_.close();
   }
 
   template <class T>
   T *alloc(size_t n) {
     ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
     void *p = nullptr;
-    ze(zeMemAllocHost(context_, &desc, n * sizeof(T), 64, &p), "zeMemAllocHost");
+    ze(zeMemAllocHost(ze_.context, &desc, n * sizeof(T), 64, &p), "zeMemAllocHost");
     allocations_.push_back(p);
     return static_cast<T *>(p);
   }
@@ -101,7 +94,7 @@ public:
   // The kernel `name` with its group size (x) and arguments ({size, pointer to value}) set.
   ze_kernel_handle_t kernel(const char *name, uint32_t group, const std::vector<std::pair<size_t, const void *>> &args) {
     ze_kernel_handle_t k = nullptr;
-    ze(zeal::test::create_kernel(module_, name, k), "zeKernelCreate");
+    ze(zeal::test::create_kernel(ze_.module, name, k), "zeKernelCreate");
     kernels_.push_back(k);
     ze(zeKernelSetGroupSize(k, group, 1, 1), "zeKernelSetGroupSize");
     for (uint32_t i = 0; i < args.size(); ++i)
@@ -113,7 +106,7 @@ public:
   double launch(ze_kernel_handle_t k, size_t groups) {
     ze_group_count_t count{uint32_t(groups), 1, 1};
     auto start = std::chrono::steady_clock::now();
-    ze(zeCommandListAppendLaunchKernel(list_, k, &count, done_, 0, nullptr), "zeCommandListAppendLaunchKernel");
+    ze(zeCommandListAppendLaunchKernel(ze_.list, k, &count, done_, 0, nullptr), "zeCommandListAppendLaunchKernel");
     ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");
     double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ze(zeEventHostReset(done_), "zeEventHostReset");
@@ -126,7 +119,7 @@ public:
     ze_group_count_t count{1, 1, 1};
     auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < launches; ++i) {
-      ze(zeCommandListAppendLaunchKernel(list_, k, &count, i + 1 == launches ? done_ : nullptr, 0, nullptr),
+      ze(zeCommandListAppendLaunchKernel(ze_.list, k, &count, i + 1 == launches ? done_ : nullptr, 0, nullptr),
          "zeCommandListAppendLaunchKernel");
     }
     ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");
@@ -136,13 +129,8 @@ public:
   }
 
 private:
-  ze_driver_handle_t driver_ = nullptr;
-  ze_device_handle_t device_ = nullptr;
-  ze_context_handle_t context_ = nullptr;
-  ze_command_list_handle_t list_ = nullptr;
-  ze_event_pool_handle_t pool_ = nullptr;
-  ze_event_handle_t done_ = nullptr;
-  ze_module_handle_t module_ = nullptr;
+  zeal::test::ZeLaunchObjects ze_;
+  ze_event_handle_t done_ = nullptr; // ze_'s one event: each launch signals it
   std::vector<ze_kernel_handle_t> kernels_;
   std::vector<void *> allocations_;
 };

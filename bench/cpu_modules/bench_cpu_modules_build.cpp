@@ -1,6 +1,7 @@
 // Module build (SPIR-V -> runnable kernels) on the CPU driver vs PoCL's clBuildProgram, first and later builds,
 // and native-binary loads vs SPIR-V builds. Each measurement runs in a child process so "first" means first.
 #include "bench_support.hpp"
+#include "bench/pocl_platform.hpp"
 
 #include <CL/cl.h>
 
@@ -51,16 +52,11 @@ void cl_check(cl_int r, const char *what) {
 }
 
 cl_device_id pocl_device() {
-  cl_uint count = 0;
-  cl_check(clGetPlatformIDs(0, nullptr, &count), "clGetPlatformIDs");
-  std::vector<cl_platform_id> platforms(count);
-  cl_check(clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
-  for (cl_platform_id p : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof(name), name, nullptr);
-    if (std::strstr(name, "Portable Computing Language") == nullptr) continue;
+  cl_platform_id pocl = nullptr;
+  cl_check(bench::find_pocl_platform(pocl), "clGetPlatformIDs");
+  if (pocl != nullptr) {
     cl_device_id device = nullptr;
-    cl_check(clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), "clGetDeviceIDs");
+    cl_check(clGetDeviceIDs(pocl, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), "clGetDeviceIDs");
     return device;
   }
   fmt::print(stderr, "PoCL is not installed (scripts/bench.sh installs pocl-opencl-icd)\n");

@@ -79,26 +79,20 @@ TEST_F(AdapterTest, GivenUnknownInfoKeys_WhenQuerying_ThenInvalidEnumerationName
   EXPECT_EQ(last_error(), "device '" + device_name + "' info key 999 is not known to the adapter");
 }
 
-class EnumArgTest : public AdapterTest {
+class EnumArgTest : public VectorAddProgramTest {
 protected:
   void SetUp() override {
-    AdapterTest::SetUp();
+    VectorAddProgramTest::SetUp();
     if (HasFatalFailure()) return;
-    program = build("vector_add.spv");
-    ASSERT_NE(program, nullptr);
-    k = kernel_of(program, "scale");
+    k = kernel("scale");
     ASSERT_NE(k, nullptr);
   }
   void TearDown() override {
     if (k) {
       EXPECT_EQ(d.kernelRelease(k), ZEAL_RESULT_SUCCESS);
     }
-    if (program) {
-      EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
-    }
-    AdapterTest::TearDown();
+    VectorAddProgramTest::TearDown();
   }
-  zeal_program_handle_t program = nullptr;
   zeal_kernel_handle_t k = nullptr;
 };
 

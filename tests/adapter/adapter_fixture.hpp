@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tests/support/launch_1d.hpp"
+#include "tests/support/zeal_devices.hpp"
 
 #include <zeal/zeal_adapter.h>
 
@@ -102,21 +103,10 @@ inline zeal_program_state_t program_state(zeal_program_handle_t p) {
 
 // Every device of every platform; zeal's CPU device first.
 inline std::vector<zeal_device_handle_t> all_devices(zeal_adapter_handle_t adapter) {
-  const auto &d = dispatch();
-  uint32_t n = 0;
-  if (d.platformGet(adapter, &n, nullptr) != ZEAL_RESULT_SUCCESS) return {};
-  std::vector<zeal_platform_handle_t> platforms(n);
-  d.platformGet(adapter, &n, platforms.data());
   std::vector<zeal_device_handle_t> devices;
-  for (auto p : platforms) {
-    uint32_t m = 0;
-    d.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, nullptr);
-    std::vector<zeal_device_handle_t> some(m);
-    d.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, some.data());
-    for (auto dev : some) {
-      bool zeal_cpu = device_string(dev, ZEAL_DEVICE_INFO_NAME).rfind("zeal", 0) == 0;
-      devices.insert(zeal_cpu ? devices.begin() : devices.end(), dev);
-    }
+  for (zeal_device_handle_t dev : every_device(dispatch(), adapter)) {
+    bool zeal_cpu = device_string(dev, ZEAL_DEVICE_INFO_NAME).rfind("zeal", 0) == 0;
+    devices.insert(zeal_cpu ? devices.begin() : devices.end(), dev);
   }
   return devices;
 }
@@ -176,12 +166,63 @@ protected:
     return k;
   }
 
+  // vector_add.spv's `scale` (out[i] = i * factor) ready to launch: its program (built with `metadata`), the
+  // kernel, `n` ints of shared output and the two arguments. The arguments point into the struct: it stays put.
+  struct Scale {
+    zeal_program_handle_t program = nullptr;
+    zeal_kernel_handle_t kernel = nullptr;
+    int *out = nullptr;
+    int factor = 0;
+    zeal_kernel_arg_t args[2] = {};
+  };
+  void make_scale(Scale &s, size_t n, int factor, const std::vector<zeal_metadata_entry_t> &metadata = {}) {
+    s.program = build("vector_add.spv", metadata);
+    ASSERT_NE(s.program, nullptr);
+    s.kernel = kernel_of(s.program, "scale");
+    s.out = alloc<int>(n);
+    s.factor = factor;
+    s.args[0] = usm_arg(0, s.out);
+    s.args[1] = {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &s.factor};
+  }
+  void release_scale(const Scale &s) {
+    EXPECT_EQ(d.kernelRelease(s.kernel), ZEAL_RESULT_SUCCESS);
+    EXPECT_EQ(d.usmFree(context, s.out), ZEAL_RESULT_SUCCESS);
+    EXPECT_EQ(d.programRelease(s.program), ZEAL_RESULT_SUCCESS);
+  }
+
+  // Launches `k` as `launch` on the queue and waits for the queue: success, or the failing call's result.
+  zeal_result_t run(zeal_kernel_handle_t k, const zeal_launch_desc_t &launch) {
+    if (zeal_result_t r = d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr); r != ZEAL_RESULT_SUCCESS)
+      return r;
+    return d.queueFinish(queue);
+  }
+
   const zeal_adapter_dispatch_t &d = dispatch();
   zeal_adapter_handle_t adapter = nullptr;
   zeal_device_handle_t device = nullptr;
   std::string device_name;
   zeal_context_handle_t context = nullptr;
   zeal_queue_handle_t queue = nullptr;
+};
+
+// AdapterTest with vector_add.spv built (its kernels: vector_add, scale, fixed_group), released after the test.
+class VectorAddProgramTest : public AdapterTest {
+protected:
+  void SetUp() override {
+    AdapterTest::SetUp();
+    if (HasFatalFailure()) return;
+    program = build("vector_add.spv");
+    ASSERT_NE(program, nullptr);
+  }
+  void TearDown() override {
+    if (program) {
+      EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+    }
+    AdapterTest::TearDown();
+  }
+  zeal_kernel_handle_t kernel(const char *name) { return kernel_of(program, name); }
+
+  zeal_program_handle_t program = nullptr;
 };
 
 } // namespace zeal_test

@@ -56,66 +56,54 @@ TEST_F(AdapterTest, GivenNoNameMetadata_ThenMessagesNameTheProgramByItsKernels) 
   EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
 }
 
-class LaunchEnforcementTest : public AdapterTest {};
+class LaunchEnforcementTest : public AdapterTest {
+protected:
+  // The program's other kernel, vector_add, runs over `global` items (the requirement is `scale`'s alone); then
+  // it, `scale` and their output and program are released.
+  void expect_vector_add_runs_then_release(const Scale &s, size_t global) {
+    zeal_kernel_handle_t add = kernel_of(s.program, "vector_add");
+    const zeal_kernel_arg_t add_args[] = {usm_arg(0, s.out), usm_arg(1, s.out), usm_arg(2, s.out)};
+    EXPECT_EQ(run(add, launch_1d(global, 0, 3, add_args)), ZEAL_RESULT_SUCCESS) << last_error();
+    EXPECT_EQ(d.kernelRelease(add), ZEAL_RESULT_SUCCESS);
+    release_scale(s);
+  }
+};
 
 TEST_F(LaunchEnforcementTest, GivenRangeTypeLimit_WhenLaunchHasMoreWorkItems_ThenInvalidNdRangeWithTheNumbers) {
-  zeal_program_handle_t program = build("vector_add.spv", {entry("kernel.scale.range_type", "int8_t")});
-  ASSERT_NE(program, nullptr);
-  zeal_kernel_handle_t k = kernel_of(program, "scale");
-  auto *out = alloc<int>(256);
-  const int factor = 3;
-  const zeal_kernel_arg_t args[] = {usm_arg(0, out), {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &factor}};
-  auto over = launch_1d(128, 0, 2, args);
+  Scale scale;
+  ASSERT_NO_FATAL_FAILURE(make_scale(scale, 256, 3, {entry("kernel.scale.range_type", "int8_t")}));
+  zeal_kernel_handle_t k = scale.kernel;
+  auto over = launch_1d(128, 0, 2, scale.args);
   EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &over, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_ND_RANGE);
   EXPECT_EQ(last_error(),
             "kernel 'scale' declares a range_type of at most 127 work-items, but the launch has 128 (global size {128})");
-  zeal_launch_desc_t over_2d = launch_1d(64, 0, 2, args);
+  zeal_launch_desc_t over_2d = launch_1d(64, 0, 2, scale.args);
   over_2d.work_dim = 2;
   over_2d.global_size[1] = 4;
   EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &over_2d, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_ND_RANGE);
   EXPECT_EQ(last_error(), "kernel 'scale' declares a range_type of at most 127 work-items, but the launch has 256 "
                           "(global size {64, 4})");
-  auto within = launch_1d(127, 0, 2, args);
-  ASSERT_EQ(d.enqueueKernelLaunch(queue, k, &within, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
-  ASSERT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(out[126], 126 * factor);
-  // Other kernels of the program carry no limit.
-  zeal_kernel_handle_t add = kernel_of(program, "vector_add");
-  const zeal_kernel_arg_t add_args[] = {usm_arg(0, out), usm_arg(1, out), usm_arg(2, out)};
-  auto big = launch_1d(256, 0, 3, add_args);
-  EXPECT_EQ(d.enqueueKernelLaunch(queue, add, &big, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
-  EXPECT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS);
-  for (auto h : {k, add}) EXPECT_EQ(d.kernelRelease(h), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.usmFree(context, out), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+  ASSERT_EQ(run(k, launch_1d(127, 0, 2, scale.args)), ZEAL_RESULT_SUCCESS) << last_error();
+  EXPECT_EQ(scale.out[126], 126 * scale.factor);
+  expect_vector_add_runs_then_release(scale, 256);
 }
 
 // A requirement only the metadata declares is enforced like one from SPIR-V.
 TEST_F(LaunchEnforcementTest, GivenMetadataOnlySubGroupRequirementTheDeviceLacks_ThenKernelIsLeftOutAndRefused) {
   auto sizes = sub_group_sizes(device);
-  zeal_program_handle_t program = build("vector_add.spv", {entry("kernel.scale.reqd_sub_group_size", "3")});
-  ASSERT_NE(program, nullptr);
-  zeal_kernel_handle_t k = kernel_of(program, "scale");
+  Scale scale;
+  ASSERT_NO_FATAL_FAILURE(make_scale(scale, 64, 1, {entry("kernel.scale.reqd_sub_group_size", "3")}));
   uint32_t size = 0;
-  EXPECT_EQ(d.kernelGetSubGroupInfo(k, device, ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE, nullptr,
+  EXPECT_EQ(d.kernelGetSubGroupInfo(scale.kernel, device, ZEAL_KERNEL_SUB_GROUP_INFO_COMPILE_SUB_GROUP_SIZE, nullptr,
                                     sizeof(size), &size, nullptr),
             ZEAL_RESULT_SUCCESS);
   EXPECT_EQ(size, 3u);
-  auto *out = alloc<int>(64);
-  const int factor = 1;
-  const zeal_kernel_arg_t args[] = {usm_arg(0, out), {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &factor}};
-  auto launch = launch_1d(64, 0, 2, args);
-  EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_KERNEL_NOT_SUPPORTED);
+  auto launch = launch_1d(64, 0, 2, scale.args);
+  EXPECT_EQ(d.enqueueKernelLaunch(queue, scale.kernel, &launch, 0, nullptr, nullptr),
+            ZEAL_RESULT_ERROR_KERNEL_NOT_SUPPORTED);
   EXPECT_EQ(last_error(), "sub-group size 3 required by kernel 'scale' is not supported by device '" + device_name +
                               "' (supported: " + sizes_text(sizes) + ")");
-  EXPECT_NE(program_string(program, ZEAL_PROGRAM_INFO_BUILD_LOG).find("zeal: kernel 'scale' left out"),
+  EXPECT_NE(program_string(scale.program, ZEAL_PROGRAM_INFO_BUILD_LOG).find("zeal: kernel 'scale' left out"),
             std::string::npos);
-  zeal_kernel_handle_t add = kernel_of(program, "vector_add");
-  const zeal_kernel_arg_t add_args[] = {usm_arg(0, out), usm_arg(1, out), usm_arg(2, out)};
-  auto ok = launch_1d(64, 0, 3, add_args);
-  EXPECT_EQ(d.enqueueKernelLaunch(queue, add, &ok, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
-  EXPECT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS);
-  for (auto h : {k, add}) EXPECT_EQ(d.kernelRelease(h), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.usmFree(context, out), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+  expect_vector_add_runs_then_release(scale, 64);
 }

@@ -6,28 +6,7 @@
 
 using namespace zeal_test;
 
-
-class ProgramTest : public AdapterTest {
-protected:
-  void SetUp() override {
-    AdapterTest::SetUp();
-    if (HasFatalFailure()) return;
-    program = build("vector_add.spv");
-    ASSERT_NE(program, nullptr);
-  }
-  void TearDown() override {
-    if (program) {
-      EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
-    }
-    AdapterTest::TearDown();
-  }
-  zeal_kernel_handle_t kernel(const char *name) {
-    zeal_kernel_handle_t k = nullptr;
-    EXPECT_EQ(d.kernelCreate(program, name, &k), ZEAL_RESULT_SUCCESS) << last_error();
-    return k;
-  }
-  zeal_program_handle_t program = nullptr;
-};
+class ProgramTest : public VectorAddProgramTest {};
 
 TEST_F(ProgramTest, VectorAddRunsAndIsCorrect) {
   constexpr size_t n = 4096;
@@ -165,9 +144,7 @@ TEST_F(ProgramTest, GivenRequiredWorkGroupSize_ThenMismatchRefusedAndNoLocalSize
   EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &wrong, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
   EXPECT_EQ(last_error(), "local size {16, 1, 1} does not match the work-group size {8, 1, 1} required by kernel "
                           "'fixed_group'");
-  auto chosen = launch_1d(64, 0, 1, args);
-  ASSERT_EQ(d.enqueueKernelLaunch(queue, k, &chosen, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS) << last_error();
-  ASSERT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS);
+  ASSERT_EQ(run(k, launch_1d(64, 0, 1, args)), ZEAL_RESULT_SUCCESS) << last_error();
   EXPECT_EQ(std::count(out, out + 64, 8), 64);
   EXPECT_EQ(d.kernelRelease(k), ZEAL_RESULT_SUCCESS);
   EXPECT_EQ(d.usmFree(context, out), ZEAL_RESULT_SUCCESS);

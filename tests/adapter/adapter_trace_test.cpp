@@ -25,22 +25,16 @@ TEST_F(AdapterTest, TraceLinesCarryTheCallItsArgumentsItsResultAndItsDuration) {
 }
 
 TEST_F(AdapterTest, TraceOfALaunchShowsItsRange) {
-  zeal_program_handle_t program = build("vector_add.spv");
-  ASSERT_NE(program, nullptr);
-  zeal_kernel_handle_t k = kernel_of(program, "scale");
-  int *out = alloc<int>(64);
-  const int factor = 2;
-  const zeal_kernel_arg_t args[] = {usm_arg(0, out), {1, ZEAL_KERNEL_ARG_VALUE, sizeof(int), &factor}};
-  auto launch = launch_1d(64, 16, 2, args);
+  Scale scale;
+  ASSERT_NO_FATAL_FAILURE(make_scale(scale, 64, 2));
+  auto launch = launch_1d(64, 16, 2, scale.args);
   std::string text = capture_stderr([&] {
-    EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS);
+    EXPECT_EQ(d.enqueueKernelLaunch(queue, scale.kernel, &launch, 0, nullptr, nullptr), ZEAL_RESULT_SUCCESS);
   });
-  const std::regex line("enqueueKernelLaunch\\(queue=" + fmt_pointer(queue) + ", kernel=" + fmt_pointer(k) +
+  const std::regex line("enqueueKernelLaunch\\(queue=" + fmt_pointer(queue) + ", kernel=" + fmt_pointer(scale.kernel) +
                         ", dim=1, global=\\{64, 1, 1\\}, local=\\{16, 0, 0\\}, num_args=2, num_wait=0\\) -> "
                         "ZEAL_RESULT_SUCCESS in [0-9]+\\.[0-9] us");
   EXPECT_TRUE(std::regex_search(text, line)) << text;
   EXPECT_EQ(d.queueFinish(queue), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.kernelRelease(k), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.usmFree(context, out), ZEAL_RESULT_SUCCESS);
-  EXPECT_EQ(d.programRelease(program), ZEAL_RESULT_SUCCESS);
+  release_scale(scale);
 }

@@ -20,6 +20,13 @@ void expect_failure(std::span<const uint8_t> binary, ze_result_t code, const std
   EXPECT_FALSE(program.error().message.empty());
 }
 
+// vector_add with header word `index` (0: the magic number, 1: the version) replaced by `value`.
+void expect_failure_with_header_word(size_t index, uint32_t value, ze_result_t code, const std::string &log_part) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  set_word(binary, index, value);
+  expect_failure(binary, code, log_part);
+}
+
 TEST(CpuCompilerRejects, AnEmptyBinaryAsInvalidBinary) {
   expect_failure({}, ZE_RESULT_ERROR_INVALID_ARGUMENT, "the SPIR-V binary is empty");
 }
@@ -36,10 +43,8 @@ TEST(CpuCompilerRejects, ABinaryShorterThanTheHeader) {
 }
 
 TEST(CpuCompilerRejects, ABinaryWithTheWrongMagicNumber) {
-  std::vector<uint8_t> binary = load_kernel("vector_add");
-  set_word(binary, 0, 0xdeadbeef);
-  expect_failure(binary, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                 "does not start with the SPIR-V magic number 0x07230203 (it starts with 0xdeadbeef)");
+  expect_failure_with_header_word(0, 0xdeadbeef, ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                                  "does not start with the SPIR-V magic number 0x07230203 (it starts with 0xdeadbeef)");
 }
 
 TEST(CpuCompilerRejects, ATruncatedRealModule) {
@@ -98,10 +103,9 @@ TEST(CpuCompilerRejects, AnIdDefinedTwice) {
 }
 
 TEST(CpuCompilerRejects, SpirvVersion17AsBuildFailureNamingTheAcceptedVersions) {
-  std::vector<uint8_t> binary = load_kernel("vector_add");
-  set_word(binary, 1, 0x00010700);
-  expect_failure(binary, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
-                 "the module is SPIR-V 1.7, which this driver cannot read: it accepts SPIR-V 1.0 to 1.6");
+  expect_failure_with_header_word(
+      1, 0x00010700, ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+      "the module is SPIR-V 1.7, which this driver cannot read: it accepts SPIR-V 1.0 to 1.6");
 }
 
 // SPIR-V 1.5 and 1.6 modules are read as 1.4 (real_world_spirv_test.cpp) unless they use what 1.4 lacks.
@@ -118,9 +122,7 @@ TEST(CpuCompilerRejects, SpirvVersion15WithTheVulkanMemoryModelNamingIt) {
 }
 
 TEST(CpuCompilerRejects, AMalformedVersionWordAsInvalidBinary) {
-  std::vector<uint8_t> binary = load_kernel("vector_add");
-  set_word(binary, 1, 0x12345678);
-  expect_failure(binary, ZE_RESULT_ERROR_INVALID_ARGUMENT, "is not a valid version number");
+  expect_failure_with_header_word(1, 0x12345678, ZE_RESULT_ERROR_INVALID_ARGUMENT, "is not a valid version number");
 }
 
 // A kernel calling what the driver lacks is refused on its own: the module builds, as on Intel's driver, and the
@@ -160,38 +162,47 @@ uint32_t get_word(const std::vector<uint8_t> &binary, size_t index) {
   return value;
 }
 
+// vector_add and the word offset of its first instruction with `opcode` (0: it has none).
+struct Found {
+  std::vector<uint8_t> binary;
+  size_t at;
+};
+Found vector_add_with(uint32_t opcode) {
+  std::vector<uint8_t> binary = load_kernel("vector_add");
+  size_t at = find_instruction(binary, opcode);
+  return {std::move(binary), at};
+}
+
 // Corruptions SPIRV-Tools' parser accepts but LLVMSPIRVLib would abort on: the
 // message names the instruction's word offset, its opcode and what is wrong.
+std::string instruction_error(size_t at, uint32_t opcode, const std::string &what) {
+  return fmt::format("the SPIR-V instruction at word {} (opcode {}) {}", at, opcode, what);
+}
+
 TEST(CpuCompilerRejects, ALoadWhoseResultTypeIsNotATypeNamingTheInstruction) {
-  std::vector<uint8_t> binary = load_kernel("vector_add");
-  size_t load = find_instruction(binary, 61); // OpLoad: result type, result, pointer
+  auto [binary, load] = vector_add_with(61); // OpLoad: result type, result, pointer
   ASSERT_NE(load, 0u);
   uint32_t pointer = get_word(binary, load + 3);
   set_word(binary, load + 1, pointer);
   expect_failure(binary, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                 fmt::format("the SPIR-V instruction at word {} (opcode 61) names %{} as operand 1, which is not a type",
-                             load, pointer));
+                 instruction_error(load, 61, fmt::format("names %{} as operand 1, which is not a type", pointer)));
 }
 
 TEST(CpuCompilerRejects, APointerTypeInAStorageClassTheTranslatorCannotMap) {
-  std::vector<uint8_t> binary = load_kernel("vector_add");
-  size_t pointer = find_instruction(binary, 32); // OpTypePointer: result, storage class, pointee
+  auto [binary, pointer] = vector_add_with(32); // OpTypePointer: result, storage class, pointee
   ASSERT_NE(pointer, 0u);
   set_word(binary, pointer + 2, 6); // Private
   expect_failure(binary, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                 fmt::format("the SPIR-V instruction at word {} (opcode 32) uses storage class 6, which the translator "
-                             "maps to no address space", pointer));
+                 instruction_error(pointer, 32, "uses storage class 6, which the translator maps to no address space"));
 }
 
 TEST(CpuCompilerRejects, AnAlignedLoadWhoseAlignmentIsNotAPowerOfTwo) {
-  std::vector<uint8_t> binary = load_kernel("vector_add");
-  size_t load = find_instruction(binary, 61);
+  auto [binary, load] = vector_add_with(61);
   ASSERT_NE(load, 0u);
   ASSERT_EQ(get_word(binary, load) >> 16, 6u) << "expected OpLoad ... Aligned N";
   set_word(binary, load + 5, 3);
   expect_failure(binary, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                 fmt::format("the SPIR-V instruction at word {} (opcode 61) has a memory alignment of 3, which is not a "
-                             "power of 2", load));
+                 instruction_error(load, 61, "has a memory alignment of 3, which is not a power of 2"));
 }
 
 TEST(CpuCompilerRejects, AValueUsedBeforeItsDefinition) {

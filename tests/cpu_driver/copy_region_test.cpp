@@ -52,6 +52,15 @@ protected:
     return zeCommandListAppendMemoryCopyRegion(list, dst.bytes, &d, dst.row_pitch, dst.slice_pitch, src.bytes, &s,
                                                src.row_pitch, src.slice_pitch, signal, wait_count, waits);
   }
+
+  // Copies the region on an immediate list, waits for it, and checks every byte of `dst`.
+  void copy_and_expect(const Array &dst, const ze_copy_region_t &d, const Array &src, const ze_copy_region_t &s) {
+    std::vector<uint8_t> expected = expected_after(dst, d, src, s);
+    ze_event_handle_t done = event();
+    ZE_ASSERT_OK(copy(immediate_list(), dst, d, src, s, done));
+    ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    expect_bytes(expected, dst.bytes);
+  }
 };
 
 TEST_F(CopyRegion, ASubRectangleGoesBetweenDifferentlyPitchedArraysOnAnImmediateList) {
@@ -59,11 +68,7 @@ TEST_F(CopyRegion, ASubRectangleGoesBetweenDifferentlyPitchedArraysOnAnImmediate
   Array dst = array(48, 20, 1, 0, 0xee);
   const std::vector<uint8_t> src_before(src.bytes, src.bytes + src.size);
   ze_copy_region_t s{5, 3, 0, 20, 7, 0}, d{11, 4, 0, 20, 7, 0};
-  std::vector<uint8_t> expected = expected_after(dst, d, src, s);
-  ze_event_handle_t done = event();
-  ZE_ASSERT_OK(copy(immediate_list(), dst, d, src, s, done));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
-  expect_bytes(expected, dst.bytes);
+  ASSERT_NO_FATAL_FAILURE(copy_and_expect(dst, d, src, s));
   expect_bytes(src_before, src.bytes);
 }
 
@@ -89,11 +94,7 @@ TEST_F(CopyRegion, ContiguousRowsAndDepthZeroCopyOneSliceLikeDepthOne) {
   Array src = array(16, 8, 3, 0, -1);
   Array dst = array(16, 8, 3, 0, 0);
   ze_copy_region_t s{0, 2, 2, 16, 5, 0}, d{0, 1, 1, 16, 5, 0};
-  std::vector<uint8_t> expected = expected_after(dst, d, src, s);
-  ze_event_handle_t done = event();
-  ZE_ASSERT_OK(copy(immediate_list(), dst, d, src, s, done));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
-  expect_bytes(expected, dst.bytes);
+  copy_and_expect(dst, d, src, s);
 }
 
 TEST_F(CopyRegion, TheCopyWaitsForItsEventsAndRunsAfterTheAppendReturns) {
@@ -114,11 +115,7 @@ TEST_F(CopyRegion, InterleavedRegionsOfOneArrayThatShareNoByteAreCopied) {
   // The left half of each row to the right half of the row below: the regions' spans overlap, their bytes do not.
   Array a = array(32, 10, 1, 0, -1);
   ze_copy_region_t s{0, 0, 0, 16, 9, 0}, d{16, 1, 0, 16, 9, 0};
-  std::vector<uint8_t> expected = expected_after(a, d, a, s);
-  ze_event_handle_t done = event();
-  ZE_ASSERT_OK(copy(immediate_list(), a, d, a, s, done));
-  ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
-  expect_bytes(expected, a.bytes);
+  copy_and_expect(a, d, a, s);
 }
 
 TEST_F(CopyRegion, RegionsSharingAByteAreOverlappingRegions) {

@@ -37,6 +37,22 @@ protected:
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(a[i] + b[i], c[i]) << "element " << i;
   }
 
+  // Runs `name` of `spv` over n = group * groups ints holding 0, 1, ..., with work-groups of `group` and a local
+  // array of `group` ints as argument 1; `data` is the shared array afterwards.
+  void run_with_local_ints(const char *spv, const char *name, uint32_t group, uint32_t groups, int *&data) {
+    ze_module_handle_t m = nullptr;
+    std::string log;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel(spv), m, &log)) << log;
+    const uint32_t n = group * groups;
+    data = shared_array<int>(n);
+    for (uint32_t i = 0; i < n; ++i) data[i] = int(i);
+    ze_kernel_handle_t k = kernel(m, name);
+    ZE_ASSERT_OK(zeKernelSetGroupSize(k, group, 1, 1));
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(data), &data));
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, group * sizeof(int), nullptr));
+    ZE_ASSERT_OK(launch_and_wait(k, {groups, 1, 1}));
+  }
+
   ze_module_handle_t module = nullptr;
 };
 
@@ -239,17 +255,9 @@ TEST_F(Kernels, PropertiesAndName) {
 }
 
 TEST_F(Kernels, LocalArgumentsArePerWorkGroup) {
-  ze_module_handle_t m = nullptr;
-  std::string log;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("work_items.spv"), m, &log)) << log;
   constexpr uint32_t group = 16, n = group * 40;
-  auto *data = shared_array<int>(n);
-  for (uint32_t i = 0; i < n; ++i) data[i] = int(i);
-  ze_kernel_handle_t k = kernel(m, "local_slot");
-  ZE_ASSERT_OK(zeKernelSetGroupSize(k, group, 1, 1));
-  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(data), &data));
-  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, group * sizeof(int), nullptr));
-  ZE_ASSERT_OK(launch_and_wait(k, {n / group, 1, 1}));
+  int *data = nullptr;
+  ASSERT_NO_FATAL_FAILURE(run_with_local_ints("work_items.spv", "local_slot", group, n / group, data));
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(2 * i + i / group), data[i]) << "element " << i;
 }
 
@@ -271,17 +279,9 @@ TEST_F(Kernels, TwoDimensionalLaunchCoversEveryWorkItem) {
 // reversed only if every work-item stored before any loaded, over many
 // groups spread across the worker threads.
 TEST_F(Kernels, GivenAWorkGroupBarrier_ThenLocalReverseRunsCorrectly) {
-  ze_module_handle_t m = nullptr;
-  std::string log;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("local_reverse.spv"), m, &log)) << log;
   constexpr uint32_t group = 64, n = group * 100;
-  auto *data = shared_array<int>(n);
-  for (uint32_t i = 0; i < n; ++i) data[i] = int(i);
-  ze_kernel_handle_t k = kernel(m, "local_reverse");
-  ZE_ASSERT_OK(zeKernelSetGroupSize(k, group, 1, 1));
-  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 0, sizeof(data), &data));
-  ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 1, group * sizeof(int), nullptr));
-  ZE_ASSERT_OK(launch_and_wait(k, {n / group, 1, 1}));
+  int *data = nullptr;
+  ASSERT_NO_FATAL_FAILURE(run_with_local_ints("local_reverse.spv", "local_reverse", group, n / group, data));
   for (uint32_t i = 0; i < n; ++i) {
     ASSERT_EQ(int(i / group * group + group - 1 - i % group), data[i]) << "element " << i;
   }

@@ -4,6 +4,7 @@
 #include "test_support.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zeal::cpu::test {
@@ -37,6 +38,19 @@ protected:
     std::string t = log != nullptr ? log_text(log) : std::string();
     if (text != nullptr) *text = t;
     return r;
+  }
+
+  // Links `linked`, a fatal failure with the log when it fails: call through ASSERT_NO_FATAL_FAILURE.
+  void link_ok(std::vector<ze_module_handle_t> linked) {
+    std::string log;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, link(std::move(linked), &log)) << log;
+  }
+
+  // Linking `linked` fails with exactly `expected_log`.
+  void expect_link_failure(std::vector<ze_module_handle_t> linked, const std::string &expected_log) {
+    std::string log;
+    EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, link(std::move(linked), &log));
+    EXPECT_EQ(expected_log, log);
   }
 
   // Runs `k` over n work-items in groups of 1 with `out` (n ints) as argument 0; returns out.

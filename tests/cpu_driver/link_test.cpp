@@ -18,12 +18,17 @@ std::vector<int> expected(size_t n, int (*f)(int)) {
 
 int helper_plus_offset(int i) { return 3 * i + 1 + 1000; }
 
-TEST_F(Linking, AModuleWithImportsSaysSoAndMakesNoKernelsUntilLinked) {
-  ze_module_handle_t user = plain("link_user.spv");
+// The module's property flags: ZE_MODULE_PROPERTY_FLAG_IMPORTS while it has imports no link has resolved.
+ze_module_property_flags_t module_flags(ze_module_handle_t m) {
   ze_module_properties_t props{};
   props.stype = ZE_STRUCTURE_TYPE_MODULE_PROPERTIES;
-  ZE_ASSERT_OK(zeModuleGetProperties(user, &props));
-  EXPECT_EQ(ZE_MODULE_PROPERTY_FLAG_IMPORTS, props.flags);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetProperties(m, &props));
+  return props.flags;
+}
+
+TEST_F(Linking, AModuleWithImportsSaysSoAndMakesNoKernelsUntilLinked) {
+  ze_module_handle_t user = plain("link_user.spv");
+  EXPECT_EQ(ZE_MODULE_PROPERTY_FLAG_IMPORTS, module_flags(user));
   ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "use_helper"};
   ze_kernel_handle_t k = nullptr;
   std::string warning = zeal::test::capture_stderr(
@@ -40,26 +45,23 @@ TEST_F(Linking, DynamicLinkResolvesAnImportedFunctionAndVariable) {
   std::string log;
   ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
   EXPECT_EQ("", log);
-  ze_module_properties_t props{};
-  props.stype = ZE_STRUCTURE_TYPE_MODULE_PROPERTIES;
-  ZE_ASSERT_OK(zeModuleGetProperties(user, &props));
-  EXPECT_EQ(0u, props.flags);
+  EXPECT_EQ(0u, module_flags(user));
   EXPECT_EQ(expected(64, helper_plus_offset), run(kernel(user, "use_helper"), 64));
 }
 
 TEST_F(Linking, AnUnresolvedImportFailsWithOneLinePerSymbolNamingModuleAndSymbol) {
   ze_module_handle_t other = library("link_library_dup.spv"); // exports link_helper only
   ze_module_handle_t user = plain("link_user.spv");
-  std::string log;
-  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, link({other, user}, &log));
-  EXPECT_EQ("module 1 (kernels: use_helper): unresolved import 'link_offset': no module in the link exports it\n", log);
-  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, link({user}, &log));
-  EXPECT_EQ("module 0 (kernels: use_helper): unresolved import 'link_offset': no module in the link exports it\n"
-            "module 0 (kernels: use_helper): unresolved import 'link_helper': no module in the link exports it\n",
-            log);
+  expect_link_failure({other, user},
+                      "module 1 (kernels: use_helper): unresolved import 'link_offset': no module in the link exports "
+                      "it\n");
+  expect_link_failure(
+      {user},
+      "module 0 (kernels: use_helper): unresolved import 'link_offset': no module in the link exports it\n"
+      "module 0 (kernels: use_helper): unresolved import 'link_helper': no module in the link exports it\n");
   // A failed link changes nothing: the module links once its exporter comes.
   ze_module_handle_t lib = library("link_library.spv");
-  ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
+  ASSERT_NO_FATAL_FAILURE(link_ok({user, lib}));
   EXPECT_EQ(expected(8, helper_plus_offset), run(kernel(user, "use_helper"), 8));
 }
 
@@ -67,25 +69,22 @@ TEST_F(Linking, TwoModulesExportingAnImportedSymbolAreAnAmbiguityError) {
   ze_module_handle_t lib = library("link_library.spv");
   ze_module_handle_t dup = library("link_library_dup.spv");
   ze_module_handle_t user = plain("link_user.spv");
-  std::string log;
-  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, link({lib, dup, user}, &log));
-  EXPECT_EQ("module 2 (kernels: use_helper): import 'link_helper' is exported by 2 modules (0, 1), which is "
-            "ambiguous\n",
-            log);
+  expect_link_failure({lib, dup, user},
+                      "module 2 (kernels: use_helper): import 'link_helper' is exported by 2 modules (0, 1), which is "
+                      "ambiguous\n");
   // Exporting the same name is no problem while nobody imports it.
   ze_module_handle_t twice_user = plain("link_other_user.spv");
-  ASSERT_EQ(ZE_RESULT_SUCCESS, link({lib, dup, twice_user}, &log)) << log;
+  ASSERT_NO_FATAL_FAILURE(link_ok({lib, dup, twice_user}));
 }
 
 TEST_F(Linking, ALinkedModuleIsNotLinkedAgainButProvidesForLaterLinks) {
   ze_module_handle_t lib = library("link_library.spv");
   ze_module_handle_t user = plain("link_user.spv");
-  std::string log;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
+  ASSERT_NO_FATAL_FAILURE(link_ok({user, lib}));
   // Linked modules in a later call only provide, even with nothing to provide them with.
-  ASSERT_EQ(ZE_RESULT_SUCCESS, link({user}, &log)) << log;
+  ASSERT_NO_FATAL_FAILURE(link_ok({user}));
   ze_module_handle_t other = plain("link_other_user.spv");
-  ASSERT_EQ(ZE_RESULT_SUCCESS, link({lib, other, user}, &log)) << log;
+  ASSERT_NO_FATAL_FAILURE(link_ok({lib, other, user}));
   EXPECT_EQ(expected(16, [](int i) { return 2 * i; }), run(kernel(other, "use_twice"), 16));
   EXPECT_EQ(expected(16, helper_plus_offset), run(kernel(user, "use_helper"), 16));
 }
@@ -97,8 +96,7 @@ TEST_F(Linking, AChainOfFourModulesLinksInOneCallInAnyOrder) {
   ze_module_handle_t b = library("chain_b.spv");
   ze_module_handle_t c = library("chain_c.spv");
   ze_module_handle_t d = library("chain_d.spv");
-  std::string log;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, link({d, b, a, c}, &log)) << log;
+  ASSERT_NO_FATAL_FAILURE(link_ok({d, b, a, c}));
   EXPECT_EQ(expected(32, chain), run(kernel(a, "chain"), 32));
 }
 
@@ -106,9 +104,8 @@ TEST_F(Linking, AChainMissingALinkNamesTheModuleThatImportsIt) {
   ze_module_handle_t a = plain("chain_a.spv");
   ze_module_handle_t b = library("chain_b.spv");
   ze_module_handle_t d = library("chain_d.spv");
-  std::string log;
-  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, link({a, b, d}, &log));
-  EXPECT_EQ("module 1 (no kernels): unresolved import 'chain_c': no module in the link exports it\n", log);
+  expect_link_failure({a, b, d},
+                      "module 1 (no kernels): unresolved import 'chain_c': no module in the link exports it\n");
   ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "chain"};
   ze_kernel_handle_t k = nullptr;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, zeKernelCreate(a, &desc, &k));
@@ -300,10 +297,7 @@ TEST_F(ModulePrograms, InputsAreLinkedStaticallyIntoOneModuleWithoutImports) {
   ASSERT_EQ(ZE_RESULT_SUCCESS, build_program({read_kernel("link_user.spv"), read_kernel("link_library.spv")},
                                              {"", "-library-compilation"}, module, log))
       << log;
-  ze_module_properties_t props{};
-  props.stype = ZE_STRUCTURE_TYPE_MODULE_PROPERTIES;
-  ZE_ASSERT_OK(zeModuleGetProperties(module, &props));
-  EXPECT_EQ(0u, props.flags);
+  EXPECT_EQ(0u, module_flags(module));
   EXPECT_EQ(expected(16, helper_plus_offset), run(kernel(module, "use_helper"), 16));
 }
 

@@ -54,6 +54,25 @@ protected:
     return k;
   }
 
+  // A collective's run for sub-group size S: two work-groups of 3·S−1 items (each ends in a partial sub-group),
+  // inputs distinct per work-item so a wrong lane shows, and the kernel with its input and output set.
+  struct TwoGroups {
+    uint32_t items = 0, n = 0;
+    std::vector<int> host;
+    int *in = nullptr, *out = nullptr;
+    ze_kernel_handle_t k = nullptr;
+  };
+  void two_groups(uint32_t s, const char *name, TwoGroups &run) {
+    ze_module_handle_t module = module_for(s);
+    ASSERT_NE(nullptr, module);
+    run.items = 3 * s - 1;
+    run.n = 2 * run.items;
+    run.host.resize(run.n);
+    for (uint32_t i = 0; i < run.n; ++i) run.host[i] = int(i * 7 % 101) - 40;
+    run.k = with_in_out(module, name, run.host, run.in, run.out);
+    ASSERT_NE(nullptr, run.k);
+  }
+
   // Runs sg_ids over one work-group of `items` and checks every work-item against sub-groups of `size`.
   void expect_ids(ze_module_handle_t module, uint32_t size, uint32_t items) {
     ze_kernel_handle_t k = kernel(module, "sg_ids");
@@ -116,30 +135,20 @@ TEST_P(Subgroups, AKernelWithoutARequiredSizeRunsWithThePrimarySize16) {
   expect_ids(module, 16, 100);
 }
 
-// Two work-groups of 3·S−1 items; inputs distinct per work-item so a wrong lane shows.
-std::vector<int> inputs(uint32_t n) {
-  std::vector<int> in(n);
-  for (uint32_t i = 0; i < n; ++i) in[i] = int(i * 7 % 101) - 40;
-  return in;
-}
-
 TEST_P(Subgroups, SubGroupReduceAddMatchesTheHostSumOfEachSubGroup) {
   for (uint32_t s : sizes) {
     SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({})", s));
-    ze_module_handle_t module = module_for(s);
-    ASSERT_NE(nullptr, module);
-    const uint32_t items = 3 * s - 1, n = 2 * items;
-    std::vector<int> host = inputs(n);
-    int *in = nullptr, *out = nullptr;
-    ze_kernel_handle_t k = with_in_out(module, "sg_reduce_add", host, in, out);
-    ASSERT_NE(nullptr, k);
-    launch(k, items, 2);
+    TwoGroups run;
+    ASSERT_NO_FATAL_FAILURE(two_groups(s, "sg_reduce_add", run));
+    const uint32_t items = run.items, n = run.n;
+    const std::vector<int> &host = run.host;
+    launch(run.k, items, 2);
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t group = i / items, l = i % items, first = group * items + l / s * s;
       const uint32_t last = std::min(first + s, (group + 1) * items);
       int sum = 0;
       for (uint32_t j = first; j < last; ++j) sum += host[j];
-      EXPECT_EQ(sum, out[i]) << "work-item " << i << " (sub-group " << l / s << " of group " << group << ")";
+      EXPECT_EQ(sum, run.out[i]) << "work-item " << i << " (sub-group " << l / s << " of group " << group << ")";
     }
   }
 }
@@ -148,15 +157,12 @@ TEST_P(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) 
   constexpr uint32_t delta = 3;
   for (uint32_t s : sizes) {
     SCOPED_TRACE(fmt::format("intel_reqd_sub_group_size({}), delta {}", s, delta));
-    ze_module_handle_t module = module_for(s);
-    ASSERT_NE(nullptr, module);
-    const uint32_t items = 3 * s - 1, n = 2 * items;
-    std::vector<int> host = inputs(n);
-    int *in = nullptr, *out = nullptr;
-    ze_kernel_handle_t k = with_in_out(module, "sg_shuffle_down", host, in, out);
-    ASSERT_NE(nullptr, k);
-    ZE_ASSERT_OK(zeKernelSetArgumentValue(k, 2, sizeof(delta), &delta));
-    launch(k, items, 2);
+    TwoGroups run;
+    ASSERT_NO_FATAL_FAILURE(two_groups(s, "sg_shuffle_down", run));
+    const uint32_t items = run.items, n = run.n;
+    const std::vector<int> &host = run.host;
+    ZE_ASSERT_OK(zeKernelSetArgumentValue(run.k, 2, sizeof(delta), &delta));
+    launch(run.k, items, 2);
     uint32_t checked = 0;
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t group = i / items, l = i % items, lane = l % s, first = group * items + l / s * s;
@@ -166,7 +172,7 @@ TEST_P(Subgroups, IntelShuffleDownTakesFromCurrentThenNextLikeTheHostReference) 
       // A source lane missing from a partial sub-group is undefined by the extension; the rest must match.
       if (from >= actual) continue;
       const int expected = lane + delta < s ? host[first + from] : host[first + from] + 1000;
-      EXPECT_EQ(expected, out[i]) << "work-item " << i << " (lane " << lane << ")";
+      EXPECT_EQ(expected, run.out[i]) << "work-item " << i << " (lane " << lane << ")";
       ++checked;
     }
     // Full sub-groups check every lane; each group's partial one skips only the lane reading its missing lane S-1.

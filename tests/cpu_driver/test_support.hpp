@@ -72,14 +72,15 @@ inline void fill_with_kernel(ze_context_handle_t context, ze_device_handle_t dev
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(m));
 }
 
-class CpuDriver : public ::testing::Test {
+// driver, device and context come from ZeDeviceContext; the rest is made on demand and destroyed after the test.
+class CpuDriver : public ::testing::Test, protected zeal::test::ZeDeviceContext {
 protected:
   void SetUp() override {
     ZE_ASSERT_OK(zeInit(0));
     uint32_t count = 0;
     ZE_ASSERT_OK(zeDriverGet(&count, nullptr));
     ASSERT_EQ(1u, count) << "ZE_ENABLE_ALT_DRIVERS should name the zeal CPU driver only";
-    zeal::test::ZeCall opened = zeal::test::open_first_device(driver, device, context);
+    zeal::test::ZeCall opened = open_device();
     ASSERT_EQ(ZE_RESULT_SUCCESS, opened.result) << opened.name;
   }
 
@@ -168,9 +169,6 @@ protected:
     return zeEventHostSynchronize(done, UINT64_MAX);
   }
 
-  ze_driver_handle_t driver = nullptr;
-  ze_device_handle_t device = nullptr;
-  ze_context_handle_t context = nullptr;
   ze_command_queue_handle_t queue = nullptr;
   ze_event_pool_handle_t pool = nullptr;
   std::vector<ze_event_handle_t> events;

@@ -7,6 +7,7 @@
 // LLVM, the compiler inside the driver, treats a failed allocation as fatal.
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/launch_1d.hpp"
+#include "tests/support/zeal_launch_objects.hpp"
 
 #include <zeal/zeal.hpp>
 
@@ -35,48 +36,36 @@ protected:
 
   void SetUp() override {
     d_ = &dev_.dispatch();
-    device_ = dev_.native_handle();
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->contextCreate(1, &device_, &context_));
     std::ifstream in(ZEAL_TEST_TAGGED_SPIRV, std::ios::binary);
     std::vector<uint8_t> spirv{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    zeal_program_desc_t desc{ZEAL_PROGRAM_FORMAT_SPIRV, spirv.data(), spirv.size(), 0, nullptr};
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->programCreate(context_, device_, &desc, &program_));
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->programBuild(program_, nullptr));
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->kernelCreate(program_, "tagged", &kernel_));
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueCreate(context_, device_, ZEAL_QUEUE_FLAG_IN_ORDER, &queue_));
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->usmAlloc(context_, device_, ZEAL_USM_KIND_SHARED, 256 * sizeof(int), 0, &out_));
+    zeal_test::ZealLaunchObjects::Call made = z_.create(*d_, dev_.native_handle(), spirv, "tagged", 256 * sizeof(int));
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, made.result) << made.name << ": " << d_->getLastErrorMessage();
   }
-  void TearDown() override {
-    if (out_ != nullptr) d_->usmFree(context_, out_);
-    if (queue_ != nullptr) d_->queueRelease(queue_);
-    if (kernel_ != nullptr) d_->kernelRelease(kernel_);
-    if (program_ != nullptr) d_->programRelease(program_);
-    if (context_ != nullptr) d_->contextRelease(context_);
-  }
+  void TearDown() override { z_.release(); }
 
-  // Replaces queue_ with a new queue. A command's event is signalled before the driver's submission thread lets go
+  // Replaces the queue with a new one. A command's event is signalled before the driver's submission thread lets go
   // of the command (its arguments, its wait list), so after queueFinish those may still be live for a moment, and
   // longer on a busy machine. Releasing the queue ends that thread once it has run everything: the live count is
   // then what the calls left behind and nothing in flight.
   void renew_queue() {
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueRelease(queue_));
-    queue_ = nullptr;
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueCreate(context_, device_, ZEAL_QUEUE_FLAG_IN_ORDER, &queue_));
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueRelease(z_.queue));
+    z_.queue = nullptr;
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueCreate(z_.context, z_.device, ZEAL_QUEUE_FLAG_IN_ORDER, &z_.queue));
   }
 
   // A launch of `tagged` over 256 items whose result is checked: the context still works.
   void expect_context_works() {
-    for (int i = 0; i < 256; ++i) static_cast<int *>(out_)[i] = 0;
+    for (int i = 0; i < 256; ++i) static_cast<int *>(z_.out)[i] = 0;
     const zeal_launch_desc_t launch = tagged_launch();
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->enqueueKernelLaunch(queue_, kernel_, &launch, 0, nullptr, nullptr))
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->enqueueKernelLaunch(z_.queue, z_.kernel, &launch, 0, nullptr, nullptr))
         << d_->getLastErrorMessage();
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueFinish(queue_)) << d_->getLastErrorMessage();
-    EXPECT_EQ(3 * 255 + 0x5EED0000, static_cast<int *>(out_)[255]);
+    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d_->queueFinish(z_.queue)) << d_->getLastErrorMessage();
+    EXPECT_EQ(3 * 255 + 0x5EED0000, static_cast<int *>(z_.out)[255]);
   }
 
-  // `tagged` over 256 items writing to out_.
+  // `tagged` over 256 items writing to z_.out.
   zeal_launch_desc_t tagged_launch() {
-    arg_ = {0, ZEAL_KERNEL_ARG_USM_POINTER, 0, out_};
+    arg_ = {0, ZEAL_KERNEL_ARG_USM_POINTER, 0, z_.out};
     return zeal_test::launch_1d(256, 0, 1, &arg_);
   }
 
@@ -122,23 +111,18 @@ protected:
 
   zeal::device dev_;
   const zeal_adapter_dispatch_t *d_ = nullptr;
-  zeal_device_handle_t device_ = nullptr;
-  zeal_context_handle_t context_ = nullptr;
-  zeal_program_handle_t program_ = nullptr;
-  zeal_kernel_handle_t kernel_ = nullptr;
-  zeal_queue_handle_t queue_ = nullptr;
-  void *out_ = nullptr;
+  zeal_test::ZealLaunchObjects z_; // device, context, in-order queue, `tagged` and its 256 ints of output
   zeal_kernel_arg_t arg_{};
 };
 
 TEST_F(AllocationFaults, ContextAndQueueCreation) {
   zeal_context_handle_t context = nullptr;
   long n = fail_each_allocation(
-      "contextCreate", [&] { return d_->contextCreate(1, &device_, &context); },
+      "contextCreate", [&] { return d_->contextCreate(1, &z_.device, &context); },
       [&] { d_->contextRelease(context); });
   zeal_queue_handle_t queue = nullptr;
   n += fail_each_allocation(
-      "queueCreate", [&] { return d_->queueCreate(context_, device_, ZEAL_QUEUE_FLAG_OUT_OF_ORDER, &queue); },
+      "queueCreate", [&] { return d_->queueCreate(z_.context, z_.device, ZEAL_QUEUE_FLAG_OUT_OF_ORDER, &queue); },
       [&] { d_->queueRelease(queue); });
   EXPECT_GT(n, 0) << "the calls should allocate";
 }
@@ -147,8 +131,9 @@ TEST_F(AllocationFaults, UsmAllocations) {
   for (zeal_usm_kind_t kind : {ZEAL_USM_KIND_HOST, ZEAL_USM_KIND_DEVICE, ZEAL_USM_KIND_SHARED}) {
     void *p = nullptr;
     fail_each_allocation(
-        "usmAlloc", [&] { return d_->usmAlloc(context_, kind == ZEAL_USM_KIND_HOST ? nullptr : device_, kind, 4096, 0, &p); },
-        [&] { d_->usmFree(context_, p); });
+        "usmAlloc",
+        [&] { return d_->usmAlloc(z_.context, kind == ZEAL_USM_KIND_HOST ? nullptr : z_.device, kind, 4096, 0, &p); },
+        [&] { d_->usmFree(z_.context, p); });
   }
 }
 
@@ -156,21 +141,23 @@ TEST_F(AllocationFaults, LaunchesCopiesAndEvents) {
   const zeal_launch_desc_t launch = tagged_launch();
   zeal_event_handle_t event = nullptr;
   fail_each_allocation(
-      "enqueueKernelLaunch", [&] { return d_->enqueueKernelLaunch(queue_, kernel_, &launch, 0, nullptr, &event); },
+      "enqueueKernelLaunch", [&] { return d_->enqueueKernelLaunch(z_.queue, z_.kernel, &launch, 0, nullptr, &event); },
       [&] {
         d_->eventWait(1, &event);
         d_->eventRelease(event);
       });
   std::vector<int> host(256);
   fail_each_allocation(
-      "enqueueMemcpy", [&] { return d_->enqueueMemcpy(queue_, host.data(), out_, 256 * sizeof(int), 0, nullptr, &event); },
+      "enqueueMemcpy",
+      [&] { return d_->enqueueMemcpy(z_.queue, host.data(), z_.out, 256 * sizeof(int), 0, nullptr, &event); },
       [&] {
         d_->eventWait(1, &event);
         d_->eventRelease(event);
       });
   zeal_kernel_handle_t kernel = nullptr;
   fail_each_allocation(
-      "kernelCreate", [&] { return d_->kernelCreate(program_, "tagged", &kernel); }, [&] { d_->kernelRelease(kernel); });
+      "kernelCreate", [&] { return d_->kernelCreate(z_.program, "tagged", &kernel); },
+      [&] { d_->kernelRelease(kernel); });
 }
 
 } // namespace

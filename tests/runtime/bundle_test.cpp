@@ -1,5 +1,6 @@
 // Kernel bundles and device code across shared libraries: application -> libzeal_test_a -> libzeal_test_b.
 #include "kernel_bundle/detail.hpp"
+#include "tests/support/zeal_float_sum.hpp"
 
 #include <zeal/zeal.hpp>
 
@@ -25,17 +26,7 @@ protected:
 };
 
 TEST_F(Bundles, AnApplicationKernelCallsALibraryFunctionThatCallsAnotherLibrary) {
-  constexpr size_t n = 1000;
-  float *a = zeal::malloc_shared<float>(n, q), *b = zeal::malloc_shared<float>(n, q), *c = zeal::malloc_shared<float>(n, q);
-  for (size_t i = 0; i < n; ++i) {
-    a[i] = static_cast<float>(i);
-    b[i] = 3.0f;
-  }
-  q.parallel_for(zeal::range<1>{n}, zeal::get_kernel_id("app_add_via_lib"), a, b, c).wait();
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + 3.0f) << i; // (2a) * 0.5 + b
-  zeal::free(a, q);
-  zeal::free(b, q);
-  zeal::free(c, q);
+  zeal_test::expect_float_sum(q, "app_add_via_lib", 1000, 3.0f); // c = (2a) * 0.5 + b
 }
 
 TEST_F(Bundles, ALibraryFunctionServesApplicationAndLibraryKernelsAlike) {

@@ -2,6 +2,7 @@
 // later contexts and processes, corrupt entries rebuilt, several processes sharing one cache folder.
 #include "common/persistent_cache.hpp"
 #include "kernel_bundle/program_builder.hpp"
+#include "tests/support/zeal_float_sum.hpp"
 
 #include <zeal/zeal.hpp>
 
@@ -87,17 +88,7 @@ void run_vector_add_in_new_context() {
   zeal::device dev;
   zeal::context ctx(dev);
   zeal::queue q(ctx, dev);
-  constexpr size_t n = 4096;
-  float *a = zeal::malloc_shared<float>(n, q), *b = zeal::malloc_shared<float>(n, q), *c = zeal::malloc_shared<float>(n, q);
-  for (size_t i = 0; i < n; ++i) {
-    a[i] = static_cast<float>(i);
-    b[i] = 1.0f;
-  }
-  q.parallel_for(zeal::range<1>{n}, zeal::get_kernel_id("vector_add"), a, b, c).wait();
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + 1.0f) << i;
-  zeal::free(a, q);
-  zeal::free(b, q);
-  zeal::free(c, q);
+  zeal_test::expect_float_sum(q, "vector_add", 4096, 1.0f);
 }
 
 TEST(PersistentBuild, TheFirstBuildStoresAndALaterContextLoadsInsteadOfCompiling) {

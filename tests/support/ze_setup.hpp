@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace zeal::test {
 
@@ -116,5 +117,52 @@ inline ze_result_t create_kernel(ze_module_handle_t module, const char *name, ze
   desc.pKernelName = name;
   return zeKernelCreate(module, &desc, &kernel);
 }
+
+// The first driver, its first device and a context on that driver: what every raw Level Zero set-up opens first
+// (the CPU driver tests' fixture, and ZeLaunchObjects below).
+struct ZeDeviceContext {
+  ze_driver_handle_t driver = nullptr;
+  ze_device_handle_t device = nullptr;
+  ze_context_handle_t context = nullptr;
+
+  ZeCall open_device() { return open_first_device(driver, device, context); }
+};
+
+// Which devices a pool of events is for.
+enum class EventPoolFor { every_device, the_device };
+
+// The objects a hand-written launch needs, which the benchmarks and the allocation test otherwise each declared
+// and made in turn: the first device, a context, an immediate list, a module built from `il` and a host-visible
+// pool of `event_count` events. Kernels of the module are the caller's, destroyed before close().
+struct ZeLaunchObjects : ZeDeviceContext {
+  ze_command_list_handle_t list = nullptr;
+  ze_module_handle_t module = nullptr;
+  ze_event_pool_handle_t pool = nullptr;
+  std::vector<ze_event_handle_t> events;
+
+  // Makes them in that order; the first call that failed, or success.
+  ZeCall open(std::span<const uint8_t> il, uint32_t event_count, const char *build_flags = nullptr,
+              EventPoolFor pool_for = EventPoolFor::every_device) {
+    if (ZeCall opened = open_device(); opened.result != ZE_RESULT_SUCCESS) return opened;
+    if (ze_result_t r = create_immediate_list(context, device, list); r != ZE_RESULT_SUCCESS)
+      return {r, "zeCommandListCreateImmediate"};
+    if (ze_result_t r = create_module(context, device, il, module, build_flags); r != ZE_RESULT_SUCCESS)
+      return {r, "zeModuleCreate"};
+    events.assign(event_count, nullptr);
+    return create_host_events(context, pool, events, pool_for == EventPoolFor::the_device ? device : nullptr);
+  }
+
+  // Destroys whatever open() made, best effort (the callers are done measuring).
+  void close() {
+    for (ze_event_handle_t e : events)
+      if (e != nullptr) zeEventDestroy(e);
+    events.clear();
+    if (pool != nullptr) zeEventPoolDestroy(pool);
+    if (module != nullptr) zeModuleDestroy(module);
+    if (list != nullptr) zeCommandListDestroy(list);
+    if (context != nullptr) zeContextDestroy(context);
+    pool = nullptr, module = nullptr, list = nullptr, context = nullptr;
+  }
+};
 
 } // namespace zeal::test

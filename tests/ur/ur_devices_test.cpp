@@ -146,10 +146,10 @@ TEST_F(UrDevices, RootDevicesAreLevelZerosSubDevicesAffinityDomains) {
       UR_EXPECT_OK(urDeviceRetain(sub));
       UR_EXPECT_OK(urDeviceRelease(sub));
       // The native handle leads back to the same sub-device.
-      ur_native_handle_t native = 0;
-      UR_ASSERT_OK(urDeviceGetNativeHandle(sub, &native));
+      auto native = native_of(urDeviceGetNativeHandle, sub);
+      UR_ASSERT_OK(native.result);
       ur_device_handle_t found = nullptr;
-      UR_ASSERT_OK(urDeviceCreateWithNativeHandle(native, adapter, nullptr, &found)) << error();
+      UR_ASSERT_OK(urDeviceCreateWithNativeHandle(native.handle, adapter, nullptr, &found)) << error();
       EXPECT_EQ(sub, found);
     }
   }
@@ -362,16 +362,17 @@ TEST_F(UrDevices, NativeHandlesOfSeveralDevicesAreTheFirstDevices) {
   ur_program_handle_t p = built("vector_add.spv");
   ur_kernel_handle_t k = kernel(p, "scale");
   ASSERT_NE(nullptr, k);
-  ur_native_handle_t module = 0;
-  UR_ASSERT_OK(urProgramGetNativeHandle(p, &module)) << error();
-  ur_native_handle_t ze_kernel = 0;
-  UR_ASSERT_OK(urKernelGetNativeHandle(k, &ze_kernel)) << error();
+  auto module = native_of(urProgramGetNativeHandle, p);
+  UR_ASSERT_OK(module.result) << error();
+  auto ze_kernel = native_of(urKernelGetNativeHandle, k);
+  UR_ASSERT_OK(ze_kernel.result) << error();
   ur_program_handle_t adopted = nullptr;
-  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urProgramCreateWithNativeHandle(module, context, nullptr, &adopted));
+  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+            urProgramCreateWithNativeHandle(module.handle, context, nullptr, &adopted));
   EXPECT_NE(std::string::npos, error().find("the context has 2 devices")) << error();
   ur_kernel_handle_t adopted_kernel = nullptr;
   EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-            urKernelCreateWithNativeHandle(ze_kernel, context, p, nullptr, &adopted_kernel));
+            urKernelCreateWithNativeHandle(ze_kernel.handle, context, p, nullptr, &adopted_kernel));
   EXPECT_NE(std::string::npos, error().find("give a program of one device")) << error();
 }
 

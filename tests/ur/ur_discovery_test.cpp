@@ -42,9 +42,7 @@ TEST_F(UrFace, ThePlatformSaysZealAndLevelZero) {
   ur_api_version_t version{};
   UR_ASSERT_OK(urPlatformGetApiVersion(platform, &version));
   EXPECT_EQ(UR_API_VERSION_CURRENT, version);
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urPlatformGetNativeHandle(platform, &native));
-  EXPECT_NE(0u, native) << "the Level Zero driver handle";
+  ASSERT_TRUE(has_native_handle(urPlatformGetNativeHandle, platform)) << "the Level Zero driver handle";
 }
 
 TEST_F(UrFace, BackendOptionsAreLevelZeroSpellings) {
@@ -92,13 +90,13 @@ TEST_F(UrFace, TheCpuDeviceDescribesItself) {
                     UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS);
   EXPECT_NE(std::string::npos, info_string(get(UR_DEVICE_INFO_IL_VERSION)).find("SPIR-V_1.0"));
   EXPECT_NE(std::string::npos, info_string(get(UR_DEVICE_INFO_EXTENSIONS)).find("cl_intel_required_subgroup_size"));
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urDeviceGetNativeHandle(device, &native));
-  EXPECT_NE(0u, native) << "the Level Zero device handle";
+  auto native = native_of<ze_device_handle_t>(urDeviceGetNativeHandle, device);
+  UR_ASSERT_OK(native.result);
+  EXPECT_NE(nullptr, native.handle) << "the Level Zero device handle";
   // Intel's geometry keys are the Level Zero driver's device properties.
   ze_device_properties_t ze_props{};
   ze_props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(reinterpret_cast<ze_device_handle_t>(native), &ze_props));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(native.handle, &ze_props));
   EXPECT_EQ(ze_props.numSlices, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_EU_SLICES)));
   EXPECT_EQ(ze_props.numSubslicesPerSlice, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE)));
   EXPECT_EQ(ze_props.numEUsPerSubslice, info_value<uint32_t>(get(UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE)));
@@ -180,9 +178,7 @@ TEST_F(UrFace, AContextHoldsItsDeviceAndCounts) {
   UR_ASSERT_OK(urContextRetain(context));
   EXPECT_EQ(2u, info_value<uint32_t>(get(UR_CONTEXT_INFO_REFERENCE_COUNT)));
   UR_ASSERT_OK(urContextRelease(context));
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urContextGetNativeHandle(context, &native));
-  EXPECT_NE(0u, native) << "the Level Zero context handle";
+  ASSERT_TRUE(has_native_handle(urContextGetNativeHandle, context)) << "the Level Zero context handle";
   UR_ASSERT_OK(urContextRelease(context));
 }
 

@@ -2,6 +2,9 @@
 // the zeal C ABI's plugin beside it, for comparing the two faces' answers.
 #pragma once
 
+#include "tests/support/ur_native.hpp"
+#include "tests/support/zeal_devices.hpp"
+
 #include <unified-runtime/ur_api.h>
 #include <zeal/zeal_adapter.h>
 
@@ -19,6 +22,11 @@
 #include <vector>
 
 namespace zeal_ur_test {
+
+using zeal::test::from_native;
+using zeal::test::has_native_handle;
+using zeal::test::native_of;
+using zeal::test::to_native;
 
 #define UR_ASSERT_OK(call) ASSERT_EQ(UR_RESULT_SUCCESS, (call))
 #define UR_EXPECT_OK(call) EXPECT_EQ(UR_RESULT_SUCCESS, (call))
@@ -82,22 +90,12 @@ struct ZealAbi {
     ASSERT_NE(nullptr, get_dispatch);
     ASSERT_EQ(ZEAL_RESULT_SUCCESS, get_dispatch(ZEAL_ADAPTER_ABI_VERSION, &d));
     ASSERT_EQ(ZEAL_RESULT_SUCCESS, d.adapterInit(&adapter));
-    uint32_t n = 0;
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d.platformGet(adapter, &n, nullptr));
-    std::vector<zeal_platform_handle_t> platforms(n);
-    ASSERT_EQ(ZEAL_RESULT_SUCCESS, d.platformGet(adapter, &n, platforms.data()));
-    for (auto p : platforms) {
-      uint32_t m = 0;
-      d.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, nullptr);
-      std::vector<zeal_device_handle_t> devices(m);
-      d.deviceGet(p, ZEAL_DEVICE_TYPE_ALL, &m, devices.data());
-      for (auto candidate : devices) {
-        char name[256] = {};
-        d.deviceGetInfo(candidate, ZEAL_DEVICE_INFO_NAME, sizeof(name), name, nullptr);
-        if (device_name == name) device = candidate;
-      }
+    for (zeal_device_handle_t candidate : zeal_test::every_device(d, adapter)) {
+      char name[256] = {};
+      d.deviceGetInfo(candidate, ZEAL_DEVICE_INFO_NAME, sizeof(name), name, nullptr);
+      if (device_name == name) device = candidate;
     }
-    ASSERT_NE(nullptr, device);
+    ASSERT_NE(nullptr, device) << "no device of the zeal C ABI is named " << device_name;
   }
   void close() {
     if (adapter != nullptr) {

@@ -217,8 +217,7 @@ TEST_F(UrGraph, WhatCannotBeCapturedGetsUrCodesAndSentences) {
   EXPECT_TRUE(empty);
   UR_ASSERT_OK(urEnqueueUSMMemcpy(q, false, a, b, n * sizeof(int), 0, nullptr, nullptr));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ARGUMENT, urGraphInstantiateGraphExp(graph, &instance)) << "still capturing";
-  ur_native_handle_t native = 0;
-  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, urGraphGetNativeHandleExp(graph, &native));
+  EXPECT_EQ(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, native_of(urGraphGetNativeHandleExp, graph).result);
 
   // Destroying a graph that is being captured ends the capture: the queue runs its commands again.
   UR_ASSERT_OK(urGraphDestroyExp(graph));
@@ -234,8 +233,7 @@ TEST_F(UrGraph, WhatCannotBeCapturedGetsUrCodesAndSentences) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_ARGUMENT, urQueueBeginCaptureIntoGraphExp(q, graph));
   EXPECT_NE(std::string::npos, error().find("empty graph")) << error();
   UR_ASSERT_OK(urGraphInstantiateGraphExp(graph, &instance));
-  UR_EXPECT_OK(urGraphExecutableGraphGetNativeHandleExp(instance, &native));
-  EXPECT_NE(0u, native);
+  EXPECT_TRUE(has_native_handle(urGraphExecutableGraphGetNativeHandleExp, instance));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_GRAPH, urEnqueueGraphExp(q, reinterpret_cast<ur_exp_executable_graph_handle_t>(graph),
                                                              0, nullptr, nullptr))
       << "a graph is not an instance";

@@ -81,9 +81,7 @@ TEST_F(KernelTest, AKernelDescribesItself) {
   UR_ASSERT_OK(urKernelGetGroupInfo(k, device, UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE, sizeof(compiled),
                                     compiled.data(), nullptr));
   EXPECT_EQ((std::array<size_t, 3>{8, 1, 1}), compiled);
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urKernelGetNativeHandle(k, &native));
-  EXPECT_NE(0u, native) << "the Level Zero kernel";
+  ASSERT_TRUE(has_native_handle(urKernelGetNativeHandle, k)) << "the Level Zero kernel";
 }
 
 TEST_F(KernelTest, GroupInfoAnswersFromTheKernelAndTheDevice) {
@@ -129,8 +127,7 @@ TEST_F(KernelTest, GivenARequiredSubGroupSizeTheDeviceLacks_ThenTheKernelAnswers
   size_t size = 0;
   EXPECT_EQ(UR_RESULT_ERROR_ADAPTER_SPECIFIC, urKernelGetInfo(k, UR_KERNEL_INFO_NUM_ARGS, 0, nullptr, &size));
   EXPECT_NE(std::string::npos, error().find("sub-group size 2 required by kernel 'needs_sub_group_2'")) << error();
-  ur_native_handle_t native = 0;
-  EXPECT_EQ(UR_RESULT_ERROR_ADAPTER_SPECIFIC, urKernelGetNativeHandle(k, &native));
+  EXPECT_EQ(UR_RESULT_ERROR_ADAPTER_SPECIFIC, native_of(urKernelGetNativeHandle, k).result);
   const ur_bool_t yes = true;
   UR_EXPECT_OK(urKernelSetExecInfo(k, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(yes), nullptr, &yes))
       << "a hint to a kernel that never runs changes nothing";

@@ -12,21 +12,17 @@ namespace {
 #define ZE_ASSERT_OK(call) ASSERT_EQ(ZE_RESULT_SUCCESS, (call)) << #call
 #define ZE_EXPECT_OK(call) EXPECT_EQ(ZE_RESULT_SUCCESS, (call)) << #call
 
-template <class Handle>
-ur_native_handle_t native_of(Handle h) {
-  return reinterpret_cast<ur_native_handle_t>(h);
-}
-
 class UrNative : public UrPrograms {
 protected:
   void SetUp() override {
     ASSERT_NO_FATAL_FAILURE(UrPrograms::SetUp());
     ZE_ASSERT_OK(zeInit(0));
-    ur_native_handle_t native = 0;
-    UR_ASSERT_OK(urPlatformGetNativeHandle(platform, &native));
-    ze_driver = reinterpret_cast<ze_driver_handle_t>(native);
-    UR_ASSERT_OK(urDeviceGetNativeHandle(device, &native));
-    ze_device = reinterpret_cast<ze_device_handle_t>(native);
+    auto driver = native_of<ze_driver_handle_t>(urPlatformGetNativeHandle, platform);
+    UR_ASSERT_OK(driver.result);
+    ze_driver = driver.handle;
+    auto dev = native_of<ze_device_handle_t>(urDeviceGetNativeHandle, device);
+    UR_ASSERT_OK(dev.result);
+    ze_device = dev.handle;
   }
 
   // The application's own Level Zero context and a module of vector_add.spv built in it.
@@ -48,23 +44,23 @@ protected:
 
 TEST_F(UrNative, PlatformsAndDevicesComeBackAsTheirOwnHandles) {
   ur_platform_handle_t p = nullptr;
-  UR_ASSERT_OK(urPlatformCreateWithNativeHandle(native_of(ze_driver), adapter, nullptr, &p)) << error();
+  UR_ASSERT_OK(urPlatformCreateWithNativeHandle(to_native(ze_driver), adapter, nullptr, &p)) << error();
   EXPECT_EQ(platform, p);
   ur_device_handle_t d = nullptr;
-  UR_ASSERT_OK(urDeviceCreateWithNativeHandle(native_of(ze_device), adapter, nullptr, &d)) << error();
+  UR_ASSERT_OK(urDeviceCreateWithNativeHandle(to_native(ze_device), adapter, nullptr, &d)) << error();
   EXPECT_EQ(device, d) << "one native device, one UR handle";
   int not_a_device = 0;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
-            urDeviceCreateWithNativeHandle(native_of(&not_a_device), adapter, nullptr, &d));
+            urDeviceCreateWithNativeHandle(to_native(&not_a_device), adapter, nullptr, &d));
   if (zeal_sees_bad_input()) {
     EXPECT_NE(std::string::npos, error().find("is not the Level Zero device of any of zeal's devices")) << error();
   }
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
-            urPlatformCreateWithNativeHandle(native_of(&not_a_device), adapter, nullptr, &p));
+            urPlatformCreateWithNativeHandle(to_native(&not_a_device), adapter, nullptr, &p));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE,
-            urDeviceCreateWithNativeHandle(native_of(ze_device), nullptr, nullptr, &d));
+            urDeviceCreateWithNativeHandle(to_native(ze_device), nullptr, nullptr, &d));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
-            urPlatformCreateWithNativeHandle(native_of(ze_driver), adapter, nullptr, nullptr));
+            urPlatformCreateWithNativeHandle(to_native(ze_driver), adapter, nullptr, nullptr));
 }
 
 // The whole interop path: the application's context, module, kernel, memory and event, each made a UR object,
@@ -74,18 +70,18 @@ TEST_F(UrNative, AnApplicationsLevelZeroObjectsRunThroughUr) {
   // The context and the module are handed over (UR destroys them); the rest stays the application's.
   const ur_context_native_properties_t take_context{UR_STRUCTURE_TYPE_CONTEXT_NATIVE_PROPERTIES, nullptr, true};
   ur_context_handle_t ctx = nullptr;
-  UR_ASSERT_OK(urContextCreateWithNativeHandle(native_of(ze_context), adapter, 1, &device, &take_context, &ctx))
+  UR_ASSERT_OK(urContextCreateWithNativeHandle(to_native(ze_context), adapter, 1, &device, &take_context, &ctx))
       << error();
   uint32_t devices = 0;
   UR_ASSERT_OK(urContextGetInfo(ctx, UR_CONTEXT_INFO_NUM_DEVICES, sizeof devices, &devices, nullptr));
   EXPECT_EQ(1u, devices);
-  ur_native_handle_t back = 0;
-  UR_ASSERT_OK(urContextGetNativeHandle(ctx, &back));
-  EXPECT_EQ(native_of(ze_context), back);
+  auto back = native_of<ze_context_handle_t>(urContextGetNativeHandle, ctx);
+  UR_ASSERT_OK(back.result);
+  EXPECT_EQ(ze_context, back.handle);
 
   const ur_program_native_properties_t take_module{UR_STRUCTURE_TYPE_PROGRAM_NATIVE_PROPERTIES, nullptr, true};
   ur_program_handle_t program = nullptr;
-  UR_ASSERT_OK(urProgramCreateWithNativeHandle(native_of(ze_module), ctx, &take_module, &program)) << error();
+  UR_ASSERT_OK(urProgramCreateWithNativeHandle(to_native(ze_module), ctx, &take_module, &program)) << error();
   const std::string names = info_string(program_info(program, UR_PROGRAM_INFO_KERNEL_NAMES));
   EXPECT_NE(std::string::npos, names.find("scale")) << names;
   ur_context_handle_t owner = nullptr;
@@ -96,7 +92,7 @@ TEST_F(UrNative, AnApplicationsLevelZeroObjectsRunThroughUr) {
   ze_kernel_handle_t ze_kernel = nullptr;
   ZE_ASSERT_OK(zeKernelCreate(ze_module, &kernel_desc, &ze_kernel));
   ur_kernel_handle_t kernel = nullptr;
-  UR_ASSERT_OK(urKernelCreateWithNativeHandle(native_of(ze_kernel), ctx, program, nullptr, &kernel)) << error();
+  UR_ASSERT_OK(urKernelCreateWithNativeHandle(to_native(ze_kernel), ctx, program, nullptr, &kernel)) << error();
   EXPECT_EQ("scale", info_string(kernel_info(kernel, UR_KERNEL_INFO_FUNCTION_NAME)));
   uint32_t args = 0;
   UR_ASSERT_OK(urKernelGetInfo(kernel, UR_KERNEL_INFO_NUM_ARGS, sizeof args, &args, nullptr));
@@ -108,7 +104,7 @@ TEST_F(UrNative, AnApplicationsLevelZeroObjectsRunThroughUr) {
   void *memory = nullptr;
   ZE_ASSERT_OK(zeMemAllocShared(ze_context, &device_desc, &host_desc, n * sizeof(int), 64, ze_device, &memory));
   ur_mem_handle_t buffer = nullptr;
-  UR_ASSERT_OK(urMemBufferCreateWithNativeHandle(native_of(memory), ctx, nullptr, &buffer)) << error();
+  UR_ASSERT_OK(urMemBufferCreateWithNativeHandle(to_native(memory), ctx, nullptr, &buffer)) << error();
   size_t size = 0;
   UR_ASSERT_OK(urMemGetInfo(buffer, UR_MEM_INFO_SIZE, sizeof size, &size, nullptr));
   EXPECT_EQ(n * sizeof(int), size) << "the buffer reaches to the end of the allocation";
@@ -122,7 +118,7 @@ TEST_F(UrNative, AnApplicationsLevelZeroObjectsRunThroughUr) {
   ze_event_handle_t ze_event = nullptr;
   ZE_ASSERT_OK(zeEventCreate(pool, &event_desc, &ze_event));
   ur_event_handle_t gate = nullptr;
-  UR_ASSERT_OK(urEventCreateWithNativeHandle(native_of(ze_event), ctx, nullptr, &gate)) << error();
+  UR_ASSERT_OK(urEventCreateWithNativeHandle(to_native(ze_event), ctx, nullptr, &gate)) << error();
   ur_event_status_t status{};
   UR_ASSERT_OK(urEventGetInfo(gate, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
   EXPECT_NE(UR_EVENT_STATUS_COMPLETE, status);
@@ -169,9 +165,9 @@ TEST_F(UrNative, AnApplicationsLevelZeroObjectsRunThroughUr) {
 TEST_F(UrNative, WhatIsNotHandedOverOutlivesItsUrObject) {
   ASSERT_NO_FATAL_FAILURE(make_level_zero_objects());
   ur_context_handle_t ctx = nullptr;
-  UR_ASSERT_OK(urContextCreateWithNativeHandle(native_of(ze_context), adapter, 1, &device, nullptr, &ctx)) << error();
+  UR_ASSERT_OK(urContextCreateWithNativeHandle(to_native(ze_context), adapter, 1, &device, nullptr, &ctx)) << error();
   ur_program_handle_t program = nullptr;
-  UR_ASSERT_OK(urProgramCreateWithNativeHandle(native_of(ze_module), ctx, nullptr, &program)) << error();
+  UR_ASSERT_OK(urProgramCreateWithNativeHandle(to_native(ze_module), ctx, nullptr, &program)) << error();
   ur_kernel_handle_t own = nullptr;
   UR_ASSERT_OK(urKernelCreate(program, "vector_add", &own)) << "urKernelCreate on an adopted module: " << error();
   UR_EXPECT_OK(urKernelRelease(own));
@@ -186,10 +182,10 @@ TEST_F(UrNative, WhatIsNotHandedOverOutlivesItsUrObject) {
   // A buffer from another buffer's USM, not owned: both see the same bytes, the first keeps its memory.
   ur_mem_handle_t first = nullptr;
   UR_ASSERT_OK(urMemBufferCreate(context, UR_MEM_FLAG_READ_WRITE, 64, nullptr, &first));
-  ur_native_handle_t usm = 0;
-  UR_ASSERT_OK(urMemGetNativeHandle(first, device, &usm));
+  auto usm = native_of(urMemGetNativeHandle, first, device);
+  UR_ASSERT_OK(usm.result);
   ur_mem_handle_t second = nullptr;
-  UR_ASSERT_OK(urMemBufferCreateWithNativeHandle(usm + 16, context, nullptr, &second)) << error();
+  UR_ASSERT_OK(urMemBufferCreateWithNativeHandle(usm.handle + 16, context, nullptr, &second)) << error();
   size_t size = 0;
   UR_ASSERT_OK(urMemGetInfo(second, UR_MEM_INFO_SIZE, sizeof size, &size, nullptr));
   EXPECT_EQ(48u, size) << "from the pointer to the end of its allocation";
@@ -206,7 +202,7 @@ TEST_F(UrNative, WhatIsNotHandedOverOutlivesItsUrObject) {
   EXPECT_EQ(7u, got[15]);
   // Ownership of bytes inside an allocation cannot be taken: only its first byte frees it.
   const ur_mem_native_properties_t take{UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, nullptr, true};
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urMemBufferCreateWithNativeHandle(usm + 16, context, &take, &second));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE, urMemBufferCreateWithNativeHandle(usm.handle + 16, context, &take, &second));
   if (zeal_sees_bad_input()) {
     EXPECT_NE(std::string::npos, error().find("16 bytes into its allocation")) << error();
   }
@@ -218,17 +214,17 @@ TEST_F(UrNative, BadNativeHandlesGetTheSpecsCodes) {
   int on_the_stack = 0;
   ur_mem_handle_t buffer = nullptr;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
-            urMemBufferCreateWithNativeHandle(native_of(&on_the_stack), context, nullptr, &buffer));
+            urMemBufferCreateWithNativeHandle(to_native(&on_the_stack), context, nullptr, &buffer));
   if (zeal_sees_bad_input()) {
     EXPECT_NE(std::string::npos, error().find("is not memory Level Zero allocated in this context")) << error();
   }
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_HANDLE, urMemBufferCreateWithNativeHandle(0, nullptr, nullptr, &buffer));
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
-            urMemBufferCreateWithNativeHandle(native_of(&on_the_stack), context, nullptr, nullptr));
+            urMemBufferCreateWithNativeHandle(to_native(&on_the_stack), context, nullptr, nullptr));
 
   ur_context_handle_t ctx = nullptr;
-  ur_native_handle_t native_context = 0;
-  UR_ASSERT_OK(urContextGetNativeHandle(context, &native_context));
+  auto [got_context, native_context] = native_of(urContextGetNativeHandle, context);
+  UR_ASSERT_OK(got_context);
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_VALUE,
             urContextCreateWithNativeHandle(native_context, adapter, 0, nullptr, nullptr, &ctx));
   if (zeal_sees_bad_input()) {
@@ -251,8 +247,8 @@ TEST_F(UrNative, BadNativeHandlesGetTheSpecsCodes) {
   const std::string other_names = info_string(program_info(null_args, UR_PROGRAM_INFO_KERNEL_NAMES));
   const std::string first_name = other_names.substr(0, other_names.find(';'));
   UR_ASSERT_OK(urKernelCreate(null_args, first_name.c_str(), &foreign));
-  ur_native_handle_t native_kernel = 0;
-  UR_ASSERT_OK(urKernelGetNativeHandle(foreign, &native_kernel));
+  auto [got_kernel, native_kernel] = native_of(urKernelGetNativeHandle, foreign);
+  UR_ASSERT_OK(got_kernel);
   ur_kernel_handle_t k = nullptr;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_KERNEL_NAME,
             urKernelCreateWithNativeHandle(native_kernel, context, vector_add, nullptr, &k));

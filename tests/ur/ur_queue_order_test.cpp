@@ -120,10 +120,9 @@ TEST_F(UrQueue, ANativeCommandAppendsToTheQueuesListInItsOrder) {
   const auto native_copy = +[](ur_queue_handle_t q, void *data) {
     auto *copy = static_cast<Copy *>(data);
     copy->seen = q;
-    ur_native_handle_t list = 0;
-    if (urQueueGetNativeHandle(q, nullptr, &list) != UR_RESULT_SUCCESS) return;
-    (void)zeCommandListAppendMemoryCopy(reinterpret_cast<ze_command_list_handle_t>(list), copy->dst, copy->src, n,
-                                        nullptr, 0, nullptr);
+    auto list = native_of<ze_command_list_handle_t>(urQueueGetNativeHandle, q, nullptr);
+    if (list.result != UR_RESULT_SUCCESS) return;
+    (void)zeCommandListAppendMemoryCopy(list.handle, copy->dst, copy->src, n, nullptr, 0, nullptr);
   };
   for (ur_queue_flags_t flags : {ur_queue_flags_t{0}, ur_queue_flags_t{UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE}}) {
     ur_queue_handle_t q = make_queue(flags);
@@ -215,9 +214,7 @@ TEST_F(UrQueue, MarkersBarriersAndHintsOrderAnOutOfOrderQueue) {
   EXPECT_EQ(UR_COMMAND_EVENTS_WAIT_WITH_BARRIER, event_info<ur_command_t>(barrier, UR_EVENT_INFO_COMMAND_TYPE));
   EXPECT_EQ(UR_COMMAND_USM_PREFETCH, event_info<ur_command_t>(prefetch, UR_EVENT_INFO_COMMAND_TYPE));
   EXPECT_EQ(UR_COMMAND_USM_ADVISE, event_info<ur_command_t>(advise, UR_EVENT_INFO_COMMAND_TYPE));
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urEventGetNativeHandle(barrier, &native));
-  EXPECT_NE(0u, native);
+  ASSERT_TRUE(has_native_handle(urEventGetNativeHandle, barrier));
   for (ur_event_handle_t e : {fill, marker, barrier, prefetch, advise}) UR_EXPECT_OK(urEventRelease(e));
   UR_EXPECT_OK(urUSMFree(context, a));
   UR_EXPECT_OK(urQueueRelease(q));
@@ -412,10 +409,10 @@ TEST_F(UrQueue, EmptyQueuesAndRoundTripEventsAnswerTruly) {
     release = true;
     UR_ASSERT_OK(urQueueFinish(q));
     EXPECT_TRUE(queue_info<ur_bool_t>(q, UR_QUEUE_INFO_EMPTY)) << "flags " << flags;
-    ur_native_handle_t native = 0;
-    UR_ASSERT_OK(urEventGetNativeHandle(filled, &native));
+    auto native = native_of(urEventGetNativeHandle, filled);
+    UR_ASSERT_OK(native.result);
     ur_event_handle_t again = nullptr;
-    UR_ASSERT_OK(urEventCreateWithNativeHandle(native, context, nullptr, &again));
+    UR_ASSERT_OK(urEventCreateWithNativeHandle(native.handle, context, nullptr, &again));
     EXPECT_EQ(q, event_info<ur_queue_handle_t>(again, UR_EVENT_INFO_COMMAND_QUEUE));
     UR_EXPECT_OK(urEventRelease(again));
     UR_EXPECT_OK(urEventRelease(filled));

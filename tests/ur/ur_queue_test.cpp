@@ -31,9 +31,7 @@ TEST_F(UrQueue, AQueueAnswersWhatItWasCreatedWith) {
   size_t size = 0;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_QUEUE, urQueueGetInfo(q, UR_QUEUE_INFO_SIZE, 0, nullptr, &size))
       << "SIZE is for device-side queues only";
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urQueueGetNativeHandle(q, nullptr, &native));
-  EXPECT_NE(0u, native) << "the Level Zero immediate command list";
+  ASSERT_TRUE(has_native_handle(urQueueGetNativeHandle, q, nullptr)) << "the Level Zero immediate command list";
   UR_EXPECT_OK(urQueueFlush(q));
   UR_EXPECT_OK(urQueueFinish(q));
   UR_EXPECT_OK(urQueueRetain(q));
@@ -45,10 +43,10 @@ TEST_F(UrQueue, AQueueAnswersWhatItWasCreatedWith) {
 // A queue over another's native handle (not owned) works and, released, leaves the list to its maker.
 
 TEST_F(UrQueue, AQueueFromANativeHandleSharesTheCommandList) {
-  ur_native_handle_t native = 0;
-  UR_ASSERT_OK(urQueueGetNativeHandle(queue, nullptr, &native));
+  auto native = native_of(urQueueGetNativeHandle, queue, nullptr);
+  UR_ASSERT_OK(native.result);
   ur_queue_handle_t adopted = nullptr;
-  UR_ASSERT_OK(urQueueCreateWithNativeHandle(native, context, device, nullptr, &adopted)) << error();
+  UR_ASSERT_OK(urQueueCreateWithNativeHandle(native.handle, context, device, nullptr, &adopted)) << error();
   EXPECT_EQ(context, queue_info<ur_context_handle_t>(adopted, UR_QUEUE_INFO_CONTEXT));
   auto *a = static_cast<uint32_t *>(shared(64 * 4));
   const uint32_t five = 5, six = 6;
@@ -60,7 +58,8 @@ TEST_F(UrQueue, AQueueFromANativeHandleSharesTheCommandList) {
   UR_ASSERT_OK(urEnqueueUSMFill(queue, a, 4, &six, 64 * 4, 0, nullptr, nullptr));
   UR_ASSERT_OK(urQueueFinish(queue));
   EXPECT_EQ(6u, a[0]);
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER, urQueueCreateWithNativeHandle(native, context, device, nullptr, nullptr));
+  EXPECT_EQ(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+            urQueueCreateWithNativeHandle(native.handle, context, device, nullptr, nullptr));
   UR_EXPECT_OK(urUSMFree(context, a));
 }
 

@@ -1,6 +1,7 @@
 // zeal-aot: compiles SPIR-V device images ahead of time into native binaries for zeal's CPU driver.
 #include "cpu_driver/compiler/compiler.hpp"
 #include "common/device_profiles.hpp"
+#include "tools/command_line.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,10 +48,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
       std::fprintf(stderr, "zeal-aot: unknown option '%s'\n", arg.c_str());
       return false;
     } else if (std::filesystem::is_directory(arg)) {
-      std::vector<std::filesystem::path> found;
-      for (const auto &f : std::filesystem::directory_iterator(arg))
-        if (f.path().extension() == ".spv") found.push_back(f.path());
-      std::sort(found.begin(), found.end());
+      std::vector<std::filesystem::path> found = zeal::tools::spv_files_in(arg);
       opts.images.insert(opts.images.end(), found.begin(), found.end());
     } else opts.images.emplace_back(arg);
   }
@@ -70,12 +68,8 @@ zeal::cpu::CompileOptions aot_options(const zeal::DeviceProfileRow &profile) {
 
 bool compile_image(const std::filesystem::path &path, const Options &opts, const zeal::cpu::CompileOptions &options,
                    const zeal::cpu::CpuTarget &target) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "zeal-aot: cannot read device image '%s'\n", path.c_str());
-    return false;
-  }
-  std::vector<uint8_t> spirv(std::istreambuf_iterator<char>(in), {});
+  std::vector<uint8_t> spirv;
+  if (!zeal::tools::read_device_image("zeal-aot", path, spirv)) return false;
   const zeal::cpu::CompileInput input{spirv, options};
   auto compiled = zeal::cpu::compile_native_binary({&input, 1}, target);
   if (!compiled) {
@@ -99,10 +93,7 @@ bool compile_image(const std::filesystem::path &path, const Options &opts, const
 
 int main(int argc, char **argv) {
   Options opts;
-  if (!parse_args(argc, argv, opts)) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  if (!zeal::tools::parse_or_print_usage(argc, argv, parse_args, opts, kUsage)) return 2;
   if (opts.print_target) {
     // What benchmarks print beside their figures: LLVM 15's name for the CPU says which cost model and
     // instruction sets the code was generated with (a Zen 4 is "znver3" with AVX-512 features to it).

@@ -1,5 +1,6 @@
 // zeal-pack: embeds SPIR-V or native device images and their metadata into a C++ source with a registrar.
 #include "module_linker/module_info.hpp"
+#include "tools/command_line.hpp"
 
 #include <fmt/format.h>
 #include <fmt/os.h>
@@ -56,11 +57,7 @@ bool parse_args(int argc, char **argv, Options &opts) {
       }
       opts.metadata.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
     } else if (std::filesystem::is_directory(arg)) {
-      std::vector<std::string> found;
-      for (const auto &f : std::filesystem::directory_iterator(arg))
-        if (f.path().extension() == ".spv") found.push_back(f.path().string());
-      std::sort(found.begin(), found.end());
-      opts.images.insert(opts.images.end(), found.begin(), found.end());
+      for (const std::filesystem::path &spv : zeal::tools::spv_files_in(arg)) opts.images.push_back(spv.string());
     }
     else if (arg == "--help" || arg == "-h") return false;
     else if (arg.starts_with("-")) {
@@ -78,18 +75,8 @@ std::string join(const std::vector<std::string> &names) {
 }
 
 // Reads one image and the metadata module_linker finds in it; nonzero exit on bad input.
-bool read_file(const std::string &path, std::vector<uint8_t> &bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "zeal-pack: cannot read device image '%s'\n", path.c_str());
-    return false;
-  }
-  bytes.assign(std::istreambuf_iterator<char>(in), {});
-  return true;
-}
-
 bool pack_image(const std::string &path, const Options &opts, PackedImage &out) {
-  if (!read_file(path, out.bytes)) return false;
+  if (!zeal::tools::read_device_image("zeal-pack", path, out.bytes)) return false;
   out.file_name = std::filesystem::path(path).filename().string();
   auto info = zeal::module_linker::inspect_spirv(std::span<const uint8_t>(out.bytes));
   if (!info) {
@@ -144,7 +131,7 @@ bool pack_image(const std::string &path, const Options &opts, PackedImage &out) 
       }
     }
     auto native = std::filesystem::path(opts.native_dir) / std::filesystem::path(path).stem().concat(".native");
-    if (!read_file(native.string(), out.bytes)) return false;
+    if (!zeal::tools::read_device_image("zeal-pack", native, out.bytes)) return false;
     out.native = true;
     out.file_name = native.filename().string();
   }
@@ -175,10 +162,7 @@ void write_image(fmt::ostream &out, size_t index, const PackedImage &image) {
 
 int main(int argc, char **argv) {
   Options opts;
-  if (!parse_args(argc, argv, opts)) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  if (!zeal::tools::parse_or_print_usage(argc, argv, parse_args, opts, kUsage)) return 2;
   std::vector<PackedImage> images(opts.images.size());
   for (size_t i = 0; i < images.size(); ++i)
     if (!pack_image(opts.images[i], opts, images[i])) return 1;

@@ -1,4 +1,5 @@
 // The kernels bench_cpu_compute_kernels runs on zeal's CPU driver (as SPIR-V) and on PoCL (as source).
+#include "tree_reduce.h"
 
 // STREAM triad.
 kernel void triad(global float *a, global const float *b, global const float *c, float scalar) {
@@ -7,16 +8,7 @@ kernel void triad(global float *a, global const float *b, global const float *c,
 }
 
 // Tree reduction in local memory: one partial sum per work-group.
-kernel void reduce(global const int *in, global int *out, local int *scratch) {
-  size_t l = get_local_id(0);
-  scratch[l] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    if (l < stride) scratch[l] += scratch[l + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = scratch[0];
-}
+kernel void reduce(global const int *in, global int *out, local int *scratch) { tree_reduce(in, out, scratch); }
 
 // `count` barriers per work-item with a little local traffic between them.
 kernel void barriers(global int *out, int count) {

@@ -1,4 +1,5 @@
 // The kernels bench_cpu_compute_subgroups runs on zeal's CPU driver: sub-group vs local-memory reduction, shuffles.
+#include "tree_reduce.h"
 
 // Work-group sum: a sub-group reduction, then the sub-group sums combined through a little local memory.
 __attribute__((intel_reqd_sub_group_size(16)))
@@ -16,16 +17,7 @@ kernel void reduce_subgroup(global const int *in, global int *out) {
 
 // The same sum as a tree in local memory with a barrier per level.
 __attribute__((intel_reqd_sub_group_size(16)))
-kernel void reduce_local(global const int *in, global int *out, local int *scratch) {
-  size_t l = get_local_id(0);
-  scratch[l] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    if (l < stride) scratch[l] += scratch[l + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = scratch[0];
-}
+kernel void reduce_local(global const int *in, global int *out, local int *scratch) { tree_reduce(in, out, scratch); }
 
 // `steps` butterfly steps over the 16 lanes (xor masks 1, 2, 4, 8, 1, ...), mixing so every step matters.
 __attribute__((intel_reqd_sub_group_size(16)))

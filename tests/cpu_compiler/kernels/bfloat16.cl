@@ -12,6 +12,11 @@ float4 __builtin_spirv_OpConvertBF16ToFINTEL_v4i16(ushort4);
 float8 __builtin_spirv_OpConvertBF16ToFINTEL_v8i16(ushort8);
 float16 __builtin_spirv_OpConvertBF16ToFINTEL_v16i16(ushort16);
 
+// Width N both ways, into the work-item's block `at` of 16 results.
+#define CONVERT(N, at)                                                                                        \
+  vstore##N(__builtin_spirv_OpConvertFToBF16INTEL_v##N##f32(vload##N(0, x)), 0, a + 16 * at);                 \
+  vstore##N(__builtin_spirv_OpConvertBF16ToFINTEL_v##N##i16(vload##N(0, y)), 0, b + 16 * at)
+
 // Work-item i converts floats [16 i, 16 i + 16) with each width, and the bfloat16 bits back.
 kernel void igc_bfloat16(global const float *f, global const ushort *h, global ushort *to_bf16, global float *to_float) {
   size_t i = get_global_id(0);
@@ -20,15 +25,10 @@ kernel void igc_bfloat16(global const float *f, global const ushort *h, global u
   global ushort *a = to_bf16 + 6 * 16 * i;
   global float *b = to_float + 6 * 16 * i;
   a[0] = __builtin_spirv_OpConvertFToBF16INTEL_f32(x[0]);
-  vstore2(__builtin_spirv_OpConvertFToBF16INTEL_v2f32(vload2(0, x)), 0, a + 16);
-  vstore3(__builtin_spirv_OpConvertFToBF16INTEL_v3f32(vload3(0, x)), 0, a + 32);
-  vstore4(__builtin_spirv_OpConvertFToBF16INTEL_v4f32(vload4(0, x)), 0, a + 48);
-  vstore8(__builtin_spirv_OpConvertFToBF16INTEL_v8f32(vload8(0, x)), 0, a + 64);
-  vstore16(__builtin_spirv_OpConvertFToBF16INTEL_v16f32(vload16(0, x)), 0, a + 80);
   b[0] = __builtin_spirv_OpConvertBF16ToFINTEL_i16(y[0]);
-  vstore2(__builtin_spirv_OpConvertBF16ToFINTEL_v2i16(vload2(0, y)), 0, b + 16);
-  vstore3(__builtin_spirv_OpConvertBF16ToFINTEL_v3i16(vload3(0, y)), 0, b + 32);
-  vstore4(__builtin_spirv_OpConvertBF16ToFINTEL_v4i16(vload4(0, y)), 0, b + 48);
-  vstore8(__builtin_spirv_OpConvertBF16ToFINTEL_v8i16(vload8(0, y)), 0, b + 64);
-  vstore16(__builtin_spirv_OpConvertBF16ToFINTEL_v16i16(vload16(0, y)), 0, b + 80);
+  CONVERT(2, 1);
+  CONVERT(3, 2);
+  CONVERT(4, 3);
+  CONVERT(8, 4);
+  CONVERT(16, 5);
 }

@@ -16,29 +16,24 @@
 // Result k of work-item i, in a block of `count` results per work-item.
 #define PUT(N, p, count, k, v) STORE_##N(v, i * count + k, p)
 
+// Unary result k is f(x), binary result k is f(x, y), each in its own block of results per work-item.
+#define U(N, k, f) PUT(N, out, 40, k, f(x))
+#define B(N, k, f) PUT(N, out2, 17, k, f(x, y))
+
 #define UNARY(N)                                                                                                  \
-  PUT(N, out, 40, 0, acos(x)); PUT(N, out, 40, 1, acosh(x)); PUT(N, out, 40, 2, acospi(x));                       \
-  PUT(N, out, 40, 3, asin(x)); PUT(N, out, 40, 4, asinh(x)); PUT(N, out, 40, 5, asinpi(x));                       \
-  PUT(N, out, 40, 6, atan(x)); PUT(N, out, 40, 7, atanh(x)); PUT(N, out, 40, 8, atanpi(x));                       \
-  PUT(N, out, 40, 9, cbrt(x)); PUT(N, out, 40, 10, ceil(x)); PUT(N, out, 40, 11, cos(x));                         \
-  PUT(N, out, 40, 12, cosh(x)); PUT(N, out, 40, 13, cospi(x)); PUT(N, out, 40, 14, erfc(x));                      \
-  PUT(N, out, 40, 15, erf(x)); PUT(N, out, 40, 16, exp(x)); PUT(N, out, 40, 17, exp2(x));                         \
-  PUT(N, out, 40, 18, exp10(x)); PUT(N, out, 40, 19, expm1(x)); PUT(N, out, 40, 20, fabs(x));                     \
-  PUT(N, out, 40, 21, floor(x)); PUT(N, out, 40, 22, log(x)); PUT(N, out, 40, 23, log2(x));                       \
-  PUT(N, out, 40, 24, log10(x)); PUT(N, out, 40, 25, log1p(x)); PUT(N, out, 40, 26, logb(x));                     \
-  PUT(N, out, 40, 27, rint(x)); PUT(N, out, 40, 28, round(x)); PUT(N, out, 40, 29, rsqrt(x));                     \
-  PUT(N, out, 40, 30, sin(x)); PUT(N, out, 40, 31, sinh(x)); PUT(N, out, 40, 32, sinpi(x));                       \
-  PUT(N, out, 40, 33, sqrt(x)); PUT(N, out, 40, 34, tan(x)); PUT(N, out, 40, 35, tanh(x));                        \
-  PUT(N, out, 40, 36, tanpi(x)); PUT(N, out, 40, 37, tgamma(x)); PUT(N, out, 40, 38, trunc(x));                   \
-  PUT(N, out, 40, 39, lgamma(x));
+  U(N, 0, acos); U(N, 1, acosh); U(N, 2, acospi); U(N, 3, asin); U(N, 4, asinh); U(N, 5, asinpi); U(N, 6, atan);  \
+  U(N, 7, atanh); U(N, 8, atanpi); U(N, 9, cbrt); U(N, 10, ceil); U(N, 11, cos); U(N, 12, cosh); U(N, 13, cospi); \
+  U(N, 14, erfc); U(N, 15, erf); U(N, 16, exp); U(N, 17, exp2); U(N, 18, exp10); U(N, 19, expm1);                 \
+  U(N, 20, fabs); U(N, 21, floor); U(N, 22, log); U(N, 23, log2); U(N, 24, log10); U(N, 25, log1p);               \
+  U(N, 26, logb); U(N, 27, rint); U(N, 28, round); U(N, 29, rsqrt); U(N, 30, sin); U(N, 31, sinh);                \
+  U(N, 32, sinpi); U(N, 33, sqrt); U(N, 34, tan); U(N, 35, tanh); U(N, 36, tanpi); U(N, 37, tgamma);              \
+  U(N, 38, trunc); U(N, 39, lgamma);
 
 #define BINARY(N)                                                                                                 \
-  PUT(N, out2, 17, 0, atan2(x, y)); PUT(N, out2, 17, 1, atan2pi(x, y)); PUT(N, out2, 17, 2, fdim(x, y));          \
-  PUT(N, out2, 17, 3, fmod(x, y)); PUT(N, out2, 17, 4, hypot(x, y)); PUT(N, out2, 17, 5, nextafter(x, y));        \
-  PUT(N, out2, 17, 6, pow(x, y)); PUT(N, out2, 17, 7, remainder(x, y)); PUT(N, out2, 17, 8, maxmag(x, y));        \
-  PUT(N, out2, 17, 9, minmag(x, y)); PUT(N, out2, 17, 10, copysign(x, y)); PUT(N, out2, 17, 11, fma(x, y, x));    \
-  PUT(N, out2, 17, 12, x / y); PUT(N, out2, 17, 13, powr(fabs(x), y)); PUT(N, out2, 17, 14, mad(x, y, x));        \
-  PUT(N, out2, 17, 15, fmin(x, y)); PUT(N, out2, 17, 16, fmax(x, y));
+  B(N, 0, atan2); B(N, 1, atan2pi); B(N, 2, fdim); B(N, 3, fmod); B(N, 4, hypot); B(N, 5, nextafter);             \
+  B(N, 6, pow); B(N, 7, remainder); B(N, 8, maxmag); B(N, 9, minmag); B(N, 10, copysign);                         \
+  PUT(N, out2, 17, 11, fma(x, y, x)); PUT(N, out2, 17, 12, x / y); PUT(N, out2, 17, 13, powr(fabs(x), y));        \
+  PUT(N, out2, 17, 14, mad(x, y, x)); B(N, 15, fmin); B(N, 16, fmax);
 
 #define MATH_KERNEL(N)                                                                                            \
   kernel void half_math##N(global const half *a, global const half *b, global half *out, global half *out2) {     \

@@ -13,33 +13,21 @@
   p[5] = nextafter(x, y); p[6] = pow(x, y); p[7] = remainder(x, y); p[8] = maxmag(x, y);                    \
   p[9] = minmag(x, y); p[10] = copysign(x, y); p[11] = fma(x, y, x); p[12] = x / y; p[13] = powr(fabs(x), y);
 
-kernel void math_float(global const float *a, global const float *b, global float *out, global float *out2) {
-  size_t i = get_global_id(0);
-  float x = a[i], y = b[i];
-  global float *o = out + i * 40;
-  global float *p = out2 + i * 14;
-  UNARY(f, float)
-  BINARY(float)
-}
+// One kernel per element type: work-item i's 40 unary results at out + 40 i, its 14 binary ones at out2 + 14 i.
+#define MATH_KERNEL(name, T)                                                                                 \
+  kernel void name(global const T *a, global const T *b, global T *out, global T *out2) {                    \
+    size_t i = get_global_id(0);                                                                             \
+    T x = a[i], y = b[i];                                                                                    \
+    global T *o = out + i * 40;                                                                              \
+    global T *p = out2 + i * 14;                                                                             \
+    UNARY(f, T)                                                                                              \
+    BINARY(T)                                                                                                \
+  }
 
-kernel void math_double(global const double *a, global const double *b, global double *out, global double *out2) {
-  size_t i = get_global_id(0);
-  double x = a[i], y = b[i];
-  global double *o = out + i * 40;
-  global double *p = out2 + i * 14;
-  UNARY(f, double)
-  BINARY(double)
-}
-
+MATH_KERNEL(math_float, float)
+MATH_KERNEL(math_double, double)
 // float4 forms: lane j of work-item i uses input 4 * i + j.
-kernel void math_float4(global const float4 *a, global const float4 *b, global float4 *out, global float4 *out2) {
-  size_t i = get_global_id(0);
-  float4 x = a[i], y = b[i];
-  global float4 *o = out + i * 40;
-  global float4 *p = out2 + i * 14;
-  UNARY(f, float4)
-  BINARY(float4)
-}
+MATH_KERNEL(math_float4, float4)
 
 // Functions with integer or pointer operands.
 kernel void math_special(global const float *a, global const int *n, global float *out, global int *iout) {
@@ -77,14 +65,13 @@ kernel void powr_special(global const float *x, global const float *y, global fl
 }
 
 // The functions libmvec has vector forms of, one output array each: the x loop vectorises and calls them.
-kernel void vector_math_float(global const float *a, global const float *b, global float *out) {
-  size_t i = get_global_id(0), n = get_global_size(0);
-  float x = a[i], y = b[i];
-  out[i] = sin(x); out[n + i] = cos(x); out[2 * n + i] = exp(x); out[3 * n + i] = log(x); out[4 * n + i] = pow(x, y);
-}
+#define VECTOR_MATH_KERNEL(name, T)                                                                          \
+  kernel void name(global const T *a, global const T *b, global T *out) {                                    \
+    size_t i = get_global_id(0), n = get_global_size(0);                                                     \
+    T x = a[i], y = b[i];                                                                                    \
+    out[i] = sin(x); out[n + i] = cos(x); out[2 * n + i] = exp(x); out[3 * n + i] = log(x);                  \
+    out[4 * n + i] = pow(x, y);                                                                              \
+  }
 
-kernel void vector_math_double(global const double *a, global const double *b, global double *out) {
-  size_t i = get_global_id(0), n = get_global_size(0);
-  double x = a[i], y = b[i];
-  out[i] = sin(x); out[n + i] = cos(x); out[2 * n + i] = exp(x); out[3 * n + i] = log(x); out[4 * n + i] = pow(x, y);
-}
+VECTOR_MATH_KERNEL(vector_math_float, float)
+VECTOR_MATH_KERNEL(vector_math_double, double)

@@ -1,10 +1,6 @@
-// Stand-in for UR's device_code/fill_2d.cpp: parallel_for<class fill_2d> over an nd_range<2> of
-// a lambda capturing [A_acc, val] (a write accessor to a one-dimensional buffer of uint32_t,
-// and the value) that stores val at the nd_item's global linear id.
+// Stand-in for UR's device_code/fill_2d.cpp: parallel_for<class fill_2d> over an nd_range<2>
+// (sycl_device.h holds the kernel body fill_2d and fill_3d share).
 // kernels: _ZTSZZ4mainENKUlRN4sycl3_V17handlerEE_clES2_E7fill_2d
 #include "sycl_device.h"
 
-kernel void _ZTSZZ4mainENKUlRN4sycl3_V17handlerEE_clES2_E7fill_2d(global uint *A_acc, struct sycl_id1 A_acc_offset, uint val) {
-  size_t id = sycl_global_linear_id(2);
-  A_acc[A_acc_offset.offset[0] + id] = val;
-}
+SYCL_FILL_ACCESSOR_KERNEL(_ZTSZZ4mainENKUlRN4sycl3_V17handlerEE_clES2_E7fill_2d, 2)

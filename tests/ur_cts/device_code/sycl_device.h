@@ -36,4 +36,12 @@ static inline size_t sycl_local_linear_id(uint dims) {
   return id;
 }
 
+// The kernel of UR's fill_2d.cpp and fill_3d.cpp, which differ only in the range's dimensions: a write
+// accessor to a one-dimensional buffer of uint32_t and a value, stored at the nd_item's global linear id.
+#define SYCL_FILL_ACCESSOR_KERNEL(name, dims)                                                      \
+  kernel void name(global uint *A_acc, struct sycl_id1 A_acc_offset, uint val) {                   \
+    size_t id = sycl_global_linear_id(dims);                                                       \
+    A_acc[A_acc_offset.offset[0] + id] = val;                                                      \
+  }
+
 #endif
