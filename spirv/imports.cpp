@@ -31,8 +31,7 @@ bool is_igc_matrix_builtin(std::string_view name) {
 }
 
 bool is_driver_library_name(std::string_view name) {
-  return name.starts_with("__builtin_spirv_") || name == "__devicelib_assert_fail" || is_igc_matrix_builtin(name) ||
-         name.starts_with("__zeal_");
+  return name.starts_with("__builtin_spirv_") || name == "__devicelib_assert_fail" || is_igc_matrix_builtin(name);
 }
 
 namespace {

@@ -17,8 +17,7 @@ bool is_spirv_builtin_name(std::string_view name);
 // built-ins (`__builtin_spirv_*`, which oneCCL's kernels import; the sub-group matrix products of
 // cl_intel_subgroup_matrix_multiply_accumulate and its tf32 extension, `intel_sub_group_<a>_<b>_matrix_mad_k<K>`,
 // which Triton's XPU kernels import by their mangled names) and DPC++'s device assert (`__devicelib_assert_fail`,
-// native on Intel's driver; Triton imports it); and the imports a zeal driver's front end makes itself
-// (`__zeal_*`: calls standing for instructions its SPIR-V reader does not know, which the driver defines). A driver that lacks one of them
+// native on Intel's driver; Triton imports it). A driver that lacks one of them
 // says so when the module is built or linked: a CPU driver provides what it implements (its host functions,
 // the built-ins its lowering defines) and leaves the rest to dynamic linking.
 bool is_driver_library_name(std::string_view name);

@@ -16,14 +16,22 @@ std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words) {
   std::vector<uint32_t> view;
   for (const Instruction &i : instructions(words)) {
     if (i.cut) break; // the parser that follows says how the module is cut
-    const bool capability = i.opcode == spv::OpCapability && i.count == 2 &&
-                            (i.words[1] == capability_bfloat16_conversion ||
-                             (i.words[1] >= capability_2d_block_io && i.words[1] <= capability_2d_block_transpose));
-    const bool block_2d = i.opcode >= op_2d_block_load && i.opcode <= op_2d_block_store;
-    if (capability || block_2d || i.opcode == op_convert_f_to_bf16 || i.opcode == op_convert_bf16_to_f) {
+    const uint32_t c = i.opcode == spv::OpCapability && i.count == 2 ? i.words[1] : 0;
+    const bool capability = c == capability_bfloat16_conversion || c == capability_matrix_mad ||
+                            c == capability_cache_controls ||
+                            (c >= capability_2d_block_io && c <= capability_2d_block_transpose);
+    const bool no_result = (i.opcode >= op_2d_block_load && i.opcode <= op_2d_block_store) ||
+                           (i.opcode == spv::OpDecorate && i.count >= 3 &&
+                            (i.words[2] == decoration_cache_load || i.words[2] == decoration_cache_store));
+    const bool matrix = i.opcode == op_matrix_mad && i.count >= 7;
+    if (capability || no_result || matrix || i.opcode == op_convert_f_to_bf16 || i.opcode == op_convert_bf16_to_f) {
       if (view.empty()) view.assign(words.begin(), words.end());
-      if (capability || block_2d) { // results none, so nothing refers to them: each word an OpNop
+      if (capability || no_result) { // nothing refers to them: each word an OpNop
         for (uint32_t k = 0; k < i.count; ++k) view[i.at + k] = (1u << 16) | spv::OpNop;
+      } else if (matrix) { // its result, as a copy of Matrix A's value, then OpNops
+        view[i.at] = (4u << 16) | spv::OpCopyObject;
+        view[i.at + 3] = i.words[4];
+        for (uint32_t k = 4; k < i.count; ++k) view[i.at + k] = (1u << 16) | spv::OpNop;
       } else {
         view[i.at] = (i.count << 16) | (i.opcode == op_convert_f_to_bf16 ? spv::OpConvertFToU : spv::OpConvertUToF);
       }

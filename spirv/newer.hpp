@@ -19,10 +19,15 @@ inline constexpr uint32_t op_convert_f_to_bf16 = 6116, op_convert_bf16_to_f = 61
 // transform, load transpose, prefetch, store), none of which has a result.
 inline constexpr uint32_t capability_2d_block_io = 6228, capability_2d_block_transpose = 6230;
 inline constexpr uint32_t op_2d_block_load = 6231, op_2d_block_store = 6235;
+// SPV_INTEL_subgroup_matrix_multiply_accumulate (a result: its type, id, K, Matrix A, B, C, optional flags) and
+// SPV_INTEL_cache_controls (decorations, hints).
+inline constexpr uint32_t capability_matrix_mad = 6236, op_matrix_mad = 6237;
+inline constexpr uint32_t capability_cache_controls = 6441, decoration_cache_load = 6442, decoration_cache_store = 6443;
 
 // The words SPIRV-Tools parses in place of `words`: the bfloat16 conversions stand in as the conversions of
 // the same shape (float to 16-bit integer and back), their capability as two OpNops, the 2-D block
-// instructions and capabilities as one OpNop a word, so every other word, and
+// instructions, the cache-control decorations and their capabilities as one OpNop a word, a matrix product as a
+// copy of its Matrix A (its type may differ: SPIRV-Tools' parser does not check), so every other word, and
 // every offset a message names, stays where it is. Empty when the module uses none of them (parse `words`).
 std::vector<uint32_t> spirv_tools_view(std::span<const uint32_t> words);
 

@@ -152,7 +152,7 @@ void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes
 // The host functions of workgroup/subgroup_ops.cpp (ballot queries); fiber_symbols() includes them.
 std::span<const RuntimeSymbol> subgroup_op_symbols();
 
-// SPV_INTEL_2d_block_io's calls (spirv/block_2d_calls.hpp), defined as calls of the host's
+// SPV_INTEL_2d_block_io's calls (spirv/instruction_calls.hpp), defined as calls of the host's
 // zeal_cpu_block_2d(HostWorkItem *, op, element bytes, block width, height, count, memory, width, height, pitch,
 // x, y, lane's data) (workgroup/block_2d.cpp).
 inline constexpr const char *block_2d_symbol = "zeal_cpu_block_2d";

@@ -5,7 +5,7 @@
 // successive rows to successive groups of lanes, a wider one gives each lane consecutive columns; loads read zero
 // out of bounds and stores leave memory there alone.
 #include "test_support.hpp"
-#include "tests/support/block_2d_spirv.hpp"
+#include "tests/support/intel_spirv.hpp"
 
 #include <functional>
 #include <string>
@@ -38,7 +38,7 @@ protected:
   ze_module_handle_t module() {
     if (module_ != nullptr) return module_;
     std::string log;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, build(zeal::test::with_block_2d_io(read_kernel("block_2d.spv")), module_, &log,
+    EXPECT_EQ(ZE_RESULT_SUCCESS, build(zeal::test::with_intel_instructions(read_kernel("block_2d.spv")), module_, &log,
                                        GetParam()))
         << log;
     return module_;

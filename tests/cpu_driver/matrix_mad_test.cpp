@@ -4,6 +4,7 @@
 // column a lane) and checks each result against a product computed on the host: integers exactly, floating point
 // bit for bit with each product exact and the sum taken in k order, what the driver documents.
 #include "test_support.hpp"
+#include "tests/support/intel_spirv.hpp"
 
 #include <bit>
 #include <cstring>
@@ -17,8 +18,9 @@ namespace {
 struct Case {
   const char *kernel;
   uint32_t sub_group, rows;
-  std::string a, b; // i8 u8 i4 u4 f16 bf16 tf32
-  std::string acc;  // i32 f32 f16 bf16
+  std::string a, b;          // i8 u8 i4 u4 f16 bf16 tf32
+  std::string acc;           // i32 f32 f16 bf16
+  bool instruction = false;  // the SPIR-V instruction (matrix_mad_spirv.spvasm), not the OpenCL built-in
 };
 
 uint32_t element_bits(const std::string &type) {
@@ -113,7 +115,10 @@ protected:
 
     ze_module_handle_t module = nullptr;
     std::string log;
-    ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("matrix_mad.spv"), module, &log, GetParam())) << log;
+    const std::vector<uint8_t> spirv = c.instruction
+                                           ? zeal::test::with_intel_instructions(read_kernel("matrix_mad_spirv.spv"))
+                                           : read_kernel("matrix_mad.spv");
+    ASSERT_EQ(ZE_RESULT_SUCCESS, build(spirv, module, &log, GetParam())) << log;
     ze_kernel_handle_t k = kernel(module, c.kernel);
     ASSERT_NE(nullptr, k);
     void *args[] = {a_in, b_in, acc_in, out};
@@ -188,6 +193,15 @@ TEST_P(MatrixMad, Tf32ReadsTenMantissaBitsAndSpreadsRowsOverTwoHalvesOfTheSubGro
   run_case({"tf32_m2", 16, 2, "tf32", "tf32", "f32"});
   run_case({"tf32_m4", 16, 4, "tf32", "tf32", "f32"});
   run_case({"tf32_m8", 16, 8, "tf32", "tf32", "f32"});
+}
+
+// OpSubgroupMatrixMultiplyAccumulateINTEL, as Triton's XPU back end emits it: the same products, the operand types
+// from the instruction's K and its Matrix Multiply Accumulate Operands.
+TEST_P(MatrixMad, TheSpirvInstructionComputesTheSameProducts) {
+  run_case({"spirv_bf16_sg16", 16, 8, "bf16", "bf16", "f32", true});
+  run_case({"spirv_i8_u8_sg8", 8, 8, "i8", "u8", "i32", true});
+  run_case({"spirv_f16_acc_f16_sg16", 16, 8, "f16", "f16", "f16", true});
+  run_case({"spirv_tf32_m4", 16, 4, "tf32", "tf32", "f32", true});
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, MatrixMad, ::testing::Values("", "-zeal-barriers=fibers"),

@@ -1,6 +1,6 @@
 // Real compilers' SPIR-V rewritten into the equivalent SPIR-V LLVMSPIRVLib 15 reads (legalize.hpp).
 #include "cpu_driver/compiler/spirv/legalize.hpp"
-#include "cpu_driver/compiler/spirv/block_2d_calls.hpp"
+#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
 #include "cpu_driver/compiler/spirv/block_order.hpp"
 
 #include "spirv/words.hpp"
@@ -692,7 +692,7 @@ Legalized legalize_for_translator(std::span<const uint8_t> spirv) {
   std::memcpy(words.data(), spirv.data(), spirv.size());
   if (words[0] != spv::MagicNumber) return {};
   Legalized out;
-  if (std::vector<uint32_t> calls = call_block_2d_io(words); !calls.empty()) {
+  if (std::vector<uint32_t> calls = call_unknown_instructions(words); !calls.empty()) {
     words = std::move(calls);
     out.spirv.resize(words.size() * 4);
     std::memcpy(out.spirv.data(), words.data(), out.spirv.size());

@@ -11,6 +11,9 @@ namespace zeal::cpu::detail {
 
 Status TypeCheck::run() {
   find_function_bodies();
+  for (const spirv::Instruction &i : spirv::instructions(words_)) {
+    if (i.opcode == spv::OpCapability && i.count == 2 && i.words[1] == spv::CapabilityVectorAnyINTEL) vector_any_ = true;
+  }
   for (const Use &use : ids_.used) {
     if (Status ok = check_role(use); !ok) return ok;
     if (Status ok = check_scope(use); !ok) return ok;
@@ -460,7 +463,9 @@ Status TypeCheck::check_vector_type(uint32_t at, std::span<const uint32_t> inst)
     return wrong(at, inst, fmt::format("declares a vector of %{}, which is not a scalar type", inst[2]));
   }
   uint32_t n = inst[3];
-  if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) {
+  // VectorAnyINTEL (Triton's XPU kernels declare it for their 32- and 64-lane vectors) allows any length the
+  // translator reads as an LLVM vector.
+  if (vector_any_ ? n < 2 : (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)) {
     return wrong(at, inst, fmt::format("declares a vector of {} components, not 2, 3, 4, 8 or 16", n));
   }
   return {};

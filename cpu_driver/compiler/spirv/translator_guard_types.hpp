@@ -267,6 +267,7 @@ private:
   uint32_t opencl_std_ = 0; // the OpenCL.std instruction set's id, 0 when not imported
   std::vector<std::pair<uint32_t, uint32_t>> bodies_;
   std::unordered_set<uint32_t> forward_pointers_;
+  bool vector_any_ = false; // capability VectorAnyINTEL (SPV_INTEL_vector_compute): vectors of any length
   uint32_t function_type_ = 0;
   uint32_t parameters_left_ = 0;
 };

@@ -1,8 +1,8 @@
-// SPV_INTEL_2d_block_io on the CPU: the calls spirv/block_2d_calls.cpp makes of its instructions, defined as one
+// SPV_INTEL_2d_block_io on the CPU: the calls spirv/instruction_calls.cpp makes of its instructions, defined as one
 // host call each. A lane computes its own share of the block from its lane number: no lane reads another's
 // value, so no exchange is needed.
 #include "cpu_driver/compiler/host_runtime.hpp"
-#include "cpu_driver/compiler/spirv/block_2d_calls.hpp"
+#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
 
 #include <llvm/IR/Constants.h>
 

@@ -1,5 +1,6 @@
 // Sub-group built-ins: ids and sizes inline on the WorkItem, block I/O inline, collectives and ballot queries as host calls.
 #include "cpu_driver/compiler/host_runtime.hpp"
+#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
 
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
@@ -207,10 +208,7 @@ void define_collective(llvm::Function &f, Collective c, llvm::IRBuilder<> &b) {
 
 // intel_sub_group_<a>_<b>_matrix_mad_k<K>: the operand types by name, K checked against them; the accumulator's
 // type (f16 or bf16 rather than float) picks the narrow forms.
-std::optional<SgMatrix> matrix_kind(llvm::StringRef base, llvm::Type *result) {
-  llvm::StringRef rest = base;
-  if (!rest.consume_front("intel_sub_group_")) return std::nullopt;
-  auto [types, k] = rest.split("_matrix_mad_k");
+std::optional<SgMatrix> matrix_kind(llvm::StringRef types, llvm::StringRef k, llvm::Type *result) {
   struct Form {
     SgMatrix kind;
     llvm::StringRef k;
@@ -229,6 +227,21 @@ std::optional<SgMatrix> matrix_kind(llvm::StringRef base, llvm::Type *result) {
   if (form->kind == SgMatrix::BF16 && element->isIntegerTy(16)) return SgMatrix::BF16AccBF16;
   return form->kind;
 }
+
+std::optional<SgMatrix> matrix_kind(llvm::StringRef base, llvm::Type *result) {
+  llvm::StringRef rest = base;
+  if (!rest.consume_front("intel_sub_group_")) return std::nullopt;
+  auto [types, k] = rest.split("_matrix_mad_k");
+  return matrix_kind(types, k, result);
+}
+
+// The K each operand type's product has (the legalizer checked the instruction's).
+llvm::StringRef k_of(llvm::StringRef types) {
+  if (types.startswith("tf32")) return "8";
+  if (types.startswith("f16") || types.startswith("bf16")) return "16";
+  return types.contains('4') ? "64" : "32";
+}
+
 
 // One collective for the whole product: each lane posts its a, its column of b and its column of acc (host_runtime.hpp,
 // SgMatrix) and gets its column of the result.
@@ -262,6 +275,19 @@ void define_matrix_mad(llvm::Function &f, SgMatrix kind, llvm::IRBuilder<> &b) {
   call->addFnAttr(llvm::Attribute::NoMerge);
   b.CreateRet(b.CreateLoad(result, out));
   f.addFnAttr(llvm::Attribute::Convergent);
+}
+
+// OpSubgroupMatrixMultiplyAccumulateINTEL, as the legalizer's calls (spirv/instruction_calls.hpp).
+void define_matrix_calls(llvm::Module &module) {
+  for (llvm::Function &f : module) {
+    const std::string name = f.getName().str();
+    const llvm::StringRef types(matrix_call_kind(name));
+    if (types.empty() || !f.isDeclaration() || f.arg_size() != 4) continue;
+    if (std::optional<SgMatrix> kind = matrix_kind(types, k_of(types), f.getReturnType())) {
+      llvm::IRBuilder<> b = start_body(f);
+      define_matrix_mad(f, *kind, b);
+    }
+  }
 }
 
 // sub_group_inverse_ballot, sub_group_ballot_bit_extract, _bit_count, _inclusive_scan, _exclusive_scan,
@@ -315,10 +341,12 @@ llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::
 
 bool is_subgroup_collective(llvm::StringRef name) {
   llvm::StringRef base = opencl_base_name(name);
-  return collective(base).has_value() || (base.startswith("intel_sub_group_") && base.contains("_matrix_mad_k"));
+  return collective(base).has_value() || (base.startswith("intel_sub_group_") && base.contains("_matrix_mad_k")) ||
+         !matrix_call_kind(name.str()).empty();
 }
 
 void define_subgroup_builtins(llvm::Module &module) {
+  define_matrix_calls(module);
   for (llvm::Function *f : undefined_builtins(module)) {
     llvm::StringRef base = opencl_base_name(f->getName());
     if (!base.contains("sub_group") || f->arg_size() == 0) continue;

@@ -1,6 +1,7 @@
-// SPV_INTEL_2d_block_io's instructions as calls the CPU driver defines (block_2d_calls.hpp).
-#include "cpu_driver/compiler/spirv/block_2d_calls.hpp"
+// Intel instructions LLVMSPIRVLib 15 does not know as calls the CPU driver defines (instruction_calls.hpp).
+#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
 
+#include "spirv/newer.hpp"
 #include "spirv/words.hpp"
 
 #define SPV_ENABLE_UTILITY_CODE // spv::HasResultAndType
@@ -8,8 +9,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -20,13 +23,38 @@ namespace {
 constexpr uint32_t capability_io = 6228, capability_transform = 6229, capability_transpose = 6230;
 constexpr uint32_t op_load = 6231, op_load_transform = 6232, op_load_transpose = 6233, op_prefetch = 6234,
                    op_store = 6235;
-constexpr std::string_view extension = "SPV_INTEL_2d_block_io";
+constexpr uint32_t capability_matrix = 6236, op_matrix_mad = 6237;
+using spirv::op_convert_bf16_to_f;
+using spirv::op_convert_f_to_bf16;
+constexpr uint32_t capability_cache_controls = 6441, decoration_cache_load = 6442, decoration_cache_store = 6443;
+constexpr std::string_view extensions[] = {"SPV_INTEL_2d_block_io", "SPV_INTEL_subgroup_matrix_multiply_accumulate",
+                                           "SPV_INTEL_cache_controls"};
 constexpr uint32_t linkage_import = 1;
+
+// Matrix Multiply Accumulate Operands (SPV_INTEL_subgroup_matrix_multiply_accumulate).
+constexpr uint32_t a_signed = 0x1, b_signed = 0x2, a_int8 = 0x10, a_int4 = 0x40, a_tf32 = 0x100, a_f16 = 0x400,
+                   a_bf16 = 0x1000;
+
+bool dropped_capability(uint32_t c) {
+  return (c >= capability_io && c <= capability_transpose) || c == capability_matrix || c == capability_cache_controls;
+}
+
+// The OpenCL built-in's operand types for a product of `k` with `flags`, or empty when none computes it.
+std::string_view matrix_kind(uint32_t flags, uint32_t k) {
+  const uint32_t sign = flags & (a_signed | b_signed);
+  if (flags & a_int8 && k == 32) return sign == 3 ? "i8_i8" : sign == 1 ? "i8_u8" : sign == 2 ? "u8_i8" : "u8_u8";
+  if (flags & a_int4 && k == 64) return sign == 3 ? "i4_i4" : sign == 1 ? "i4_u4" : sign == 2 ? "u4_i4" : "u4_u4";
+  if (flags & a_f16 && k == 16) return "f16_f16";
+  if (flags & a_bf16 && k == 16) return "bf16_bf16";
+  if (flags & a_tf32 && k == 8) return "tf32_tf32";
+  return {};
+}
 
 uint32_t word_of(uint32_t opcode, size_t count) { return uint32_t(count) << 16 | opcode; }
 
 std::optional<std::string_view> op_name(uint32_t opcode) {
   switch (opcode) {
+  case op_matrix_mad: return "matrix_mad";
   case op_load: return "load";
   case op_load_transform: return "load_transform";
   case op_load_transpose: return "load_transpose";
@@ -69,10 +97,17 @@ public:
 private:
   // The value types of the operands name the signature; one imported function per opcode and signature.
   struct Function {
-    uint32_t id, type_id;
-    std::vector<uint32_t> params; // the operands' types
+    uint32_t id, type_id, result;
+    std::vector<uint32_t> params; // the arguments' types
     std::string name;
   };
+
+  // The operands that become the call's arguments: all of a 2-D block instruction's; Matrix A, B and C of a
+  // matrix product (after its result type, result and K).
+  static size_t first_argument(const spirv::Instruction &site) { return site.opcode == op_matrix_mad ? 4 : 1; }
+  static size_t arguments_end(const spirv::Instruction &site) {
+    return site.opcode == op_matrix_mad ? 7 : site.words.size();
+  }
 
   uint32_t type_of(uint32_t id) const {
     auto found = typed_.find(id);
@@ -85,38 +120,50 @@ private:
       std::span<const uint32_t> w = i.words;
       bool has_result = false, has_type = false;
       spv::HasResultAndType(spv::Op(i.opcode), &has_result, &has_type);
-      if (has_result && has_type && w.size() > 2) typed_[w[2]] = w[1];
+      // The SPIR-V headers know neither the matrix product nor the bfloat16 conversions: their results, typed too.
+      const bool newer = i.opcode == op_matrix_mad || i.opcode == op_convert_f_to_bf16 || i.opcode == op_convert_bf16_to_f;
+      if ((newer || (has_result && has_type)) && w.size() > 2) typed_[w[2]] = w[1];
       if (i.opcode == spv::OpCapability && w.size() == 2) {
         if (first_capability_ == SIZE_MAX) first_capability_ = i.at;
         has_linkage_ = has_linkage_ || w[1] == spv::CapabilityLinkage;
-        has_capability_ = has_capability_ || (w[1] >= capability_io && w[1] <= capability_transpose);
+        has_capability_ = has_capability_ || dropped_capability(w[1]);
       }
+      if (i.opcode == spv::OpConstant && w.size() == 4) constants_[w[2]] = w[3];
       if (i.opcode == spv::OpTypeVoid && w.size() == 2 && void_id_ == 0) void_id_ = w[1];
       if (i.opcode == spv::OpTypeFunction && w.size() >= 3) // (return type, parameters) -> id
         function_types_.emplace(std::vector<uint32_t>(w.begin() + 2, w.end()), w[1]);
       if (i.opcode >= spv::OpTypeVoid && i.opcode <= spv::OpTypeForwardPointer && first_type_ == SIZE_MAX) first_type_ = i.at;
       if (i.opcode == spv::OpFunction && first_function_ == SIZE_MAX) first_function_ = i.at;
-      if (op_name(i.opcode) && w.size() >= 2) sites_.push_back(i);
+      if (op_name(i.opcode) && w.size() >= 2 && (i.opcode != op_matrix_mad || w.size() >= 7)) sites_.push_back(i);
     }
     if (sites_.empty()) return;
     if (void_id_ == 0) void_id_ = new_void_ = bound_++;
     for (const spirv::Instruction &site : sites_) {
       std::vector<uint32_t> params;
-      for (size_t k = 1; k < site.words.size(); ++k) params.push_back(type_of(site.words[k]));
-      auto key = std::pair(site.opcode, params);
+      for (size_t k = first_argument(site); k < arguments_end(site); ++k) params.push_back(type_of(site.words[k]));
+      const uint32_t result = site.opcode == op_matrix_mad ? site.words[1] : void_id_;
+      std::string name = fmt::format("__zeal_2d_block_{}_{}", *op_name(site.opcode), functions_.size());
+      if (site.opcode == op_matrix_mad) {
+        auto k = constants_.find(site.words[3]);
+        std::string_view kind = matrix_kind(site.words.size() > 7 ? site.words[7] : 0, k == constants_.end() ? 0 : k->second);
+        if (kind.empty()) kind = "unknown"; // no driver function: the kernel is refused by that name
+        name = fmt::format("__zeal_matrix_mad_{}_{}", kind, functions_.size());
+      }
+      params.insert(params.begin(), result); // the key: return type, then parameters
+      auto key = std::pair(name.substr(0, name.rfind('_')), params);
       auto found = by_signature_.find(key);
       if (found == by_signature_.end()) {
-        const std::string name = fmt::format("__zeal_2d_block_{}_{}", *op_name(site.opcode), functions_.size());
         found = by_signature_.emplace(key, functions_.size()).first;
-        functions_.push_back({bound_++, function_type(params), params, name});
+        std::vector<uint32_t> parameters(params.begin() + 1, params.end());
+        functions_.push_back({bound_++, function_type(result, parameters), result, parameters, name});
       }
       call_at_[site.at] = found->second;
     }
   }
 
   // A function type is declared once (SPIR-V forbids two of one signature): the module's, or one made here.
-  uint32_t function_type(const std::vector<uint32_t> &params) {
-    std::vector<uint32_t> signature{void_id_};
+  uint32_t function_type(uint32_t result, const std::vector<uint32_t> &params) {
+    std::vector<uint32_t> signature{result};
     signature.insert(signature.end(), params.begin(), params.end());
     auto [found, made] = function_types_.emplace(signature, 0);
     if (made) {
@@ -128,8 +175,11 @@ private:
 
   bool drops(const spirv::Instruction &i) const {
     std::span<const uint32_t> w = i.words;
-    if (i.opcode == spv::OpCapability && w.size() == 2) return w[1] >= capability_io && w[1] <= capability_transpose;
-    return i.opcode == spv::OpExtension && w.size() >= 2 && spirv::literal_string(w.subspan(1)) == extension;
+    if (i.opcode == spv::OpCapability && w.size() == 2) return dropped_capability(w[1]);
+    if (i.opcode == spv::OpDecorate && w.size() >= 3) return w[2] == decoration_cache_load || w[2] == decoration_cache_store;
+    if (i.opcode != spv::OpExtension || w.size() < 2) return false;
+    const std::string name = spirv::literal_string(w.subspan(1));
+    return std::find(std::begin(extensions), std::end(extensions), name) != std::end(extensions);
   }
 
   void append_decorations(std::vector<uint32_t> &out) const {
@@ -149,23 +199,26 @@ private:
       out.insert(out.end(), signature.begin(), signature.end());
     }
     for (const Function &f : functions_) {
-      out.insert(out.end(), {word_of(spv::OpFunction, 5), void_id_, f.id, spv::FunctionControlMaskNone, f.type_id});
+      out.insert(out.end(), {word_of(spv::OpFunction, 5), f.result, f.id, spv::FunctionControlMaskNone, f.type_id});
       for (uint32_t type : f.params) out.insert(out.end(), {word_of(spv::OpFunctionParameter, 3), type, bound_++});
       out.push_back(word_of(spv::OpFunctionEnd, 1));
     }
   }
 
   void append_call(std::vector<uint32_t> &out, const spirv::Instruction &site, size_t function) {
-    const std::span<const uint32_t> operands = site.words.subspan(1);
-    out.insert(out.end(), {word_of(spv::OpFunctionCall, 4 + operands.size()), void_id_, bound_++, functions_[function].id});
-    out.insert(out.end(), operands.begin(), operands.end());
+    const bool matrix = site.opcode == op_matrix_mad;
+    const auto arguments = site.words.subspan(first_argument(site), arguments_end(site) - first_argument(site));
+    out.insert(out.end(), {word_of(spv::OpFunctionCall, 4 + arguments.size()), functions_[function].result,
+                           matrix ? site.words[2] : bound_++, functions_[function].id});
+    out.insert(out.end(), arguments.begin(), arguments.end());
   }
 
   std::span<const uint32_t> words_;
   uint32_t bound_;
-  std::unordered_map<uint32_t, uint32_t> typed_; // value id -> its type
+  std::unordered_map<uint32_t, uint32_t> typed_;     // value id -> its type
+  std::unordered_map<uint32_t, uint32_t> constants_; // 32-bit OpConstant id -> its value
   std::vector<spirv::Instruction> sites_;
-  std::map<std::pair<uint32_t, std::vector<uint32_t>>, size_t> by_signature_;
+  std::map<std::pair<std::string, std::vector<uint32_t>>, size_t> by_signature_; // (name but its number, types)
   std::vector<Function> functions_;
   std::map<std::vector<uint32_t>, uint32_t> function_types_; // (return type, parameters) -> id
   std::vector<std::vector<uint32_t>> new_types_;
@@ -177,11 +230,19 @@ private:
 
 } // namespace
 
-std::vector<uint32_t> call_block_2d_io(std::span<const uint32_t> words) {
+std::vector<uint32_t> call_unknown_instructions(std::span<const uint32_t> words) {
   if (words.size() < spirv::header_words) return {};
   return Rewrite(words).run();
 }
 
 bool is_block_2d_call(std::string_view name) { return name.starts_with("__zeal_2d_block_"); }
+
+std::string_view matrix_call_kind(std::string_view name) {
+  constexpr std::string_view prefix = "__zeal_matrix_mad_";
+  if (!name.starts_with(prefix)) return {};
+  name.remove_prefix(prefix.size());
+  const size_t number = name.rfind('_');
+  return number == std::string_view::npos ? std::string_view() : name.substr(0, number);
+}
 
 } // namespace zeal::cpu::detail
