@@ -102,9 +102,11 @@ public:
     return k;
   }
 
-  // Wall seconds of one launch of `groups` work-groups, appended and waited for.
-  double launch(ze_kernel_handle_t k, size_t groups) {
-    ze_group_count_t count{uint32_t(groups), 1, 1};
+  // Wall seconds of one launch of `groups` work-groups (in x), appended and waited for.
+  double launch(ze_kernel_handle_t k, size_t groups) { return launch_groups(k, {uint32_t(groups), 1, 1}); }
+
+  // Wall seconds of one launch of a grid of work-groups, appended and waited for.
+  double launch_groups(ze_kernel_handle_t k, ze_group_count_t count) {
     auto start = std::chrono::steady_clock::now();
     ze(zeCommandListAppendLaunchKernel(ze_.list, k, &count, done_, 0, nullptr), "zeCommandListAppendLaunchKernel");
     ze(zeEventHostSynchronize(done_, UINT64_MAX), "zeEventHostSynchronize");

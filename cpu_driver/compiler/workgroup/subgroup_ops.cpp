@@ -1,6 +1,7 @@
 // What one lane of a sub-group collective gets from the lanes' posted values (shuffles, votes, ballots, reductions, scans).
 #include "cpu_driver/compiler/host_runtime.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -252,51 +253,89 @@ APlace place_in_a(SgMatrix kind, uint32_t m, uint32_t k, uint32_t rows, uint32_t
   return {k / per_lane, m * per_lane + k % per_lane};
 }
 
-// Lane v.lane's column of acc + a x b, each product exact in float (f16, bf16 and tf32 products fit in 24 bits)
-// and summed in k order; integers in 32-bit wrapping arithmetic.
-void matrix_mad(uint32_t code, const CollectiveView &v, void *out) {
-  const auto kind = SgMatrix(code >> 8 & 0xff);
-  const uint32_t a_bits = code >> 16 & 0xff, rows = code >> 24;
-  const MatrixShape s = shape_of(kind);
-  const uint32_t k_count = 256 / s.element_bits;
-  const unsigned char *own = v.posts[v.lane];
-  const unsigned char *b = own + sg_matrix_b_at, *acc = own + sg_matrix_acc_at;
-  const bool narrow_acc = kind == SgMatrix::F16AccF16 || kind == SgMatrix::BF16AccBF16;
-  auto *result = static_cast<unsigned char *>(out);
-  for (uint32_t m = 0; m < rows; ++m) {
-    if (!s.is_float) {
-      int32_t sum;
-      std::memcpy(&sum, acc + 4 * m, 4);
-      uint32_t total = uint32_t(sum);
-      for (uint32_t k = 0; k < k_count; ++k) {
-        const APlace at = place_in_a(kind, m, k, rows, a_bits, s.element_bits);
-        if (at.lane >= v.size || (v.active >> at.lane & 1) == 0) continue; // a lane not taking part adds nothing
-        const int32_t x = integer_component(v.posts[at.lane], at.component, s.element_bits, s.a_signed);
-        total += uint32_t(x * integer_component(b, k, s.element_bits, s.b_signed));
-      }
-      std::memcpy(result + 4 * m, &total, 4);
-      continue;
+// Matrix A of one product, read once for the sub-group from every lane's post: rows x K values (integers or
+// floats), and whether a lane taking part gave each (a lane that did not adds nothing).
+struct MatrixA {
+  static constexpr uint32_t max_rows = 8, max_k = 64;
+  SgMatrix kind;
+  MatrixShape shape;
+  uint32_t rows, k_count;
+  int32_t integer[max_rows][max_k];
+  float real[max_rows][max_k];
+  bool given[max_rows][max_k];
+};
+
+void read_a(uint32_t code, const CollectiveView &v, MatrixA &a) {
+  a.kind = SgMatrix(code >> 8 & 0xff);
+  const uint32_t a_bits = code >> 16 & 0xff;
+  a.rows = std::min(code >> 24, MatrixA::max_rows);
+  a.shape = shape_of(a.kind);
+  a.k_count = a.kind == SgMatrix::TF32 ? 8 : 256 / a.shape.element_bits;
+  for (uint32_t m = 0; m < a.rows; ++m) {
+    for (uint32_t k = 0; k < a.k_count; ++k) {
+      const APlace at = place_in_a(a.kind, m, k, a.rows, a_bits, a.shape.element_bits);
+      a.given[m][k] = at.lane < v.size && (v.active >> at.lane & 1) != 0;
+      if (!a.given[m][k]) continue;
+      if (a.shape.is_float) a.real[m][k] = float_component(v.posts[at.lane], at.component, a.kind);
+      else a.integer[m][k] = integer_component(v.posts[at.lane], at.component, a.shape.element_bits, a.shape.a_signed);
     }
+  }
+}
+
+// A lane's column of acc + a x b, from its post: each product exact in float (f16, bf16 and tf32 products fit in 24
+// bits) and summed in k order; integers in 32-bit wrapping arithmetic.
+void lane_product(const MatrixA &a, const unsigned char *post, void *out) {
+  const unsigned char *b = post + sg_matrix_b_at, *acc = post + sg_matrix_acc_at;
+  const MatrixShape &s = a.shape;
+  const bool narrow_acc = a.kind == SgMatrix::F16AccF16 || a.kind == SgMatrix::BF16AccBF16;
+  auto *result = static_cast<unsigned char *>(out);
+  if (!s.is_float) {
+    int32_t column[MatrixA::max_k];
+    for (uint32_t k = 0; k < a.k_count; ++k) column[k] = integer_component(b, k, s.element_bits, s.b_signed);
+    for (uint32_t m = 0; m < a.rows; ++m) {
+      uint32_t total;
+      std::memcpy(&total, acc + 4 * m, 4);
+      for (uint32_t k = 0; k < a.k_count; ++k)
+        if (a.given[m][k]) total += uint32_t(a.integer[m][k] * column[k]);
+      std::memcpy(result + 4 * m, &total, 4);
+    }
+    return;
+  }
+  float column[MatrixA::max_k];
+  for (uint32_t k = 0; k < a.k_count; ++k) column[k] = float_component(b, k, a.kind);
+  for (uint32_t m = 0; m < a.rows; ++m) {
     float sum;
     if (narrow_acc) {
       uint16_t bits;
       std::memcpy(&bits, acc + 2 * m, 2);
-      sum = kind == SgMatrix::F16AccF16 ? half_to_float(bits) : std::bit_cast<float>(uint32_t(bits) << 16);
+      sum = a.kind == SgMatrix::F16AccF16 ? half_to_float(bits) : std::bit_cast<float>(uint32_t(bits) << 16);
     } else {
       std::memcpy(&sum, acc + 4 * m, 4);
     }
-    for (uint32_t k = 0; k < (kind == SgMatrix::TF32 ? 8u : k_count); ++k) {
-      const APlace at = place_in_a(kind, m, k, rows, a_bits, s.element_bits);
-      if (at.lane >= v.size || (v.active >> at.lane & 1) == 0) continue;
-      sum += float_component(v.posts[at.lane], at.component, kind) * float_component(b, k, kind);
-    }
+    for (uint32_t k = 0; k < a.k_count; ++k)
+      if (a.given[m][k]) sum += a.real[m][k] * column[k];
     if (narrow_acc) {
-      const uint16_t bits = kind == SgMatrix::F16AccF16 ? float_to_half(sum) : float_to_bfloat16(sum);
+      const uint16_t bits = a.kind == SgMatrix::F16AccF16 ? float_to_half(sum) : float_to_bfloat16(sum);
       std::memcpy(result + 2 * m, &bits, 2);
     } else {
       std::memcpy(result + 4 * m, &sum, 4);
     }
   }
+}
+
+// One lane's result (a lane run alone, as fibers do).
+void matrix_mad(uint32_t code, const CollectiveView &v, void *out) {
+  MatrixA a;
+  read_a(code, v, a);
+  lane_product(a, v.posts[v.lane], out);
+}
+
+// Every lane's: matrix A read once for the sub-group.
+void matrix_mad_lanes(uint32_t code, const CollectiveView &v, const CollectiveRecord *lanes) {
+  MatrixA a;
+  read_a(code, v, a);
+  for (uint32_t j = 0; j < v.size; ++j)
+    if (v.active >> j & 1) lane_product(a, v.posts[j], lanes[j].out);
 }
 
 } // namespace
@@ -387,7 +426,8 @@ void combine_sub_group(const CollectiveView &view, const CollectiveRecord *lanes
     return;
   case SgOp::All: case SgOp::Any: shared_bytes = sizeof(int32_t); break;
   case SgOp::Ballot: shared_bytes = 4 * sizeof(uint32_t); break;
-  case SgOp::Elect: case SgOp::AllEqual: case SgOp::ClusteredReduce: case SgOp::MatrixMad: break;
+  case SgOp::MatrixMad: return matrix_mad_lanes(code, view, lanes);
+  case SgOp::Elect: case SgOp::AllEqual: case SgOp::ClusteredReduce: break;
   default: return shuffle_lanes(op, code, view, lanes);
   }
   CollectiveView lane_view = view;
