@@ -23,15 +23,16 @@ struct Surface {
   uint32_t width() const { return columns * bytes; }
   uint32_t pitch() const { return width() + 24; }
   size_t size() const { return size_t(pitch()) * rows; }
-  uint32_t value(int64_t row, int64_t column) const { // zero out of bounds
+  uint64_t value(int64_t row, int64_t column) const { // zero out of bounds
     if (row < 0 || column < 0 || row >= rows || column >= columns) return 0;
     const uint32_t v = uint32_t(row * 131 + column * 7 + 1);
+    if (bytes == 8) return uint64_t(v) << 32 | (v ^ 0x5a5a5a5au);
     return bytes == 4 ? v * 0x01010101u : bytes == 2 ? v & 0xffff : v & 0xff;
   }
 };
 
 // lane, slot -> the value the extension assigns it.
-using Expected = std::function<uint32_t(uint32_t lane, uint32_t slot)>;
+using Expected = std::function<uint64_t(uint32_t lane, uint32_t slot)>;
 
 class Block2d : public CpuDriver, public ::testing::WithParamInterface<const char *> {
 protected:
@@ -53,7 +54,7 @@ protected:
     auto *memory = shared_array<uint8_t>(s.size());
     for (uint32_t r = 0; r < s.rows; ++r)
       for (uint32_t c = 0; c < s.columns; ++c) {
-        const uint32_t v = s.value(r, c);
+        const uint64_t v = s.value(r, c);
         std::memcpy(memory + size_t(r) * s.pitch() + size_t(c) * bytes, &v, bytes);
       }
     auto *out = shared_array<uint8_t>(kLanes * kLaneBytes);
@@ -61,7 +62,7 @@ protected:
     run(kernel, memory, s, x, y, out, out);
     for (uint32_t lane = 0; lane < kLanes; ++lane)
       for (uint32_t slot = 0; slot < slots; ++slot) {
-        uint32_t got = 0;
+        uint64_t got = 0;
         std::memcpy(&got, out + lane * kLaneBytes + slot * slot_bytes, slot_bytes);
         EXPECT_EQ(expected(lane, slot), got) << "lane " << lane << ", value " << slot;
       }
@@ -91,6 +92,38 @@ protected:
   // Inside, across the right and bottom edges, before the start.
   static constexpr int32_t kPlaces[][2] = {{4, 2}, {30, 18}, {-6, -3}};
 
+  // Stores `kernel`'s block of `rows` x `columns` elements of `bytes` at each place, lane l's slot k holding the value
+  // `stored(l, k)`; `element` says which lane and slot the element at (row, column) of the block comes from.
+  void expect_store(const char *kernel, uint32_t bytes, uint32_t rows, uint32_t columns,
+                    const std::function<std::pair<uint32_t, uint32_t>(int64_t row, int64_t column)> &element) {
+    auto stored = [](uint32_t lane, uint32_t slot) { return uint32_t(0x3000 + lane * 16 + slot) * 0x00010001u; };
+    for (auto [x, y] : kPlaces) {
+      SCOPED_TRACE(std::string(kernel) + " at " + std::to_string(x) + "," + std::to_string(y));
+      const Surface s{bytes};
+      auto *memory = shared_array<uint8_t>(s.size());
+      std::memset(memory, 0x5a, s.size());
+      auto *in = shared_array<uint8_t>(kLanes * kLaneBytes);
+      for (uint32_t lane = 0; lane < kLanes; ++lane)
+        for (uint32_t slot = 0; slot < kLaneBytes / bytes; ++slot) {
+          const uint32_t v = stored(lane, slot);
+          std::memcpy(in + lane * kLaneBytes + slot * bytes, &v, bytes);
+        }
+      auto *out = shared_array<uint8_t>(kLanes * kLaneBytes);
+      run(kernel, memory, s, x, y, out, in); // (and a prefetch before it)
+      for (uint32_t r = 0; r < s.rows; ++r)
+        for (uint32_t byte = 0; byte < s.pitch(); ++byte) {
+          const int64_t row = int64_t(r) - y, column = int64_t(byte / bytes) - x;
+          const bool written = byte < s.width() && row >= 0 && row < rows && column >= 0 && column < columns;
+          uint8_t want = 0x5a;
+          if (written) {
+            const auto [lane, slot] = element(row, column);
+            want = uint8_t(stored(lane, slot) >> (8 * (byte % bytes)));
+          }
+          ASSERT_EQ(want, memory[size_t(r) * s.pitch() + byte]) << "row " << r << ", byte " << byte;
+        }
+    }
+  }
+
 private:
   ze_module_handle_t module_ = nullptr;
 };
@@ -119,6 +152,14 @@ TEST_P(Block2d, ANarrowerBlockGivesSuccessiveRowsToSuccessiveGroupsOfLanes) {
     });
 }
 
+TEST_P(Block2d, EightByteElementsLoadWhole) {
+  const Surface s{8};
+  for (auto [x, y] : kPlaces) // 64-bit, 2 rows of 16: lane l holds column l of each row
+    expect_load("load_64b_2r16x1c", 8, x, y, 2, 8, [&, x = x, y = y](uint32_t lane, uint32_t slot) {
+      return s.value(y + slot, x + lane);
+    });
+}
+
 TEST_P(Block2d, TransformPacksRowsOfAColumnIntoThirtyTwoBits) {
   const Surface half{2}, byte{1};
   for (auto [x, y] : kPlaces) {
@@ -142,28 +183,17 @@ TEST_P(Block2d, TransposeGivesEachLaneARowOfTheBlock) {
 }
 
 TEST_P(Block2d, AStoreWritesEachLanesColumnAndNothingOutOfBounds) {
-  for (auto [x, y] : kPlaces) {
-    SCOPED_TRACE(std::to_string(x) + "," + std::to_string(y));
-    const Surface s{2};
-    auto *memory = shared_array<uint8_t>(s.size());
-    std::memset(memory, 0x5a, s.size());
-    auto *in = shared_array<uint8_t>(kLanes * kLaneBytes);
-    for (uint32_t lane = 0; lane < kLanes; ++lane)
-      for (uint32_t slot = 0; slot < 8; ++slot) {
-        const uint16_t v = uint16_t(1000 + lane * 8 + slot);
-        std::memcpy(in + lane * kLaneBytes + slot * 2, &v, 2);
-      }
-    auto *out = shared_array<uint8_t>(kLanes * kLaneBytes);
-    run("store_16b_8r16x1c", memory, s, x, y, out, in); // 16-bit, 8 rows of 16 (and a prefetch before it)
-    for (uint32_t r = 0; r < s.rows; ++r)
-      for (uint32_t byte = 0; byte < s.pitch(); ++byte) {
-        const int64_t row = int64_t(r) - y, column = int64_t(byte / 2) - x;
-        const bool written = byte < s.width() && row >= 0 && row < 8 && column >= 0 && column < 16;
-        const uint16_t v = uint16_t(1000 + column * 8 + row);
-        const uint8_t want = written ? uint8_t(v >> (8 * (byte % 2))) : 0x5a;
-        ASSERT_EQ(want, memory[size_t(r) * s.pitch() + byte]) << "row " << r << ", byte " << byte;
-      }
-  }
+  // 16-bit and 32-bit, rows of 16: lane l's slot k is row k, column l.
+  expect_store("store_16b_8r16x1c", 2, 8, 16, [](int64_t row, int64_t column) {
+    return std::pair(uint32_t(column), uint32_t(row));
+  });
+  expect_store("store_32b_4r16x1c", 4, 4, 16, [](int64_t row, int64_t column) {
+    return std::pair(uint32_t(column), uint32_t(row));
+  });
+  // 8-bit, rows of 32: lane l's slots 2k and 2k+1 are row k, columns 2l and 2l+1.
+  expect_store("store_8b_4r32x1c", 1, 4, 32, [](int64_t row, int64_t column) {
+    return std::pair(uint32_t(column / 2), uint32_t(2 * row + column % 2));
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, Block2d, ::testing::Values("", "-zeal-barriers=fibers"),
