@@ -116,7 +116,14 @@ extern "C" void zeal_cpu_block_2d(HostWorkItem *wi, uint32_t op_code, uint32_t e
                                   uint32_t block_height, uint32_t blocks, unsigned char *base, int64_t width,
                                   int64_t height, int64_t pitch, int64_t x, int64_t y, unsigned char *data) {
   const auto op = BlockOp(op_code);
-  if (op == BlockOp::Prefetch || element == 0 || element > 8 || block_width == 0 || block_height == 0) return;
+  if (op == BlockOp::Prefetch) return;
+  // Blocks beyond what any device lists (elements of 1, 2, 4 or 8 bytes; here rows of at most 128 bytes, 32 rows
+  // and 4 blocks) are neither read nor written: a module asking for one has undefined behaviour, and it must not
+  // make the driver loop for ever or write far past the lane's data.
+  const bool sized = element == 1 || element == 2 || element == 4 || element == 8;
+  if (!sized || block_width == 0 || block_width * element > 128 || block_height == 0 || block_height > 32 ||
+      blocks == 0 || blocks > 4)
+    return;
   const uint64_t linear =
       (wi->local_id[2] * wi->local_size[1] + wi->local_id[1]) * wi->local_size[0] + wi->local_id[0];
   const auto lanes = uint32_t(wi->subgroup_size), lane = uint32_t(linear % lanes);
