@@ -2,8 +2,8 @@
 // block_order.hpp), against the whole build of the same module (compile_spirv: what zeModuleCreate does), on
 // every module of ../shared/spirv-corpus. Medians in µs per module; the build's median in ms.
 #include "cpu_driver/compiler/compiler.hpp"
-#include "cpu_driver/compiler/spirv/block_order.hpp"
-#include "cpu_driver/compiler/spirv/legalize.hpp"
+#include "spirv_frontend/block_order.hpp"
+#include "spirv_frontend/legalize.hpp"
 
 #include <fmt/format.h>
 
@@ -71,10 +71,10 @@ int main(int argc, char **argv) {
     std::vector<uint32_t> copy;
     row.order_us = median_us(31, [&] {
       copy = words; // not timed apart: a copy of the words is what legalize_for_translator hands it too
-      row.reordered = zeal::cpu::detail::order_blocks_by_dominance(copy);
+      row.reordered = zeal::frontend::order_blocks_by_dominance(copy);
     });
     row.order_us -= median_us(31, [&] { copy = words; });
-    row.legalize_us = median_us(31, [&] { row.rewritten = !zeal::cpu::detail::legalize_for_translator(bytes).spirv.empty(); });
+    row.legalize_us = median_us(31, [&] { row.rewritten = !zeal::frontend::legalize_for_translator(bytes).spirv.empty(); });
     std::vector<double> builds;
     for (int r = 0; r < 3; ++r) {
       double t0 = now_us();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cpu_driver/compiler/errors.hpp"
+#include "spirv_frontend/spec_constant.hpp"
 #include "cpu_driver/kernel_abi.hpp"
 
 #include <cstddef>
@@ -55,11 +56,8 @@ struct KernelInfo {
   std::vector<std::string> imports_reached;
 };
 
-// A specialization constant's new value; its size is the size of the constant's type in the module.
-struct SpecConstant {
-  uint32_t id = 0;
-  const void *value = nullptr;
-};
+// A specialization constant's new value (the front end's: spirv_frontend/reader.hpp).
+using SpecConstant = frontend::SpecConstant;
 
 struct CompileOptions {
   unsigned opt_level = 2;            // -ze-opt-level=N; 0 with -ze-opt-disable

@@ -3,6 +3,7 @@
 
 #include "cpu_driver/compiler/compiler.hpp"
 #include "spirv/linkage_scan.hpp"
+#include "spirv_frontend/reader.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/StringRef.h>
@@ -60,8 +61,8 @@ bool is_barrier_builtin(llvm::StringRef name);
 void log_llvm_diagnostics(llvm::LLVMContext &context);
 
 // --- Phases, in the order compile_spirv runs them ---------------------------
-// Validates the SPIR-V header and instruction stream, then translates it.
-Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv, llvm::LLVMContext &context);
+// Validates the SPIR-V header and instruction stream, then translates it (the front end's, spirv_frontend/reader.hpp).
+using frontend::read_spirv;
 
 // spir_kernel/spir_func -> C, on functions and call sites.
 void use_c_calling_convention(llvm::Module &module);

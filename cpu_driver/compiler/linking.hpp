@@ -13,10 +13,7 @@
 
 namespace zeal::cpu::detail {
 
-// read_spirv with specialisation constants applied; ids the module does not
-// have are noted in `log` and ignored, as Intel's compiler does.
-Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv, llvm::LLVMContext &context,
-                                                 std::span<const SpecConstant> constants, std::string &log);
+using frontend::read_spirv; // with specialisation constants (spirv_frontend/reader.hpp)
 
 // Links `modules` into the first one; a symbol defined twice fails with the linker's message.
 Result<std::unique_ptr<llvm::Module>> link_statically(std::vector<std::unique_ptr<llvm::Module>> modules);

@@ -2,7 +2,7 @@
 #include "cpu_driver/compiler/linking.hpp"
 
 #include "common/log.hpp"
-#include "cpu_driver/compiler/spirv/legalize.hpp"
+#include "spirv_frontend/legalize.hpp"
 #include "spirv/host_access.hpp"
 #include "spirv/imports.hpp"
 
@@ -191,7 +191,7 @@ Result<ReadInputs> read_inputs(std::span<const CompileInput> inputs, llvm::LLVMC
   ReadInputs read;
   for (const CompileInput &input : inputs) {
     spirv::HostAccessRewrite host_access = spirv::rewrite_host_access(input.spirv);
-    Legalized legal = legalize_for_translator(host_access.module_or(input.spirv));
+    frontend::Legalized legal = frontend::legalize_for_translator(host_access.module_or(input.spirv));
     std::span<const uint8_t> spirv = legal.module_or(host_access.module_or(input.spirv));
     for (const std::string &note : legal.notes) log += note + "\n";
     auto module = read_spirv(spirv, context, input.options.spec_constants, log);

@@ -2,7 +2,7 @@
 // host call each. A lane computes its own share of the block from its lane number: no lane reads another's
 // value, so no exchange is needed.
 #include "cpu_driver/compiler/host_runtime.hpp"
-#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
+#include "spirv_frontend/instruction_calls.hpp"
 
 #include <llvm/IR/Constants.h>
 
@@ -159,7 +159,7 @@ extern "C" void zeal_cpu_block_2d(HostWorkItem *wi, uint32_t op_code, uint32_t e
 
 void define_block_2d_calls(llvm::Module &module) {
   for (llvm::Function &f : module) {
-    if (f.isDeclaration() && !f.use_empty() && is_block_2d_call(f.getName()) && f.arg_size() >= 10) define_call(f);
+    if (f.isDeclaration() && !f.use_empty() && frontend::is_block_2d_call(f.getName()) && f.arg_size() >= 10) define_call(f);
   }
 }
 

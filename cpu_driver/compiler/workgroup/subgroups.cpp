@@ -1,6 +1,6 @@
 // Sub-group built-ins: ids and sizes inline on the WorkItem, block I/O inline, collectives and ballot queries as host calls.
 #include "cpu_driver/compiler/host_runtime.hpp"
-#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
+#include "spirv_frontend/instruction_calls.hpp"
 
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
@@ -281,7 +281,7 @@ void define_matrix_mad(llvm::Function &f, SgMatrix kind, llvm::IRBuilder<> &b) {
 void define_matrix_calls(llvm::Module &module) {
   for (llvm::Function &f : module) {
     const std::string name = f.getName().str();
-    const llvm::StringRef types(matrix_call_kind(name));
+    const llvm::StringRef types(frontend::matrix_call_kind(name));
     if (types.empty() || !f.isDeclaration() || f.arg_size() != 4) continue;
     if (std::optional<SgMatrix> kind = matrix_kind(types, k_of(types), f.getReturnType())) {
       llvm::IRBuilder<> b = start_body(f);
@@ -342,7 +342,7 @@ llvm::MDNode *lane_loop_hints(llvm::LLVMContext &context, uint32_t lanes, llvm::
 bool is_subgroup_collective(llvm::StringRef name) {
   llvm::StringRef base = opencl_base_name(name);
   return collective(base).has_value() || (base.startswith("intel_sub_group_") && base.contains("_matrix_mad_k")) ||
-         !matrix_call_kind(name.str()).empty();
+         !frontend::matrix_call_kind(name.str()).empty();
 }
 
 void define_subgroup_builtins(llvm::Module &module) {

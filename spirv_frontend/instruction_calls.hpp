@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 // - SPV_INTEL_2d_block_io: each OpSubgroup2DBlock{Load,LoadTransform,LoadTranspose,Prefetch,Store}INTEL becomes an
 //   OpFunctionCall, with the same operands in the same order, of an imported `__zeal_2d_block_<op>_<n>` (one per
@@ -27,4 +27,4 @@ bool is_block_2d_call(std::string_view name);
 // ("bf16_bf16", "i8_u8", "tf32_tf32", ...); empty for another name.
 std::string_view matrix_call_kind(std::string_view name);
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

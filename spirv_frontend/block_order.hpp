@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 // SPIR-V requires each block of a function to come after every block that dominates it, and LLVMSPIRVLib
 // relies on it: it reads a value used before its definition as a placeholder it later dereferences. Older
@@ -16,4 +16,4 @@ namespace zeal::cpu::detail {
 // module too malformed to walk (the translator guard then says how). Returns how many functions were reordered.
 size_t order_blocks_by_dominance(std::vector<uint32_t> &words);
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -3,7 +3,7 @@
 // operands; translator_guard_declarations.cpp: names, decorations, built-ins, extended instructions, constants).
 #pragma once
 
-#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
+#include "spirv_frontend/translator_guard_ids.hpp"
 #include "spirv/opcodes.hpp"
 
 #include <cstddef>
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 // The memory semantics bits that order (at most one may be set), and those that name storage or visibility.
 inline const uint32_t ordering_semantics = spv::MemorySemanticsAcquireMask | spv::MemorySemanticsReleaseMask |
@@ -272,4 +272,4 @@ private:
   uint32_t parameters_left_ = 0;
 };
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

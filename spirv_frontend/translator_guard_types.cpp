@@ -1,13 +1,13 @@
 // Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: check_translator_input, second
 // half. This file: the walk over the module and the checks of instructions and their operands.
-#include "cpu_driver/compiler/spirv/translator_guard_types.hpp"
+#include "spirv_frontend/translator_guard_types.hpp"
 
 #include <fmt/format.h>
 #include <spirv/unified1/OpenCL.std.h>
 
 #include <algorithm>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 Status TypeCheck::run() {
   find_function_bodies();
@@ -672,4 +672,4 @@ Status TypeCheck::check_comparison(uint32_t at, std::span<const uint32_t> inst) 
 
 Status check_types(std::span<const uint32_t> words, const IdCheck &ids) { return TypeCheck(words, ids).run(); }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -1,5 +1,5 @@
 // Intel instructions LLVMSPIRVLib 15 does not know as calls the CPU driver defines (instruction_calls.hpp).
-#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
+#include "spirv_frontend/instruction_calls.hpp"
 
 #include "spirv/newer.hpp"
 #include "spirv/words.hpp"
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 namespace {
 
 // Numbers from the extension's specification (newer than the SPIR-V headers Debian 12 ships).
@@ -245,4 +245,4 @@ std::string_view matrix_call_kind(std::string_view name) {
   return number == std::string_view::npos ? std::string_view() : name.substr(0, number);
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 // Word-level rewrites, each of a form a real producer emits (the corpus in
 // ../shared/spirv-corpus and issue 19 name them), applied before the
@@ -42,4 +42,4 @@ struct Legalized {
 };
 Legalized legalize_for_translator(std::span<const uint8_t> spirv);
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

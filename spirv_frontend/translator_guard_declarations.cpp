@@ -1,13 +1,13 @@
 // Kinds and types of ids where LLVMSPIRVLib casts or asserts without checking: check_translator_input, second
 // half. This file: names, decorations, built-in variables, OpenCL.std instructions and composite constants.
-#include "cpu_driver/compiler/spirv/translator_guard_types.hpp"
+#include "spirv_frontend/translator_guard_types.hpp"
 
 #include <fmt/format.h>
 #include <spirv/unified1/OpenCL.std.h>
 
 #include <algorithm>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 Status TypeCheck::check_name_target(uint32_t at, std::span<const uint32_t> inst) {
   const Definition *target = inst.size() >= 2 ? find(inst[1]) : nullptr;
@@ -208,4 +208,4 @@ Status TypeCheck::check_builtin_uses() const {
   return {};
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

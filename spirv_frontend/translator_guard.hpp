@@ -1,12 +1,12 @@
 // The guard in front of LLVMSPIRVLib: refuses SPIR-V the translator would assert or crash on.
 #pragma once
 
-#include "cpu_driver/compiler/errors.hpp"
+#include "spirv_frontend/errors.hpp"
 
 #include <cstdint>
 #include <span>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 // Checks what LLVMSPIRVLib trusts without checking (its asserts abort the
 // process): header, word counts, function and block structure, entry points,
@@ -18,4 +18,4 @@ namespace zeal::cpu::detail {
 // a version above 1.4 or an extension the translator lacks -> ZE_RESULT_ERROR_MODULE_BUILD_FAILURE.
 Status check_translator_input(std::span<const uint8_t> spirv);
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "spirv/words.hpp"
-#include "cpu_driver/compiler/spirv/translator_guard.hpp"
+#include "spirv_frontend/translator_guard.hpp"
 
 #include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.hpp>
@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 
 using spirv::header_words;
 
@@ -47,4 +47,4 @@ struct IdCheck {
 // The checks of ids' kinds and types (translator_guard_types.cpp), on a module whose ids all resolve.
 Status check_types(std::span<const uint32_t> words, const IdCheck &ids);
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -1,6 +1,6 @@
 // Reading SPIR-V: LLVMSPIRVLib's translation to LLVM IR, after the binary passed check_translator_input.
-#include "cpu_driver/compiler/linking.hpp"
-#include "cpu_driver/compiler/spirv/translator_guard.hpp"
+#include "spirv_frontend/reader.hpp"
+#include "spirv_frontend/translator_guard.hpp"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include <map>
 #include <sstream>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 namespace {
 
 // Each constant's new value, read with the size its type has in the module.
@@ -66,4 +66,4 @@ Result<std::unique_ptr<llvm::Module>> read_spirv(std::span<const uint8_t> spirv,
   return module;
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -1,7 +1,7 @@
 // Real compilers' SPIR-V rewritten into the equivalent SPIR-V LLVMSPIRVLib 15 reads (legalize.hpp).
-#include "cpu_driver/compiler/spirv/legalize.hpp"
-#include "cpu_driver/compiler/spirv/instruction_calls.hpp"
-#include "cpu_driver/compiler/spirv/block_order.hpp"
+#include "spirv_frontend/legalize.hpp"
+#include "spirv_frontend/instruction_calls.hpp"
+#include "spirv_frontend/block_order.hpp"
 
 #include "spirv/words.hpp"
 
@@ -20,7 +20,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 namespace {
 
 using spirv::header_words;
@@ -718,4 +718,4 @@ Legalized legalize_for_translator(std::span<const uint8_t> spirv) {
   return out;
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

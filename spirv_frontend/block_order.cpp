@@ -1,6 +1,6 @@
 // Blocks in dominance order (block_order.hpp): each function's control flow, its dominators, and a reverse
 // post-order when the written order puts a block before one that dominates it.
-#include "cpu_driver/compiler/spirv/block_order.hpp"
+#include "spirv_frontend/block_order.hpp"
 
 #include "spirv/words.hpp"
 
@@ -11,7 +11,7 @@
 #include <span>
 #include <unordered_map>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 namespace {
 
 using spirv::header_words;
@@ -223,4 +223,4 @@ size_t order_blocks_by_dominance(std::vector<uint32_t> &words) {
   return reordered;
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

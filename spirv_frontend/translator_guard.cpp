@@ -1,5 +1,5 @@
 // The guard in front of LLVMSPIRVLib, which asserts instead of failing: the SPIR-V structure it trusts, checked first.
-#include "cpu_driver/compiler/spirv/translator_guard_ids.hpp"
+#include "spirv_frontend/translator_guard_ids.hpp"
 
 #include "spirv/newer.hpp"
 
@@ -11,7 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 namespace {
 
 bool is_terminator(uint32_t opcode) {
@@ -308,4 +308,4 @@ Status check_translator_input(std::span<const uint8_t> spirv) {
   return check_ids(words);
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend
