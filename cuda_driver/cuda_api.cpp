@@ -1,0 +1,103 @@
+// The CUDA driver API through dlopen (cuda_api.hpp).
+#include "cuda_driver/cuda_api.hpp"
+
+#include <dlfcn.h>
+
+#include <utility>
+
+namespace zeal::cuda {
+namespace {
+
+// Resolves `name` into `slot`; false, with `why` naming it, when the library lacks it.
+template <class F>
+bool resolve(void *handle, const char *library, const char *name, F &slot, std::string &why) {
+  slot = reinterpret_cast<F>(dlsym(handle, name));
+  if (slot == nullptr) why = std::string(library) + " has no " + name + ": it is not NVIDIA's CUDA driver library";
+  return slot != nullptr;
+}
+
+} // namespace
+
+CudaLibrary::~CudaLibrary() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+std::string CudaLibrary::describe(CUresult result) const {
+  const char *name = nullptr;
+  if (api_.cuGetErrorName != nullptr && api_.cuGetErrorName(result, &name) == CUDA_SUCCESS && name != nullptr)
+    return std::string(name) + " (" + std::to_string(result) + ")";
+  return std::to_string(result);
+}
+
+Opened open_cuda(const char *library) {
+  Opened out;
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char *error = dlerror();
+    out.why = std::string("the CUDA driver library ") + library + " could not be opened: " +
+              (error != nullptr ? error : "no reason given");
+    return out;
+  }
+  std::unique_ptr<CudaLibrary> cuda(new CudaLibrary());
+  cuda->handle_ = handle;
+  DriverApi &api = cuda->api_;
+  const bool all = resolve(handle, library, "cuInit", api.cuInit, out.why) &&
+                   resolve(handle, library, "cuDriverGetVersion", api.cuDriverGetVersion, out.why) &&
+                   resolve(handle, library, "cuDeviceGetCount", api.cuDeviceGetCount, out.why) &&
+                   resolve(handle, library, "cuDeviceGet", api.cuDeviceGet, out.why) &&
+                   resolve(handle, library, "cuDeviceGetName", api.cuDeviceGetName, out.why) &&
+                   resolve(handle, library, "cuDeviceTotalMem_v2", api.cuDeviceTotalMem_v2, out.why) &&
+                   resolve(handle, library, "cuDeviceGetAttribute", api.cuDeviceGetAttribute, out.why) &&
+                   resolve(handle, library, "cuGetErrorName", api.cuGetErrorName, out.why);
+  if (all) out.library = std::move(cuda);
+  return out;
+}
+
+std::vector<DeviceFacts> list_devices(const CudaLibrary &cuda, std::string &why) {
+  const DriverApi &api = cuda.api();
+  auto failed = [&](const char *call, CUresult result) {
+    why = std::string(call) + " failed: " + cuda.describe(result);
+    return std::vector<DeviceFacts>{};
+  };
+  if (CUresult r = api.cuInit(0); r != CUDA_SUCCESS) return failed("cuInit", r);
+  int count = 0;
+  if (CUresult r = api.cuDeviceGetCount(&count); r != CUDA_SUCCESS) return failed("cuDeviceGetCount", r);
+  if (count == 0) {
+    why = "the CUDA driver reports no device";
+    return {};
+  }
+  std::vector<DeviceFacts> devices;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    CUdevice device = 0;
+    if (CUresult r = api.cuDeviceGet(&device, ordinal); r != CUDA_SUCCESS) return failed("cuDeviceGet", r);
+    DeviceFacts facts;
+    facts.ordinal = ordinal;
+    char name[256] = {};
+    if (CUresult r = api.cuDeviceGetName(name, sizeof name - 1, device); r != CUDA_SUCCESS)
+      return failed("cuDeviceGetName", r);
+    facts.name = name;
+    if (CUresult r = api.cuDeviceTotalMem_v2(&facts.memory_bytes, device); r != CUDA_SUCCESS)
+      return failed("cuDeviceTotalMem_v2", r);
+    const std::pair<Attribute, int *> wanted[] = {
+        {Attribute::ComputeCapabilityMajor, &facts.compute_major},
+        {Attribute::ComputeCapabilityMinor, &facts.compute_minor},
+        {Attribute::MultiprocessorCount, &facts.multiprocessors},
+        {Attribute::WarpSize, &facts.warp_size},
+        {Attribute::MaxThreadsPerBlock, &facts.max_threads_per_block},
+        {Attribute::ClockRate, &facts.clock_khz},
+        {Attribute::MemoryClockRate, &facts.memory_clock_khz},
+        {Attribute::GlobalMemoryBusWidth, &facts.memory_bus_bits},
+    };
+    for (auto [attribute, out] : wanted)
+      if (CUresult r = api.cuDeviceGetAttribute(out, int(attribute), device); r != CUDA_SUCCESS)
+        return failed("cuDeviceGetAttribute", r);
+    int unified = 0;
+    if (CUresult r = api.cuDeviceGetAttribute(&unified, int(Attribute::UnifiedAddressing), device); r != CUDA_SUCCESS)
+      return failed("cuDeviceGetAttribute", r);
+    facts.unified_addressing = unified != 0;
+    devices.push_back(std::move(facts));
+  }
+  return devices;
+}
+
+} // namespace zeal::cuda
