@@ -463,9 +463,12 @@ Status TypeCheck::check_vector_type(uint32_t at, std::span<const uint32_t> inst)
     return wrong(at, inst, fmt::format("declares a vector of %{}, which is not a scalar type", inst[2]));
   }
   uint32_t n = inst[3];
-  // VectorAnyINTEL (Triton's XPU kernels declare it for their 32- and 64-lane vectors) allows any length the
-  // translator reads as an LLVM vector.
-  if (vector_any_ ? n < 2 : (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)) {
+  // VectorAnyINTEL (Triton's XPU kernels declare it for their 32- and 64-lane vectors) allows other lengths, which
+  // the translator reads as LLVM vectors; past 1024 lanes code generation would take the process's time and memory.
+  if (vector_any_ && (n < 2 || n > 1024)) {
+    return wrong(at, inst, fmt::format("declares a vector of {} components, not between 2 and 1024 (VectorAnyINTEL)", n));
+  }
+  if (!vector_any_ && n != 2 && n != 3 && n != 4 && n != 8 && n != 16) {
     return wrong(at, inst, fmt::format("declares a vector of {} components, not 2, 3, 4, 8 or 16", n));
   }
   return {};

@@ -2,6 +2,7 @@
 // spirv-as from kernels/real_world, built and run, its results checked.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace zeal::cpu::test {
@@ -65,6 +66,28 @@ TEST(RealWorldSpirv, VectorsOfAnyLengthRunWhereTheModuleDeclaresVectorAnyIntel) 
   const void *args[] = {&pi, &po};
   run(*program->find_kernel("long_vectors"), args, Range{1, {2, 1, 1}, {16, 1, 1}});
   for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(32 * in[i] + 496, out[i]) << "element " << i;
+}
+
+TEST(RealWorldSpirv, AVectorPastWhatCodeGenerationTakesIsRefusedByLength) {
+  std::vector<uint8_t> spirv = load_kernel("real_world/long_vectors");
+  bool patched = false;
+  for (size_t at = 20; at + 16 <= spirv.size();) { // the 32-lane OpTypeVector made 4096 lanes
+    uint32_t w[4];
+    std::memcpy(w, &spirv[at], 16);
+    if (w[0] == (4u << 16 | 23u) && w[3] == 32) {
+      w[3] = 4096;
+      std::memcpy(&spirv[at + 12], &w[3], 4);
+      patched = true;
+      break;
+    }
+    at += std::max<size_t>(4, size_t(w[0] >> 16) * 4);
+  }
+  ASSERT_TRUE(patched);
+  auto program = compile_spirv(spirv, {});
+  ASSERT_FALSE(program.ok());
+  EXPECT_NE(std::string::npos,
+            program.error().log.find("declares a vector of 4096 components, not between 2 and 1024 (VectorAnyINTEL)"))
+      << program.error().log;
 }
 
 TEST(RealWorldSpirv, ScalarNullsNoReadWriteAndOneComponentVectorsRun) {
