@@ -17,8 +17,10 @@ inline constexpr uint32_t op_convert_f_to_bf16 = 6116, op_convert_bf16_to_f = 61
 
 // SPV_INTEL_2d_block_io (Triton's XPU back end): its capabilities and its five instructions (load, load
 // transform, load transpose, prefetch, store), none of which has a result.
-inline constexpr uint32_t capability_2d_block_io = 6228, capability_2d_block_transpose = 6230;
-inline constexpr uint32_t op_2d_block_load = 6231, op_2d_block_store = 6235;
+inline constexpr uint32_t capability_2d_block_io = 6228, capability_2d_block_transform = 6229,
+                          capability_2d_block_transpose = 6230;
+inline constexpr uint32_t op_2d_block_load = 6231, op_2d_block_load_transform = 6232,
+                          op_2d_block_load_transpose = 6233, op_2d_block_prefetch = 6234, op_2d_block_store = 6235;
 // SPV_INTEL_subgroup_matrix_multiply_accumulate (a result: its type, id, K, Matrix A, B, C, optional flags) and
 // SPV_INTEL_cache_controls (decorations, hints).
 inline constexpr uint32_t capability_matrix_mad = 6236, op_matrix_mad = 6237;

@@ -19,14 +19,12 @@
 namespace zeal::frontend {
 namespace {
 
-// Numbers from the extension's specification (newer than the SPIR-V headers Debian 12 ships).
-constexpr uint32_t capability_io = 6228, capability_transform = 6229, capability_transpose = 6230;
-constexpr uint32_t op_load = 6231, op_load_transform = 6232, op_load_transpose = 6233, op_prefetch = 6234,
-                   op_store = 6235;
-constexpr uint32_t capability_matrix = 6236, op_matrix_mad = 6237;
-using spirv::op_convert_bf16_to_f;
-using spirv::op_convert_f_to_bf16;
-constexpr uint32_t capability_cache_controls = 6441, decoration_cache_load = 6442, decoration_cache_store = 6443;
+// The extensions' numbers, newer than the SPIR-V headers Debian 12 ships, are spirv/newer.hpp's.
+using spirv::capability_2d_block_io, spirv::capability_2d_block_transpose, spirv::capability_matrix_mad,
+    spirv::capability_cache_controls, spirv::decoration_cache_load, spirv::decoration_cache_store;
+using spirv::op_2d_block_load, spirv::op_2d_block_load_transform, spirv::op_2d_block_load_transpose,
+    spirv::op_2d_block_prefetch, spirv::op_2d_block_store, spirv::op_matrix_mad;
+using spirv::op_convert_bf16_to_f, spirv::op_convert_f_to_bf16;
 constexpr std::string_view extensions[] = {"SPV_INTEL_2d_block_io", "SPV_INTEL_subgroup_matrix_multiply_accumulate",
                                            "SPV_INTEL_cache_controls"};
 constexpr uint32_t linkage_import = 1;
@@ -36,7 +34,8 @@ constexpr uint32_t a_signed = 0x1, b_signed = 0x2, a_int8 = 0x10, a_int4 = 0x40,
                    a_bf16 = 0x1000;
 
 bool dropped_capability(uint32_t c) {
-  return (c >= capability_io && c <= capability_transpose) || c == capability_matrix || c == capability_cache_controls;
+  return (c >= capability_2d_block_io && c <= capability_2d_block_transpose) || c == capability_matrix_mad ||
+         c == capability_cache_controls;
 }
 
 // The OpenCL built-in's operand types for a product of `k` with `flags`, or empty when none computes it.
@@ -55,11 +54,11 @@ uint32_t word_of(uint32_t opcode, size_t count) { return uint32_t(count) << 16 |
 std::optional<std::string_view> op_name(uint32_t opcode) {
   switch (opcode) {
   case op_matrix_mad: return "matrix_mad";
-  case op_load: return "load";
-  case op_load_transform: return "load_transform";
-  case op_load_transpose: return "load_transpose";
-  case op_prefetch: return "prefetch";
-  case op_store: return "store";
+  case op_2d_block_load: return "load";
+  case op_2d_block_load_transform: return "load_transform";
+  case op_2d_block_load_transpose: return "load_transpose";
+  case op_2d_block_prefetch: return "prefetch";
+  case op_2d_block_store: return "store";
   default: return std::nullopt;
   }
 }

@@ -174,6 +174,17 @@ TEST_P(Block2d, TransformPacksRowsOfAColumnIntoThirtyTwoBits) {
   }
 }
 
+// 8-byte elements cannot be packed into 32 bits: such a load reads and writes nothing (the lane's data is what it
+// was), and the driver neither divides by zero nor stops.
+TEST_P(Block2d, ATransformOfEightByteElementsIsNotRead) {
+  const Surface s{8};
+  auto *memory = shared_array<uint8_t>(s.size());
+  std::memset(memory, 0x11, s.size());
+  auto *out = shared_array<uint8_t>(kLanes * kLaneBytes);
+  run("load_transform_64b_4r16x1c", memory, s, 0, 0, out, out);
+  for (size_t i = 0; i < s.size(); ++i) ASSERT_EQ(0x11, memory[i]) << "byte " << i;
+}
+
 TEST_P(Block2d, TransposeGivesEachLaneARowOfTheBlock) {
   const Surface s{4};
   for (auto [x, y] : kPlaces) // 32-bit, 16 rows of 8, transposed: lane l holds row l's 8 values

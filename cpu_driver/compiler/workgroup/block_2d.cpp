@@ -86,19 +86,19 @@ std::optional<uint32_t> slot_of(const Shape &s, uint32_t row, uint32_t column, u
 }
 
 // Value (row, column) of block `block` as the lane receives it: zero where padded or out of bounds.
-uint32_t block_value(BlockOp op, const Region &r, uint32_t block_width, uint32_t block_height, uint32_t block,
+uint64_t block_value(BlockOp op, const Region &r, uint32_t block_width, uint32_t block_height, uint32_t block,
                      uint32_t row, uint32_t column) {
-  auto element = [&](uint32_t y, uint32_t x) -> uint32_t {
+  auto element = [&](uint32_t y, uint32_t x) -> uint64_t {
     if (x >= block_width || y >= block_height) return 0; // padding
     const unsigned char *p = at(r, y, int64_t(block) * block_width + x);
-    uint32_t value = 0;
-    if (p != nullptr) std::memcpy(&value, p, std::min<uint32_t>(r.element, 4));
+    uint64_t value = 0;
+    if (p != nullptr) std::memcpy(&value, p, r.element);
     return value;
   };
   if (op == BlockOp::LoadTranspose) return element(column, row);
   if (op != BlockOp::LoadTransform) return element(row, column);
   const uint32_t pack = 4 / r.element; // rows combined into 32 bits, lower rows in lower bits
-  uint32_t value = 0;
+  uint64_t value = 0;
   for (uint32_t q = 0; q < pack; ++q) value |= element(row * pack + q, column) << (q * 8 * r.element);
   return value;
 }
@@ -117,12 +117,12 @@ extern "C" void zeal_cpu_block_2d(HostWorkItem *wi, uint32_t op_code, uint32_t e
                                   int64_t height, int64_t pitch, int64_t x, int64_t y, unsigned char *data) {
   const auto op = BlockOp(op_code);
   if (op == BlockOp::Prefetch) return;
-  // Blocks beyond what any device lists (elements of 1, 2, 4 or 8 bytes; here rows of at most 128 bytes, 32 rows
-  // and 4 blocks) are neither read nor written: a module asking for one has undefined behaviour, and it must not
-  // make the driver loop for ever or write far past the lane's data.
+  // Blocks beyond what any device lists (elements of 1, 2, 4 or 8 bytes, none of 8 packed into 32 bits; here rows of
+  // at most 128 bytes, 32 rows and 4 blocks) are neither read nor written: a module asking for one has undefined
+  // behaviour, and it must not make the driver divide by zero, loop for ever or write far past the lane's data.
   const bool sized = element == 1 || element == 2 || element == 4 || element == 8;
-  if (!sized || block_width == 0 || block_width * element > 128 || block_height == 0 || block_height > 32 ||
-      blocks == 0 || blocks > 4)
+  if (!sized || (op == BlockOp::LoadTransform && element > 4) || block_width == 0 || block_width * element > 128 ||
+      block_height == 0 || block_height > 32 || blocks == 0 || blocks > 4)
     return;
   const uint64_t linear =
       (wi->local_id[2] * wi->local_size[1] + wi->local_id[1]) * wi->local_size[0] + wi->local_id[0];
@@ -143,13 +143,8 @@ extern "C" void zeal_cpu_block_2d(HostWorkItem *wi, uint32_t op_code, uint32_t e
             std::memcpy(p, mine + size_t(*slot) * s.bytes, element);
           continue;
         }
-        if (element == 8) { // 8-byte elements: plain loads only (no transform or transpose of them)
-          const unsigned char *p = column < block_width ? at(region, row, int64_t(block) * block_width + column) : nullptr;
-          if (p != nullptr) std::memcpy(mine + size_t(*slot) * 8, p, 8);
-          continue;
-        }
-        const uint32_t value = block_value(op, region, block_width, block_height, block, row, column);
-        std::memcpy(mine + size_t(*slot) * s.bytes, &value, s.bytes);
+        const uint64_t value = block_value(op, region, block_width, block_height, block, row, column);
+        std::memcpy(mine + size_t(*slot) * s.bytes, &value, s.bytes); // little-endian: its low bytes
       }
     }
   }
