@@ -1,0 +1,67 @@
+// The CUDA driver's back end: SPIR-V in (through the shared front end, spirv_frontend/), PTX out, with what the
+// runtime needs to know of each kernel to launch it. The CUDA driver JIT-compiles the PTX for the device.
+#pragma once
+
+#include "spirv_frontend/errors.hpp"
+#include "spirv_frontend/spec_constant.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zeal::cuda {
+
+using frontend::Error;
+template <class T>
+using Result = frontend::Result<T>;
+using frontend::Status;
+
+// How the runtime passes a kernel argument (zeKernelSetArgumentValue) to cuLaunchKernel.
+enum class PtxArgKind : uint8_t {
+  Value,         // bytes as given (scalars, vectors, structs by value): one PTX parameter of `size` bytes
+  GlobalPointer, // a device pointer (USM, global or constant memory): 8 bytes
+  LocalPointer,  // local memory of the size given at zeKernelSetArgumentValue (value null): the PTX parameter is
+                 // a 32-bit byte offset into the launch's dynamic shared memory, which the runtime lays out
+};
+
+struct PtxArg {
+  PtxArgKind kind = PtxArgKind::Value;
+  uint32_t size = 0; // bytes the caller passes to zeKernelSetArgumentValue (8 for a global pointer)
+};
+
+struct PtxKernel {
+  std::string name;                              // the SPIR-V entry point's name, also the PTX .entry's
+  std::vector<PtxArg> args;                      // the SPIR-V kernel's arguments, in order
+  uint32_t required_group_size[3] = {0, 0, 0};   // reqd_work_group_size, zeros when none
+  uint32_t required_subgroup_size = 0;           // intel_reqd_sub_group_size, 0 when none
+  uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
+  uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp)
+  uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory)
+};
+
+// The PTX entry's parameters are the kernel's arguments in order (LocalPointer as a u32 offset) followed by four
+// hidden parameters: the global offset in x, y, z as u64 each (zeKernelSetGlobalOffsetExp; zeros normally), then
+// the launch's work dimensions as a u32 (1, 2 or 3: the highest dimension with more than one work-item, at least 1).
+inline constexpr unsigned ptx_hidden_params = 4;
+
+struct PtxProgram {
+  std::string ptx;                 // the module's PTX text (the native binary)
+  std::vector<PtxKernel> kernels;  // every kernel, in module order
+  std::string log;                 // the build log: notes of the front end (ignored specialisation constants, ...)
+};
+
+struct PtxOptions {
+  unsigned sm = 80;                  // the PTX target, sm_XX (LLVM 15 knows up to sm_86; the driver JITs upward)
+  unsigned opt_level = 2;            // -ze-opt-level=N; 0 with -ze-opt-disable
+  bool library_compilation = false;  // keep exported functions (for zeModuleDynamicLink)
+  std::vector<frontend::SpecConstant> spec_constants;
+  std::vector<uint32_t> subgroup_sizes{32}; // sizes the device honours; a kernel requiring another fails the build
+};
+
+// SPIR-V → PTX. Malformed SPIR-V: ZE_RESULT_ERROR_INVALID_ARGUMENT; a module that cannot be compiled for the GPU (a
+// built-in it lacks, an unsupported sub-group size, a capability): ZE_RESULT_ERROR_MODULE_BUILD_FAILURE; each with
+// a sentence that names the kernel or function and what was wrong, also in the log.
+Result<PtxProgram> compile_ptx(std::span<const uint8_t> spirv, const PtxOptions &options);
+
+} // namespace zeal::cuda
