@@ -24,8 +24,12 @@ CudaLibrary::~CudaLibrary() {
 
 std::string CudaLibrary::describe(CUresult result) const {
   const char *name = nullptr;
-  if (api_.cuGetErrorName != nullptr && api_.cuGetErrorName(result, &name) == CUDA_SUCCESS && name != nullptr)
-    return std::string(name) + " (" + std::to_string(result) + ")";
+  const char *text = nullptr;
+  if (api_.cuGetErrorName != nullptr && api_.cuGetErrorName(result, &name) == CUDA_SUCCESS && name != nullptr) {
+    std::string described = std::string(name) + " (" + std::to_string(result) + ")";
+    if (api_.cuGetErrorString(result, &text) == CUDA_SUCCESS && text != nullptr) described += std::string(": ") + text;
+    return described;
+  }
   return std::to_string(result);
 }
 
@@ -41,14 +45,10 @@ Opened open_cuda(const char *library) {
   std::unique_ptr<CudaLibrary> cuda(new CudaLibrary());
   cuda->handle_ = handle;
   DriverApi &api = cuda->api_;
-  const bool all = resolve(handle, library, "cuInit", api.cuInit, out.why) &&
-                   resolve(handle, library, "cuDriverGetVersion", api.cuDriverGetVersion, out.why) &&
-                   resolve(handle, library, "cuDeviceGetCount", api.cuDeviceGetCount, out.why) &&
-                   resolve(handle, library, "cuDeviceGet", api.cuDeviceGet, out.why) &&
-                   resolve(handle, library, "cuDeviceGetName", api.cuDeviceGetName, out.why) &&
-                   resolve(handle, library, "cuDeviceTotalMem_v2", api.cuDeviceTotalMem_v2, out.why) &&
-                   resolve(handle, library, "cuDeviceGetAttribute", api.cuDeviceGetAttribute, out.why) &&
-                   resolve(handle, library, "cuGetErrorName", api.cuGetErrorName, out.why);
+  bool all = true;
+#define ZEAL_CUDA_RESOLVE(name, type) all = all && resolve(handle, library, #name, api.name, out.why);
+  ZEAL_CUDA_ENTRY_POINTS(ZEAL_CUDA_RESOLVE)
+#undef ZEAL_CUDA_RESOLVE
   if (all) out.library = std::move(cuda);
   return out;
 }

@@ -7,41 +7,144 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace zeal::cuda {
 
 using CUresult = int;
 using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+using CUlinkState = struct CUlinkState_st *;
+using CUhostFn = void (*)(void *user_data);
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
+inline constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
+inline constexpr CUresult CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701;
+inline constexpr CUresult CUDA_ERROR_LAUNCH_FAILED = 719;
 
 // CUdevice_attribute values.
 enum class Attribute : int {
   MaxThreadsPerBlock = 1,
+  MaxBlockDimX = 2,
+  MaxBlockDimY = 3,
+  MaxBlockDimZ = 4,
+  MaxGridDimX = 5,
+  MaxGridDimY = 6,
+  MaxGridDimZ = 7,
+  MaxSharedMemoryPerBlock = 8,
+  TotalConstantMemory = 9,
   WarpSize = 10,
   MaxRegistersPerBlock = 12,
   ClockRate = 13, // kHz
   MultiprocessorCount = 16,
+  CanMapHostMemory = 19,
+  PciBusId = 33,
+  PciDeviceId = 34,
   MemoryClockRate = 36, // kHz
   GlobalMemoryBusWidth = 37, // bits
+  L2CacheSize = 38,
+  MaxThreadsPerMultiprocessor = 39,
   UnifiedAddressing = 41,
   ComputeCapabilityMajor = 75,
   ComputeCapabilityMinor = 76,
+  ManagedMemory = 83,
+  ConcurrentManagedAccess = 89,
+  MaxSharedMemoryPerBlockOptin = 97,
 };
 
-// The entry points, by the names libcuda.so.1 exports (the _v2 names where cuda.h maps to them).
+// CUjit_option values (cuModuleLoadDataEx, cuLinkCreate).
+enum class JitOption : int {
+  InfoLogBuffer = 3,
+  InfoLogBufferSizeBytes = 4,
+  ErrorLogBuffer = 5,
+  ErrorLogBufferSizeBytes = 6,
+  OptimizationLevel = 7,
+};
+
+// CUfunction_attribute values.
+enum class FunctionAttribute : int {
+  MaxThreadsPerBlock = 0,
+  SharedSizeBytes = 1,
+  LocalSizeBytes = 3,
+  NumRegs = 4,
+  MaxDynamicSharedSizeBytes = 8,
+};
+
+inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
+inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
+inline constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 2;
+inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
+inline constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0;
+inline constexpr int CU_JIT_INPUT_PTX = 1; // CUjitInputType
+
+// The entry points, by the names libcuda.so.1 exports (the _v2 names where cuda.h maps to them). One list, so that
+// the declarations and the lookups cannot disagree.
+#define ZEAL_CUDA_ENTRY_POINTS(X)                                                                                 \
+  X(cuInit, CUresult (*)(unsigned flags))                                                                        \
+  X(cuDriverGetVersion, CUresult (*)(int *version))                                                              \
+  X(cuDeviceGetCount, CUresult (*)(int *count))                                                                  \
+  X(cuDeviceGet, CUresult (*)(CUdevice * device, int ordinal))                                                   \
+  X(cuDeviceGetName, CUresult (*)(char *name, int length, CUdevice device))                                      \
+  X(cuDeviceTotalMem_v2, CUresult (*)(size_t * bytes, CUdevice device))                                          \
+  X(cuDeviceGetAttribute, CUresult (*)(int *value, int attribute, CUdevice device))                              \
+  X(cuDeviceGetUuid, CUresult (*)(unsigned char *uuid, CUdevice device))                                        \
+  X(cuGetErrorName, CUresult (*)(CUresult error, const char **name))                                             \
+  X(cuGetErrorString, CUresult (*)(CUresult error, const char **text))                                           \
+  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext * context, CUdevice device))                                \
+  X(cuCtxSetCurrent, CUresult (*)(CUcontext context))                                                            \
+  X(cuCtxSynchronize, CUresult (*)())                                                                            \
+  X(cuMemGetInfo_v2, CUresult (*)(size_t * free, size_t * total))                                               \
+  X(cuMemAlloc_v2, CUresult (*)(CUdeviceptr * pointer, size_t bytes))                                           \
+  X(cuMemFree_v2, CUresult (*)(CUdeviceptr pointer))                                                             \
+  X(cuMemHostAlloc, CUresult (*)(void **pointer, size_t bytes, unsigned flags))                                  \
+  X(cuMemFreeHost, CUresult (*)(void *pointer))                                                                  \
+  X(cuMemAllocManaged, CUresult (*)(CUdeviceptr * pointer, size_t bytes, unsigned flags))                       \
+  X(cuMemcpyAsync, CUresult (*)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))               \
+  X(cuMemsetD8Async, CUresult (*)(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))         \
+  X(cuMemsetD16Async, CUresult (*)(CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))       \
+  X(cuMemsetD32Async, CUresult (*)(CUdeviceptr dst, unsigned value, size_t count, CUstream stream))             \
+  X(cuModuleLoadDataEx,                                                                                          \
+    CUresult (*)(CUmodule * module, const void *image, unsigned count, int *options, void **values))             \
+  X(cuModuleUnload, CUresult (*)(CUmodule module))                                                               \
+  X(cuModuleGetFunction, CUresult (*)(CUfunction * function, CUmodule module, const char *name))                \
+  X(cuModuleGetGlobal_v2, CUresult (*)(CUdeviceptr * pointer, size_t * bytes, CUmodule module, const char *name)) \
+  X(cuFuncGetAttribute, CUresult (*)(int *value, int attribute, CUfunction function))                           \
+  X(cuFuncSetAttribute, CUresult (*)(CUfunction function, int attribute, int value))                            \
+  X(cuLaunchKernel, CUresult (*)(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
+                                 unsigned by, unsigned bz, unsigned shared_bytes, CUstream stream, void **params, \
+                                 void **extra))                                                                  \
+  X(cuStreamCreate, CUresult (*)(CUstream * stream, unsigned flags))                                             \
+  X(cuStreamDestroy_v2, CUresult (*)(CUstream stream))                                                           \
+  X(cuStreamSynchronize, CUresult (*)(CUstream stream))                                                          \
+  X(cuStreamQuery, CUresult (*)(CUstream stream))                                                                \
+  X(cuStreamWaitEvent, CUresult (*)(CUstream stream, CUevent event, unsigned flags))                             \
+  X(cuStreamWriteValue32_v2, CUresult (*)(CUstream stream, CUdeviceptr address, unsigned value, unsigned flags)) \
+  X(cuStreamWaitValue32_v2, CUresult (*)(CUstream stream, CUdeviceptr address, unsigned value, unsigned flags))  \
+  X(cuLaunchHostFunc, CUresult (*)(CUstream stream, CUhostFn function, void *user_data))                        \
+  X(cuEventCreate, CUresult (*)(CUevent * event, unsigned flags))                                                \
+  X(cuEventDestroy_v2, CUresult (*)(CUevent event))                                                              \
+  X(cuEventRecord, CUresult (*)(CUevent event, CUstream stream))                                                 \
+  X(cuEventQuery, CUresult (*)(CUevent event))                                                                   \
+  X(cuEventSynchronize, CUresult (*)(CUevent event))
+
 struct DriverApi {
-  CUresult (*cuInit)(unsigned flags) = nullptr;
-  CUresult (*cuDriverGetVersion)(int *version) = nullptr;
-  CUresult (*cuDeviceGetCount)(int *count) = nullptr;
-  CUresult (*cuDeviceGet)(CUdevice *device, int ordinal) = nullptr;
-  CUresult (*cuDeviceGetName)(char *name, int length, CUdevice device) = nullptr;
-  CUresult (*cuDeviceTotalMem_v2)(size_t *bytes, CUdevice device) = nullptr;
-  CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device) = nullptr;
-  CUresult (*cuGetErrorName)(CUresult error, const char **name) = nullptr;
+#define ZEAL_CUDA_DECLARE(name, type) std::type_identity_t<type> name = nullptr;
+  ZEAL_CUDA_ENTRY_POINTS(ZEAL_CUDA_DECLARE)
+#undef ZEAL_CUDA_DECLARE
 };
 
 struct Opened;
@@ -54,7 +157,8 @@ public:
   CudaLibrary &operator=(const CudaLibrary &) = delete;
 
   const DriverApi &api() const { return api_; }
-  // "CUDA_ERROR_NO_DEVICE (100)", or the number alone when the library has no name for it.
+  // "CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected", or the number alone when the library has no
+  // name for it.
   std::string describe(CUresult result) const;
 
 private:

@@ -1,26 +1,16 @@
 // The dispatch-table plumbing: which tables the runtime implements, and the one place that answers "unsupported".
 #pragma once
 
-#include <level_zero/ze_ddi.h>
-#include <level_zero/zes_ddi.h>
-#include <level_zero/zet_ddi.h>
-
-#include <exception>
-#include <new>
-
-// Only the table getters leave the shared object; everything else is hidden.
-#define ZEAL_CPU_EXPORT extern "C" __attribute__((visibility("default")))
+#include "ze_driver/ddi.hpp"
 
 namespace zeal::cpu {
 
-// The newest API version the driver implements; tables of newer versions are refused.
-inline constexpr ze_api_version_t driver_api_version = ZE_API_VERSION_1_4;
+using ze::check_table_request;
+using ze::driver_api_version;
+using ze::guarded;
 
-// Every entry point the driver does not implement ends here: logs the name at debug level.
-ze_result_t unsupported(const char *entry_point);
-
-// Checks a table getter's arguments (version, null table) before it fills the table.
-ze_result_t check_table_request(const char *getter, ze_api_version_t version, const void *table);
+// Every entry point the driver does not implement ends here (generate_ddi.cmake's fills).
+inline ze_result_t unsupported(const char *entry_point) { return ze::unsupported("zeal CPU driver", entry_point); }
 
 // Entries written by hand, one overload per table, each in the file of its object;
 // they overwrite the generated "unsupported" entries.
@@ -44,24 +34,5 @@ void implement(ze_physical_mem_dditable_t &table);
 // Tables with nothing implemented yet keep only their generated entries.
 template <class Table>
 void implement(Table &) {}
-
-// Keeps exceptions (std::bad_alloc from a container, mostly) from crossing the C ABI:
-// `guarded<fn>` is `fn` with every exception turned into a result code.
-ze_result_t exception_to_result(const char *entry_point) noexcept;
-
-template <auto Fn>
-struct Guard;
-template <class... Args, ze_result_t (*Fn)(Args...)>
-struct Guard<Fn> {
-  static ze_result_t call(Args... args) noexcept {
-    try {
-      return Fn(args...);
-    } catch (...) {
-      return exception_to_result(__PRETTY_FUNCTION__);
-    }
-  }
-};
-template <auto Fn>
-inline constexpr auto guarded = &Guard<Fn>::call;
 
 } // namespace zeal::cpu

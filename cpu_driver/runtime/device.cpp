@@ -31,16 +31,6 @@ uint32_t vendor_id(const std::string &vendor) {
   return 0;
 }
 
-// Overwrites a caller's properties struct but keeps the caller's stype and pNext.
-template <class T>
-void copy_keeping_header(T *out, const T &in) {
-  ze_structure_type_t stype = out->stype;
-  void *next = out->pNext;
-  *out = in;
-  out->stype = stype;
-  out->pNext = next;
-}
-
 // How a device is told apart from the others of the library, in its name and in its UUID: nothing
 // for the only root device of the only driver (so that its name and UUID stay those of the whole CPU).
 std::string position(const Placement &where) {

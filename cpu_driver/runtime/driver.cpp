@@ -225,19 +225,6 @@ ze_result_t driver_get_extension_properties(ze_driver_handle_t driver, uint32_t 
 
 } // namespace
 
-ze_result_t copy_string_out(const char *text, size_t length, size_t *size, char *out) {
-  if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*size == 0 || out == nullptr) {
-    *size = length + 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  size_t n = std::min(length, *size - 1);
-  std::memcpy(out, text, n);
-  out[n] = '\0';
-  *size = n + 1;
-  return ZE_RESULT_SUCCESS;
-}
-
 void implement(ze_global_dditable_t &t) { t.pfnInit = guarded<init>; }
 
 void implement(ze_driver_dditable_t &t) {
