@@ -13,6 +13,7 @@ packages=(
   llvm-15-dev libllvmspirvlib-15-dev     # the CPU driver's JIT and SPIR-V reader
   libboost-context-dev                   # fibers for barriers in the CPU driver
   clang-15 llvm-spirv-15                 # OpenCL C test kernels -> SPIR-V
+  libclc-15                              # the CUDA back end's OpenCL built-ins for NVPTX (nvptx64--nvidiacl.bc)
   llvm-14-tools                          # lit and FileCheck, which UR's CTS configure needs (CI runs a subset)
 )
 

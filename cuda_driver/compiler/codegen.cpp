@@ -1,0 +1,127 @@
+// LLVM 15's NVPTX target: initialised once per process, a target machine, an optimisation pipeline and a PTX
+// emission per call, so that several threads compile at once (each with its own LLVMContext).
+#include "cuda_driver/compiler/internal.hpp"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <mutex>
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+namespace zeal::cuda {
+
+namespace {
+
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+// The newest architecture LLVM 15's NVPTX knows; the CUDA driver JIT-compiles its PTX for newer devices.
+constexpr unsigned kNewestSm = 86;
+
+llvm::CodeGenOpt::Level codegen_level(unsigned opt_level) {
+  switch (opt_level) {
+  case 0: return llvm::CodeGenOpt::None;
+  case 1: return llvm::CodeGenOpt::Less;
+  case 2: return llvm::CodeGenOpt::Default;
+  default: return llvm::CodeGenOpt::Aggressive;
+  }
+}
+
+// Intrinsics NVPTX lowers to calls of libm functions, which PTX has no definition of.
+bool becomes_library_call(llvm::Intrinsic::ID id) {
+  switch (id) {
+  case llvm::Intrinsic::sin: case llvm::Intrinsic::cos: case llvm::Intrinsic::pow: case llvm::Intrinsic::powi:
+  case llvm::Intrinsic::exp: case llvm::Intrinsic::exp2: case llvm::Intrinsic::log: case llvm::Intrinsic::log2:
+  case llvm::Intrinsic::log10:
+    return true;
+  default: return false;
+  }
+}
+
+} // namespace
+
+Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level) {
+  static std::once_flag initialised;
+  std::call_once(initialised, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (target == nullptr) return build_failure(fmt::format("LLVM has no NVPTX target: {}", error));
+  unsigned chosen = std::min(sm, kNewestSm);
+  // PTX 7.0 is the first with sm_80, 7.1 the first with sm_86.
+  std::string features = chosen >= 86 ? "+ptx71" : "+ptx70";
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      kTriple, fmt::format("sm_{}", chosen), features, options, llvm::None, llvm::None, codegen_level(opt_level)));
+  if (machine == nullptr) return build_failure(fmt::format("LLVM cannot make an NVPTX target for sm_{}", chosen));
+  return machine;
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  // The constructor registers the target's callbacks (NVVMReflect, NVPTX's own passes) and its TTI.
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes;
+  if (opt_level == 0) {
+    passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+  } else {
+    llvm::OptimizationLevel level = opt_level == 1   ? llvm::OptimizationLevel::O1
+                                    : opt_level == 2 ? llvm::OptimizationLevel::O2
+                                                     : llvm::OptimizationLevel::O3;
+    passes = builder.buildPerModuleDefaultPipeline(level);
+  }
+  passes.run(module, modules);
+}
+
+Status check_before_codegen(llvm::Module &module) {
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (llvm::verifyModule(module, &out)) {
+    return build_failure(fmt::format("the CUDA back end made invalid LLVM IR (a defect of zeal): {}", out.str()));
+  }
+  for (llvm::Function &function : module) {
+    if (!function.isIntrinsic() || !becomes_library_call(function.getIntrinsicID()) || function.use_empty()) continue;
+    auto *call = llvm::dyn_cast<llvm::CallBase>(function.user_back());
+    std::string caller = call != nullptr ? call->getFunction()->getName().str() : std::string("?");
+    return build_failure(fmt::format("function '{}' calls '{}', which NVPTX would turn into a library call PTX does "
+                                     "not have", caller, function.getName().str()));
+  }
+  return {};
+}
+
+Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream out(text);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CGFT_AssemblyFile)) {
+    return build_failure("LLVM's NVPTX target cannot emit PTX");
+  }
+  passes.run(module);
+  return std::string(text.str());
+}
+
+} // namespace zeal::cuda

@@ -1,0 +1,92 @@
+// What the CUDA back end's phases share inside cuda_driver/compiler/: each phase is a free function over one module.
+#pragma once
+
+#include "cuda_driver/compiler/ptx_compiler.hpp"
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace zeal::cuda {
+
+using frontend::build_failure;
+using frontend::malformed_spirv;
+
+// NVPTX's address spaces (SPIR's are the front end's: 0 private, 1 global, 2 constant, 3 local, 4 generic).
+inline constexpr unsigned kNvptxGeneric = 0;
+inline constexpr unsigned kNvptxGlobal = 1;
+inline constexpr unsigned kNvptxShared = 3;
+
+// The name an OpenCL built-in is mangled from (`_Z13get_global_idj` → `get_global_id`); other names unchanged.
+llvm::StringRef opencl_base_name(llvm::StringRef mangled);
+// The parameter part of a mangled name (`_Z10atomic_minPU3AS1Vjj` → `PU3AS1Vjj`); empty for other names.
+llvm::StringRef mangled_parameters(llvm::StringRef mangled);
+// True when a mangled OpenCL name's last parameter is an unsigned integer (h, t, j, m) or a vector of them.
+bool last_parameter_unsigned(llvm::StringRef mangled);
+
+// Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
+// requiring a sub-group size the options do not list fails the build.
+Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxOptions &options);
+
+// What the back end refuses before any rewrite: images, samplers, printf, Intel's 2-D block I/O and matrix calls.
+Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels);
+
+// SPIR's address spaces become NVPTX's in every type, global, function, call and intrinsic of the module.
+void remap_address_spaces(llvm::Module &module);
+
+// Mangled built-in names with SPIR's address-space numbers take libclc's NVPTX numbers; calling conventions
+// become C; the module takes NVPTX's triple and data layout. Imports keep their names.
+void adopt_nvptx_conventions(llvm::Module &module, const llvm::DataLayout &layout, llvm::StringRef triple,
+                             const std::set<std::string> &imports);
+
+// The hidden launch values (global offset, work dimensions) that kernels store at entry and built-ins read.
+struct HiddenValues {
+  llvm::GlobalVariable *global_offset; // [3 x i64] in shared memory
+  llvm::GlobalVariable *work_dim;      // i32 in shared memory
+};
+HiddenValues hidden_values(llvm::Module &module);
+
+// Built-ins the back end defines itself (work-items, sub-groups, atomics, barriers and fences, native math): each
+// declaration it knows gets a body, internal and always inlined.
+void define_work_item_builtins(llvm::Module &module);
+void define_subgroup_builtins(llvm::Module &module);
+void define_sync_builtins(llvm::Module &module);
+void define_native_math(llvm::Module &module);
+
+// Turns a declaration into an internal, always-inlined definition and returns a builder at its entry.
+llvm::IRBuilder<> begin_definition(llvm::Function &function);
+// A call of an NVVM intrinsic that takes no overloaded type.
+llvm::Value *call_intrinsic(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Value *> args = {});
+
+// Each kernel becomes a PTX entry: local pointers as u32 offsets into dynamic shared memory, the hidden parameters
+// appended, nvvm.annotations written. The kernels' SPIR-V bodies become internal functions the entries inline.
+void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels);
+
+// Links what libclc defines of the module's remaining built-ins.
+Status link_libclc(llvm::Module &module);
+
+// Internalizes all but kernels (and exports with library_compilation), then refuses unresolved calls: what stays
+// declared must be an import of the SPIR-V module or an intrinsic.
+Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> &kernels,
+                             const std::set<std::string> &imports, const std::set<std::string> &exports,
+                             bool library_compilation);
+
+// The NVPTX target: initialised once per process, a target machine per call.
+Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
+// Intrinsics NVPTX would lower to library calls PTX lacks are refused before code generation.
+Status check_before_codegen(llvm::Module &module);
+Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine);
+
+// The kernels (by name) whose call graph reaches `function`, for sentences.
+std::vector<std::string> kernels_reaching(const llvm::Function &function, const std::vector<PtxKernel> &kernels);
+// "kernel 'k' calls 'f'" (or "function 'g' calls 'f'" when no kernel reaches the caller), for refusals.
+std::string who_calls(const llvm::Function &callee, const std::vector<PtxKernel> &kernels);
+
+} // namespace zeal::cuda

@@ -1,0 +1,62 @@
+// What the CUDA back end refuses, by name, before it rewrites a module: images and samplers, printf, Intel's 2-D
+// block I/O and matrix instructions. Each refusal is a sentence naming the kernel (or function) and the call.
+#include "cuda_driver/compiler/internal.hpp"
+
+#include <llvm/IR/Constants.h>
+
+#include <fmt/format.h>
+
+#include <optional>
+
+namespace zeal::cuda {
+
+namespace {
+
+// Why a built-in cannot be compiled for NVPTX, or nothing.
+std::optional<std::string> unsupported_reason(llvm::StringRef name) {
+  llvm::StringRef base = opencl_base_name(name);
+  if (base.contains("image") || base.contains("sampler")) return std::string("images and samplers are not supported");
+  if (base == "printf") return std::string("printf is not supported");
+  if (base.startswith("__zeal_2d_block_")) return std::string("Intel's 2-D block I/O is not supported");
+  if (base.startswith("__zeal_matrix_mad_") || (base.startswith("intel_sub_group_") && base.contains("matrix_mad"))) {
+    return std::string("Intel's sub-group matrix products are not supported");
+  }
+  if (base.startswith("intel_sub_group_block_")) return std::string("Intel's sub-group block reads and writes are not supported");
+  return std::nullopt;
+}
+
+// An image or sampler argument, named by the kernel_arg_type metadata.
+std::optional<std::string> opaque_argument(const llvm::Function &kernel) {
+  const llvm::MDNode *types = kernel.getMetadata("kernel_arg_type");
+  if (types == nullptr) return std::nullopt;
+  for (unsigned i = 0; i < types->getNumOperands(); ++i) {
+    auto *type = llvm::dyn_cast<llvm::MDString>(types->getOperand(i));
+    if (type == nullptr) continue;
+    llvm::StringRef text = type->getString();
+    if (text.contains("image") || text.contains("sampler_t")) {
+      return fmt::format("kernel '{}' takes argument {} of type {}: images and samplers are not supported by the "
+                         "CUDA back end", kernel.getName().str(), i, text.str());
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels) {
+  for (const PtxKernel &kernel : kernels) {
+    if (auto refusal = opaque_argument(*module.getFunction(kernel.name))) return build_failure(*refusal);
+  }
+  for (const llvm::Function &function : module) {
+    if (!function.isDeclaration() || function.use_empty()) continue;
+    if (auto reason = unsupported_reason(function.getName())) {
+      return build_failure(fmt::format("{}: {} by the CUDA back end", who_calls(function, kernels), *reason));
+    }
+  }
+  if (!module.aliases().empty() || !module.ifuncs().empty()) {
+    return build_failure("the module defines aliases of globals, which the CUDA back end does not support");
+  }
+  return {};
+}
+
+} // namespace zeal::cuda

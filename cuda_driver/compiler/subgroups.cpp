@@ -1,0 +1,270 @@
+// Sub-group built-ins at size 32: a sub-group is a warp. The work-group's last warp may have fewer work-items, so
+// a uniform collective's member mask is the lanes its sub-group has (not always all 32); non-uniform ones take the
+// lanes active at the call (`activemask`). Shuffles, broadcasts, reductions and scans use shfl.sync, any/all/ballot
+// vote.sync, sub_group_barrier bar.warp.sync. Values wider than 32 bits are shuffled as two halves.
+#include "cuda_driver/compiler/internal.hpp"
+
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace zeal::cuda {
+
+namespace {
+
+namespace nvvm = llvm::Intrinsic;
+
+enum class Arith { Add, Mul, Min, Max, And, Or, Xor };
+enum class Collective { Reduce, ScanInclusive, ScanExclusive };
+
+bool shufflable(llvm::Type *type) {
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) type = vector->getElementType();
+  if (type->isPointerTy()) return true;
+  unsigned bits = type->getPrimitiveSizeInBits();
+  return (type->isIntegerTy() || type->isFloatingPointTy()) && bits > 0 && bits <= 64;
+}
+
+class SubGroup {
+public:
+  explicit SubGroup(llvm::IRBuilder<> &builder) : b(builder) {
+    auto sreg = [&](nvvm::ID which) { return call_intrinsic(b, which); };
+    lane = sreg(nvvm::nvvm_read_ptx_sreg_laneid);
+    llvm::Value *nx = sreg(nvvm::nvvm_read_ptx_sreg_ntid_x), *ny = sreg(nvvm::nvvm_read_ptx_sreg_ntid_y);
+    llvm::Value *tx = sreg(nvvm::nvvm_read_ptx_sreg_tid_x), *ty = sreg(nvvm::nvvm_read_ptx_sreg_tid_y);
+    llvm::Value *tz = sreg(nvvm::nvvm_read_ptx_sreg_tid_z);
+    llvm::Value *linear = b.CreateAdd(tx, b.CreateMul(nx, b.CreateAdd(ty, b.CreateMul(ny, tz))));
+    group_size = b.CreateMul(b.CreateMul(nx, ny), sreg(nvvm::nvvm_read_ptx_sreg_ntid_z));
+    id = b.CreateLShr(linear, 5);
+    llvm::Value *remaining = b.CreateSub(group_size, b.CreateShl(id, 5));
+    size = umin(remaining, b.getInt32(32));
+    llvm::Value *partial = b.CreateSub(b.CreateShl(b.getInt32(1), b.CreateAnd(size, 31)), b.getInt32(1));
+    mask = b.CreateSelect(b.CreateICmpUGE(size, b.getInt32(32)), b.getInt32(~0u), partial);
+  }
+
+  llvm::Value *umin(llvm::Value *x, llvm::Value *y) { return b.CreateSelect(b.CreateICmpULT(x, y), x, y); }
+
+  llvm::Value *active_mask() {
+    auto *type = llvm::FunctionType::get(b.getInt32Ty(), false);
+    return b.CreateCall(llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", true), {});
+  }
+
+  // shfl.sync of any shufflable value: vectors by element, pointers as integers, 64 bits as two halves.
+  llvm::Value *shuffle(nvvm::ID kind, llvm::Value *member_mask, llvm::Value *value, llvm::Value *operand,
+                       unsigned clamp) {
+    llvm::Type *type = value->getType();
+    if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
+      llvm::Value *result = llvm::PoisonValue::get(type);
+      for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+        llvm::Value *element = shuffle(kind, member_mask, b.CreateExtractElement(value, i), operand, clamp);
+        result = b.CreateInsertElement(result, element, i);
+      }
+      return result;
+    }
+    if (type->isPointerTy()) {
+      llvm::Value *bits = shuffle(kind, member_mask, b.CreatePtrToInt(value, b.getInt64Ty()), operand, clamp);
+      return b.CreateIntToPtr(bits, type);
+    }
+    unsigned width = type->getPrimitiveSizeInBits();
+    llvm::Value *bits = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(width));
+    llvm::Value *lane_operand = b.CreateZExtOrTrunc(operand, b.getInt32Ty());
+    auto one = [&](llvm::Value *word) {
+      return call_intrinsic(b, kind, {member_mask, word, lane_operand, b.getInt32(clamp)});
+    };
+    llvm::Value *result = nullptr;
+    if (width <= 32) {
+      result = b.CreateTrunc(one(b.CreateZExt(bits, b.getInt32Ty())), b.getIntNTy(width));
+    } else {
+      llvm::Value *low = one(b.CreateTrunc(bits, b.getInt32Ty()));
+      llvm::Value *high = one(b.CreateTrunc(b.CreateLShr(bits, 32), b.getInt32Ty()));
+      result = b.CreateOr(b.CreateZExt(low, b.getInt64Ty()), b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32));
+    }
+    return type->isIntegerTy() ? result : b.CreateBitCast(result, type);
+  }
+  llvm::Value *from_lane(llvm::Value *value, llvm::Value *source) {
+    return shuffle(nvvm::nvvm_shfl_sync_idx_i32, mask, value, source, 0x1f);
+  }
+
+  llvm::IRBuilder<> &b;
+  llvm::Value *lane, *group_size, *id, *size, *mask;
+};
+
+llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
+  bool fp = x->getType()->isFloatingPointTy();
+  switch (arith) {
+  case Arith::Add: return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
+  case Arith::Mul: return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y);
+  case Arith::Min:
+    if (fp) return b.CreateMinNum(x, y);
+    return b.CreateSelect(is_unsigned ? b.CreateICmpULT(x, y) : b.CreateICmpSLT(x, y), x, y);
+  case Arith::Max:
+    if (fp) return b.CreateMaxNum(x, y);
+    return b.CreateSelect(is_unsigned ? b.CreateICmpUGT(x, y) : b.CreateICmpSGT(x, y), x, y);
+  case Arith::And: return b.CreateAnd(x, y);
+  case Arith::Or: return b.CreateOr(x, y);
+  case Arith::Xor: return b.CreateXor(x, y);
+  }
+  return x;
+}
+
+llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
+  if (type->isFloatingPointTy()) {
+    const llvm::fltSemantics &semantics = type->getFltSemantics();
+    if (arith == Arith::Min) return llvm::ConstantFP::getInfinity(type, false);
+    if (arith == Arith::Max) return llvm::ConstantFP::getInfinity(type, true);
+    return llvm::ConstantFP::get(type->getContext(), llvm::APFloat(semantics, arith == Arith::Mul ? "1" : "0"));
+  }
+  unsigned bits = type->getIntegerBitWidth();
+  switch (arith) {
+  case Arith::Mul: return llvm::ConstantInt::get(type, 1);
+  case Arith::And: return llvm::ConstantInt::get(type, llvm::APInt::getAllOnes(bits));
+  case Arith::Min:
+    return llvm::ConstantInt::get(type, is_unsigned ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getSignedMaxValue(bits));
+  case Arith::Max:
+    return llvm::ConstantInt::get(type, is_unsigned ? llvm::APInt::getMinValue(bits) : llvm::APInt::getSignedMinValue(bits));
+  default: return llvm::ConstantInt::get(type, 0);
+  }
+}
+
+llvm::Value *collective(SubGroup &sg, Collective kind, Arith arith, bool is_unsigned, llvm::Value *value) {
+  llvm::IRBuilder<> &b = sg.b;
+  llvm::Value *v = value;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    if (kind == Collective::Reduce) {
+      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, v, b.getInt32(offset), 0x1f);
+      llvm::Value *inside = b.CreateICmpULT(b.CreateAdd(sg.lane, b.getInt32(offset)), sg.size);
+      v = b.CreateSelect(inside, combine(b, arith, is_unsigned, v, other), v);
+    } else {
+      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_up_i32, sg.mask, v, b.getInt32(offset), 0);
+      v = b.CreateSelect(b.CreateICmpUGE(sg.lane, b.getInt32(offset)), combine(b, arith, is_unsigned, v, other), v);
+    }
+  }
+  if (kind == Collective::Reduce) return sg.from_lane(v, b.getInt32(0));
+  if (kind == Collective::ScanInclusive) return v;
+  llvm::Value *before = sg.shuffle(nvvm::nvvm_shfl_sync_up_i32, sg.mask, v, b.getInt32(1), 0);
+  return b.CreateSelect(b.CreateICmpEQ(sg.lane, b.getInt32(0)), identity(v->getType(), arith, is_unsigned), before);
+}
+
+struct ArithCall {
+  Collective kind;
+  Arith arith;
+};
+
+// sub_group_reduce_<op>, sub_group_scan_inclusive_<op>, sub_group_scan_exclusive_<op> (uniform forms).
+std::optional<ArithCall> arithmetic(llvm::StringRef base) {
+  llvm::StringRef rest = base;
+  if (!rest.consume_front("sub_group_")) return std::nullopt;
+  Collective kind;
+  if (rest.consume_front("reduce_")) kind = Collective::Reduce;
+  else if (rest.consume_front("scan_inclusive_")) kind = Collective::ScanInclusive;
+  else if (rest.consume_front("scan_exclusive_")) kind = Collective::ScanExclusive;
+  else return std::nullopt;
+  auto arith = llvm::StringSwitch<std::optional<Arith>>(rest)
+                   .Case("add", Arith::Add).Case("mul", Arith::Mul).Case("min", Arith::Min).Case("max", Arith::Max)
+                   .Case("and", Arith::And).Case("or", Arith::Or).Case("xor", Arith::Xor).Default(std::nullopt);
+  if (!arith) return std::nullopt;
+  return ArithCall{kind, *arith};
+}
+
+using Body = std::function<llvm::Value *(SubGroup &, llvm::Function &)>;
+
+llvm::Value *arg(llvm::Function &f, unsigned i) { return f.getArg(i); }
+
+llvm::Value *vote(SubGroup &sg, nvvm::ID id, llvm::Value *member_mask, llvm::Value *predicate) {
+  llvm::Value *truth = sg.b.CreateICmpNE(predicate, llvm::Constant::getNullValue(predicate->getType()));
+  return call_intrinsic(sg.b, id, {member_mask, truth});
+}
+
+llvm::Value *intel_shuffle_down(SubGroup &sg, llvm::Function &f) {
+  llvm::IRBuilder<> &b = sg.b;
+  llvm::Value *index = b.CreateAdd(sg.lane, b.CreateZExtOrTrunc(arg(f, 2), b.getInt32Ty()));
+  llvm::Value *current = sg.from_lane(arg(f, 0), index);
+  llvm::Value *next = sg.from_lane(arg(f, 1), b.CreateSub(index, sg.size));
+  return b.CreateSelect(b.CreateICmpULT(index, sg.size), current, next);
+}
+
+llvm::Value *intel_shuffle_up(SubGroup &sg, llvm::Function &f) {
+  llvm::IRBuilder<> &b = sg.b;
+  llvm::Value *delta = b.CreateZExtOrTrunc(arg(f, 2), b.getInt32Ty());
+  llvm::Value *index = b.CreateSub(sg.lane, delta);
+  llvm::Value *previous = sg.from_lane(arg(f, 0), b.CreateAdd(index, sg.size));
+  llvm::Value *current = sg.from_lane(arg(f, 1), index);
+  return b.CreateSelect(b.CreateICmpUGE(sg.lane, delta), current, previous);
+}
+
+const std::map<std::string, Body> &subgroup_bodies() {
+  using F = llvm::Function;
+  static const std::map<std::string, Body> bodies = {
+      {"get_sub_group_local_id", [](SubGroup &sg, F &) { return sg.lane; }},
+      {"get_sub_group_id", [](SubGroup &sg, F &) { return sg.id; }},
+      {"get_sub_group_size", [](SubGroup &sg, F &) { return sg.size; }},
+      {"get_max_sub_group_size", [](SubGroup &sg, F &) { return sg.umin(sg.group_size, sg.b.getInt32(32)); }},
+      {"get_num_sub_groups", [](SubGroup &sg, F &) { return sg.b.CreateLShr(sg.b.CreateAdd(sg.group_size, sg.b.getInt32(31)), 5); }},
+      {"get_enqueued_num_sub_groups", [](SubGroup &sg, F &) { return sg.b.CreateLShr(sg.b.CreateAdd(sg.group_size, sg.b.getInt32(31)), 5); }},
+      {"sub_group_barrier", [](SubGroup &sg, F &) { call_intrinsic(sg.b, nvvm::nvvm_bar_warp_sync, {sg.mask}); return nullptr; }},
+      {"intel_sub_group_shuffle", [](SubGroup &sg, F &f) { return sg.from_lane(arg(f, 0), arg(f, 1)); }},
+      {"sub_group_shuffle", [](SubGroup &sg, F &f) { return sg.from_lane(arg(f, 0), arg(f, 1)); }},
+      {"sub_group_broadcast", [](SubGroup &sg, F &f) { return sg.from_lane(arg(f, 0), arg(f, 1)); }},
+      {"sub_group_non_uniform_broadcast", [](SubGroup &sg, F &f) {
+         return sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, sg.active_mask(), arg(f, 0), arg(f, 1), 0x1f); }},
+      {"intel_sub_group_shuffle_xor", [](SubGroup &sg, F &f) {
+         return sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.mask, arg(f, 0), arg(f, 1), 0x1f); }},
+      {"sub_group_shuffle_xor", [](SubGroup &sg, F &f) {
+         return sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.mask, arg(f, 0), arg(f, 1), 0x1f); }},
+      {"sub_group_shuffle_down", [](SubGroup &sg, F &f) {
+         return sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, arg(f, 0), arg(f, 1), 0x1f); }},
+      {"sub_group_shuffle_up", [](SubGroup &sg, F &f) {
+         return sg.shuffle(nvvm::nvvm_shfl_sync_up_i32, sg.mask, arg(f, 0), arg(f, 1), 0); }},
+      {"intel_sub_group_shuffle_down", intel_shuffle_down},
+      {"intel_sub_group_shuffle_up", intel_shuffle_up},
+      {"sub_group_all", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_all_sync, sg.mask, arg(f, 0)); }},
+      {"sub_group_any", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_any_sync, sg.mask, arg(f, 0)); }},
+      {"sub_group_non_uniform_all", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_all_sync, sg.active_mask(), arg(f, 0)); }},
+      {"sub_group_non_uniform_any", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_any_sync, sg.active_mask(), arg(f, 0)); }},
+      {"sub_group_ballot", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_ballot_sync, sg.active_mask(), arg(f, 0)); }},
+      {"sub_group_elect", [](SubGroup &sg, F &) {
+         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {sg.active_mask(), sg.b.getTrue()});
+         return sg.b.CreateICmpEQ(sg.lane, first); }},
+  };
+  return bodies;
+}
+
+// The call's result in the declaration's return type: an integer widened or narrowed, a ballot in a uint4's x.
+llvm::Value *as_result(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Type *type) {
+  if (value->getType() == type) return value;
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
+    llvm::Value *zero = llvm::Constant::getNullValue(type);
+    return b.CreateInsertElement(zero, b.CreateZExtOrTrunc(value, vector->getElementType()), uint64_t{0});
+  }
+  return b.CreateZExtOrTrunc(value, type);
+}
+
+bool define_subgroup_builtin(llvm::Function &f) {
+  llvm::StringRef base = opencl_base_name(f.getName());
+  auto known = subgroup_bodies().find(base.str());
+  std::optional<ArithCall> arith = arithmetic(base);
+  if (known == subgroup_bodies().end() && !arith) return false;
+  if (f.arg_size() > 0 && !shufflable(f.getArg(0)->getType())) return false;
+  if (arith && !(f.getReturnType()->isIntegerTy() || f.getReturnType()->isFloatingPointTy())) return false;
+  llvm::IRBuilder<> b = begin_definition(f);
+  f.addFnAttr(llvm::Attribute::Convergent);
+  SubGroup sg(b);
+  llvm::Value *result = arith ? collective(sg, arith->kind, arith->arith, last_parameter_unsigned(f.getName()), arg(f, 0))
+                              : known->second(sg, f);
+  if (f.getReturnType()->isVoidTy()) b.CreateRetVoid();
+  else b.CreateRet(as_result(b, result, f.getReturnType()));
+  return true;
+}
+
+} // namespace
+
+void define_subgroup_builtins(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration() && !function.isIntrinsic()) define_subgroup_builtin(function);
+  }
+}
+
+} // namespace zeal::cuda

@@ -1,0 +1,31 @@
+// Sub-group built-ins at size 32 (a warp), for the NVPTX back end's tests.
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+
+kernel void sg_ids(global uint *out) {
+  global uint *o = out + get_local_linear_id() * 6;
+  o[0] = get_sub_group_size();
+  o[1] = get_max_sub_group_size();
+  o[2] = get_num_sub_groups();
+  o[3] = get_sub_group_id();
+  o[4] = get_sub_group_local_id();
+  o[5] = get_enqueued_num_sub_groups();
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+kernel void sg_shuffles(global const int *in, global int *out, global const float *fin, global float *fout, uint d) {
+  size_t i = get_global_id(0);
+  out[i] = intel_sub_group_shuffle(in[i], d) + intel_sub_group_shuffle_down(in[i], in[i] + 1000, d) +
+           intel_sub_group_shuffle_up(in[i] - 1, in[i], d) + intel_sub_group_shuffle_xor(in[i], d) +
+           sub_group_broadcast(in[i], 3);
+  fout[i] = intel_sub_group_shuffle(fin[i], d) + sub_group_shuffle(fin[i], d) + sub_group_shuffle_xor(fin[i], 1);
+}
+
+kernel void sg_reduce(global const int *in, global int *out, global const float *fin, global float *fout,
+                      global long *lout) {
+  size_t i = get_global_id(0);
+  out[i] = sub_group_reduce_add(in[i]) + sub_group_reduce_min(in[i]) + sub_group_reduce_max((uint)in[i]) +
+           sub_group_scan_inclusive_add(in[i]) + sub_group_scan_exclusive_max(in[i]) + sub_group_any(in[i] > 4) +
+           sub_group_all(in[i] > 0);
+  fout[i] = sub_group_reduce_add(fin[i]) + sub_group_scan_inclusive_min(fin[i]);
+  lout[i] = sub_group_reduce_add((long)in[i]);
+}

@@ -1,0 +1,197 @@
+// The CUDA back end (cuda_driver/compiler): SPIR-V in, PTX out. No GPU here, so the PTX is checked as text: entries
+// and parameters, address spaces of loads and stores, shared memory, barriers, warp shuffles, and refusals by name.
+#include "cuda_driver/compiler/ptx_compiler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using zeal::cuda::compile_ptx;
+using zeal::cuda::PtxArgKind;
+using zeal::cuda::PtxKernel;
+using zeal::cuda::PtxOptions;
+using zeal::cuda::PtxProgram;
+
+std::vector<uint8_t> read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<uint8_t> test_kernel(const std::string &stem) {
+  std::vector<uint8_t> spirv = read_file(std::string(ZEAL_TEST_KERNEL_DIR) + "/" + stem + ".spv");
+  EXPECT_FALSE(spirv.empty()) << stem << ".spv was not built";
+  return spirv;
+}
+
+PtxProgram compiled(const std::string &stem, const PtxOptions &options = {}) {
+  auto result = compile_ptx(test_kernel(stem), options);
+  if (!result) ADD_FAILURE() << stem << ": " << result.error().message;
+  return result ? std::move(result).value() : PtxProgram{};
+}
+
+const PtxKernel *kernel_named(const PtxProgram &program, const std::string &name) {
+  auto found = std::find_if(program.kernels.begin(), program.kernels.end(),
+                            [&](const PtxKernel &kernel) { return kernel.name == name; });
+  return found == program.kernels.end() ? nullptr : &*found;
+}
+
+// The text of one `.entry` (its parameters and body), up to the next entry or function.
+std::string entry_text(const std::string &ptx, const std::string &name) {
+  size_t at = ptx.find(".entry " + name + "(");
+  if (at == std::string::npos) return {};
+  size_t end = ptx.find("\n.visible", at + 1);
+  size_t next_func = ptx.find("\n.func", at + 1);
+  return ptx.substr(at, std::min(end, next_func) - at);
+}
+
+size_t count(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+TEST(PtxCompiler, AVectorAddBecomesAnEntryWithItsArgumentsAndTheFourHiddenParametersReadingAndWritingGlobalMemory) {
+  PtxProgram program = compiled("ptx_basics");
+  const PtxKernel *vadd = kernel_named(program, "vadd");
+  ASSERT_NE(nullptr, vadd);
+  ASSERT_EQ(3u, vadd->args.size());
+  for (const auto &arg : vadd->args) {
+    EXPECT_EQ(PtxArgKind::GlobalPointer, arg.kind);
+    EXPECT_EQ(8u, arg.size);
+  }
+  EXPECT_EQ(32u, vadd->subgroup_size);
+  std::string entry = entry_text(program.ptx, "vadd");
+  ASSERT_FALSE(entry.empty()) << program.ptx;
+  EXPECT_EQ(3u + zeal::cuda::ptx_hidden_params, count(entry, ".param ")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("ld.global")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("st.global")) << entry;
+  EXPECT_NE(std::string::npos, program.ptx.find(".target sm_80")) << program.ptx.substr(0, 400);
+}
+
+TEST(PtxCompiler, ARequiredWorkGroupSizeBecomesReqntidAndIsReported) {
+  PtxProgram program = compiled("ptx_basics");
+  const PtxKernel *fixed = kernel_named(program, "fixed_size");
+  ASSERT_NE(nullptr, fixed);
+  EXPECT_EQ(64u, fixed->required_group_size[0]);
+  EXPECT_EQ(2u, fixed->required_group_size[1]);
+  EXPECT_EQ(1u, fixed->required_group_size[2]);
+  EXPECT_EQ(64u, fixed->group_size_hint[0]);
+  EXPECT_NE(std::string::npos, entry_text(program.ptx, "fixed_size").find(".reqntid 64, 2, 1")) << program.ptx;
+}
+
+TEST(PtxCompiler, ALocalPointerArgumentIsAU32OffsetIntoDynamicSharedMemoryAndKernelLocalsAreStatic) {
+  PtxProgram program = compiled("ptx_basics");
+  const PtxKernel *reverse = kernel_named(program, "local_reverse");
+  ASSERT_NE(nullptr, reverse);
+  ASSERT_EQ(4u, reverse->args.size());
+  EXPECT_EQ(PtxArgKind::LocalPointer, reverse->args[2].kind);
+  EXPECT_EQ(PtxArgKind::GlobalPointer, reverse->args[3].kind); // constant memory is global memory
+  EXPECT_EQ(256u, reverse->static_local_bytes);
+  std::string entry = entry_text(program.ptx, "local_reverse");
+  EXPECT_NE(std::string::npos, entry.find(".param .u32 local_reverse_param_2")) << entry;
+  EXPECT_NE(std::string::npos, program.ptx.find(".extern .shared .align 16 .b8 __zeal_dynamic_shared[]")) << program.ptx;
+  EXPECT_NE(std::string::npos, entry.find("ld.shared")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("bar.sync")) << entry;
+}
+
+TEST(PtxCompiler, ABarrierIsBarSync) {
+  std::string entry = entry_text(compiled("ptx_basics").ptx, "atomics");
+  EXPECT_NE(std::string::npos, entry.find("bar.sync")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("atom.global.add.u32")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("atom.shared.add.u32")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("atom.global.add.u64")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("membar.gl")) << entry;
+}
+
+TEST(PtxCompiler, LibclcMathIsLinkedSoNothingStaysUnresolved) {
+  PtxProgram program = compiled("ptx_basics");
+  EXPECT_EQ(std::string::npos, program.ptx.find(".extern .func")) << program.ptx;
+  std::string entry = entry_text(program.ptx, "math");
+  EXPECT_NE(std::string::npos, entry.find("sin.approx.f32")) << entry; // native_sin
+  EXPECT_NE(std::string::npos, entry.find("ex2.approx")) << entry;     // native_exp
+}
+
+TEST(PtxCompiler, AStructByValueIsOneParameterOfItsSize) {
+  PtxProgram program = compiled("ptx_basics");
+  const PtxKernel *by_value = kernel_named(program, "by_value");
+  ASSERT_NE(nullptr, by_value);
+  ASSERT_EQ(3u, by_value->args.size());
+  EXPECT_EQ(PtxArgKind::Value, by_value->args[0].kind);
+  EXPECT_EQ(32u, by_value->args[0].size);
+  EXPECT_EQ(16u, by_value->args[2].size);
+  std::string entry = entry_text(program.ptx, "by_value");
+  EXPECT_NE(std::string::npos, entry.find(".b8 by_value_param_0[32]")) << entry;
+}
+
+TEST(PtxCompiler, SubGroupShufflesAndReductionsAreWarpShuffles) {
+  PtxProgram program = compiled("ptx_subgroups");
+  EXPECT_EQ(std::string::npos, program.ptx.find(".extern .func")) << program.ptx;
+  std::string shuffles = entry_text(program.ptx, "sg_shuffles");
+  EXPECT_NE(std::string::npos, shuffles.find("shfl.sync.idx.b32")) << shuffles;
+  EXPECT_NE(std::string::npos, shuffles.find("shfl.sync.bfly.b32")) << shuffles;
+  std::string reduce = entry_text(program.ptx, "sg_reduce");
+  EXPECT_NE(std::string::npos, reduce.find("shfl.sync.down.b32")) << reduce;
+  EXPECT_NE(std::string::npos, reduce.find("shfl.sync.up.b32")) << reduce;
+  EXPECT_NE(std::string::npos, reduce.find("vote.sync.any.pred")) << reduce;
+  // LLVMSPIRVLib 15 reads sub_group_barrier back as barrier (OpenCL 1.2 has no sub-group scope): bar.sync.
+  EXPECT_NE(std::string::npos, entry_text(program.ptx, "sg_ids").find("bar.sync")) << program.ptx;
+}
+
+TEST(PtxCompiler, AKernelRequiringSubGroupSizeSixteenIsRefusedByName) {
+  auto result = compile_ptx(test_kernel("ptx_sg16"), PtxOptions{});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, result.error().code);
+  EXPECT_EQ("kernel 'needs_sixteen' requires sub-group size 16 (intel_reqd_sub_group_size), which the CUDA back end "
+            "does not support: its sub-groups are warps of 32 work-items",
+            result.error().message);
+  EXPECT_NE(std::string::npos, result.error().log.find(result.error().message));
+}
+
+TEST(PtxCompiler, BytesThatAreNotSpirvAreAnInvalidArgument) {
+  std::vector<uint8_t> junk(64, 0x5a);
+  auto result = compile_ptx(junk, PtxOptions{});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, result.error().code) << result.error().message;
+}
+
+TEST(PtxCompiler, AnImageKernelIsRefusedNamingTheKernelAndWhatItTakes) {
+  auto result = compile_ptx(test_kernel("ptx_refused"), PtxOptions{});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, result.error().code);
+  EXPECT_EQ("kernel 'reads_image' takes argument 0 of type image2d_t: images and samplers are not supported by the "
+            "CUDA back end",
+            result.error().message);
+}
+
+TEST(PtxCompiler, PrintfIsRefusedNamingTheKernel) {
+  std::vector<uint8_t> spirv = read_file(std::string(ZEAL_TEST_KERNEL_DIR) + "/ptx_printf.spv");
+  auto result = compile_ptx(spirv, PtxOptions{});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, result.error().code);
+  EXPECT_EQ("kernel 'prints' calls 'printf': printf is not supported by the CUDA back end", result.error().message);
+}
+
+TEST(PtxCompiler, FourThreadsCompilingAtOnceGetTheSamePtx) {
+  std::vector<uint8_t> spirv = test_kernel("ptx_basics");
+  std::string alone = compiled("ptx_basics").ptx;
+  std::vector<std::string> ptx(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < ptx.size(); ++i) {
+    threads.emplace_back([&, i] {
+      auto result = compile_ptx(spirv, PtxOptions{});
+      ptx[i] = result ? result->ptx : result.error().message;
+    });
+  }
+  for (std::thread &thread : threads) thread.join();
+  for (const std::string &text : ptx) EXPECT_EQ(alone, text);
+}
+
+} // namespace
