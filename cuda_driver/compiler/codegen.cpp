@@ -114,6 +114,11 @@ Status check_before_codegen(llvm::Module &module) {
 }
 
 Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
+  // LLVM 15's NVPTX numbers call sites (and so indirect calls' `prototype_N` labels) with one unguarded counter of
+  // the process: two modules' code generation at once could give one module a label twice. Code generation is
+  // therefore one at a time; reading, linking and optimisation, the larger part, stay parallel.
+  static std::mutex one_at_a_time;
+  std::lock_guard<std::mutex> lock(one_at_a_time);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream out(text);
   llvm::legacy::PassManager passes;

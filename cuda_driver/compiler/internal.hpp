@@ -29,6 +29,8 @@ llvm::StringRef opencl_base_name(llvm::StringRef mangled);
 llvm::StringRef mangled_parameters(llvm::StringRef mangled);
 // True when a mangled OpenCL name's last parameter is an unsigned integer (h, t, j, m) or a vector of them.
 bool last_parameter_unsigned(llvm::StringRef mangled);
+// The same for the first parameter (a sub-group collective's value).
+bool first_parameter_unsigned(llvm::StringRef mangled);
 
 // Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
 // requiring a sub-group size the options do not list fails the build.
@@ -58,6 +60,7 @@ void define_work_item_builtins(llvm::Module &module);
 void define_subgroup_builtins(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
+void define_bfloat16_conversions(llvm::Module &module);
 
 // Turns a declaration into an internal, always-inlined definition and returns a builder at its entry.
 llvm::IRBuilder<> begin_definition(llvm::Function &function);
