@@ -74,16 +74,24 @@ void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels);
 // Links what libclc defines of the module's remaining built-ins.
 Status link_libclc(llvm::Module &module);
 
-// Internalizes all but kernels (and exports with library_compilation), then refuses unresolved calls: what stays
-// declared must be an import of the SPIR-V module or an intrinsic.
+// Internalizes all but kernels and exported variables (and exported functions when `keep_exported_functions`: library
+// compilation, or a module made for function pointers), then refuses unresolved calls: what stays declared must be
+// an import of the SPIR-V module or an intrinsic.
 Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> &kernels,
                              const std::set<std::string> &imports, const std::set<std::string> &exports,
-                             bool library_compilation);
+                             bool keep_exported_functions);
 
-// The NVPTX target: initialised once per process, a target machine per call.
+// The NVPTX target: initialised once per process, a target machine per call, for sm_<sm> or the newest architecture
+// LLVM 15 knows (kNewestSm) when `sm` is newer.
+inline constexpr unsigned kNewestSm = 86;
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
-// Intrinsics NVPTX would lower to library calls PTX lacks are refused before code generation.
+// Allocas of a constant size outside their function's entry block move into it: NVPTX can only make frame slots,
+// and one elsewhere would be a dynamic allocation. (SPIR-V declares Function variables in the first block; the
+// others are the translator's temporaries.)
+void hoist_allocas(llvm::Module &module);
+// What NVPTX cannot generate is refused before code generation, by function: intrinsics it would lower to library
+// calls PTX lacks, integer division wider than 64 bits, allocas of a run-time size.
 Status check_before_codegen(llvm::Module &module);
 Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine);
 

@@ -64,8 +64,10 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   define_native_math(module);
   define_bfloat16_conversions(module);
   make_entries(module, kernels);
+  hoist_allocas(module);
   if (Status linked = link_libclc(module); !linked) return std::move(linked).error();
-  Status visible = internalize_and_check(module, kernels, imports, exports, options.library_compilation);
+  bool keep_exported_functions = options.library_compilation || linkage.function_pointers;
+  Status visible = internalize_and_check(module, kernels, imports, exports, keep_exported_functions);
   if (!visible) return std::move(visible).error();
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   optimize(module, **machine, options.opt_level);
@@ -98,6 +100,10 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
   Result<std::unique_ptr<llvm::Module>> module = with_opaque_pointers(**read, context);
   if (!module) return with_log(std::move(module).error(), program.log);
   read->reset();
+  if (options.sm > kNewestSm) {
+    program.log += fmt::format("note: LLVM 15 knows architectures up to sm_{}: PTX for sm_{}, which the CUDA driver "
+                               "compiles for the sm_{} device\n", kNewestSm, kNewestSm, options.sm);
+  }
   Result<std::string> ptx = lower(**module, *kernels, options, spirv::scan_linkage(spirv));
   if (!ptx) return with_log(std::move(ptx).error(), program.log);
   program.ptx = std::move(*ptx);
