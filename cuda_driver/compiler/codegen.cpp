@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
 extern "C" void LLVMInitializeNVPTXTarget();
@@ -27,8 +28,6 @@ namespace zeal::cuda {
 namespace {
 
 constexpr const char *kTriple = "nvptx64-nvidia-cuda";
-// The newest architecture LLVM 15's NVPTX knows; the CUDA driver JIT-compiles its PTX for newer devices.
-constexpr unsigned kNewestSm = 86;
 
 llvm::CodeGenOpt::Level codegen_level(unsigned opt_level) {
   switch (opt_level) {
@@ -97,6 +96,38 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_l
   passes.run(module, modules);
 }
 
+// Why NVPTX cannot generate an instruction, or nothing.
+std::optional<std::string> unsupported_instruction(const llvm::Instruction &instruction) {
+  const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+  if (alloca != nullptr && !llvm::isa<llvm::ConstantInt>(alloca->getArraySize())) {
+    return std::string("allocates private memory of a run-time size");
+  }
+  if (const auto *binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction)) {
+    bool division = binary->getOpcode() == llvm::Instruction::UDiv || binary->getOpcode() == llvm::Instruction::SDiv ||
+                    binary->getOpcode() == llvm::Instruction::URem || binary->getOpcode() == llvm::Instruction::SRem;
+    if (division && binary->getType()->getScalarSizeInBits() > 64) {
+      return fmt::format("divides {}-bit integers", binary->getType()->getScalarSizeInBits());
+    }
+  }
+  return std::nullopt;
+}
+
+void hoist_allocas(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration()) continue;
+    llvm::BasicBlock &entry = function.getEntryBlock();
+    std::vector<llvm::AllocaInst *> moved;
+    for (llvm::BasicBlock &block : function) {
+      if (&block == &entry) continue;
+      for (llvm::Instruction &instruction : block) {
+        auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+        if (alloca != nullptr && llvm::isa<llvm::ConstantInt>(alloca->getArraySize())) moved.push_back(alloca);
+      }
+    }
+    for (llvm::AllocaInst *alloca : moved) alloca->moveBefore(&*entry.getFirstInsertionPt());
+  }
+}
+
 Status check_before_codegen(llvm::Module &module) {
   std::string problems;
   llvm::raw_string_ostream out(problems);
@@ -110,10 +141,25 @@ Status check_before_codegen(llvm::Module &module) {
     return build_failure(fmt::format("function '{}' calls '{}', which NVPTX would turn into a library call PTX does "
                                      "not have", caller, function.getName().str()));
   }
+  for (llvm::Function &function : module) {
+    for (llvm::BasicBlock &block : function) {
+      for (llvm::Instruction &instruction : block) {
+        if (auto why = unsupported_instruction(instruction)) {
+          return build_failure(fmt::format("function '{}' {}, which the CUDA back end does not support",
+                                           function.getName().str(), *why));
+        }
+      }
+    }
+  }
   return {};
 }
 
 Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine) {
+  // LLVM 15's NVPTX numbers call sites (and so indirect calls' `prototype_N` labels) with one unguarded counter of
+  // the process: two modules' code generation at once could give one module a label twice. Code generation is
+  // therefore one at a time; reading, linking and optimisation, the larger part, stay parallel.
+  static std::mutex one_at_a_time;
+  std::lock_guard<std::mutex> lock(one_at_a_time);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream out(text);
   llvm::legacy::PassManager passes;

@@ -29,6 +29,8 @@ llvm::StringRef opencl_base_name(llvm::StringRef mangled);
 llvm::StringRef mangled_parameters(llvm::StringRef mangled);
 // True when a mangled OpenCL name's last parameter is an unsigned integer (h, t, j, m) or a vector of them.
 bool last_parameter_unsigned(llvm::StringRef mangled);
+// The same for the first parameter (a sub-group collective's value).
+bool first_parameter_unsigned(llvm::StringRef mangled);
 
 // Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
 // requiring a sub-group size the options do not list fails the build.
@@ -58,6 +60,7 @@ void define_work_item_builtins(llvm::Module &module);
 void define_subgroup_builtins(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
+void define_bfloat16_conversions(llvm::Module &module);
 
 // Turns a declaration into an internal, always-inlined definition and returns a builder at its entry.
 llvm::IRBuilder<> begin_definition(llvm::Function &function);
@@ -71,16 +74,24 @@ void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels);
 // Links what libclc defines of the module's remaining built-ins.
 Status link_libclc(llvm::Module &module);
 
-// Internalizes all but kernels (and exports with library_compilation), then refuses unresolved calls: what stays
-// declared must be an import of the SPIR-V module or an intrinsic.
+// Internalizes all but kernels and exported variables (and exported functions when `keep_exported_functions`: library
+// compilation, or a module made for function pointers), then refuses unresolved calls: what stays declared must be
+// an import of the SPIR-V module or an intrinsic.
 Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> &kernels,
                              const std::set<std::string> &imports, const std::set<std::string> &exports,
-                             bool library_compilation);
+                             bool keep_exported_functions);
 
-// The NVPTX target: initialised once per process, a target machine per call.
+// The NVPTX target: initialised once per process, a target machine per call, for sm_<sm> or the newest architecture
+// LLVM 15 knows (kNewestSm) when `sm` is newer.
+inline constexpr unsigned kNewestSm = 86;
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
-// Intrinsics NVPTX would lower to library calls PTX lacks are refused before code generation.
+// Allocas of a constant size outside their function's entry block move into it: NVPTX can only make frame slots,
+// and one elsewhere would be a dynamic allocation. (SPIR-V declares Function variables in the first block; the
+// others are the translator's temporaries.)
+void hoist_allocas(llvm::Module &module);
+// What NVPTX cannot generate is refused before code generation, by function: intrinsics it would lower to library
+// calls PTX lacks, integer division wider than 64 bits, allocas of a run-time size.
 Status check_before_codegen(llvm::Module &module);
 Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine);
 

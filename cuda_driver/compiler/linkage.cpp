@@ -8,22 +8,24 @@ namespace zeal::cuda {
 
 namespace {
 
+// Exported variables stay visible always (the runtime finds them with cuModuleGetGlobal); exported functions with
+// library compilation, or when the module is made for function pointers.
 bool stays_visible(const llvm::GlobalValue &value, const std::set<std::string> &kernels,
-                   const std::set<std::string> &exports, bool library_compilation) {
+                   const std::set<std::string> &exports, bool keep_exported_functions) {
   std::string name = value.getName().str();
-  return kernels.count(name) != 0 || (library_compilation && exports.count(name) != 0) ||
-         value.hasAppendingLinkage() || value.getName().startswith("llvm.");
+  bool exported = exports.count(name) != 0 && (keep_exported_functions || llvm::isa<llvm::GlobalVariable>(value));
+  return kernels.count(name) != 0 || exported || value.hasAppendingLinkage() || value.getName().startswith("llvm.");
 }
 
 } // namespace
 
 Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> &kernels,
                              const std::set<std::string> &imports, const std::set<std::string> &exports,
-                             bool library_compilation) {
+                             bool keep_exported_functions) {
   std::set<std::string> kernel_names;
   for (const PtxKernel &kernel : kernels) kernel_names.insert(kernel.name);
   for (llvm::GlobalValue &value : module.global_values()) {
-    if (value.isDeclaration() || stays_visible(value, kernel_names, exports, library_compilation)) continue;
+    if (value.isDeclaration() || stays_visible(value, kernel_names, exports, keep_exported_functions)) continue;
     value.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
   std::vector<llvm::Function *> unused;

@@ -49,6 +49,12 @@ bool last_parameter_unsigned(llvm::StringRef mangled) {
   return last == 'h' || last == 't' || last == 'j' || last == 'm';
 }
 
+bool first_parameter_unsigned(llvm::StringRef mangled) {
+  llvm::StringRef parameters = mangled_parameters(mangled);
+  if (parameters.consume_front("Dv")) parameters = parameters.drop_until([](char c) { return c == '_'; }).drop_front();
+  return !parameters.empty() && std::string("htjm").find(parameters.front()) != std::string::npos;
+}
+
 std::vector<std::string> kernels_reaching(const llvm::Function &function, const std::vector<PtxKernel> &kernels) {
   std::set<std::string> names;
   for (const PtxKernel &kernel : kernels) names.insert(kernel.name);

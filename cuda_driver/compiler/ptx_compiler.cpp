@@ -2,7 +2,9 @@
 // built-ins (the back end's own, then libclc's) → optimisation → PTX. Each phase is a function of internal.hpp.
 #include "cuda_driver/compiler/internal.hpp"
 
+#include "spirv/host_access.hpp"
 #include "spirv/linkage_scan.hpp"
+#include "spirv_frontend/legalize.hpp"
 #include "spirv_frontend/reader.hpp"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -60,9 +62,12 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   define_subgroup_builtins(module);
   define_sync_builtins(module);
   define_native_math(module);
+  define_bfloat16_conversions(module);
   make_entries(module, kernels);
+  hoist_allocas(module);
   if (Status linked = link_libclc(module); !linked) return std::move(linked).error();
-  Status visible = internalize_and_check(module, kernels, imports, exports, options.library_compilation);
+  bool keep_exported_functions = options.library_compilation || linkage.function_pointers;
+  Status visible = internalize_and_check(module, kernels, imports, exports, keep_exported_functions);
   if (!visible) return std::move(visible).error();
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   optimize(module, **machine, options.opt_level);
@@ -72,11 +77,16 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
 
 } // namespace
 
-Result<PtxProgram> compile_ptx(std::span<const uint8_t> spirv, const PtxOptions &options) {
+Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions &options) {
   PtxProgram program;
   llvm::LLVMContext typed_context;
   typed_context.setOpaquePointers(false);
   typed_context.setDiagnosticHandlerCallBack(note_diagnostic, &program.log);
+  // The front end's rewrites, as every zeal driver runs them before the translator.
+  spirv::HostAccessRewrite host_access = spirv::rewrite_host_access(input);
+  frontend::Legalized legal = frontend::legalize_for_translator(host_access.module_or(input));
+  std::span<const uint8_t> spirv = legal.module_or(host_access.module_or(input));
+  for (const std::string &note : legal.notes) program.log += note + "\n";
   Result<std::unique_ptr<llvm::Module>> read =
       frontend::read_spirv(spirv, typed_context, options.spec_constants, program.log);
   if (!read) return with_log(std::move(read).error(), program.log);
@@ -90,6 +100,10 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> spirv, const PtxOptions 
   Result<std::unique_ptr<llvm::Module>> module = with_opaque_pointers(**read, context);
   if (!module) return with_log(std::move(module).error(), program.log);
   read->reset();
+  if (options.sm > kNewestSm) {
+    program.log += fmt::format("note: LLVM 15 knows architectures up to sm_{}: PTX for sm_{}, which the CUDA driver "
+                               "compiles for the sm_{} device\n", kNewestSm, kNewestSm, options.sm);
+  }
   Result<std::string> ptx = lower(**module, *kernels, options, spirv::scan_linkage(spirv));
   if (!ptx) return with_log(std::move(ptx).error(), program.log);
   program.ptx = std::move(*ptx);

@@ -15,7 +15,11 @@ namespace {
 // Why a built-in cannot be compiled for NVPTX, or nothing.
 std::optional<std::string> unsupported_reason(llvm::StringRef name) {
   llvm::StringRef base = opencl_base_name(name);
-  if (base.contains("image") || base.contains("sampler")) return std::string("images and samplers are not supported");
+  if (base.startswith("read_image") || base.startswith("write_image") || base.startswith("get_image_") ||
+      base == "__translate_sampler_initializer" || base.startswith("__spirv_Image") ||
+      base.startswith("__spirv_SampledImage")) {
+    return std::string("images and samplers are not supported");
+  }
   if (base == "printf") return std::string("printf is not supported");
   if (base.startswith("__zeal_2d_block_")) return std::string("Intel's 2-D block I/O is not supported");
   if (base.startswith("__zeal_matrix_mad_") || (base.startswith("intel_sub_group_") && base.contains("matrix_mad"))) {
@@ -33,7 +37,8 @@ std::optional<std::string> opaque_argument(const llvm::Function &kernel) {
     auto *type = llvm::dyn_cast<llvm::MDString>(types->getOperand(i));
     if (type == nullptr) continue;
     llvm::StringRef text = type->getString();
-    if (text.contains("image") || text.contains("sampler_t")) {
+    bool image = text.startswith("image") && text.endswith("_t") && !text.contains('*');
+    if (image || text == "sampler_t") {
       return fmt::format("kernel '{}' takes argument {} of type {}: images and samplers are not supported by the "
                          "CUDA back end", kernel.getName().str(), i, text.str());
     }

@@ -19,7 +19,7 @@ namespace {
 namespace nvvm = llvm::Intrinsic;
 
 enum class Arith { Add, Mul, Min, Max, And, Or, Xor };
-enum class Collective { Reduce, ScanInclusive, ScanExclusive };
+enum class Collective { Reduce, ScanInclusive, ScanExclusive, ClusteredReduce };
 
 bool shufflable(llvm::Type *type) {
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) type = vector->getElementType();
@@ -129,6 +129,18 @@ llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
   }
 }
 
+// A reduction over clusters of `cluster` lanes (a power of two): butterflies whose distance is under the cluster.
+llvm::Value *clustered(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value, llvm::Value *cluster) {
+  llvm::IRBuilder<> &b = sg.b;
+  llvm::Value *size = b.CreateZExtOrTrunc(cluster, b.getInt32Ty());
+  llvm::Value *v = value;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.mask, v, b.getInt32(offset), 0x1f);
+    v = b.CreateSelect(b.CreateICmpULT(b.getInt32(offset), size), combine(b, arith, is_unsigned, v, other), v);
+  }
+  return v;
+}
+
 llvm::Value *collective(SubGroup &sg, Collective kind, Arith arith, bool is_unsigned, llvm::Value *value) {
   llvm::IRBuilder<> &b = sg.b;
   llvm::Value *v = value;
@@ -148,25 +160,69 @@ llvm::Value *collective(SubGroup &sg, Collective kind, Arith arith, bool is_unsi
   return b.CreateSelect(b.CreateICmpEQ(sg.lane, b.getInt32(0)), identity(v->getType(), arith, is_unsigned), before);
 }
 
+// A non-uniform collective: the lanes active at the call. When they are the whole sub-group, the uniform code;
+// otherwise one shuffle per active lane, in lane order (every active lane runs the same count, so they stay
+// converged).
+llvm::Value *non_uniform(SubGroup &sg, Collective kind, Arith arith, bool is_unsigned, llvm::Value *value) {
+  llvm::IRBuilder<> &b = sg.b;
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = b.getContext();
+  auto *whole = llvm::BasicBlock::Create(context, "whole", function);
+  auto *loop = llvm::BasicBlock::Create(context, "lanes", function);
+  auto *body = llvm::BasicBlock::Create(context, "lane", function);
+  auto *merge = llvm::BasicBlock::Create(context, "merge", function);
+  llvm::Value *active = sg.active_mask();
+  llvm::BasicBlock *entry = b.GetInsertBlock();
+  b.CreateCondBr(b.CreateICmpEQ(active, sg.mask), whole, loop);
+  b.SetInsertPoint(whole);
+  llvm::Value *uniform = collective(sg, kind, arith, is_unsigned, value);
+  llvm::BasicBlock *whole_end = b.GetInsertBlock();
+  b.CreateBr(merge);
+  b.SetInsertPoint(loop);
+  llvm::PHINode *left = b.CreatePHI(b.getInt32Ty(), 2);
+  llvm::PHINode *total = b.CreatePHI(value->getType(), 2);
+  left->addIncoming(active, entry);
+  total->addIncoming(identity(value->getType(), arith, is_unsigned), entry);
+  b.CreateCondBr(b.CreateICmpEQ(left, b.getInt32(0)), merge, body);
+  b.SetInsertPoint(body);
+  llvm::Value *source = b.CreateIntrinsic(llvm::Intrinsic::cttz, {b.getInt32Ty()}, {left, b.getTrue()});
+  llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, value, source, 0x1f);
+  llvm::Value *counted = kind == Collective::Reduce          ? b.getTrue()
+                         : kind == Collective::ScanInclusive ? b.CreateICmpULE(source, sg.lane)
+                                                             : b.CreateICmpULT(source, sg.lane);
+  llvm::Value *next = b.CreateSelect(counted, combine(b, arith, is_unsigned, total, other), total);
+  left->addIncoming(b.CreateAnd(left, b.CreateSub(left, b.getInt32(1))), body);
+  total->addIncoming(next, body);
+  b.CreateBr(loop);
+  b.SetInsertPoint(merge);
+  llvm::PHINode *result = b.CreatePHI(value->getType(), 2);
+  result->addIncoming(uniform, whole_end);
+  result->addIncoming(total, loop);
+  return result;
+}
+
 struct ArithCall {
   Collective kind;
   Arith arith;
+  bool non_uniform = false;
 };
 
 // sub_group_reduce_<op>, sub_group_scan_inclusive_<op>, sub_group_scan_exclusive_<op> (uniform forms).
 std::optional<ArithCall> arithmetic(llvm::StringRef base) {
   llvm::StringRef rest = base;
   if (!rest.consume_front("sub_group_")) return std::nullopt;
+  bool non_uniform = rest.consume_front("non_uniform_");
   Collective kind;
   if (rest.consume_front("reduce_")) kind = Collective::Reduce;
   else if (rest.consume_front("scan_inclusive_")) kind = Collective::ScanInclusive;
   else if (rest.consume_front("scan_exclusive_")) kind = Collective::ScanExclusive;
+  else if (rest.consume_front("clustered_reduce_")) kind = Collective::ClusteredReduce;
   else return std::nullopt;
   auto arith = llvm::StringSwitch<std::optional<Arith>>(rest)
                    .Case("add", Arith::Add).Case("mul", Arith::Mul).Case("min", Arith::Min).Case("max", Arith::Max)
                    .Case("and", Arith::And).Case("or", Arith::Or).Case("xor", Arith::Xor).Default(std::nullopt);
-  if (!arith) return std::nullopt;
-  return ArithCall{kind, *arith};
+  if (!arith || (non_uniform && kind == Collective::ClusteredReduce)) return std::nullopt;
+  return ArithCall{kind, *arith, non_uniform};
 }
 
 using Body = std::function<llvm::Value *(SubGroup &, llvm::Function &)>;
@@ -249,11 +305,16 @@ bool define_subgroup_builtin(llvm::Function &f) {
   if (known == subgroup_bodies().end() && !arith) return false;
   if (f.arg_size() > 0 && !shufflable(f.getArg(0)->getType())) return false;
   if (arith && !(f.getReturnType()->isIntegerTy() || f.getReturnType()->isFloatingPointTy())) return false;
+  if (arith && (arith->kind == Collective::ClusteredReduce) != (f.arg_size() == 2)) return false;
   llvm::IRBuilder<> b = begin_definition(f);
   f.addFnAttr(llvm::Attribute::Convergent);
   SubGroup sg(b);
-  llvm::Value *result = arith ? collective(sg, arith->kind, arith->arith, last_parameter_unsigned(f.getName()), arg(f, 0))
-                              : known->second(sg, f);
+  bool is_unsigned = first_parameter_unsigned(f.getName());
+  llvm::Value *result = nullptr;
+  if (!arith) result = known->second(sg, f);
+  else if (arith->kind == Collective::ClusteredReduce) result = clustered(sg, arith->arith, is_unsigned, arg(f, 0), arg(f, 1));
+  else if (arith->non_uniform) result = non_uniform(sg, arith->kind, arith->arith, is_unsigned, arg(f, 0));
+  else result = collective(sg, arith->kind, arith->arith, is_unsigned, arg(f, 0));
   if (f.getReturnType()->isVoidTy()) b.CreateRetVoid();
   else b.CreateRet(as_result(b, result, f.getReturnType()));
   return true;

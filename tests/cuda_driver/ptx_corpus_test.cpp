@@ -136,7 +136,7 @@ TEST(PtxCorpus, EveryKernelFileAndCorpusModuleBuildsOrIsRefusedAsRecordedAndNoth
   std::map<std::string, std::string> expected = expected_outcomes();
   std::string table = "# What compile_ptx does with each kernel file of tests/cpu_driver/kernels and each corpus module:\n"
                       "# built|refused and the start of the count or sentence. Refresh: ZEAL_PTX_TABLE=/tmp/t.tsv "
-                      "build/default/tests/cuda_driver/ptx_compiler_test --gtest_filter=PtxCorpus.*\n";
+                      "build/default/bin/ptx_compiler_test --gtest_filter=PtxCorpus.*\n";
   for (size_t i = 0; i < all.size(); ++i) {
     const std::string &line = lines[i];
     EXPECT_FALSE(line.starts_with("died")) << all[i].name << ": " << line;
