@@ -61,6 +61,7 @@ void define_subgroup_builtins(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
 void define_bfloat16_conversions(llvm::Module &module);
+void define_device_library(llvm::Module &module);
 
 // Turns a declaration into an internal, always-inlined definition and returns a builder at its entry.
 llvm::IRBuilder<> begin_definition(llvm::Function &function);

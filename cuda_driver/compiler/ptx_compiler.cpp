@@ -63,6 +63,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   define_sync_builtins(module);
   define_native_math(module);
   define_bfloat16_conversions(module);
+  define_device_library(module);
   make_entries(module, kernels);
   hoist_allocas(module);
   if (Status linked = link_libclc(module); !linked) return std::move(linked).error();
