@@ -3,6 +3,7 @@
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/ADT/SmallString.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -128,12 +129,32 @@ void hoist_allocas(llvm::Module &module) {
   }
 }
 
+// Module-level constructs NVPTX's printer stops on with a fatal error.
+Status check_module_level(llvm::Module &module) {
+  for (const char *name : {"llvm.global_ctors", "llvm.global_dtors"}) {
+    const llvm::GlobalVariable *list = module.getNamedGlobal(name);
+    if (list != nullptr && list->hasInitializer() && !list->getInitializer()->isNullValue()) {
+      return build_failure("the module has global constructors or destructors, which the CUDA back end does not support");
+    }
+  }
+  for (const llvm::GlobalVariable &global : module.globals()) {
+    if (global.getAddressSpace() != kNvptxShared || !global.hasInitializer()) continue;
+    const llvm::Constant *initial = global.getInitializer();
+    if (!initial->isNullValue() && !llvm::isa<llvm::UndefValue>(initial)) {
+      return build_failure(fmt::format("local variable '{}' has an initial value, which local memory cannot have",
+                                       global.getName().str()));
+    }
+  }
+  return {};
+}
+
 Status check_before_codegen(llvm::Module &module) {
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyModule(module, &out)) {
     return build_failure(fmt::format("the CUDA back end made invalid LLVM IR (a defect of zeal): {}", out.str()));
   }
+  if (Status module_level = check_module_level(module); !module_level) return module_level;
   for (llvm::Function &function : module) {
     if (!function.isIntrinsic() || !becomes_library_call(function.getIntrinsicID()) || function.use_empty()) continue;
     auto *call = llvm::dyn_cast<llvm::CallBase>(function.user_back());

@@ -9,6 +9,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -87,6 +88,8 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
 inline constexpr unsigned kNewestSm = 86;
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
+// Fences and atomic orders as NVPTX 15 can select them (memory_order.cpp); atomics on 16-bit floats refused.
+Status legalize_memory_order(llvm::Module &module);
 // Allocas of a constant size outside their function's entry block move into it: NVPTX can only make frame slots,
 // and one elsewhere would be a dynamic allocation. (SPIR-V declares Function variables in the first block; the
 // others are the translator's temporaries.)

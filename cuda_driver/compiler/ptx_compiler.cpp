@@ -20,8 +20,10 @@ namespace zeal::cuda {
 
 namespace {
 
-// LLVM's diagnostics (the linker's, the back end's) go to the build log, not to stderr.
+// LLVM's errors and warnings (the linker's, the back end's) go to the build log, not to stderr; remarks (code
+// generation's instruction counts) do not.
 void note_diagnostic(const llvm::DiagnosticInfo &info, void *log) {
+  if (info.getSeverity() == llvm::DS_Remark || info.getSeverity() == llvm::DS_Note) return;
   std::string text;
   llvm::raw_string_ostream out(text);
   llvm::DiagnosticPrinterRawOStream printer(out);
@@ -72,6 +74,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   if (!visible) return std::move(visible).error();
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   optimize(module, **machine, options.opt_level);
+  if (Status legal = legalize_memory_order(module); !legal) return std::move(legal).error();
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   return emit_ptx(module, **machine);
 }

@@ -3,6 +3,7 @@
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
 
 #include <fmt/format.h>
 
@@ -56,6 +57,17 @@ Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &ke
     if (!function.isDeclaration() || function.use_empty()) continue;
     if (auto reason = unsupported_reason(function.getName())) {
       return build_failure(fmt::format("{}: {} by the CUDA back end", who_calls(function, kernels), *reason));
+    }
+  }
+  for (const llvm::Function &function : module) {
+    for (const llvm::BasicBlock &block : function) {
+      for (const llvm::Instruction &instruction : block) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        if (call != nullptr && call->isInlineAsm()) {
+          return build_failure(fmt::format("function '{}' holds inline assembly (SPV_INTEL_inline_assembly), which "
+                                           "the CUDA back end does not support", function.getName().str()));
+        }
+      }
     }
   }
   if (!module.aliases().empty() || !module.ifuncs().empty()) {
