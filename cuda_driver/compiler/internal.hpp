@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ llvm::StringRef mangled_parameters(llvm::StringRef mangled);
 bool last_parameter_unsigned(llvm::StringRef mangled);
 // The same for the first parameter (a sub-group collective's value).
 bool first_parameter_unsigned(llvm::StringRef mangled);
+
+// SPIR-V with its sub-group barriers marked so that they survive the translator (subgroup_barriers.cpp); empty when
+// the module has none, or cannot take the mark.
+std::vector<uint8_t> mark_subgroup_barriers(std::span<const uint8_t> spirv);
+// The member mask of the calling work-item's sub-group: its warp's lanes that the work-group has.
+llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b);
 
 // Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
 // requiring a sub-group size the options do not list fails the build.

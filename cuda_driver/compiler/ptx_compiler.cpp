@@ -91,6 +91,8 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
   frontend::Legalized legal = frontend::legalize_for_translator(host_access.module_or(input));
   std::span<const uint8_t> spirv = legal.module_or(host_access.module_or(input));
   for (const std::string &note : legal.notes) program.log += note + "\n";
+  std::vector<uint8_t> marked = mark_subgroup_barriers(spirv);
+  if (!marked.empty()) spirv = marked;
   Result<std::unique_ptr<llvm::Module>> read =
       frontend::read_spirv(spirv, typed_context, options.spec_constants, program.log);
   if (!read) return with_log(std::move(read).error(), program.log);

@@ -322,6 +322,8 @@ bool define_subgroup_builtin(llvm::Function &f) {
 
 } // namespace
 
+llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b) { return SubGroup(b).mask; }
+
 void define_subgroup_builtins(llvm::Module &module) {
   for (llvm::Function &function : module) {
     if (function.isDeclaration() && !function.isIntrinsic()) define_subgroup_builtin(function);

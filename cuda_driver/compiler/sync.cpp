@@ -121,13 +121,32 @@ bool define_atomic(llvm::Function &f) {
   return true;
 }
 
+// barrier(flags): bar.sync 0, or the sub-group's bar.warp.sync when the flags carry the image-fence mark
+// (subgroup_barriers.cpp). The flags are a constant at every call, so the branch folds once inlined.
+void define_barrier(llvm::Function &function) {
+  llvm::IRBuilder<> b = begin_definition(function);
+  llvm::LLVMContext &context = function.getContext();
+  auto *sub_group = llvm::BasicBlock::Create(context, "sub_group", &function);
+  auto *work_group = llvm::BasicBlock::Create(context, "work_group", &function);
+  llvm::Value *flags = b.CreateZExtOrTrunc(function.getArg(0), b.getInt32Ty());
+  b.CreateCondBr(b.CreateICmpNE(b.CreateAnd(flags, 4), b.getInt32(0)), sub_group, work_group);
+  b.SetInsertPoint(sub_group);
+  call_intrinsic(b, llvm::Intrinsic::nvvm_bar_warp_sync, {subgroup_member_mask(b)});
+  b.CreateRetVoid();
+  b.SetInsertPoint(work_group);
+  call_intrinsic(b, llvm::Intrinsic::nvvm_barrier0);
+  b.CreateRetVoid();
+}
+
 } // namespace
 
 void define_sync_builtins(llvm::Module &module) {
   for (llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic()) continue;
     llvm::StringRef base = opencl_base_name(function.getName());
-    if (base == "barrier" || base == "work_group_barrier") {
+    if (base == "barrier" && function.arg_size() == 1) {
+      define_barrier(function);
+    } else if (base == "work_group_barrier") {
       llvm::IRBuilder<> b = begin_definition(function);
       call_intrinsic(b, llvm::Intrinsic::nvvm_barrier0);
       b.CreateRetVoid();

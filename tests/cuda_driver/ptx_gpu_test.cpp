@@ -195,6 +195,19 @@ TEST_F(PtxOnGpu, AtomicsOnGlobalLocalAnd64BitMemoryCountEveryWorkItem) {
   EXPECT_EQ(5, fetched[1]);
 }
 
+TEST_F(PtxOnGpu, SubGroupIdsAndASubGroupBarrierHoldForAShortLastWarp) {
+  const size_t n = 48;
+  CUdeviceptr out = buffer(std::vector<uint32_t>(n * 6));
+  Hidden hidden;
+  launch(function(ptx_ptx_subgroups, "sg_ids"), {&out}, hidden, {1, 1, 1}, {48, 1, 1});
+  std::vector<uint32_t> values = read<uint32_t>(out, n * 6);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<uint32_t> got(values.begin() + i * 6, values.begin() + i * 6 + 6);
+    std::vector<uint32_t> want = {i < 32 ? 32u : 16u, 32, 2, i / 32, i % 32, 2};
+    EXPECT_EQ(want, got) << i;
+  }
+}
+
 // The host's answer for sg_reduce at `i`, with sub-groups of 32 work-items (the last one shorter).
 struct Reduced {
   int ints;
