@@ -77,7 +77,10 @@ llvm::Value *compare_exchange(llvm::IRBuilder<> &b, llvm::Value *pointer, llvm::
 // The value the atomic returns (nullptr for void).
 llvm::Value *emit_atomic(llvm::IRBuilder<> &b, const AtomicOp &op, llvm::Function &f) {
   llvm::Value *pointer = f.getArg(0);
-  llvm::Type *value_type = f.arg_size() > 1 ? f.getArg(1)->getType() : f.getReturnType();
+  // The value's type: the operand's for writes, the result's for loads and increments (the _explicit forms'
+  // later parameters are orders and scopes).
+  bool reads_only = op.kind == AtomicKind::Load || op.kind == AtomicKind::Increment || op.kind == AtomicKind::Decrement;
+  llvm::Type *value_type = reads_only || f.arg_size() < 2 ? f.getReturnType() : f.getArg(1)->getType();
   switch (op.kind) {
   case AtomicKind::Rmw: return rmw(b, op.op, pointer, f.getArg(1));
   case AtomicKind::Increment: return rmw(b, llvm::AtomicRMWInst::Add, pointer, llvm::ConstantInt::get(value_type, 1));
