@@ -40,6 +40,20 @@ std::vector<uint8_t> mark_subgroup_barriers(std::span<const uint8_t> spirv);
 // The member mask of the calling work-item's sub-group: its warp's lanes that the work-group has.
 llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b);
 
+// Sub-group collectives (subgroups.cpp), which the work-group ones (workgroup_collectives.cpp) are built of.
+enum class GroupArith { Add, Mul, Min, Max, And, Or, Xor };
+enum class GroupCollective { Reduce, ScanInclusive, ScanExclusive, ClusteredReduce };
+std::optional<GroupArith> group_arith(llvm::StringRef name); // "add", "min", ...
+llvm::Value *group_combine(llvm::IRBuilder<> &b, GroupArith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y);
+llvm::Constant *group_identity(llvm::Type *type, GroupArith arith, bool is_unsigned);
+struct SubGroupPlace {
+  llvm::Value *lane, *id, *size, *group_size; // i32 each: lane, sub-group id, its size, the work-group's size
+};
+SubGroupPlace subgroup_place(llvm::IRBuilder<> &b);
+// A uniform reduction or scan over the calling work-item's sub-group.
+llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
+                                 llvm::Value *value);
+
 // Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
 // requiring a sub-group size the options do not list fails the build.
 Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxOptions &options);
@@ -66,6 +80,7 @@ HiddenValues hidden_values(llvm::Module &module);
 // declaration it knows gets a body, internal and always inlined.
 void define_work_item_builtins(llvm::Module &module);
 void define_subgroup_builtins(llvm::Module &module);
+void define_workgroup_collectives(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
 void define_bfloat16_conversions(llvm::Module &module);

@@ -62,6 +62,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   adopt_nvptx_conventions(module, (*machine)->createDataLayout(), (*machine)->getTargetTriple().str(), imports);
   define_work_item_builtins(module);
   define_subgroup_builtins(module);
+  define_workgroup_collectives(module);
   define_sync_builtins(module);
   define_native_math(module);
   define_bfloat16_conversions(module);

@@ -17,9 +17,8 @@ namespace zeal::cuda {
 namespace {
 
 namespace nvvm = llvm::Intrinsic;
-
-enum class Arith { Add, Mul, Min, Max, And, Or, Xor };
-enum class Collective { Reduce, ScanInclusive, ScanExclusive, ClusteredReduce };
+using Arith = GroupArith;
+using Collective = GroupCollective;
 
 bool shufflable(llvm::Type *type) {
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) type = vector->getElementType();
@@ -92,7 +91,9 @@ public:
   llvm::Value *lane, *group_size, *id, *size, *mask;
 };
 
-llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
+} // namespace
+
+llvm::Value *group_combine(llvm::IRBuilder<> &b, GroupArith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
   bool fp = x->getType()->isFloatingPointTy();
   switch (arith) {
   case Arith::Add: return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
@@ -110,7 +111,7 @@ llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::
   return x;
 }
 
-llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
+llvm::Constant *group_identity(llvm::Type *type, GroupArith arith, bool is_unsigned) {
   if (type->isFloatingPointTy()) {
     const llvm::fltSemantics &semantics = type->getFltSemantics();
     if (arith == Arith::Min) return llvm::ConstantFP::getInfinity(type, false);
@@ -127,6 +128,21 @@ llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
     return llvm::ConstantInt::get(type, is_unsigned ? llvm::APInt::getMinValue(bits) : llvm::APInt::getSignedMinValue(bits));
   default: return llvm::ConstantInt::get(type, 0);
   }
+}
+
+std::optional<GroupArith> group_arith(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Arith>>(name)
+      .Case("add", Arith::Add).Case("mul", Arith::Mul).Case("min", Arith::Min).Case("max", Arith::Max)
+      .Case("and", Arith::And).Case("or", Arith::Or).Case("xor", Arith::Xor).Default(std::nullopt);
+}
+
+namespace {
+
+llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
+  return group_combine(b, arith, is_unsigned, x, y);
+}
+llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
+  return group_identity(type, arith, is_unsigned);
 }
 
 // A reduction over clusters of `cluster` lanes (a power of two): butterflies whose distance is under the cluster.
@@ -218,9 +234,7 @@ std::optional<ArithCall> arithmetic(llvm::StringRef base) {
   else if (rest.consume_front("scan_exclusive_")) kind = Collective::ScanExclusive;
   else if (rest.consume_front("clustered_reduce_")) kind = Collective::ClusteredReduce;
   else return std::nullopt;
-  auto arith = llvm::StringSwitch<std::optional<Arith>>(rest)
-                   .Case("add", Arith::Add).Case("mul", Arith::Mul).Case("min", Arith::Min).Case("max", Arith::Max)
-                   .Case("and", Arith::And).Case("or", Arith::Or).Case("xor", Arith::Xor).Default(std::nullopt);
+  std::optional<Arith> arith = group_arith(rest);
   if (!arith || (non_uniform && kind == Collective::ClusteredReduce)) return std::nullopt;
   return ArithCall{kind, *arith, non_uniform};
 }
@@ -323,6 +337,17 @@ bool define_subgroup_builtin(llvm::Function &f) {
 } // namespace
 
 llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b) { return SubGroup(b).mask; }
+
+SubGroupPlace subgroup_place(llvm::IRBuilder<> &b) {
+  SubGroup sg(b);
+  return {sg.lane, sg.id, sg.size, sg.group_size};
+}
+
+llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
+                                 llvm::Value *value) {
+  SubGroup sg(b);
+  return collective(sg, kind, arith, is_unsigned, value);
+}
 
 void define_subgroup_builtins(llvm::Module &module) {
   for (llvm::Function &function : module) {

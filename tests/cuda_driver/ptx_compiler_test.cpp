@@ -147,6 +147,15 @@ TEST(PtxCompiler, SubGroupShufflesAndReductionsAreWarpShuffles) {
   EXPECT_EQ(std::string::npos, ids.find("bar.sync")) << ids;
 }
 
+TEST(PtxCompiler, WorkGroupCollectivesAreBuiltOfSubGroupShufflesAndSharedMemoryBetweenBarriers) {
+  PtxProgram program = compiled("ptx_subgroups");
+  std::string entry = entry_text(program.ptx, "wg_collectives");
+  EXPECT_NE(std::string::npos, entry.find("shfl.sync")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("bar.sync")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("st.shared.u64")) << entry;
+  EXPECT_NE(std::string::npos, program.ptx.find(".shared .align 8 .b8 __zeal_group_scratch[264]")) << program.ptx;
+}
+
 TEST(PtxCompiler, AKernelRequiringSubGroupSizeSixteenIsRefusedByName) {
   auto result = compile_ptx(test_kernel("ptx_sg16"), PtxOptions{});
   ASSERT_FALSE(result);

@@ -208,6 +208,23 @@ TEST_F(PtxOnGpu, SubGroupIdsAndASubGroupBarrierHoldForAShortLastWarp) {
   }
 }
 
+TEST_F(PtxOnGpu, WorkGroupCollectivesCombineEverySubGroupOfTheGroup) {
+  const size_t group = 80, n = 2 * group; // sub-groups of 32, 32 and 16 in each of two groups
+  std::vector<int> in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = int(i % group) + 1;
+  CUdeviceptr din = buffer(in), out = buffer(std::vector<int>(n)), fout = buffer(std::vector<float>(n));
+  Hidden hidden;
+  launch(function(ptx_ptx_subgroups, "wg_collectives"), {&din, &out, &fout}, hidden, {2, 1, 1}, {80, 1, 1});
+  std::vector<int> ints = read<int>(out, n);
+  std::vector<float> floats = read<float>(fout, n);
+  for (size_t i = 0; i < n; ++i) {
+    int l = int(i % group);
+    int exclusive_max = l == 0 ? INT32_MIN : l;
+    EXPECT_EQ(3240 + (l + 1) * (l + 2) / 2 + exclusive_max + 6 + 1 + 1 + 1, ints[i]) << i;
+    EXPECT_EQ(80.0f + float(l * (l + 1) / 2), floats[i]) << i;
+  }
+}
+
 // The host's answer for sg_reduce at `i`, with sub-groups of 32 work-items (the last one shorter).
 struct Reduced {
   int ints;

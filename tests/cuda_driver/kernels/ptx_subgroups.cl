@@ -29,3 +29,13 @@ kernel void sg_reduce(global const int *in, global int *out, global const float 
   fout[i] = sub_group_reduce_add(fin[i]) + sub_group_scan_inclusive_min(fin[i]);
   lout[i] = sub_group_reduce_add((long)in[i]);
 }
+
+// Work-group collectives, built of the sub-groups' (OpenCL 2.0's work_group_* functions).
+kernel void wg_collectives(global const int *in, global int *out, global float *fout) {
+  size_t i = get_global_id(0);
+  int x = in[i];
+  out[i] = work_group_reduce_add(x) + work_group_scan_inclusive_add(x) + work_group_scan_exclusive_max(x) +
+           work_group_broadcast(x, 5) + work_group_all(x > 0) + work_group_any(x > 60) +
+           work_group_reduce_min(x);
+  fout[i] = work_group_reduce_max((float)x) + work_group_scan_exclusive_add((float)x);
+}
