@@ -39,8 +39,9 @@ struct PtxKernel {
   uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
   uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp)
   uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory); the PTX
-                                                 // adds up to 28 bytes of its own (the hidden values, which every
-                                                 // work-item stores at entry for the built-ins); CUDA's
+                                                 // adds up to 292 bytes of its own (28 for the hidden values, which
+                                                 // every work-item stores at entry for the built-ins, 264 for the
+                                                 // work-group collectives' scratch); CUDA's
                                                  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts both
 };
 
