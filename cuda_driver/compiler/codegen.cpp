@@ -9,6 +9,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 
@@ -50,6 +52,21 @@ bool becomes_library_call(llvm::Intrinsic::ID id) {
   }
 }
 
+// LLVM's fatal errors (report_fatal_error: "Cannot select" and the like) end the process after the handler returns.
+// On a thread inside this back end's code generation the handler throws instead, so that the error becomes the
+// module's build failure; elsewhere (the CPU driver's LLVM in the same process, say) it says what LLVM says and
+// returns, and LLVM ends the process as it would have.
+thread_local bool in_code_generation = false;
+
+struct CodeGenerationFailure {
+  std::string reason;
+};
+
+void on_fatal_error(void *, const char *reason, bool) {
+  if (in_code_generation) throw CodeGenerationFailure{reason};
+  std::fprintf(stderr, "LLVM ERROR: %s\n", reason);
+}
+
 } // namespace
 
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level) {
@@ -59,6 +76,7 @@ Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, u
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    llvm::install_fatal_error_handler(on_fatal_error);
   });
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, error);
@@ -183,11 +201,25 @@ Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine)
   std::lock_guard<std::mutex> lock(one_at_a_time);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream out(text);
-  llvm::legacy::PassManager passes;
-  if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CGFT_AssemblyFile)) {
+  auto passes = std::make_unique<llvm::legacy::PassManager>();
+  if (machine.addPassesToEmitFile(*passes, out, nullptr, llvm::CGFT_AssemblyFile)) {
     return build_failure("LLVM's NVPTX target cannot emit PTX");
   }
-  passes.run(module);
+  in_code_generation = true;
+  try {
+    passes->run(module);
+  } catch (const CodeGenerationFailure &failure) {
+    in_code_generation = false;
+    // The passes stopped half-way; their state is not destroyed, but left (a leak on this path only).
+    static_cast<void>(passes.release());
+    std::string functions;
+    for (const llvm::Function &function : module) {
+      if (!function.isDeclaration()) functions += (functions.empty() ? "'" : ", '") + function.getName().str() + "'";
+    }
+    return build_failure(fmt::format("LLVM's NVPTX back end stopped generating code for the module (functions {}): {}",
+                                     functions, failure.reason));
+  }
+  in_code_generation = false;
   return std::string(text.str());
 }
 

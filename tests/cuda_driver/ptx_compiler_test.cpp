@@ -1,6 +1,11 @@
 // The CUDA back end (cuda_driver/compiler): SPIR-V in, PTX out. No GPU here, so the PTX is checked as text: entries
 // and parameters, address spaces of loads and stores, shared memory, barriers, warp shuffles, and refusals by name.
+#include "cuda_driver/compiler/internal.hpp"
 #include "cuda_driver/compiler/ptx_compiler.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 
 #include <gtest/gtest.h>
 
@@ -231,6 +236,32 @@ TEST(PtxCompiler, WithoutOptimisationTheBuiltInsAreStillInlinedAndResolved) {
   PtxProgram program = compiled("ptx_basics", unoptimised);
   EXPECT_EQ(std::string::npos, program.ptx.find(".extern .func")) << program.ptx;
   EXPECT_NE(std::string::npos, entry_text(program.ptx, "vadd").find("ld.global.f32")) << program.ptx;
+}
+
+// A module NVPTX 15 cannot select (an acquire atomic load, which compile_ptx would have made monotonic between
+// membars), given to code generation directly: LLVM's fatal error becomes a build failure, and the process lives.
+TEST(PtxCompiler, AFatalErrorOfLlvmsCodeGenerationIsABuildFailureNotTheEndOfTheProcess) {
+  auto machine = zeal::cuda::nvptx_target_machine(80, 2);
+  ASSERT_TRUE(machine) << machine.error().message;
+  llvm::LLVMContext context;
+  llvm::Module module("unselectable", context);
+  module.setTargetTriple((*machine)->getTargetTriple().str());
+  module.setDataLayout((*machine)->createDataLayout());
+  llvm::IRBuilder<> b(context);
+  auto *type = llvm::FunctionType::get(b.getInt32Ty(), {llvm::PointerType::get(context, 1)}, false);
+  auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "acquire", module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::LoadInst *load = b.CreateAlignedLoad(b.getInt32Ty(), function->getArg(0), llvm::Align(4));
+  load->setAtomic(llvm::AtomicOrdering::Acquire);
+  b.CreateRet(load);
+  auto ptx = zeal::cuda::emit_ptx(module, **machine);
+  ASSERT_FALSE(ptx);
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, ptx.error().code);
+  EXPECT_TRUE(ptx.error().message.starts_with(
+      "LLVM's NVPTX back end stopped generating code for the module (functions 'acquire'): Cannot select"))
+      << ptx.error().message;
+  // Code generation still works afterwards.
+  EXPECT_FALSE(compiled("ptx_basics").ptx.empty());
 }
 
 // NVPTX numbers call sites with a counter of the process (`callseq N` comments, `prototype_N` labels): the numbers
