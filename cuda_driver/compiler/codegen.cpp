@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -81,7 +82,13 @@ Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, u
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, error);
   if (target == nullptr) return build_failure(fmt::format("LLVM has no NVPTX target: {}", error));
-  unsigned chosen = std::min(sm, kNewestSm);
+  // The newest architecture LLVM 15 knows that the device runs (the driver JIT-compiles PTX for newer devices).
+  constexpr unsigned known[] = {30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86};
+  if (sm < known[0]) {
+    return build_failure(fmt::format("sm_{} is older than the CUDA back end supports (sm_30, the first with "
+                                     "warp shuffles)", sm), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  }
+  unsigned chosen = *std::prev(std::upper_bound(std::begin(known), std::end(known), sm));
   // PTX 7.0 is the first with sm_80, 7.1 the first with sm_86.
   std::string features = chosen >= 86 ? "+ptx71" : "+ptx70";
   llvm::TargetOptions options;

@@ -234,6 +234,19 @@ TEST(PtxCompiler, AnArchitectureNewerThanLlvm15KnowsGetsPtxForSm86AndANote) {
   EXPECT_NE(std::string::npos, program.log.find("LLVM 15 knows architectures up to sm_86")) << program.log;
 }
 
+TEST(PtxCompiler, AnArchitectureBetweenTwoLlvmKnowsGetsTheOlderAndOneBeforeSm30IsRefused) {
+  PtxOptions between;
+  between.sm = 84;
+  EXPECT_NE(std::string::npos, compiled("ptx_basics", between).ptx.find(".target sm_80"));
+  PtxOptions ancient;
+  ancient.sm = 20;
+  auto result = compile_ptx(test_kernel("ptx_basics"), ancient);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, result.error().code);
+  EXPECT_EQ("sm_20 is older than the CUDA back end supports (sm_30, the first with warp shuffles)",
+            result.error().message);
+}
+
 TEST(PtxCompiler, WithoutOptimisationTheBuiltInsAreStillInlinedAndResolved) {
   PtxOptions unoptimised;
   unoptimised.opt_level = 0;
