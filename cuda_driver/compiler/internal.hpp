@@ -39,6 +39,8 @@ bool first_parameter_unsigned(llvm::StringRef mangled);
 std::vector<uint8_t> mark_subgroup_barriers(std::span<const uint8_t> spirv);
 // The member mask of the calling work-item's sub-group: its warp's lanes that the work-group has.
 llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b);
+// The lanes active at the call (PTX's activemask).
+llvm::Value *subgroup_active_mask(llvm::IRBuilder<> &b);
 
 // Sub-group collectives (subgroups.cpp), which the work-group ones (workgroup_collectives.cpp) are built of.
 enum class GroupArith { Add, Mul, Min, Max, And, Or, Xor };
@@ -81,6 +83,7 @@ HiddenValues hidden_values(llvm::Module &module);
 void define_work_item_builtins(llvm::Module &module);
 void define_subgroup_builtins(llvm::Module &module);
 void define_workgroup_collectives(llvm::Module &module);
+void define_subgroup_ballots(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
 void define_bfloat16_conversions(llvm::Module &module);

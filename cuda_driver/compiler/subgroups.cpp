@@ -221,6 +221,7 @@ struct ArithCall {
   Collective kind;
   Arith arith;
   bool non_uniform = false;
+  bool logical = false; // on truth values: the operand counts as 0 or 1
 };
 
 // sub_group_reduce_<op>, sub_group_scan_inclusive_<op>, sub_group_scan_exclusive_<op> (uniform forms).
@@ -234,9 +235,11 @@ std::optional<ArithCall> arithmetic(llvm::StringRef base) {
   else if (rest.consume_front("scan_exclusive_")) kind = Collective::ScanExclusive;
   else if (rest.consume_front("clustered_reduce_")) kind = Collective::ClusteredReduce;
   else return std::nullopt;
+  bool logical = rest.consume_front("logical_");
   std::optional<Arith> arith = group_arith(rest);
+  if (logical && arith && *arith != Arith::And && *arith != Arith::Or && *arith != Arith::Xor) return std::nullopt;
   if (!arith || (non_uniform && kind == Collective::ClusteredReduce)) return std::nullopt;
-  return ArithCall{kind, *arith, non_uniform};
+  return ArithCall{kind, *arith, non_uniform, logical};
 }
 
 using Body = std::function<llvm::Value *(SubGroup &, llvm::Function &)>;
@@ -295,6 +298,18 @@ const std::map<std::string, Body> &subgroup_bodies() {
       {"sub_group_non_uniform_all", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_all_sync, sg.active_mask(), arg(f, 0)); }},
       {"sub_group_non_uniform_any", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_any_sync, sg.active_mask(), arg(f, 0)); }},
       {"sub_group_ballot", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_ballot_sync, sg.active_mask(), arg(f, 0)); }},
+      {"sub_group_broadcast_first", [](SubGroup &sg, F &f) {
+         llvm::Value *active = sg.active_mask();
+         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {active, sg.b.getTrue()});
+         return sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, arg(f, 0), first, 0x1f); }},
+      {"sub_group_non_uniform_all_equal", [](SubGroup &sg, F &f) {
+         llvm::Value *active = sg.active_mask();
+         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {active, sg.b.getTrue()});
+         llvm::Value *value = arg(f, 0);
+         llvm::Value *theirs = sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, value, first, 0x1f);
+         llvm::Value *same = value->getType()->isFloatingPointTy() ? sg.b.CreateFCmpOEQ(value, theirs)
+                                                                    : sg.b.CreateICmpEQ(value, theirs);
+         return call_intrinsic(sg.b, nvvm::nvvm_vote_all_sync, {active, same}); }},
       {"sub_group_elect", [](SubGroup &sg, F &) {
          llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {sg.active_mask(), sg.b.getTrue()});
          return sg.b.CreateICmpEQ(sg.lane, first); }},
@@ -319,16 +334,22 @@ bool define_subgroup_builtin(llvm::Function &f) {
   if (known == subgroup_bodies().end() && !arith) return false;
   if (f.arg_size() > 0 && !shufflable(f.getArg(0)->getType())) return false;
   if (arith && !(f.getReturnType()->isIntegerTy() || f.getReturnType()->isFloatingPointTy())) return false;
+  if (arith && arith->logical && !f.getArg(0)->getType()->isIntegerTy()) return false;
   if (arith && (arith->kind == Collective::ClusteredReduce) != (f.arg_size() == 2)) return false;
   llvm::IRBuilder<> b = begin_definition(f);
   f.addFnAttr(llvm::Attribute::Convergent);
   SubGroup sg(b);
   bool is_unsigned = first_parameter_unsigned(f.getName());
   llvm::Value *result = nullptr;
+  llvm::Value *operand = f.arg_size() > 0 ? arg(f, 0) : nullptr;
+  if (arith && arith->logical) {
+    llvm::Type *type = operand->getType();
+    operand = b.CreateZExt(b.CreateICmpNE(operand, llvm::Constant::getNullValue(type)), type);
+  }
   if (!arith) result = known->second(sg, f);
-  else if (arith->kind == Collective::ClusteredReduce) result = clustered(sg, arith->arith, is_unsigned, arg(f, 0), arg(f, 1));
-  else if (arith->non_uniform) result = non_uniform(sg, arith->kind, arith->arith, is_unsigned, arg(f, 0));
-  else result = collective(sg, arith->kind, arith->arith, is_unsigned, arg(f, 0));
+  else if (arith->kind == Collective::ClusteredReduce) result = clustered(sg, arith->arith, is_unsigned, operand, arg(f, 1));
+  else if (arith->non_uniform) result = non_uniform(sg, arith->kind, arith->arith, is_unsigned, operand);
+  else result = collective(sg, arith->kind, arith->arith, is_unsigned, operand);
   if (f.getReturnType()->isVoidTy()) b.CreateRetVoid();
   else b.CreateRet(as_result(b, result, f.getReturnType()));
   return true;
@@ -337,6 +358,7 @@ bool define_subgroup_builtin(llvm::Function &f) {
 } // namespace
 
 llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b) { return SubGroup(b).mask; }
+llvm::Value *subgroup_active_mask(llvm::IRBuilder<> &b) { return SubGroup(b).active_mask(); }
 
 SubGroupPlace subgroup_place(llvm::IRBuilder<> &b) {
   SubGroup sg(b);

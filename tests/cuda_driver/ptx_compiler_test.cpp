@@ -150,6 +150,10 @@ TEST(PtxCompiler, SubGroupShufflesAndReductionsAreWarpShuffles) {
   EXPECT_NE(std::string::npos, reduce.find("shfl.sync.down.b32")) << reduce;
   EXPECT_NE(std::string::npos, reduce.find("shfl.sync.up.b32")) << reduce;
   EXPECT_NE(std::string::npos, reduce.find("vote.sync.any.pred")) << reduce;
+  std::string ballots = entry_text(program.ptx, "sg_ballots");
+  EXPECT_NE(std::string::npos, ballots.find("vote.sync.ballot.b32")) << ballots;
+  EXPECT_NE(std::string::npos, ballots.find("activemask.b32")) << ballots;
+  EXPECT_NE(std::string::npos, ballots.find("popc.b32")) << ballots;
   // LLVMSPIRVLib 15 reads sub_group_barrier as barrier(flags); the back end's mark keeps it a warp's barrier.
   std::string ids = entry_text(program.ptx, "sg_ids");
   EXPECT_NE(std::string::npos, ids.find("bar.warp.sync")) << ids;

@@ -225,6 +225,26 @@ TEST_F(PtxOnGpu, WorkGroupCollectivesCombineEverySubGroupOfTheGroup) {
   }
 }
 
+TEST_F(PtxOnGpu, BallotsMasksAndNonUniformVotesCountTheSubGroupsLanes) {
+  const uint32_t n = 48;
+  std::vector<int> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = int(i);
+  CUdeviceptr din = buffer(in), out = buffer(std::vector<uint32_t>(n * 10));
+  Hidden hidden;
+  launch(function(ptx_ptx_subgroups, "sg_ballots"), {&din, &out}, hidden, {1, 1, 1}, {48, 1, 1});
+  std::vector<uint32_t> values = read<uint32_t>(out, n * 10);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t l = i % 32;
+    bool first = i < 32; // lanes 3 to 31 vote yes in the first sub-group, all 16 in the second
+    std::vector<uint32_t> want = first ? std::vector<uint32_t>{0xfffffff8u, 29, l >= 3 ? l - 2 : 0, l >= 3 ? l - 3 : 0, 3,
+                                                              31, l >= 3 ? 1u : 0u, (1u << l) - 1, 1, l == 0 ? 1u : 0u}
+                                       : std::vector<uint32_t>{0xffffu, 16, l + 1, l, 0, 15, 1, (1u << l) - 1, 33,
+                                                              l == 0 ? 2u : 1u};
+    std::vector<uint32_t> got(values.begin() + i * 10, values.begin() + i * 10 + 10);
+    EXPECT_EQ(want, got) << i;
+  }
+}
+
 // The host's answer for sg_reduce at `i`, with sub-groups of 32 work-items (the last one shorter).
 struct Reduced {
   int ints;

@@ -39,3 +39,20 @@ kernel void wg_collectives(global const int *in, global int *out, global float *
            work_group_reduce_min(x);
   fout[i] = work_group_reduce_max((float)x) + work_group_scan_exclusive_add((float)x);
 }
+
+// cl_khr_subgroup_ballot, non-uniform votes and logical reductions.
+kernel void sg_ballots(global const int *in, global uint *out) {
+  size_t i = get_global_id(0);
+  uint4 ballot = sub_group_ballot(in[i] > 2);
+  global uint *o = out + i * 10;
+  o[0] = ballot.x;
+  o[1] = sub_group_ballot_bit_count(ballot);
+  o[2] = sub_group_ballot_inclusive_scan(ballot);
+  o[3] = sub_group_ballot_exclusive_scan(ballot);
+  o[4] = sub_group_ballot_find_lsb(ballot);
+  o[5] = sub_group_ballot_find_msb(ballot);
+  o[6] = sub_group_inverse_ballot(ballot);
+  o[7] = get_sub_group_lt_mask().x;
+  o[8] = sub_group_broadcast_first(in[i]) + sub_group_non_uniform_all_equal(in[i] / 100);
+  o[9] = sub_group_non_uniform_reduce_logical_or(in[i] > 40) + sub_group_elect();
+}
