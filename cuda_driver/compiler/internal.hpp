@@ -84,6 +84,7 @@ void define_work_item_builtins(llvm::Module &module);
 void define_subgroup_builtins(llvm::Module &module);
 void define_workgroup_collectives(llvm::Module &module);
 void define_subgroup_ballots(llvm::Module &module);
+void define_subgroup_blocks(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
 void define_bfloat16_conversions(llvm::Module &module);

@@ -64,6 +64,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   define_subgroup_builtins(module);
   define_workgroup_collectives(module);
   define_subgroup_ballots(module);
+  define_subgroup_blocks(module);
   define_sync_builtins(module);
   define_native_math(module);
   define_bfloat16_conversions(module);

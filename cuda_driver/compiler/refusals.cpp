@@ -26,7 +26,9 @@ std::optional<std::string> unsupported_reason(llvm::StringRef name) {
   if (base.startswith("__zeal_matrix_mad_") || (base.startswith("intel_sub_group_") && base.contains("matrix_mad"))) {
     return std::string("Intel's sub-group matrix products are not supported");
   }
-  if (base.startswith("intel_sub_group_block_")) return std::string("Intel's sub-group block reads and writes are not supported");
+  if (base.startswith("intel_sub_group_block_") && mangled_parameters(name).contains("ocl_image")) {
+    return std::string("Intel's sub-group block reads and writes of images are not supported");
+  }
   return std::nullopt;
 }
 

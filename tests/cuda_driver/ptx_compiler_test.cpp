@@ -154,6 +154,9 @@ TEST(PtxCompiler, SubGroupShufflesAndReductionsAreWarpShuffles) {
   EXPECT_NE(std::string::npos, ballots.find("vote.sync.ballot.b32")) << ballots;
   EXPECT_NE(std::string::npos, ballots.find("activemask.b32")) << ballots;
   EXPECT_NE(std::string::npos, ballots.find("popc.b32")) << ballots;
+  std::string blocks = entry_text(program.ptx, "sg_blocks");
+  EXPECT_EQ(2u, count(blocks, "ld.global.u32")) << blocks; // a block read of uint2: two coalesced loads per lane
+  EXPECT_EQ(1u, count(blocks, "st.global.u16")) << blocks;
   // LLVMSPIRVLib 15 reads sub_group_barrier as barrier(flags); the back end's mark keeps it a warp's barrier.
   std::string ids = entry_text(program.ptx, "sg_ids");
   EXPECT_NE(std::string::npos, ids.find("bar.warp.sync")) << ids;

@@ -245,6 +245,21 @@ TEST_F(PtxOnGpu, BallotsMasksAndNonUniformVotesCountTheSubGroupsLanes) {
   }
 }
 
+TEST_F(PtxOnGpu, BlockReadsAndWritesGiveLaneLElementKAtKTimes32PlusL) {
+  std::vector<uint32_t> in(128);
+  std::vector<uint16_t> shorts(64);
+  for (uint32_t i = 0; i < 128; ++i) in[i] = i * 7;
+  for (uint16_t i = 0; i < 64; ++i) shorts[i] = uint16_t(i + 100);
+  CUdeviceptr din = buffer(in), out = buffer(std::vector<uint32_t>(128));
+  CUdeviceptr sin = buffer(shorts), sout = buffer(std::vector<uint16_t>(64));
+  Hidden hidden;
+  launch(function(ptx_ptx_subgroups, "sg_blocks"), {&din, &out, &sin, &sout}, hidden, {2, 1, 1}, {32, 1, 1});
+  std::vector<uint32_t> words = read<uint32_t>(out, 128);
+  std::vector<uint16_t> halves = read<uint16_t>(sout, 64);
+  for (uint32_t i = 0; i < 128; ++i) EXPECT_EQ(in[i] + ((i % 64) < 32 ? 1u : 2u), words[i]) << i;
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(uint16_t(2 * (i + 100)), halves[i]) << i;
+}
+
 // The host's answer for sg_reduce at `i`, with sub-groups of 32 work-items (the last one shorter).
 struct Reduced {
   int ints;

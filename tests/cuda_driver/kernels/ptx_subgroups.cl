@@ -56,3 +56,12 @@ kernel void sg_ballots(global const int *in, global uint *out) {
   o[8] = sub_group_broadcast_first(in[i]) + sub_group_non_uniform_all_equal(in[i] / 100);
   o[9] = sub_group_non_uniform_reduce_logical_or(in[i] > 40) + sub_group_elect();
 }
+
+// cl_intel_subgroups' block reads and writes: element k of lane l is p[k * 32 + l].
+kernel void sg_blocks(global const uint *in, global uint *out, global const ushort *sin, global ushort *sout) {
+  size_t group = get_group_id(0) * 64;
+  uint2 pair = intel_sub_group_block_read2(in + group);
+  intel_sub_group_block_write2(out + group, pair + (uint2)(1, 2));
+  ushort s = intel_sub_group_block_read_us(sin + get_group_id(0) * 32);
+  intel_sub_group_block_write_us(sout + get_group_id(0) * 32, (ushort)(s * 2));
+}
