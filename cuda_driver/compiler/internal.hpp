@@ -60,7 +60,8 @@ llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, Gro
 // requiring a sub-group size the options do not list fails the build.
 Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxOptions &options);
 
-// What the back end refuses before any rewrite: images, samplers, printf, Intel's 2-D block I/O and matrix calls.
+// What the back end refuses before any rewrite: images and samplers (arguments and built-ins), printf, Intel's 2-D
+// block I/O, matrix products and image block reads, inline assembly, aliases.
 Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels);
 
 // SPIR's address spaces become NVPTX's in every type, global, function, call and intrinsic of the module.
@@ -109,8 +110,9 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
                              const std::set<std::string> &imports, const std::set<std::string> &exports,
                              bool keep_exported_functions);
 
-// The NVPTX target: initialised once per process, a target machine per call, for sm_<sm> or the newest architecture
-// LLVM 15 knows (kNewestSm) when `sm` is newer.
+// The NVPTX target: initialised once per process (with the fatal-error handler emit_ptx relies on), a target
+// machine per call, for the newest architecture LLVM 15 knows at or below sm_<sm> (kNewestSm at most); one before
+// sm_30 is an invalid argument.
 inline constexpr unsigned kNewestSm = 86;
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
@@ -123,6 +125,7 @@ void hoist_allocas(llvm::Module &module);
 // What NVPTX cannot generate is refused before code generation, by function: intrinsics it would lower to library
 // calls PTX lacks, integer division wider than 64 bits, allocas of a run-time size.
 Status check_before_codegen(llvm::Module &module);
+// PTX, one module at a time in the process; a fatal error of LLVM's code generation is returned as a build failure.
 Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine);
 
 // The kernels (by name) whose call graph reaches `function`, for sentences.
