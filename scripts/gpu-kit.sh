@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 build="${1:-build/default}"
 kit=build/gpu-kit
 # The tests that need a GPU, each linking nothing the GPU machine lacks (libstdc++, libc, libdl).
-tests=(cuda_api_test)
+tests=(cuda_api_test ptx_gpu_test)
 
 rm -rf "$kit"
 mkdir -p "$kit/bin"

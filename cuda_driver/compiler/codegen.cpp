@@ -3,11 +3,13 @@
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/ADT/SmallString.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -15,6 +17,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 
@@ -49,6 +53,21 @@ bool becomes_library_call(llvm::Intrinsic::ID id) {
   }
 }
 
+// LLVM's fatal errors (report_fatal_error: "Cannot select" and the like) end the process after the handler returns.
+// On a thread inside this back end's code generation the handler throws instead, so that the error becomes the
+// module's build failure; elsewhere (the CPU driver's LLVM in the same process, say) it says what LLVM says and
+// returns, and LLVM ends the process as it would have.
+thread_local bool in_code_generation = false;
+
+struct CodeGenerationFailure {
+  std::string reason;
+};
+
+void on_fatal_error(void *, const char *reason, bool) {
+  if (in_code_generation) throw CodeGenerationFailure{reason};
+  std::fprintf(stderr, "LLVM ERROR: %s\n", reason);
+}
+
 } // namespace
 
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level) {
@@ -58,11 +77,18 @@ Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, u
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    llvm::install_fatal_error_handler(on_fatal_error);
   });
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, error);
   if (target == nullptr) return build_failure(fmt::format("LLVM has no NVPTX target: {}", error));
-  unsigned chosen = std::min(sm, kNewestSm);
+  // The newest architecture LLVM 15 knows that the device runs (the driver JIT-compiles PTX for newer devices).
+  constexpr unsigned known[] = {30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86};
+  if (sm < known[0]) {
+    return build_failure(fmt::format("sm_{} is older than the CUDA back end supports (sm_30, the first with "
+                                     "warp shuffles)", sm), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  }
+  unsigned chosen = *std::prev(std::upper_bound(std::begin(known), std::end(known), sm));
   // PTX 7.0 is the first with sm_80, 7.1 the first with sm_86.
   std::string features = chosen >= 86 ? "+ptx71" : "+ptx70";
   llvm::TargetOptions options;
@@ -128,12 +154,32 @@ void hoist_allocas(llvm::Module &module) {
   }
 }
 
+// Module-level constructs NVPTX's printer stops on with a fatal error.
+Status check_module_level(llvm::Module &module) {
+  for (const char *name : {"llvm.global_ctors", "llvm.global_dtors"}) {
+    const llvm::GlobalVariable *list = module.getNamedGlobal(name);
+    if (list != nullptr && list->hasInitializer() && !list->getInitializer()->isNullValue()) {
+      return build_failure("the module has global constructors or destructors, which the CUDA back end does not support");
+    }
+  }
+  for (const llvm::GlobalVariable &global : module.globals()) {
+    if (global.getAddressSpace() != kNvptxShared || !global.hasInitializer()) continue;
+    const llvm::Constant *initial = global.getInitializer();
+    if (!initial->isNullValue() && !llvm::isa<llvm::UndefValue>(initial)) {
+      return build_failure(fmt::format("local variable '{}' has an initial value, which local memory cannot have",
+                                       global.getName().str()));
+    }
+  }
+  return {};
+}
+
 Status check_before_codegen(llvm::Module &module) {
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyModule(module, &out)) {
     return build_failure(fmt::format("the CUDA back end made invalid LLVM IR (a defect of zeal): {}", out.str()));
   }
+  if (Status module_level = check_module_level(module); !module_level) return module_level;
   for (llvm::Function &function : module) {
     if (!function.isIntrinsic() || !becomes_library_call(function.getIntrinsicID()) || function.use_empty()) continue;
     auto *call = llvm::dyn_cast<llvm::CallBase>(function.user_back());
@@ -162,11 +208,25 @@ Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine)
   std::lock_guard<std::mutex> lock(one_at_a_time);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream out(text);
-  llvm::legacy::PassManager passes;
-  if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CGFT_AssemblyFile)) {
+  auto passes = std::make_unique<llvm::legacy::PassManager>();
+  if (machine.addPassesToEmitFile(*passes, out, nullptr, llvm::CGFT_AssemblyFile)) {
     return build_failure("LLVM's NVPTX target cannot emit PTX");
   }
-  passes.run(module);
+  in_code_generation = true;
+  try {
+    passes->run(module);
+  } catch (const CodeGenerationFailure &failure) {
+    in_code_generation = false;
+    // The passes stopped half-way; their state is not destroyed, but left (a leak on this path only).
+    static_cast<void>(passes.release());
+    std::string functions;
+    for (const llvm::Function &function : module) {
+      if (!function.isDeclaration()) functions += (functions.empty() ? "'" : ", '") + function.getName().str() + "'";
+    }
+    return build_failure(fmt::format("LLVM's NVPTX back end stopped generating code for the module (functions {}): {}",
+                                     functions, failure.reason));
+  }
+  in_code_generation = false;
   return std::string(text.str());
 }
 

@@ -9,7 +9,9 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,11 +34,34 @@ bool last_parameter_unsigned(llvm::StringRef mangled);
 // The same for the first parameter (a sub-group collective's value).
 bool first_parameter_unsigned(llvm::StringRef mangled);
 
+// SPIR-V with its sub-group barriers marked so that they survive the translator (subgroup_barriers.cpp); empty when
+// the module has none, or cannot take the mark.
+std::vector<uint8_t> mark_subgroup_barriers(std::span<const uint8_t> spirv);
+// The member mask of the calling work-item's sub-group: its warp's lanes that the work-group has.
+llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b);
+// The lanes active at the call (PTX's activemask).
+llvm::Value *subgroup_active_mask(llvm::IRBuilder<> &b);
+
+// Sub-group collectives (subgroups.cpp), which the work-group ones (workgroup_collectives.cpp) are built of.
+enum class GroupArith { Add, Mul, Min, Max, And, Or, Xor };
+enum class GroupCollective { Reduce, ScanInclusive, ScanExclusive, ClusteredReduce };
+std::optional<GroupArith> group_arith(llvm::StringRef name); // "add", "min", ...
+llvm::Value *group_combine(llvm::IRBuilder<> &b, GroupArith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y);
+llvm::Constant *group_identity(llvm::Type *type, GroupArith arith, bool is_unsigned);
+struct SubGroupPlace {
+  llvm::Value *lane, *id, *size, *group_size; // i32 each: lane, sub-group id, its size, the work-group's size
+};
+SubGroupPlace subgroup_place(llvm::IRBuilder<> &b);
+// A uniform reduction or scan over the calling work-item's sub-group.
+llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
+                                 llvm::Value *value);
+
 // Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
 // requiring a sub-group size the options do not list fails the build.
 Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxOptions &options);
 
-// What the back end refuses before any rewrite: images, samplers, printf, Intel's 2-D block I/O and matrix calls.
+// What the back end refuses before any rewrite: images and samplers (arguments and built-ins), printf, Intel's 2-D
+// block I/O, matrix products and image block reads, inline assembly, aliases.
 Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels);
 
 // SPIR's address spaces become NVPTX's in every type, global, function, call and intrinsic of the module.
@@ -58,9 +83,13 @@ HiddenValues hidden_values(llvm::Module &module);
 // declaration it knows gets a body, internal and always inlined.
 void define_work_item_builtins(llvm::Module &module);
 void define_subgroup_builtins(llvm::Module &module);
+void define_workgroup_collectives(llvm::Module &module);
+void define_subgroup_ballots(llvm::Module &module);
+void define_subgroup_blocks(llvm::Module &module);
 void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
 void define_bfloat16_conversions(llvm::Module &module);
+void define_device_library(llvm::Module &module);
 
 // Turns a declaration into an internal, always-inlined definition and returns a builder at its entry.
 llvm::IRBuilder<> begin_definition(llvm::Function &function);
@@ -81,11 +110,14 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
                              const std::set<std::string> &imports, const std::set<std::string> &exports,
                              bool keep_exported_functions);
 
-// The NVPTX target: initialised once per process, a target machine per call, for sm_<sm> or the newest architecture
-// LLVM 15 knows (kNewestSm) when `sm` is newer.
+// The NVPTX target: initialised once per process (with the fatal-error handler emit_ptx relies on), a target
+// machine per call, for the newest architecture LLVM 15 knows at or below sm_<sm> (kNewestSm at most); one before
+// sm_30 is an invalid argument.
 inline constexpr unsigned kNewestSm = 86;
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
+// Fences and atomic orders as NVPTX 15 can select them (memory_order.cpp); atomics on 16-bit floats refused.
+Status legalize_memory_order(llvm::Module &module);
 // Allocas of a constant size outside their function's entry block move into it: NVPTX can only make frame slots,
 // and one elsewhere would be a dynamic allocation. (SPIR-V declares Function variables in the first block; the
 // others are the translator's temporaries.)
@@ -93,6 +125,7 @@ void hoist_allocas(llvm::Module &module);
 // What NVPTX cannot generate is refused before code generation, by function: intrinsics it would lower to library
 // calls PTX lacks, integer division wider than 64 bits, allocas of a run-time size.
 Status check_before_codegen(llvm::Module &module);
+// PTX, one module at a time in the process; a fatal error of LLVM's code generation is returned as a build failure.
 Result<std::string> emit_ptx(llvm::Module &module, llvm::TargetMachine &machine);
 
 // The kernels (by name) whose call graph reaches `function`, for sentences.

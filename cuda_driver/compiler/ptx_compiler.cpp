@@ -20,8 +20,10 @@ namespace zeal::cuda {
 
 namespace {
 
-// LLVM's diagnostics (the linker's, the back end's) go to the build log, not to stderr.
+// LLVM's errors and warnings (the linker's, the back end's) go to the build log, not to stderr; remarks (code
+// generation's instruction counts) do not.
 void note_diagnostic(const llvm::DiagnosticInfo &info, void *log) {
+  if (info.getSeverity() == llvm::DS_Remark || info.getSeverity() == llvm::DS_Note) return;
   std::string text;
   llvm::raw_string_ostream out(text);
   llvm::DiagnosticPrinterRawOStream printer(out);
@@ -60,9 +62,13 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   adopt_nvptx_conventions(module, (*machine)->createDataLayout(), (*machine)->getTargetTriple().str(), imports);
   define_work_item_builtins(module);
   define_subgroup_builtins(module);
+  define_workgroup_collectives(module);
+  define_subgroup_ballots(module);
+  define_subgroup_blocks(module);
   define_sync_builtins(module);
   define_native_math(module);
   define_bfloat16_conversions(module);
+  define_device_library(module);
   make_entries(module, kernels);
   hoist_allocas(module);
   if (Status linked = link_libclc(module); !linked) return std::move(linked).error();
@@ -71,6 +77,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   if (!visible) return std::move(visible).error();
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   optimize(module, **machine, options.opt_level);
+  if (Status legal = legalize_memory_order(module); !legal) return std::move(legal).error();
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   return emit_ptx(module, **machine);
 }
@@ -87,6 +94,8 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
   frontend::Legalized legal = frontend::legalize_for_translator(host_access.module_or(input));
   std::span<const uint8_t> spirv = legal.module_or(host_access.module_or(input));
   for (const std::string &note : legal.notes) program.log += note + "\n";
+  std::vector<uint8_t> marked = mark_subgroup_barriers(spirv);
+  if (!marked.empty()) spirv = marked;
   Result<std::unique_ptr<llvm::Module>> read =
       frontend::read_spirv(spirv, typed_context, options.spec_constants, program.log);
   if (!read) return with_log(std::move(read).error(), program.log);

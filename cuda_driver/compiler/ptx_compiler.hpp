@@ -23,6 +23,7 @@ enum class PtxArgKind : uint8_t {
   GlobalPointer, // a device pointer (USM, global or constant memory): 8 bytes
   LocalPointer,  // local memory of the size given at zeKernelSetArgumentValue (value null): the PTX parameter is
                  // a 32-bit byte offset into the launch's dynamic shared memory, which the runtime lays out
+                 // (the dynamic shared array is 16-byte aligned; offsets that are multiples of 16 suit every type)
 };
 
 struct PtxArg {
@@ -37,7 +38,11 @@ struct PtxKernel {
   uint32_t required_subgroup_size = 0;           // intel_reqd_sub_group_size, 0 when none
   uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
   uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp)
-  uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory)
+  uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory); the PTX
+                                                 // adds up to 292 bytes of its own (28 for the hidden values, which
+                                                 // every work-item stores at entry for the built-ins, 264 for the
+                                                 // work-group collectives' scratch); CUDA's
+                                                 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts both
 };
 
 // The PTX entry's parameters are the kernel's arguments in order (LocalPointer as a u32 offset) followed by four
@@ -52,11 +57,13 @@ struct PtxProgram {
 };
 
 struct PtxOptions {
-  unsigned sm = 80;                  // the PTX target, sm_XX (LLVM 15 knows up to sm_86; the driver JITs upward)
+  unsigned sm = 80;                  // the PTX target, sm_XX (LLVM 15 knows up to sm_86; the driver JITs upward;
+                                     // a newer one gets sm_86 PTX and a note in the log)
   unsigned opt_level = 2;            // -ze-opt-level=N; 0 with -ze-opt-disable
   bool library_compilation = false;  // keep exported functions (for zeModuleDynamicLink)
   std::vector<frontend::SpecConstant> spec_constants;
-  std::vector<uint32_t> subgroup_sizes{32}; // sizes the device honours; a kernel requiring another fails the build
+  std::vector<uint32_t> subgroup_sizes{32}; // sizes the device honours; a kernel requiring another fails the build,
+                                            // as one requiring any size but 32 does (sub-groups are warps)
 };
 
 // SPIR-V → PTX. Malformed SPIR-V: ZE_RESULT_ERROR_INVALID_ARGUMENT; a module that cannot be compiled for the GPU (a

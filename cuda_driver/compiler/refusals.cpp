@@ -3,6 +3,7 @@
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
 
 #include <fmt/format.h>
 
@@ -25,7 +26,9 @@ std::optional<std::string> unsupported_reason(llvm::StringRef name) {
   if (base.startswith("__zeal_matrix_mad_") || (base.startswith("intel_sub_group_") && base.contains("matrix_mad"))) {
     return std::string("Intel's sub-group matrix products are not supported");
   }
-  if (base.startswith("intel_sub_group_block_")) return std::string("Intel's sub-group block reads and writes are not supported");
+  if (base.startswith("intel_sub_group_block_") && mangled_parameters(name).contains("ocl_image")) {
+    return std::string("Intel's sub-group block reads and writes of images are not supported");
+  }
   return std::nullopt;
 }
 
@@ -56,6 +59,17 @@ Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &ke
     if (!function.isDeclaration() || function.use_empty()) continue;
     if (auto reason = unsupported_reason(function.getName())) {
       return build_failure(fmt::format("{}: {} by the CUDA back end", who_calls(function, kernels), *reason));
+    }
+  }
+  for (const llvm::Function &function : module) {
+    for (const llvm::BasicBlock &block : function) {
+      for (const llvm::Instruction &instruction : block) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        if (call != nullptr && call->isInlineAsm()) {
+          return build_failure(fmt::format("function '{}' holds inline assembly (SPV_INTEL_inline_assembly), which "
+                                           "the CUDA back end does not support", function.getName().str()));
+        }
+      }
     }
   }
   if (!module.aliases().empty() || !module.ifuncs().empty()) {

@@ -17,9 +17,8 @@ namespace zeal::cuda {
 namespace {
 
 namespace nvvm = llvm::Intrinsic;
-
-enum class Arith { Add, Mul, Min, Max, And, Or, Xor };
-enum class Collective { Reduce, ScanInclusive, ScanExclusive, ClusteredReduce };
+using Arith = GroupArith;
+using Collective = GroupCollective;
 
 bool shufflable(llvm::Type *type) {
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) type = vector->getElementType();
@@ -92,7 +91,9 @@ public:
   llvm::Value *lane, *group_size, *id, *size, *mask;
 };
 
-llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
+} // namespace
+
+llvm::Value *group_combine(llvm::IRBuilder<> &b, GroupArith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
   bool fp = x->getType()->isFloatingPointTy();
   switch (arith) {
   case Arith::Add: return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
@@ -110,7 +111,7 @@ llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::
   return x;
 }
 
-llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
+llvm::Constant *group_identity(llvm::Type *type, GroupArith arith, bool is_unsigned) {
   if (type->isFloatingPointTy()) {
     const llvm::fltSemantics &semantics = type->getFltSemantics();
     if (arith == Arith::Min) return llvm::ConstantFP::getInfinity(type, false);
@@ -127,6 +128,21 @@ llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
     return llvm::ConstantInt::get(type, is_unsigned ? llvm::APInt::getMinValue(bits) : llvm::APInt::getSignedMinValue(bits));
   default: return llvm::ConstantInt::get(type, 0);
   }
+}
+
+std::optional<GroupArith> group_arith(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Arith>>(name)
+      .Case("add", Arith::Add).Case("mul", Arith::Mul).Case("min", Arith::Min).Case("max", Arith::Max)
+      .Case("and", Arith::And).Case("or", Arith::Or).Case("xor", Arith::Xor).Default(std::nullopt);
+}
+
+namespace {
+
+llvm::Value *combine(llvm::IRBuilder<> &b, Arith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y) {
+  return group_combine(b, arith, is_unsigned, x, y);
+}
+llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
+  return group_identity(type, arith, is_unsigned);
 }
 
 // A reduction over clusters of `cluster` lanes (a power of two): butterflies whose distance is under the cluster.
@@ -205,6 +221,7 @@ struct ArithCall {
   Collective kind;
   Arith arith;
   bool non_uniform = false;
+  bool logical = false; // on truth values: the operand counts as 0 or 1
 };
 
 // sub_group_reduce_<op>, sub_group_scan_inclusive_<op>, sub_group_scan_exclusive_<op> (uniform forms).
@@ -218,11 +235,11 @@ std::optional<ArithCall> arithmetic(llvm::StringRef base) {
   else if (rest.consume_front("scan_exclusive_")) kind = Collective::ScanExclusive;
   else if (rest.consume_front("clustered_reduce_")) kind = Collective::ClusteredReduce;
   else return std::nullopt;
-  auto arith = llvm::StringSwitch<std::optional<Arith>>(rest)
-                   .Case("add", Arith::Add).Case("mul", Arith::Mul).Case("min", Arith::Min).Case("max", Arith::Max)
-                   .Case("and", Arith::And).Case("or", Arith::Or).Case("xor", Arith::Xor).Default(std::nullopt);
+  bool logical = rest.consume_front("logical_");
+  std::optional<Arith> arith = group_arith(rest);
+  if (logical && arith && *arith != Arith::And && *arith != Arith::Or && *arith != Arith::Xor) return std::nullopt;
   if (!arith || (non_uniform && kind == Collective::ClusteredReduce)) return std::nullopt;
-  return ArithCall{kind, *arith, non_uniform};
+  return ArithCall{kind, *arith, non_uniform, logical};
 }
 
 using Body = std::function<llvm::Value *(SubGroup &, llvm::Function &)>;
@@ -281,6 +298,18 @@ const std::map<std::string, Body> &subgroup_bodies() {
       {"sub_group_non_uniform_all", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_all_sync, sg.active_mask(), arg(f, 0)); }},
       {"sub_group_non_uniform_any", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_any_sync, sg.active_mask(), arg(f, 0)); }},
       {"sub_group_ballot", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_ballot_sync, sg.active_mask(), arg(f, 0)); }},
+      {"sub_group_broadcast_first", [](SubGroup &sg, F &f) {
+         llvm::Value *active = sg.active_mask();
+         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {active, sg.b.getTrue()});
+         return sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, arg(f, 0), first, 0x1f); }},
+      {"sub_group_non_uniform_all_equal", [](SubGroup &sg, F &f) {
+         llvm::Value *active = sg.active_mask();
+         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {active, sg.b.getTrue()});
+         llvm::Value *value = arg(f, 0);
+         llvm::Value *theirs = sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, value, first, 0x1f);
+         llvm::Value *same = value->getType()->isFloatingPointTy() ? sg.b.CreateFCmpOEQ(value, theirs)
+                                                                    : sg.b.CreateICmpEQ(value, theirs);
+         return call_intrinsic(sg.b, nvvm::nvvm_vote_all_sync, {active, same}); }},
       {"sub_group_elect", [](SubGroup &sg, F &) {
          llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {sg.active_mask(), sg.b.getTrue()});
          return sg.b.CreateICmpEQ(sg.lane, first); }},
@@ -305,22 +334,42 @@ bool define_subgroup_builtin(llvm::Function &f) {
   if (known == subgroup_bodies().end() && !arith) return false;
   if (f.arg_size() > 0 && !shufflable(f.getArg(0)->getType())) return false;
   if (arith && !(f.getReturnType()->isIntegerTy() || f.getReturnType()->isFloatingPointTy())) return false;
+  if (arith && arith->logical && !f.getArg(0)->getType()->isIntegerTy()) return false;
   if (arith && (arith->kind == Collective::ClusteredReduce) != (f.arg_size() == 2)) return false;
   llvm::IRBuilder<> b = begin_definition(f);
   f.addFnAttr(llvm::Attribute::Convergent);
   SubGroup sg(b);
   bool is_unsigned = first_parameter_unsigned(f.getName());
   llvm::Value *result = nullptr;
+  llvm::Value *operand = f.arg_size() > 0 ? arg(f, 0) : nullptr;
+  if (arith && arith->logical) {
+    llvm::Type *type = operand->getType();
+    operand = b.CreateZExt(b.CreateICmpNE(operand, llvm::Constant::getNullValue(type)), type);
+  }
   if (!arith) result = known->second(sg, f);
-  else if (arith->kind == Collective::ClusteredReduce) result = clustered(sg, arith->arith, is_unsigned, arg(f, 0), arg(f, 1));
-  else if (arith->non_uniform) result = non_uniform(sg, arith->kind, arith->arith, is_unsigned, arg(f, 0));
-  else result = collective(sg, arith->kind, arith->arith, is_unsigned, arg(f, 0));
+  else if (arith->kind == Collective::ClusteredReduce) result = clustered(sg, arith->arith, is_unsigned, operand, arg(f, 1));
+  else if (arith->non_uniform) result = non_uniform(sg, arith->kind, arith->arith, is_unsigned, operand);
+  else result = collective(sg, arith->kind, arith->arith, is_unsigned, operand);
   if (f.getReturnType()->isVoidTy()) b.CreateRetVoid();
   else b.CreateRet(as_result(b, result, f.getReturnType()));
   return true;
 }
 
 } // namespace
+
+llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b) { return SubGroup(b).mask; }
+llvm::Value *subgroup_active_mask(llvm::IRBuilder<> &b) { return SubGroup(b).active_mask(); }
+
+SubGroupPlace subgroup_place(llvm::IRBuilder<> &b) {
+  SubGroup sg(b);
+  return {sg.lane, sg.id, sg.size, sg.group_size};
+}
+
+llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
+                                 llvm::Value *value) {
+  SubGroup sg(b);
+  return collective(sg, kind, arith, is_unsigned, value);
+}
 
 void define_subgroup_builtins(llvm::Module &module) {
   for (llvm::Function &function : module) {

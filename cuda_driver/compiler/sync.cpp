@@ -77,7 +77,10 @@ llvm::Value *compare_exchange(llvm::IRBuilder<> &b, llvm::Value *pointer, llvm::
 // The value the atomic returns (nullptr for void).
 llvm::Value *emit_atomic(llvm::IRBuilder<> &b, const AtomicOp &op, llvm::Function &f) {
   llvm::Value *pointer = f.getArg(0);
-  llvm::Type *value_type = f.arg_size() > 1 ? f.getArg(1)->getType() : f.getReturnType();
+  // The value's type: the operand's for writes, the result's for loads and increments (the _explicit forms'
+  // later parameters are orders and scopes).
+  bool reads_only = op.kind == AtomicKind::Load || op.kind == AtomicKind::Increment || op.kind == AtomicKind::Decrement;
+  llvm::Type *value_type = reads_only || f.arg_size() < 2 ? f.getReturnType() : f.getArg(1)->getType();
   switch (op.kind) {
   case AtomicKind::Rmw: return rmw(b, op.op, pointer, f.getArg(1));
   case AtomicKind::Increment: return rmw(b, llvm::AtomicRMWInst::Add, pointer, llvm::ConstantInt::get(value_type, 1));
@@ -121,13 +124,32 @@ bool define_atomic(llvm::Function &f) {
   return true;
 }
 
+// barrier(flags): bar.sync 0, or the sub-group's bar.warp.sync when the flags carry the image-fence mark
+// (subgroup_barriers.cpp). The flags are a constant at every call, so the branch folds once inlined.
+void define_barrier(llvm::Function &function) {
+  llvm::IRBuilder<> b = begin_definition(function);
+  llvm::LLVMContext &context = function.getContext();
+  auto *sub_group = llvm::BasicBlock::Create(context, "sub_group", &function);
+  auto *work_group = llvm::BasicBlock::Create(context, "work_group", &function);
+  llvm::Value *flags = b.CreateZExtOrTrunc(function.getArg(0), b.getInt32Ty());
+  b.CreateCondBr(b.CreateICmpNE(b.CreateAnd(flags, 4), b.getInt32(0)), sub_group, work_group);
+  b.SetInsertPoint(sub_group);
+  call_intrinsic(b, llvm::Intrinsic::nvvm_bar_warp_sync, {subgroup_member_mask(b)});
+  b.CreateRetVoid();
+  b.SetInsertPoint(work_group);
+  call_intrinsic(b, llvm::Intrinsic::nvvm_barrier0);
+  b.CreateRetVoid();
+}
+
 } // namespace
 
 void define_sync_builtins(llvm::Module &module) {
   for (llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic()) continue;
     llvm::StringRef base = opencl_base_name(function.getName());
-    if (base == "barrier" || base == "work_group_barrier") {
+    if (base == "barrier" && function.arg_size() == 1) {
+      define_barrier(function);
+    } else if (base == "work_group_barrier") {
       llvm::IRBuilder<> b = begin_definition(function);
       call_intrinsic(b, llvm::Intrinsic::nvvm_barrier0);
       b.CreateRetVoid();

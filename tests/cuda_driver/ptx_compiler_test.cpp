@@ -1,6 +1,11 @@
 // The CUDA back end (cuda_driver/compiler): SPIR-V in, PTX out. No GPU here, so the PTX is checked as text: entries
 // and parameters, address spaces of loads and stores, shared memory, barriers, warp shuffles, and refusals by name.
+#include "cuda_driver/compiler/internal.hpp"
 #include "cuda_driver/compiler/ptx_compiler.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 
 #include <gtest/gtest.h>
 
@@ -115,8 +120,12 @@ TEST(PtxCompiler, LibclcMathIsLinkedSoNothingStaysUnresolved) {
   PtxProgram program = compiled("ptx_basics");
   EXPECT_EQ(std::string::npos, program.ptx.find(".extern .func")) << program.ptx;
   std::string entry = entry_text(program.ptx, "math");
-  EXPECT_NE(std::string::npos, entry.find("sin.approx.f32")) << entry; // native_sin
-  EXPECT_NE(std::string::npos, entry.find("ex2.approx")) << entry;     // native_exp
+  // native_sin and native_exp are PTX's approximations; sin, exp and pow keep libclc's full precision, and sqrt is
+  // correctly rounded.
+  EXPECT_EQ(1u, count(entry, "sin.approx.f32")) << entry;
+  EXPECT_EQ(1u, count(entry, "ex2.approx")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("sqrt.rn.f32")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("PIBITS_TBL")) << entry; // libclc's sin reduces its argument by table
 }
 
 TEST(PtxCompiler, AStructByValueIsOneParameterOfItsSize) {
@@ -141,8 +150,26 @@ TEST(PtxCompiler, SubGroupShufflesAndReductionsAreWarpShuffles) {
   EXPECT_NE(std::string::npos, reduce.find("shfl.sync.down.b32")) << reduce;
   EXPECT_NE(std::string::npos, reduce.find("shfl.sync.up.b32")) << reduce;
   EXPECT_NE(std::string::npos, reduce.find("vote.sync.any.pred")) << reduce;
-  // LLVMSPIRVLib 15 reads sub_group_barrier back as barrier (OpenCL 1.2 has no sub-group scope): bar.sync.
-  EXPECT_NE(std::string::npos, entry_text(program.ptx, "sg_ids").find("bar.sync")) << program.ptx;
+  std::string ballots = entry_text(program.ptx, "sg_ballots");
+  EXPECT_NE(std::string::npos, ballots.find("vote.sync.ballot.b32")) << ballots;
+  EXPECT_NE(std::string::npos, ballots.find("activemask.b32")) << ballots;
+  EXPECT_NE(std::string::npos, ballots.find("popc.b32")) << ballots;
+  std::string blocks = entry_text(program.ptx, "sg_blocks");
+  EXPECT_EQ(2u, count(blocks, "ld.global.u32")) << blocks; // a block read of uint2: two coalesced loads per lane
+  EXPECT_EQ(1u, count(blocks, "st.global.u16")) << blocks;
+  // LLVMSPIRVLib 15 reads sub_group_barrier as barrier(flags); the back end's mark keeps it a warp's barrier.
+  std::string ids = entry_text(program.ptx, "sg_ids");
+  EXPECT_NE(std::string::npos, ids.find("bar.warp.sync")) << ids;
+  EXPECT_EQ(std::string::npos, ids.find("bar.sync")) << ids;
+}
+
+TEST(PtxCompiler, WorkGroupCollectivesAreBuiltOfSubGroupShufflesAndSharedMemoryBetweenBarriers) {
+  PtxProgram program = compiled("ptx_subgroups");
+  std::string entry = entry_text(program.ptx, "wg_collectives");
+  EXPECT_NE(std::string::npos, entry.find("shfl.sync")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("bar.sync")) << entry;
+  EXPECT_NE(std::string::npos, entry.find("st.shared.u64")) << entry;
+  EXPECT_NE(std::string::npos, program.ptx.find(".shared .align 8 .b8 __zeal_group_scratch[264]")) << program.ptx;
 }
 
 TEST(PtxCompiler, AKernelRequiringSubGroupSizeSixteenIsRefusedByName) {
@@ -214,12 +241,51 @@ TEST(PtxCompiler, AnArchitectureNewerThanLlvm15KnowsGetsPtxForSm86AndANote) {
   EXPECT_NE(std::string::npos, program.log.find("LLVM 15 knows architectures up to sm_86")) << program.log;
 }
 
+TEST(PtxCompiler, AnArchitectureBetweenTwoLlvmKnowsGetsTheOlderAndOneBeforeSm30IsRefused) {
+  PtxOptions between;
+  between.sm = 84;
+  EXPECT_NE(std::string::npos, compiled("ptx_basics", between).ptx.find(".target sm_80"));
+  PtxOptions ancient;
+  ancient.sm = 20;
+  auto result = compile_ptx(test_kernel("ptx_basics"), ancient);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, result.error().code);
+  EXPECT_EQ("sm_20 is older than the CUDA back end supports (sm_30, the first with warp shuffles)",
+            result.error().message);
+}
+
 TEST(PtxCompiler, WithoutOptimisationTheBuiltInsAreStillInlinedAndResolved) {
   PtxOptions unoptimised;
   unoptimised.opt_level = 0;
   PtxProgram program = compiled("ptx_basics", unoptimised);
   EXPECT_EQ(std::string::npos, program.ptx.find(".extern .func")) << program.ptx;
   EXPECT_NE(std::string::npos, entry_text(program.ptx, "vadd").find("ld.global.f32")) << program.ptx;
+}
+
+// A module NVPTX 15 cannot select (an acquire atomic load, which compile_ptx would have made monotonic between
+// membars), given to code generation directly: LLVM's fatal error becomes a build failure, and the process lives.
+TEST(PtxCompiler, AFatalErrorOfLlvmsCodeGenerationIsABuildFailureNotTheEndOfTheProcess) {
+  auto machine = zeal::cuda::nvptx_target_machine(80, 2);
+  ASSERT_TRUE(machine) << machine.error().message;
+  llvm::LLVMContext context;
+  llvm::Module module("unselectable", context);
+  module.setTargetTriple((*machine)->getTargetTriple().str());
+  module.setDataLayout((*machine)->createDataLayout());
+  llvm::IRBuilder<> b(context);
+  auto *type = llvm::FunctionType::get(b.getInt32Ty(), {llvm::PointerType::get(context, 1)}, false);
+  auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "acquire", module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::LoadInst *load = b.CreateAlignedLoad(b.getInt32Ty(), function->getArg(0), llvm::Align(4));
+  load->setAtomic(llvm::AtomicOrdering::Acquire);
+  b.CreateRet(load);
+  auto ptx = zeal::cuda::emit_ptx(module, **machine);
+  ASSERT_FALSE(ptx);
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, ptx.error().code);
+  EXPECT_TRUE(ptx.error().message.starts_with(
+      "LLVM's NVPTX back end stopped generating code for the module (functions 'acquire'): Cannot select"))
+      << ptx.error().message;
+  // Code generation still works afterwards.
+  EXPECT_FALSE(compiled("ptx_basics").ptx.empty());
 }
 
 // NVPTX numbers call sites with a counter of the process (`callseq N` comments, `prototype_N` labels): the numbers

@@ -29,3 +29,39 @@ kernel void sg_reduce(global const int *in, global int *out, global const float 
   fout[i] = sub_group_reduce_add(fin[i]) + sub_group_scan_inclusive_min(fin[i]);
   lout[i] = sub_group_reduce_add((long)in[i]);
 }
+
+// Work-group collectives, built of the sub-groups' (OpenCL 2.0's work_group_* functions).
+kernel void wg_collectives(global const int *in, global int *out, global float *fout) {
+  size_t i = get_global_id(0);
+  int x = in[i];
+  out[i] = work_group_reduce_add(x) + work_group_scan_inclusive_add(x) + work_group_scan_exclusive_max(x) +
+           work_group_broadcast(x, 5) + work_group_all(x > 0) + work_group_any(x > 60) +
+           work_group_reduce_min(x);
+  fout[i] = work_group_reduce_max((float)x) + work_group_scan_exclusive_add((float)x);
+}
+
+// cl_khr_subgroup_ballot, non-uniform votes and logical reductions.
+kernel void sg_ballots(global const int *in, global uint *out) {
+  size_t i = get_global_id(0);
+  uint4 ballot = sub_group_ballot(in[i] > 2);
+  global uint *o = out + i * 10;
+  o[0] = ballot.x;
+  o[1] = sub_group_ballot_bit_count(ballot);
+  o[2] = sub_group_ballot_inclusive_scan(ballot);
+  o[3] = sub_group_ballot_exclusive_scan(ballot);
+  o[4] = sub_group_ballot_find_lsb(ballot);
+  o[5] = sub_group_ballot_find_msb(ballot);
+  o[6] = sub_group_inverse_ballot(ballot);
+  o[7] = get_sub_group_lt_mask().x;
+  o[8] = sub_group_broadcast_first(in[i]) + sub_group_non_uniform_all_equal(in[i] / 100);
+  o[9] = sub_group_non_uniform_reduce_logical_or(in[i] > 40) + sub_group_elect();
+}
+
+// cl_intel_subgroups' block reads and writes: element k of lane l is p[k * 32 + l].
+kernel void sg_blocks(global const uint *in, global uint *out, global const ushort *sin, global ushort *sout) {
+  size_t group = get_group_id(0) * 64;
+  uint2 pair = intel_sub_group_block_read2(in + group);
+  intel_sub_group_block_write2(out + group, pair + (uint2)(1, 2));
+  ushort s = intel_sub_group_block_read_us(sin + get_group_id(0) * 32);
+  intel_sub_group_block_write_us(sout + get_group_id(0) * 32, (ushort)(s * 2));
+}
