@@ -170,6 +170,15 @@ const std::vector<Row> &rows() {
         "a quarter of the last-level cache), off, or a size such as 64M (launches storing at least that much)."},
        "auto, off or a size such as 64M",
        [](Settings &s, std::string_view v) { return parse_streaming_threshold(v, s.cpu_streaming_threshold); }},
+      {{"ZEAL_CUDA_LIBRARY", "libcuda.so.1",
+        "The CUDA driver library zeal's CUDA driver opens (a name dlopen searches for, or a path). Without it, or "
+        "without a device, that driver's zeInit fails and the Level Zero loader goes on without it."},
+       "a library name or path",
+       [](Settings &s, std::string_view v) { return parse_non_empty(v, s.cuda_library); }},
+      {{"ZEAL_CUDA_LIBCLC", "(the libclc-15 file found at build time)",
+        "The OpenCL built-ins zeal's CUDA driver links into kernels: Debian's libclc-15 file nvptx64--nvidiacl.bc."},
+       "a path",
+       [](Settings &s, std::string_view v) { return parse_non_empty(v, s.cuda_libclc); }},
   };
   return table;
 }

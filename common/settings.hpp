@@ -37,6 +37,8 @@ struct Settings {
   // ZEAL_CPU_STREAMING_STORES: bytes a launch must store before its stores bypass
   // the caches; unset ("auto"): a quarter of the last-level cache. "off": UINT64_MAX.
   std::optional<uint64_t> cpu_streaming_threshold;
+  std::string cuda_library = "libcuda.so.1";                 // ZEAL_CUDA_LIBRARY: what the CUDA driver opens
+  std::string cuda_libclc;                                   // ZEAL_CUDA_LIBCLC; empty: the path found at build time
 
   // Variables that were set to a value zeal could not use, each as a sentence.
   std::vector<std::string> problems;

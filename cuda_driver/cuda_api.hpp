@@ -91,6 +91,25 @@ inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
 inline constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0;
 inline constexpr int CU_JIT_INPUT_PTX = 1; // CUjitInputType
 
+// CUDA_MEMCPY2D: a copy of `height` rows of `width_bytes`, each side with its pitch; with unified addressing
+// (memory type UNIFIED) the pointers alone say where memory is.
+inline constexpr int CU_MEMORYTYPE_UNIFIED = 4;
+struct Memcpy2D {
+  size_t src_x_bytes = 0, src_y = 0;
+  int src_memory_type = CU_MEMORYTYPE_UNIFIED;
+  const void *src_host = nullptr;
+  CUdeviceptr src_device = 0;
+  void *src_array = nullptr;
+  size_t src_pitch = 0;
+  size_t dst_x_bytes = 0, dst_y = 0;
+  int dst_memory_type = CU_MEMORYTYPE_UNIFIED;
+  void *dst_host = nullptr;
+  CUdeviceptr dst_device = 0;
+  void *dst_array = nullptr;
+  size_t dst_pitch = 0;
+  size_t width_bytes = 0, height = 0;
+};
+
 // The entry points, by the names libcuda.so.1 exports (the _v2 names where cuda.h maps to them). One list, so that
 // the declarations and the lookups cannot disagree.
 #define ZEAL_CUDA_ENTRY_POINTS(X)                                                                                 \
@@ -114,12 +133,19 @@ inline constexpr int CU_JIT_INPUT_PTX = 1; // CUjitInputType
   X(cuMemFreeHost, CUresult (*)(void *pointer))                                                                  \
   X(cuMemAllocManaged, CUresult (*)(CUdeviceptr * pointer, size_t bytes, unsigned flags))                       \
   X(cuMemcpyAsync, CUresult (*)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))               \
+  X(cuMemcpy2DAsync_v2, CUresult (*)(const Memcpy2D *copy, CUstream stream))                                    \
   X(cuMemsetD8Async, CUresult (*)(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))         \
   X(cuMemsetD16Async, CUresult (*)(CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))       \
   X(cuMemsetD32Async, CUresult (*)(CUdeviceptr dst, unsigned value, size_t count, CUstream stream))             \
   X(cuModuleLoadDataEx,                                                                                          \
     CUresult (*)(CUmodule * module, const void *image, unsigned count, int *options, void **values))             \
+  X(cuModuleLoadData, CUresult (*)(CUmodule * module, const void *image))                                        \
   X(cuModuleUnload, CUresult (*)(CUmodule module))                                                               \
+  X(cuLinkCreate_v2, CUresult (*)(unsigned count, int *options, void **values, CUlinkState *state))              \
+  X(cuLinkAddData_v2, CUresult (*)(CUlinkState state, int type, void *data, size_t size, const char *name,        \
+                                   unsigned count, int *options, void **values))                                 \
+  X(cuLinkComplete, CUresult (*)(CUlinkState state, void **image, size_t *size))                                 \
+  X(cuLinkDestroy, CUresult (*)(CUlinkState state))                                                              \
   X(cuModuleGetFunction, CUresult (*)(CUfunction * function, CUmodule module, const char *name))                \
   X(cuModuleGetGlobal_v2, CUresult (*)(CUdeviceptr * pointer, size_t * bytes, CUmodule module, const char *name)) \
   X(cuFuncGetAttribute, CUresult (*)(int *value, int attribute, CUfunction function))                           \
@@ -127,6 +153,11 @@ inline constexpr int CU_JIT_INPUT_PTX = 1; // CUjitInputType
   X(cuLaunchKernel, CUresult (*)(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
                                  unsigned by, unsigned bz, unsigned shared_bytes, CUstream stream, void **params, \
                                  void **extra))                                                                  \
+  X(cuLaunchCooperativeKernel, CUresult (*)(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
+                                            unsigned by, unsigned bz, unsigned shared_bytes, CUstream stream,      \
+                                            void **params))                                                      \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                                                                 \
+    CUresult (*)(int *blocks, CUfunction function, int block_size, size_t shared_bytes))                         \
   X(cuStreamCreate, CUresult (*)(CUstream * stream, unsigned flags))                                             \
   X(cuStreamDestroy_v2, CUresult (*)(CUstream stream))                                                           \
   X(cuStreamSynchronize, CUresult (*)(CUstream stream))                                                          \

@@ -1,14 +1,43 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine what scripts/gpu-kit.sh put in build/gpu-kit: the card and driver first, then each
-# test; exits non-zero when a test fails (issue 49).
+# Runs on the lent GPU machine what scripts/gpu-kit.sh put in build/gpu-kit: unpacks the Debian libraries into a
+# prefix, shows the card and driver, then runs each test with the loader pointed at zeal's CUDA driver; exits
+# non-zero when something fails (issue 49).
+# usage: gpu-check.sh [tests [gtest arguments] | examples | bench [rounds]]   (default: tests)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-kit=build/gpu-kit
+kit="$PWD/build/gpu-kit"
 [ -f "$kit/tests" ] || { echo "gpu-check: no $kit/tests: run scripts/gpu-kit.sh here first and carry build/gpu-kit" >&2; exit 2; }
+prefix="${TMPDIR:-/tmp}/zeal-gpu-prefix"
+rm -rf "$prefix" && mkdir -p "$prefix"
+for deb in "$kit"/debs/*.deb; do dpkg -x "$deb" "$prefix"; done
+gunzip -c "$kit/clc/nvptx64--nvidiacl.bc.gz" > "$prefix/nvptx64--nvidiacl.bc"
+export LD_LIBRARY_PATH="$kit/lib:$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export ZEAL_CUDA_DRIVER="$kit/lib/libze_zeal_cuda.so.1"
+export ZEAL_CUDA_LIBCLC="$prefix/nvptx64--nvidiacl.bc"
+export ZEAL_TEST_KERNEL_DIR="$kit/kernels"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || echo "gpu-check: nvidia-smi failed"
+missing=$(ldd "$ZEAL_CUDA_DRIVER" | grep "not found" || true)
+[ -z "$missing" ] || echo "gpu-check: the driver lacks libraries here: $missing"
+export UR_ADAPTERS_FORCE_LOAD="$kit/lib/libur_adapter_zeal.so.0"
+export ONEAPI_DEVICE_SELECTOR=level_zero:gpu
 status=0
-while read -r t; do
-  echo "== gpu-check: $t"
-  "$kit/bin/$t" || status=1
-done < "$kit/tests"
+case "${1:-tests}" in
+  tests)
+    shift || true
+    while read -r t; do
+      echo "== gpu-check: $t"
+      "$kit/bin/$t" "$@" || status=1
+    done < "$kit/tests" ;;
+  examples)
+    for p in zeal-ls vector_add sub_groups shared_libraries; do
+      echo "== gpu-check: $p"
+      "$kit/bin/$p" || status=1
+    done
+    echo "== gpu-check: ur_vector_add"
+    "$kit/bin/ur_vector_add" "$kit/kernels/ur_vector_add.spv" || status=1 ;;
+  bench)
+    shift
+    "$kit/bin/bench_cuda_driver" "$@" || status=1 ;;
+  *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | bench [rounds]]" >&2; exit 2 ;;
+esac
 exit $status

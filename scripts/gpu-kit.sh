@@ -1,20 +1,43 @@
 #!/usr/bin/env bash
-# Assembles what a run on the lent GPU machine needs into build/gpu-kit (issue 49): the GPU tests, stripped, from a
-# build tree. That machine has no Debian packages and takes at most 64 MiB with the checkout, so only what the run
-# uses goes. Then run there: scripts/gpu-check.sh (device tool: carry ["build/gpu-kit"]).
+# Assembles what a run on the lent GPU machine needs into build/gpu-kit (issue 49): the CUDA driver and the GPU
+# tests, stripped, from a build tree; the test kernels; libclc's NVPTX built-ins; and the Debian packages the driver
+# loads at run time, as .deb files (that machine is Ubuntu, with no Debian packages and no network; gpu-check.sh
+# unpacks them there). What travels is at most 64 MiB with the checkout, so only what the run uses goes.
+# Then run there: scripts/gpu-check.sh (device tool: carry ["build/gpu-kit"]).
 # usage: scripts/gpu-kit.sh [BUILD_DIR]   (default: build/default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
 kit=build/gpu-kit
-# The tests that need a GPU, each linking nothing the GPU machine lacks (libstdc++, libc, libdl).
-tests=(cuda_api_test ptx_gpu_test)
+# The tests that need a GPU, each linking nothing but the loader and libraries the kit brings.
+tests=(cuda_api_test ptx_gpu_test cuda_driver_test)
+# Programs run above the driver: zeal's tools and examples, unchanged, and the benchmark.
+programs=(zeal-ls vector_add sub_groups shared_libraries ur_vector_add bench_cuda_driver)
+# Their libraries, found beside libzeal.so.0 (adapters) or by the run path the kit sets.
+libraries=(libzeal.so.0 libzeal_adapter_level_zero.so libur_adapter_zeal.so.0 libshared_libraries_linked.so
+           libshared_libraries_plugin.so)
+# Run-time libraries of libze_zeal_cuda.so.1 and the loader (ldd of the driver on Debian 12, minus what every Linux
+# has; libz3-4 because Ubuntu 24.04 has libz3.so.4 no more).
+debs=(libze1 libllvm15 libllvmspirvlib15 libz3-4 libfmt9 libspdlog1.10)
 
 rm -rf "$kit"
-mkdir -p "$kit/bin"
-for t in "${tests[@]}"; do
+mkdir -p "$kit/bin" "$kit/lib" "$kit/kernels" "$kit/debs" "$kit/clc"
+for t in "${tests[@]}" "${programs[@]}"; do
   [ -x "$build/bin/$t" ] || { echo "gpu-kit: $build/bin/$t is not built (cmake --build $build --target $t)" >&2; exit 1; }
   strip -o "$kit/bin/$t" "$build/bin/$t"
+done
+for l in libze_zeal_cuda.so.1 "${libraries[@]}"; do strip -o "$kit/lib/$l" "$build/lib/$l"; done
+# UR's loader from the SDK (the real file: a copy of the SDK may have lost its links).
+sdk_loader=$(ls "${ZEAL_UR_SDK:-../shared/ur/sdk}"/lib/libur_loader.so.0.* | head -1)
+strip -o "$kit/lib/libur_loader.so.0" "$sdk_loader"
+cp "$build"/tests/cuda_driver/kernels/*.spv "$build"/bench/cuda/kernels/*.spv \
+   "$build"/examples/ur_vector_add/ur_vector_add.spv "$kit/kernels/"
+gzip -9 -c /usr/lib/clc/nvptx64--nvidiacl.bc > "$kit/clc/nvptx64--nvidiacl.bc.gz"
+# Downloaded once into build/gpu-debs (apt-get download needs the package lists, not a root shell).
+mkdir -p build/gpu-debs
+for d in "${debs[@]}"; do
+  compgen -G "build/gpu-debs/${d}_*.deb" > /dev/null || (cd build/gpu-debs && apt-get download "$d")
+  cp build/gpu-debs/"${d}"_*.deb "$kit/debs/"
 done
 printf '%s\n' "${tests[@]}" > "$kit/tests"
 echo "gpu-kit: $(du -sh "$kit" | cut -f1) in $kit: ${tests[*]}"

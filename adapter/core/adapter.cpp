@@ -2,14 +2,27 @@
 #include "adapter/core/adapter.hpp"
 
 #include "common/log.hpp"
+#include "common/settings.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <mutex>
 #include <string>
 
 namespace zeal::adapter {
+
+namespace {
+
+// Whether NVIDIA's driver library can be loaded here (ZEAL_CUDA_LIBRARY, as the CUDA driver opens it).
+bool has_cuda() {
+  void *cuda = dlopen(settings().cuda_library.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  if (cuda != nullptr) dlclose(cuda);
+  return cuda != nullptr;
+}
+
+} // namespace
 
 void configure_alt_drivers() {
   if (std::getenv("ZE_ENABLE_ALT_DRIVERS") != nullptr) return; // the user's choice wins
@@ -23,8 +36,12 @@ void configure_alt_drivers() {
   folder = slash == std::string::npos ? std::string(".") : folder.substr(0, slash);
   // The list replaces the loader's default list, so Intel's GPU driver is named
   // too. A name the loader cannot dlopen is skipped (loader 1.8.12, verified),
-  // so listing it on a machine without it costs nothing.
+  // so listing it on a machine without it costs nothing. zeal's CUDA driver, when installed beside the CPU
+  // driver, comes after it where CUDA's library is: a driver whose zeInit fails makes the loader's zeInit fail
+  // when the validation layer is on (loader 1.8.12), so it is not listed where it would only step aside.
   std::string drivers = folder + "/libze_zeal_cpu.so.1,libze_intel_gpu.so.1";
+  const std::string cuda_driver = folder + "/libze_zeal_cuda.so.1";
+  if (access(cuda_driver.c_str(), R_OK) == 0 && has_cuda()) drivers += "," + cuda_driver;
   logger("zeal-adapter").debug("ZE_ENABLE_ALT_DRIVERS={}", drivers);
   setenv("ZE_ENABLE_ALT_DRIVERS", drivers.c_str(), 0);
 }

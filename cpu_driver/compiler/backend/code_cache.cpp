@@ -1,6 +1,7 @@
 // The kernel code cache: content-addressed object code on disk, written by one background thread.
 #include "cpu_driver/compiler/backend/code_cache.hpp"
 
+#include "common/build_id.hpp"
 #include "common/log.hpp"
 #include "common/own_thread.hpp"
 #include "common/settings.hpp"
@@ -12,8 +13,6 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <elf.h>
-#include <link.h>
 #include <pthread.h>
 
 #include <chrono>
@@ -22,47 +21,6 @@
 
 namespace zeal::cpu::detail {
 namespace {
-
-// The GNU build-id note of the loaded object holding `address`, as hex; empty when it has none.
-std::string build_id_of(const void *address) {
-  struct Search {
-    uintptr_t address;
-    std::string id;
-  } search{reinterpret_cast<uintptr_t>(address), {}};
-  dl_iterate_phdr(
-      [](dl_phdr_info *info, size_t, void *data) -> int {
-        auto &s = *static_cast<Search *>(data);
-        bool holds = false;
-        for (int i = 0; i < info->dlpi_phnum && !holds; ++i) {
-          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
-          uintptr_t start = info->dlpi_addr + segment.p_vaddr;
-          holds = segment.p_type == PT_LOAD && s.address >= start && s.address < start + segment.p_memsz;
-        }
-        if (!holds) return 0;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
-          if (segment.p_type != PT_NOTE) continue;
-          auto *at = reinterpret_cast<const uint8_t *>(info->dlpi_addr + segment.p_vaddr);
-          const uint8_t *end = at + segment.p_memsz;
-          while (at + sizeof(ElfW(Nhdr)) <= end) {
-            ElfW(Nhdr) note;
-            std::memcpy(&note, at, sizeof note);
-            const uint8_t *name = at + sizeof note;
-            const uint8_t *desc = name + ((note.n_namesz + 3) & ~3u);
-            const uint8_t *next = desc + ((note.n_descsz + 3) & ~3u);
-            if (next > end) break;
-            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
-              s.id = llvm::toHex(llvm::ArrayRef(desc, note.n_descsz), /*LowerCase=*/true);
-              return 1;
-            }
-            at = next;
-          }
-        }
-        return 1; // the object holding the address has no build-id
-      },
-      &search);
-  return search.id;
-}
 
 // Stores still queued when the process ends are written before the loggers and
 // the rest of the process's static state go (bounded, so a hung disk cannot hold

@@ -1,0 +1,325 @@
+// Command lists (command_list.hpp) and the zeCommandList* entry points: launches, copies, fills, barriers, events.
+#include "cuda_driver/runtime/command_list.hpp"
+#include "cuda_driver/runtime/cuda_call.hpp"
+#include "cuda_driver/runtime/ddi.hpp"
+#include "cuda_driver/runtime/event.hpp"
+#include "cuda_driver/runtime/kernel.hpp"
+
+#include "common/log.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace zeal::cuda {
+
+CommandList::CommandList(Context &context, Device &device, CUstream stream, bool synchronous)
+    : context_(context), device_(device), stream_(stream), synchronous_(synchronous) {}
+
+CommandList::~CommandList() {
+  if (stream_ == nullptr) return;
+  device_.make_current();
+  wait_for_stream(device_, stream_, UINT64_MAX);
+  checked(device_.api().cuStreamDestroy_v2(stream_), "cuStreamDestroy_v2");
+}
+
+void CommandList::reset() {
+  commands_.clear();
+  closed_ = false;
+}
+
+ze_result_t CommandList::append(Command command) {
+  if (!immediate()) {
+    if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    commands_.push_back(std::move(command));
+    return ZE_RESULT_SUCCESS;
+  }
+  device_.make_current();
+  ze_result_t result = command(stream_);
+  if (result == ZE_RESULT_SUCCESS && synchronous_) result = wait_for_stream(device_, stream_, UINT64_MAX);
+  return result;
+}
+
+ze_result_t CommandList::replay(CUstream stream) const {
+  for (const Command &command : commands_)
+    if (ze_result_t result = command(stream); result != ZE_RESULT_SUCCESS) return result;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout) {
+  device.make_current();
+  if (timeout == UINT64_MAX) return checked(device.api().cuStreamSynchronize(stream), "cuStreamSynchronize");
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  for (unsigned spins = 0;; ++spins) {
+    CUresult r = device.api().cuStreamQuery(stream);
+    if (r != CUDA_ERROR_NOT_READY) return checked(r, "cuStreamQuery");
+    if (uint64_t(std::chrono::nanoseconds(clock::now() - start).count()) >= timeout) return ZE_RESULT_NOT_READY;
+    if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+namespace {
+
+// A command with its events: waits for `waits`, runs `body`, signals `signal`, all in stream order.
+ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_t signal, uint32_t count,
+                               ze_event_handle_t *waits) {
+  if (count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::vector<Event *> wait_for;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (waits[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    wait_for.push_back(Event::from(waits[i]));
+  }
+  Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
+  const Device *device = &list.device();
+  uint64_t *stamps = signalled != nullptr ? signalled->timestamps() : nullptr;
+  return list.append([=, body = std::move(body)](CUstream stream) {
+    for (Event *e : wait_for)
+      if (ze_result_t r = e->wait_on(*device, stream); r != ZE_RESULT_SUCCESS) return r;
+    // A timestamp event's command is bracketed by stamps: from when its waits are over to when it is done.
+    if (stamps != nullptr)
+      if (ze_result_t r = device->write_timestamp(stream, &stamps[0]); r != ZE_RESULT_SUCCESS) return r;
+    if (body)
+      if (ze_result_t r = body(stream); r != ZE_RESULT_SUCCESS) return r;
+    if (stamps != nullptr)
+      if (ze_result_t r = device->write_timestamp(stream, &stamps[1]); r != ZE_RESULT_SUCCESS) return r;
+    return signalled != nullptr ? signalled->signal_on(*device, stream) : ZE_RESULT_SUCCESS;
+  });
+}
+
+ze_result_t append_launch_as(bool cooperative, ze_command_list_handle_t handle, ze_kernel_handle_t kernel,
+                             const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t count,
+                             ze_event_handle_t *waits) {
+  if (handle == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  auto launch = std::make_shared<Launch>();
+  std::string why;
+  if (ze_result_t r = Kernel::from(kernel)->record(*groups, *launch, why); r != ZE_RESULT_SUCCESS) {
+    zeal::logger("zeal-cuda").error("zeCommandListAppendLaunchKernel: {}", why);
+    return r;
+  }
+  launch->cooperative = cooperative;
+  if (groups->groupCountX == 0 || groups->groupCountY == 0 || groups->groupCountZ == 0) launch.reset(); // nothing
+  Command body;
+  if (launch) body = [launch](CUstream stream) { return launch->run(stream); };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+}
+
+ze_result_t append_launch(ze_command_list_handle_t handle, ze_kernel_handle_t kernel, const ze_group_count_t *groups,
+                          ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits) {
+  return append_launch_as(false, handle, kernel, groups, signal, count, waits);
+}
+
+ze_result_t append_launch_cooperative(ze_command_list_handle_t handle, ze_kernel_handle_t kernel,
+                                      const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t count,
+                                      ze_event_handle_t *waits) {
+  return append_launch_as(true, handle, kernel, groups, signal, count, waits);
+}
+
+ze_result_t append_copy(ze_command_list_handle_t handle, void *dst, const void *src, size_t size,
+                        ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr || src == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const Device *device = &CommandList::from(handle)->device();
+  Command body;
+  if (size > 0)
+    body = [=](CUstream stream) {
+      return checked(device->api().cuMemcpyAsync(CUdeviceptr(dst), CUdeviceptr(src), size, stream), "cuMemcpyAsync");
+    };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+}
+
+// A box of `region` (width in bytes, height rows, depth slices) between two pitched layouts: one 2-D copy per slice.
+ze_result_t append_copy_region(ze_command_list_handle_t handle, void *dst, const ze_copy_region_t *dst_region,
+                               uint32_t dst_pitch, uint32_t dst_slice_pitch, const void *src,
+                               const ze_copy_region_t *src_region, uint32_t src_pitch, uint32_t src_slice_pitch,
+                               ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr || src == nullptr || dst_region == nullptr || src_region == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (dst_region->width != src_region->width || dst_region->height != src_region->height ||
+      dst_region->depth != src_region->depth)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // A pitch of 0 means rows (and slices) lie back to back.
+  const size_t width = src_region->width, height = std::max(src_region->height, 1u),
+               depth = std::max(src_region->depth, 1u);
+  const size_t sp = src_pitch != 0 ? src_pitch : width, dp = dst_pitch != 0 ? dst_pitch : width;
+  const size_t ss = src_slice_pitch != 0 ? src_slice_pitch : sp * height,
+               ds = dst_slice_pitch != 0 ? dst_slice_pitch : dp * height;
+  const auto s_at = CUdeviceptr(src) + src_region->originZ * ss + src_region->originY * sp + src_region->originX;
+  const auto d_at = CUdeviceptr(dst) + dst_region->originZ * ds + dst_region->originY * dp + dst_region->originX;
+  const Device *device = &CommandList::from(handle)->device();
+  Command body;
+  if (width > 0)
+    body = [=](CUstream stream) {
+      for (size_t z = 0; z < depth; ++z) {
+        Memcpy2D copy;
+        copy.src_device = s_at + z * ss;
+        copy.src_pitch = sp;
+        copy.dst_device = d_at + z * ds;
+        copy.dst_pitch = dp;
+        copy.width_bytes = width;
+        copy.height = height;
+        if (ze_result_t r = checked(device->api().cuMemcpy2DAsync_v2(&copy, stream), "cuMemcpy2DAsync_v2");
+            r != ZE_RESULT_SUCCESS)
+          return r;
+      }
+      return ZE_RESULT_SUCCESS;
+    };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+}
+
+// Patterns of 1, 2 and 4 bytes (aligned) are CUDA's memsets; a longer one is copied once from the host, then
+// doubled by copies within the destination.
+ze_result_t fill(const Device &device, CUstream stream, char *dst, const std::vector<uint8_t> &pattern, size_t size) {
+  const DriverApi &api = device.api();
+  const size_t n = pattern.size();
+  const auto at = CUdeviceptr(dst);
+  if (n == 1) return checked(api.cuMemsetD8Async(at, pattern[0], size, stream), "cuMemsetD8Async");
+  if (n == 2 && at % 2 == 0 && size % 2 == 0) {
+    uint16_t v;
+    std::memcpy(&v, pattern.data(), 2);
+    return checked(api.cuMemsetD16Async(at, v, size / 2, stream), "cuMemsetD16Async");
+  }
+  if (n == 4 && at % 4 == 0 && size % 4 == 0) {
+    uint32_t v;
+    std::memcpy(&v, pattern.data(), 4);
+    return checked(api.cuMemsetD32Async(at, v, size / 4, stream), "cuMemsetD32Async");
+  }
+  size_t done = std::min(n, size);
+  // From pageable memory, CUDA has taken the bytes when the call returns.
+  ze_result_t r = checked(api.cuMemcpyAsync(at, CUdeviceptr(pattern.data()), done, stream), "cuMemcpyAsync");
+  while (r == ZE_RESULT_SUCCESS && done < size) {
+    const size_t step = std::min(done, size - done);
+    r = checked(api.cuMemcpyAsync(at + done, at, step, stream), "cuMemcpyAsync");
+    done += step;
+  }
+  return r;
+}
+
+ze_result_t append_fill(ze_command_list_handle_t handle, void *ptr, const void *pattern, size_t pattern_size,
+                        size_t size, ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (ptr == nullptr || pattern == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)) != 0)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  const Device *device = &CommandList::from(handle)->device();
+  auto bytes = std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t *>(pattern),
+                                                      static_cast<const uint8_t *>(pattern) + pattern_size);
+  Command body;
+  if (size > 0) body = [=](CUstream stream) { return fill(*device, stream, static_cast<char *>(ptr), *bytes, size); };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+}
+
+ze_result_t append_barrier(ze_command_list_handle_t handle, ze_event_handle_t signal, uint32_t count,
+                           ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // A list's commands already run in order on one stream: a barrier is its waits and its signal.
+  return append_with_events(*CommandList::from(handle), {}, signal, count, waits);
+}
+
+ze_result_t append_memory_ranges_barrier(ze_command_list_handle_t handle, uint32_t, const size_t *, const void **,
+                                         ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits) {
+  return append_barrier(handle, signal, count, waits);
+}
+
+ze_result_t append_signal_event(ze_command_list_handle_t handle, ze_event_handle_t event) {
+  if (handle == nullptr || event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append_with_events(*CommandList::from(handle), {}, event, 0, nullptr);
+}
+
+ze_result_t append_wait_on_events(ze_command_list_handle_t handle, uint32_t count, ze_event_handle_t *events) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append_with_events(*CommandList::from(handle), {}, nullptr, count, events);
+}
+
+ze_result_t append_event_reset(ze_command_list_handle_t handle, ze_event_handle_t event) {
+  if (handle == nullptr || event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const Device *device = &CommandList::from(handle)->device();
+  Event *e = Event::from(event);
+  return CommandList::from(handle)->append([=](CUstream stream) { return e->signal_on(*device, stream, 0); });
+}
+
+ze_result_t append_write_global_timestamp(ze_command_list_handle_t handle, uint64_t *at, ze_event_handle_t signal,
+                                          uint32_t count, ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (at == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const Device *device = &CommandList::from(handle)->device();
+  return append_with_events(*CommandList::from(handle),
+                            [=](CUstream stream) { return device->write_timestamp(stream, at); }, signal, count,
+                            waits);
+}
+
+ze_result_t append_memory_prefetch(ze_command_list_handle_t handle, const void *ptr, size_t) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return ptr == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS; // a hint
+}
+
+ze_result_t append_mem_advise(ze_command_list_handle_t handle, ze_device_handle_t device, const void *ptr, size_t,
+                              ze_memory_advice_t) {
+  if (handle == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return ptr == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS; // a hint
+}
+
+ze_result_t new_stream(Device &device, CUstream &stream) {
+  device.make_current();
+  return checked(device.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+}
+
+ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device, const ze_command_list_desc_t *desc,
+                        ze_command_list_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *out = new CommandList(*Context::from(context), *Device::from(device), nullptr, false);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_t device,
+                                  const ze_command_queue_desc_t *desc, ze_command_list_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  CUstream stream = nullptr;
+  if (ze_result_t r = new_stream(*Device::from(device), stream); r != ZE_RESULT_SUCCESS) return r;
+  *out = new CommandList(*Context::from(context), *Device::from(device), stream,
+                         desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_close(ze_command_list_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  CommandList::from(handle)->close();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_reset(ze_command_list_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  CommandList *list = CommandList::from(handle);
+  if (list->immediate()) return wait_for_stream(list->device(), list->stream(), UINT64_MAX);
+  list->reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+} // namespace
+
+void implement(ze_command_list_dditable_t &t) {
+  t.pfnCreate = guarded<list_create>;
+  t.pfnCreateImmediate = guarded<list_create_immediate>;
+  t.pfnDestroy = guarded<destroy<CommandList>>;
+  t.pfnClose = guarded<list_close>;
+  t.pfnReset = guarded<list_reset>;
+  t.pfnAppendLaunchKernel = guarded<append_launch>;
+  t.pfnAppendMemoryCopy = guarded<append_copy>;
+  t.pfnAppendMemoryCopyRegion = guarded<append_copy_region>;
+  t.pfnAppendLaunchCooperativeKernel = guarded<append_launch_cooperative>;
+  t.pfnAppendMemoryFill = guarded<append_fill>;
+  t.pfnAppendBarrier = guarded<append_barrier>;
+  t.pfnAppendMemoryRangesBarrier = guarded<append_memory_ranges_barrier>;
+  t.pfnAppendSignalEvent = guarded<append_signal_event>;
+  t.pfnAppendWaitOnEvents = guarded<append_wait_on_events>;
+  t.pfnAppendEventReset = guarded<append_event_reset>;
+  t.pfnAppendMemoryPrefetch = guarded<append_memory_prefetch>;
+  t.pfnAppendWriteGlobalTimestamp = guarded<append_write_global_timestamp>;
+  t.pfnAppendMemAdvise = guarded<append_mem_advise>;
+}
+
+} // namespace zeal::cuda

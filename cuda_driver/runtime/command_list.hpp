@@ -1,0 +1,46 @@
+// Command lists on the CUDA driver. A regular list records commands (each a call that enqueues work on a stream)
+// and a queue replays them on its stream; an immediate list enqueues each on a stream of its own as it is
+// appended. Event waits and signals are enqueued around each command (event.hpp).
+#pragma once
+
+#include "cuda_driver/runtime/context.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace zeal::cuda {
+
+using Command = std::function<ze_result_t(CUstream)>;
+
+class CommandList : public _ze_command_list_handle_t {
+public:
+  // `immediate`: with the stream it enqueues on; `synchronous`: each append also waits for its command to finish.
+  CommandList(Context &context, Device &device, CUstream stream, bool synchronous);
+  ~CommandList();
+  static CommandList *from(ze_command_list_handle_t h) { return static_cast<CommandList *>(h); }
+  Device &device() const { return device_; }
+  bool immediate() const { return stream_ != nullptr; }
+  bool closed() const { return closed_; }
+  void close() { closed_ = true; }
+  void reset();
+  CUstream stream() const { return stream_; }
+
+  // Records the command, or, on an immediate list, enqueues it now.
+  ze_result_t append(Command command);
+  // Enqueues every recorded command on `stream` (a queue's), in order.
+  ze_result_t replay(CUstream stream) const;
+
+private:
+  Context &context_;
+  Device &device_;
+  CUstream stream_; // immediate lists only
+  bool synchronous_;
+  bool closed_ = false;
+  std::vector<Command> commands_;
+};
+
+// Waits for the stream on the host for at most `timeout` ns (UINT64_MAX: until it is done); ZE_RESULT_NOT_READY
+// when the time ran out first, ZE_RESULT_ERROR_DEVICE_LOST when a kernel on it faulted.
+ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout);
+
+} // namespace zeal::cuda

@@ -1,0 +1,137 @@
+// Command queues and fences (command_queue.hpp); the zeCommandQueue* and zeFence* entry points.
+#include "cuda_driver/runtime/command_queue.hpp"
+#include "cuda_driver/runtime/command_list.hpp"
+#include "cuda_driver/runtime/cuda_call.hpp"
+#include "cuda_driver/runtime/ddi.hpp"
+
+#include <chrono>
+#include <thread>
+
+namespace zeal::cuda {
+
+CommandQueue::~CommandQueue() {
+  wait_for_stream(device_, stream_, UINT64_MAX);
+  checked(device_.api().cuStreamDestroy_v2(stream_), "cuStreamDestroy_v2");
+}
+
+Fence::~Fence() {
+  queue_.device().make_current();
+  checked(queue_.device().api().cuEventDestroy_v2(event_), "cuEventDestroy_v2");
+}
+
+ze_result_t Fence::record() {
+  queue_.device().make_current();
+  ze_result_t r = checked(queue_.device().api().cuEventRecord(event_, queue_.stream()), "cuEventRecord");
+  recorded_ = r == ZE_RESULT_SUCCESS;
+  return r;
+}
+
+ze_result_t Fence::query() const {
+  if (!recorded_) return ZE_RESULT_NOT_READY;
+  queue_.device().make_current();
+  CUresult r = queue_.device().api().cuEventQuery(event_);
+  return r == CUDA_ERROR_NOT_READY ? ZE_RESULT_NOT_READY : checked(r, "cuEventQuery");
+}
+
+ze_result_t Fence::wait(uint64_t timeout) const {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  for (unsigned spins = 0;; ++spins) {
+    ze_result_t r = query();
+    if (r != ZE_RESULT_NOT_READY) return r;
+    if (timeout != UINT64_MAX && uint64_t(std::chrono::nanoseconds(clock::now() - start).count()) >= timeout)
+      return ZE_RESULT_NOT_READY;
+    if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+namespace {
+
+ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device, const ze_command_queue_desc_t *desc,
+                         ze_command_queue_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  Device &d = *Device::from(device);
+  d.make_current();
+  CUstream stream = nullptr;
+  if (ze_result_t r = checked(d.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  *out = new CommandQueue(d, stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t queue_execute(ze_command_queue_handle_t handle, uint32_t count, ze_command_list_handle_t *lists,
+                          ze_fence_handle_t fence) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == 0 || lists == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  CommandQueue *queue = CommandQueue::from(handle);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (lists[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    const CommandList *list = CommandList::from(lists[i]);
+    if (list->immediate() || !list->closed()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+  }
+  queue->device().make_current();
+  for (uint32_t i = 0; i < count; ++i)
+    if (ze_result_t r = CommandList::from(lists[i])->replay(queue->stream()); r != ZE_RESULT_SUCCESS) return r;
+  if (fence != nullptr)
+    if (ze_result_t r = Fence::from(fence)->record(); r != ZE_RESULT_SUCCESS) return r;
+  return queue->synchronous() ? wait_for_stream(queue->device(), queue->stream(), UINT64_MAX) : ZE_RESULT_SUCCESS;
+}
+
+ze_result_t queue_synchronize(ze_command_queue_handle_t handle, uint64_t timeout) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  CommandQueue *queue = CommandQueue::from(handle);
+  return wait_for_stream(queue->device(), queue->stream(), timeout);
+}
+
+ze_result_t fence_create(ze_command_queue_handle_t handle, const ze_fence_desc_t *desc, ze_fence_handle_t *out) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  CommandQueue *queue = CommandQueue::from(handle);
+  queue->device().make_current();
+  CUevent event = nullptr;
+  if (ze_result_t r = checked(queue->device().api().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  auto *fence = new Fence(*queue, event);
+  if ((desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0) fence->record();
+  *out = fence;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t fence_host_synchronize(ze_fence_handle_t handle, uint64_t timeout) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Fence::from(handle)->wait(timeout);
+}
+
+ze_result_t fence_query_status(ze_fence_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Fence::from(handle)->query();
+}
+
+ze_result_t fence_reset(ze_fence_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Fence::from(handle)->reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+} // namespace
+
+void implement(ze_command_queue_dditable_t &t) {
+  t.pfnCreate = guarded<queue_create>;
+  t.pfnDestroy = guarded<destroy<CommandQueue>>;
+  t.pfnExecuteCommandLists = guarded<queue_execute>;
+  t.pfnSynchronize = guarded<queue_synchronize>;
+}
+
+void implement(ze_fence_dditable_t &t) {
+  t.pfnCreate = guarded<fence_create>;
+  t.pfnDestroy = guarded<destroy<Fence>>;
+  t.pfnHostSynchronize = guarded<fence_host_synchronize>;
+  t.pfnQueryStatus = guarded<fence_query_status>;
+  t.pfnReset = guarded<fence_reset>;
+}
+
+} // namespace zeal::cuda

@@ -1,0 +1,71 @@
+// The CUDA driver object (one per process) and its devices, one per CUDA device, with the properties they report.
+#pragma once
+
+#include "cuda_driver/cuda_api.hpp"
+#include "ze_driver/handles.hpp"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace zeal::cuda {
+
+class Device : public _ze_device_handle_t {
+public:
+  Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice device, CUcontext context);
+  static Device *from(ze_device_handle_t h) { return static_cast<Device *>(h); }
+
+  const DriverApi &api() const { return cuda_.api(); }
+  const CudaLibrary &cuda() const { return cuda_; }
+  const DeviceFacts &facts() const { return facts_; }
+  CUdevice cu_device() const { return device_; }
+  // Makes the device's primary context the calling thread's current one (every thread that calls CUDA for it).
+  void make_current() const;
+  // The PTX target its modules are compiled for: sm_80 at most (LLVM 15's newest the driver JITs upward).
+  unsigned ptx_sm() const;
+
+  // Whether a kernel faulted on the device: CUDA's context is then unusable for good, and every call answers with
+  // the fault ("sticky" errors), which a query of the legacy stream shows without waiting for anything.
+  bool lost() const;
+  // Enqueues a write of the device's nanosecond clock (%globaltimer) to `at` (device-visible memory) on `stream`:
+  // a one-thread kernel of the driver's own, loaded at its first use.
+  ze_result_t write_timestamp(CUstream stream, uint64_t *at) const;
+
+  const ze_device_properties_t &properties() const { return properties_; }
+  const ze_device_compute_properties_t &compute_properties() const { return compute_; }
+  const ze_device_module_properties_t &module_properties() const { return module_; }
+  int attribute(Attribute which) const;
+
+private:
+  const CudaLibrary &cuda_;
+  DeviceFacts facts_;
+  CUdevice device_;
+  CUcontext context_;
+  ze_device_properties_t properties_{};
+  ze_device_compute_properties_t compute_{};
+  ze_device_module_properties_t module_{};
+  mutable std::once_flag stamp_once_;
+  mutable CUfunction stamp_ = nullptr;
+};
+
+class Driver : public _ze_driver_handle_t {
+public:
+  // The process's driver, made by the first zeInit; null, with the reason logged, when CUDA or a device is missing.
+  static Driver *instance();
+  static Driver *from(ze_driver_handle_t h) { return static_cast<Driver *>(h); }
+  const std::vector<Device *> &devices() const { return device_handles_; }
+  const ze_driver_uuid_t &uuid() const { return uuid_; }
+  int cuda_version() const { return cuda_version_; }
+  bool has(const Device *device) const;
+
+private:
+  Driver() = default;
+  std::unique_ptr<CudaLibrary> cuda_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<Device *> device_handles_;
+  ze_driver_uuid_t uuid_{};
+  int cuda_version_ = 0;
+};
+
+} // namespace zeal::cuda

@@ -1,0 +1,162 @@
+// Events and event pools (event.hpp), and the zeEventPool*/zeEvent* entry points.
+#include "cuda_driver/runtime/event.hpp"
+#include "cuda_driver/runtime/cuda_call.hpp"
+#include "cuda_driver/runtime/ddi.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace zeal::cuda {
+namespace {
+
+// One word per event, each on a cache line of its own so that the device's writes do not share lines.
+constexpr size_t event_stride = 64;
+
+const Device &any_device(const Context &context) { return *context.driver().devices().front(); }
+
+} // namespace
+
+ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t value) const {
+  return checked(device.api().cuStreamWriteValue32_v2(stream, CUdeviceptr(word_), value, 0), "cuStreamWriteValue32");
+}
+
+ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
+  return checked(device.api().cuStreamWaitValue32_v2(stream, CUdeviceptr(word_), 1, CU_STREAM_WAIT_VALUE_GEQ),
+                 "cuStreamWaitValue32");
+}
+
+ze_result_t Event::host_wait(uint64_t timeout) const {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  for (unsigned spins = 0; !signalled(); ++spins) {
+    if (timeout != UINT64_MAX && uint64_t(std::chrono::nanoseconds(clock::now() - start).count()) >= timeout)
+      return ZE_RESULT_NOT_READY;
+    // Spin briefly (a kernel's end is often microseconds away), then give the core back.
+    if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
+    // A faulted kernel never lets its stream reach the signal: ask about the devices now and then (every ~10 ms).
+    if (spins % 512 == 511)
+      for (const Device *device : pool_.context().driver().devices())
+        if (device->lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+EventPool::EventPool(Context &context, const ze_event_pool_desc_t &desc, void *words)
+    : context_(context), count_(desc.count),
+      timestamps_((desc.flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0),
+      words_(words), events_(desc.count) {}
+
+// The event's line: the state word, then the start and end stamps at 8 and 16 bytes.
+uint64_t *Event::timestamps() const {
+  return pool_.timestamps() ? reinterpret_cast<uint64_t *>(reinterpret_cast<char *>(word_) + 8) : nullptr;
+}
+
+EventPool::~EventPool() {
+  any_device(context_).make_current();
+  checked(any_device(context_).api().cuMemFreeHost(words_), "cuMemFreeHost");
+}
+
+Event *EventPool::create(uint32_t index) {
+  std::lock_guard lock(mutex_);
+  if (events_[index] != nullptr) return nullptr;
+  auto *word = reinterpret_cast<uint32_t *>(static_cast<char *>(words_) + index * event_stride);
+  std::memset(word, 0, 24); // state and stamps
+
+  events_[index] = std::make_unique<Event>(*this, index, word);
+  return events_[index].get();
+}
+
+void EventPool::forget(uint32_t index) {
+  std::lock_guard lock(mutex_);
+  events_[index].reset();
+}
+
+namespace {
+
+ze_result_t event_pool_create(ze_context_handle_t context, const ze_event_pool_desc_t *desc, uint32_t,
+                              ze_device_handle_t *, ze_event_pool_handle_t *out) {
+  if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  Context *c = Context::from(context);
+  any_device(*c).make_current();
+  void *words = nullptr;
+  ze_result_t result = checked(any_device(*c).api().cuMemHostAlloc(&words, size_t(desc->count) * event_stride,
+                                                                   CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+                               "cuMemHostAlloc");
+  if (result != ZE_RESULT_SUCCESS) return result;
+  *out = new EventPool(*c, *desc, words);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_create(ze_event_pool_handle_t pool, const ze_event_desc_t *desc, ze_event_handle_t *out) {
+  if (pool == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  EventPool *p = EventPool::from(pool);
+  if (desc->index >= p->count()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  Event *event = p->create(desc->index);
+  if (event == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT; // that index is in use
+  *out = event;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_destroy(ze_event_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event *event = Event::from(handle);
+  event->pool().forget(event->index());
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_host_signal(ze_event_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event::from(handle)->host_signal();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_host_reset(ze_event_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event::from(handle)->host_reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_host_synchronize(ze_event_handle_t handle, uint64_t timeout) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Event::from(handle)->host_wait(timeout);
+}
+
+ze_result_t event_query_kernel_timestamp(ze_event_handle_t handle, ze_kernel_timestamp_result_t *out) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Event *event = Event::from(handle);
+  const uint64_t *stamps = event->timestamps();
+  if (stamps == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT; // not of a timestamp pool
+  if (!event->signalled()) return ZE_RESULT_NOT_READY;
+  out->global = {stamps[0], stamps[1]};
+  out->context = out->global;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_query_status(ze_event_handle_t handle) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Event::from(handle)->signalled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+} // namespace
+
+void implement(ze_event_pool_dditable_t &t) {
+  t.pfnCreate = guarded<event_pool_create>;
+  t.pfnDestroy = guarded<destroy<EventPool>>;
+}
+
+void implement(ze_event_dditable_t &t) {
+  t.pfnCreate = guarded<event_create>;
+  t.pfnDestroy = guarded<event_destroy>;
+  t.pfnHostSignal = guarded<event_host_signal>;
+  t.pfnHostReset = guarded<event_host_reset>;
+  t.pfnHostSynchronize = guarded<event_host_synchronize>;
+  t.pfnQueryStatus = guarded<event_query_status>;
+  t.pfnQueryKernelTimestamp = guarded<event_query_kernel_timestamp>;
+}
+
+} // namespace zeal::cuda

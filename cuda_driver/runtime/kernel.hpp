@@ -1,0 +1,53 @@
+// Kernels on the CUDA driver: a CUDA function of a loaded module, its arguments as set, its group size; a launch
+// is recorded as the parameter bytes cuLaunchKernel takes, so a command list can replay it.
+#pragma once
+
+#include "cuda_driver/runtime/module.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace zeal::cuda {
+
+// Everything one cuLaunchKernel needs, with the parameters copied: the kernel may change before it runs.
+struct Launch {
+  CUfunction function = nullptr;
+  const Device *device = nullptr;
+  std::array<uint32_t, 3> groups{}, group_size{};
+  uint32_t shared_bytes = 0;
+  std::vector<uint8_t> bytes;     // every parameter's value, each at its offset
+  std::vector<size_t> offsets;    // where each parameter starts in `bytes`
+  bool cooperative = false;       // all work-groups resident at once (cuLaunchCooperativeKernel)
+  ze_result_t run(CUstream stream) const;
+};
+
+class Kernel : public _ze_kernel_handle_t {
+public:
+  Kernel(Module &module, const KernelFacts &facts, CUfunction function);
+  static Kernel *from(ze_kernel_handle_t h) { return static_cast<Kernel *>(h); }
+  Module &module() const { return module_; }
+  const PtxKernel &facts() const { return facts_.kernel; }
+
+  ze_result_t set_argument(uint32_t index, size_t size, const void *value);
+  ze_result_t set_group_size(uint32_t x, uint32_t y, uint32_t z);
+  void set_global_offset(uint32_t x, uint32_t y, uint32_t z) { offset_ = {x, y, z}; }
+  const std::array<uint32_t, 3> &group_size() const { return group_size_; }
+  // The launch of `groups` work-groups with the arguments as they are now; a sentence in `why` when an argument
+  // was never set or the local memory asked for is more than the device has.
+  ze_result_t record(const ze_group_count_t &groups, Launch &launch, std::string &why) const;
+  int function_attribute(FunctionAttribute which) const;
+  CUfunction function() const { return function_; }
+
+private:
+  Module &module_;
+  const KernelFacts &facts_;
+  CUfunction function_;
+  std::vector<std::vector<uint8_t>> values_; // per argument; a local pointer's holds nothing
+  std::vector<size_t> local_sizes_;           // per argument; local pointers only
+  std::vector<bool> set_;
+  std::array<uint32_t, 3> group_size_{1, 1, 1};
+  std::array<uint64_t, 3> offset_{0, 0, 0};
+};
+
+} // namespace zeal::cuda

@@ -1,0 +1,210 @@
+// Modules: SPIR-V through the PTX back end, or a native binary, loaded by CUDA's JIT; the zeModule* and
+// zeModuleBuildLog* entry points.
+#include "cuda_driver/runtime/cuda_call.hpp"
+#include "cuda_driver/runtime/ddi.hpp"
+#include "cuda_driver/runtime/module.hpp"
+#include "cuda_driver/runtime/ptx_cache.hpp"
+
+#include "common/log.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <sstream>
+
+namespace zeal::cuda {
+
+Module::~Module() {
+  if (module_ == nullptr) return;
+  device_.make_current();
+  checked(device_.api().cuModuleUnload(module_), "cuModuleUnload");
+}
+
+const KernelFacts *Module::find(const char *name) const {
+  for (const KernelFacts &k : kernels_)
+    if (k.kernel.name == name) return &k;
+  return nullptr;
+}
+
+ze_result_t Module::load(std::string ptx, std::vector<KernelFacts> kernels, std::string &log) {
+  native_ = std::move(ptx);
+  kernels_ = std::move(kernels);
+  symbols_ = ptx_symbols(native_);
+  if (!symbols_.imports.empty()) return ZE_RESULT_SUCCESS; // loaded when linked
+  return load_image(native_.c_str(), log);
+}
+
+ze_result_t Module::load_linked(const void *image, std::string &log) {
+  if (module_ != nullptr) return ZE_RESULT_SUCCESS; // linked before: Level Zero links a module once
+  return load_image(image, log);
+}
+
+ze_result_t Module::load_image(const void *image, std::string &log) {
+  device_.make_current();
+  char errors[8192] = {};
+  int options[] = {int(JitOption::ErrorLogBuffer), int(JitOption::ErrorLogBufferSizeBytes)};
+  void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
+  CUresult r = device_.api().cuModuleLoadDataEx(&module_, image, 2, options, values);
+  if (r == CUDA_SUCCESS) return ZE_RESULT_SUCCESS;
+  module_ = nullptr;
+  log += fmt::format("CUDA could not load the module's PTX for {}: {}{}{}\n", device_.properties().name,
+                     device_.cuda().describe(r), errors[0] != '\0' ? "\n" : "", errors);
+  return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE : to_ze_result(r);
+}
+
+namespace {
+
+// The build flags the back end takes; the others are accepted and ignored, as Intel's compiler does.
+PtxOptions options_from(const char *flags, const Device &device) {
+  PtxOptions options;
+  options.sm = device.ptx_sm();
+  std::istringstream words(flags != nullptr ? flags : "");
+  for (std::string word; words >> word;) {
+    if (word == "-ze-opt-disable") options.opt_level = 0;
+    else if (word.rfind("-ze-opt-level=", 0) == 0) options.opt_level = unsigned(std::atoi(word.c_str() + 14));
+    else if (word == "-library-compilation") options.library_compilation = true;
+  }
+  return options;
+}
+
+void add_constants(const ze_module_constants_t *constants, PtxOptions &options) {
+  if (constants == nullptr) return;
+  for (uint32_t i = 0; i < constants->numConstants; ++i) {
+    options.spec_constants.push_back({constants->pConstantIds[i], constants->pConstantValues[i]});
+  }
+}
+
+// The module's PTX and kernels, from SPIR-V or a native binary; a failure's sentence goes to `log`.
+ze_result_t ptx_of(const ze_module_desc_t &desc, const Device &device, std::string &ptx,
+                   std::vector<KernelFacts> &kernels, std::string &log) {
+  const auto *bytes = static_cast<const uint8_t *>(static_cast<const void *>(desc.pInputModule));
+  if (desc.format == ZE_MODULE_FORMAT_NATIVE) {
+    ptx.assign(reinterpret_cast<const char *>(bytes), desc.inputSize);
+    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+    std::string why;
+    if (!read_native_binary(ptx, kernels, why)) {
+      log += why + "\n";
+      return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+    }
+    return ZE_RESULT_SUCCESS;
+  }
+  PtxOptions options = options_from(desc.pBuildFlags, device);
+  add_constants(desc.pConstants, options);
+  PtxCache *cache = PtxCache::instance();
+  const std::string key = cache != nullptr ? PtxCache::key_of({bytes, desc.inputSize}, options) : std::string();
+  if (!key.empty())
+    if (std::optional<std::string> cached = cache->load(key)) {
+      std::string why;
+      if (read_native_binary(*cached, kernels, why)) {
+        ptx = std::move(*cached);
+        return ZE_RESULT_SUCCESS;
+      }
+      kernels.clear(); // an entry this driver cannot read: built again below
+    }
+  Result<PtxProgram> program = compile_ptx({bytes, desc.inputSize}, options);
+  if (!program) {
+    log += program.error().log.empty() ? program.error().message : program.error().log;
+    if (!log.empty() && log.back() != '\n') log += '\n';
+    return program.error().code;
+  }
+  log += program->log;
+  for (const PtxKernel &k : program->kernels) kernels.push_back({k, true});
+  ptx = native_binary(*program);
+  if (!key.empty()) cache->store(key, ptx);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_create(ze_context_handle_t context, ze_device_handle_t device, const ze_module_desc_t *desc,
+                          ze_module_handle_t *out, ze_module_build_log_handle_t *build_log) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr || desc->pInputModule == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV && desc->format != ZE_MODULE_FORMAT_NATIVE)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  Device &d = *Device::from(device);
+  std::string log, ptx;
+  std::vector<KernelFacts> kernels;
+  ze_result_t result = ptx_of(*desc, d, ptx, kernels, log);
+  auto module = std::make_unique<Module>(*Context::from(context), d);
+  if (result == ZE_RESULT_SUCCESS) result = module->load(std::move(ptx), std::move(kernels), log);
+  if (result != ZE_RESULT_SUCCESS && !log.empty()) zeal::logger("zeal-cuda").error("zeModuleCreate: {}", log);
+  if (build_log != nullptr) *build_log = new BuildLog(log);
+  if (result != ZE_RESULT_SUCCESS) return result;
+  *out = module.release();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_get_native_binary(ze_module_handle_t handle, size_t *size, uint8_t *out) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::string &native = Module::from(handle)->native();
+  if (out == nullptr) {
+    *size = native.size() + 1; // with the terminator CUDA wants
+    return ZE_RESULT_SUCCESS;
+  }
+  if (*size < native.size() + 1) return ZE_RESULT_ERROR_INVALID_SIZE;
+  std::memcpy(out, native.c_str(), native.size() + 1);
+  *size = native.size() + 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_get_kernel_names(ze_module_handle_t handle, uint32_t *count, const char **names) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const auto &kernels = Module::from(handle)->kernels();
+  if (*count == 0 || names == nullptr) {
+    *count = uint32_t(kernels.size());
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = std::min(*count, uint32_t(kernels.size()));
+  for (uint32_t i = 0; i < *count; ++i) names[i] = kernels[i].kernel.name.c_str();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_get_properties(ze_module_handle_t handle, ze_module_properties_t *out) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  out->flags = Module::from(handle)->unlinked() ? ZE_MODULE_PROPERTY_FLAG_IMPORTS : 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t module_get_global_pointer(ze_module_handle_t handle, const char *name, size_t *size, void **pointer) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (name == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Module *module = Module::from(handle);
+  if (module->unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  module->device().make_current();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  CUresult r = module->device().api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(), name);
+  if (r == CUDA_ERROR_NOT_FOUND) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
+  if (size != nullptr) *size = bytes;
+  if (pointer != nullptr) *pointer = reinterpret_cast<void *>(address);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t build_log_get_string(ze_module_build_log_handle_t handle, size_t *size, char *text) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const std::string &t = BuildLog::from(handle)->text();
+  return copy_string_out(t.c_str(), t.size(), size, text);
+}
+
+} // namespace
+
+void implement(ze_module_dditable_t &t) {
+  t.pfnCreate = guarded<module_create>;
+  t.pfnDestroy = guarded<destroy<Module>>;
+  t.pfnGetNativeBinary = guarded<module_get_native_binary>;
+  t.pfnGetKernelNames = guarded<module_get_kernel_names>;
+  t.pfnGetProperties = guarded<module_get_properties>;
+  t.pfnGetGlobalPointer = guarded<module_get_global_pointer>;
+  t.pfnDynamicLink = guarded<dynamic_link>;
+}
+
+void implement(ze_module_build_log_dditable_t &t) {
+  t.pfnDestroy = guarded<destroy<BuildLog>>;
+  t.pfnGetString = guarded<build_log_get_string>;
+}
+
+} // namespace zeal::cuda

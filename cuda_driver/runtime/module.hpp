@@ -1,0 +1,80 @@
+// Modules on the CUDA driver: SPIR-V compiled to PTX by the back end (cuda_driver/compiler), or a native binary
+// (PTX), loaded into the device's context by CUDA's JIT; and their build logs.
+#pragma once
+
+#include "cuda_driver/compiler/ptx_compiler.hpp"
+#include "cuda_driver/runtime/context.hpp"
+
+#include <string>
+#include <vector>
+
+namespace zeal::cuda {
+
+// A kernel as the runtime launches it: the back end's facts, and whether its PTX entry takes the hidden
+// parameters (PTX written elsewhere, loaded as a native binary, takes only its own).
+struct KernelFacts {
+  PtxKernel kernel;
+  bool hidden_params = true;
+};
+
+// The native binary is PTX; zeal's facts about each kernel ride along as PTX comments ("// zeal.kernel ..."), so
+// the binary stays PTX that CUDA loads as it is. PTX with no such lines (written by hand, or by another compiler)
+// has its kernels' parameters read from the .entry lines, every one taken as bytes by value.
+std::string native_binary(const PtxProgram &program);
+// The kernels of a native binary; false, with `why` set, when it is not PTX.
+bool read_native_binary(const std::string &ptx, std::vector<KernelFacts> &kernels, std::string &why);
+
+// What a module's PTX takes from others (`.extern` functions and variables) and gives them (`.visible` functions
+// and variables; kernels are reached as kernels, not listed).
+struct PtxSymbols {
+  std::vector<std::string> imports, exports;
+};
+PtxSymbols ptx_symbols(const std::string &ptx);
+
+class Module : public _ze_module_handle_t {
+public:
+  Module(Context &context, Device &device) : context_(context), device_(device) {}
+  ~Module();
+  static Module *from(ze_module_handle_t h) { return static_cast<Module *>(h); }
+  Device &device() const { return device_; }
+  CUmodule cu_module() const { return module_; }
+  const std::vector<KernelFacts> &kernels() const { return kernels_; }
+  const KernelFacts *find(const char *name) const;
+  const std::string &native() const { return native_; }
+
+  // Takes the module's PTX and kernels, and loads the PTX into the device's context unless it imports symbols
+  // (then zeModuleDynamicLink loads it, linked with the modules that export them); a JIT failure is a build
+  // failure with CUDA's log in `log`.
+  ze_result_t load(std::string ptx, std::vector<KernelFacts> kernels, std::string &log);
+  const PtxSymbols &symbols() const { return symbols_; }
+  // Imports not linked yet: its kernels cannot be made before zeModuleDynamicLink.
+  bool unlinked() const { return module_ == nullptr; }
+  // Loads what cuLinkComplete made of this module and those it imports from.
+  ze_result_t load_linked(const void *image, std::string &log);
+
+private:
+  ze_result_t load_image(const void *image, std::string &log);
+  Context &context_;
+  Device &device_;
+  CUmodule module_ = nullptr;
+  std::vector<KernelFacts> kernels_;
+  std::string native_;
+  PtxSymbols symbols_;
+};
+
+// zeModuleDynamicLink (module_link.cpp): every module that imports symbols is linked, by CUDA's linker, with the
+// modules of the list that export them (and theirs in turn) into an image of its own. A variable one module
+// exports is therefore a copy per importing image, not shared.
+ze_result_t dynamic_link(uint32_t count, ze_module_handle_t *modules, ze_module_build_log_handle_t *link_log);
+
+class BuildLog : public _ze_module_build_log_handle_t {
+public:
+  explicit BuildLog(std::string text) : text_(std::move(text)) {}
+  static BuildLog *from(ze_module_build_log_handle_t h) { return static_cast<BuildLog *>(h); }
+  const std::string &text() const { return text_; }
+
+private:
+  std::string text_;
+};
+
+} // namespace zeal::cuda

@@ -1,0 +1,602 @@
+// The CUDA Level Zero driver (libze_zeal_cuda.so.1, issue 49) through the Level Zero loader, as an application
+// drives it: devices, memory of every kind, copies and fills, modules from SPIR-V and from PTX, launches with
+// local memory and barriers, events between lists and the host, queues and fences. Without CUDA (CI) the driver
+// must step aside cleanly, which is tested; the tests that need a GPU skip there, saying so.
+#include "tests/support/ze_setup.hpp"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+namespace zeal::test {
+namespace {
+
+std::vector<uint8_t> read_kernel(const char *stem) {
+  std::string path = std::string(ZEAL_TEST_KERNEL_DIR) + "/" + stem + ".spv";
+  if (const char *dir = std::getenv("ZEAL_TEST_KERNEL_DIR")) path = std::string(dir) + "/" + stem + ".spv";
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The driver's PTX cache in a folder of this process's own, set before the driver reads its settings.
+const std::filesystem::path cache_dir = [] {
+  auto dir = std::filesystem::temp_directory_path() / ("zeal-cuda-test-cache-" + std::to_string(getpid()));
+  setenv("ZEAL_CACHE_DIR", dir.c_str(), 1);
+  return dir;
+}();
+
+// The folder goes when the tests are done.
+struct RemoveCacheDir : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(cache_dir, ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment *const remove_cache_dir =
+    ::testing::AddGlobalTestEnvironment(new RemoveCacheDir);
+
+size_t cached_modules() {
+  size_t n = 0;
+  std::error_code ec;
+  for (const auto &entry : std::filesystem::directory_iterator(cache_dir / "cuda", ec))
+    n += entry.path().extension() == ".zptx";
+  return n;
+}
+
+bool has_cuda() {
+  void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (handle != nullptr) dlclose(handle);
+  return handle != nullptr;
+}
+
+// zeInit once per process, with the loader pointed at the CUDA driver alone.
+ze_result_t init_once() {
+  static ze_result_t result = [] {
+    const char *driver = std::getenv("ZEAL_CUDA_DRIVER");
+    return init_with_driver(driver != nullptr ? driver : ZEAL_CUDA_DRIVER_FILE, AltDrivers::always);
+  }();
+  return result;
+}
+
+TEST(CudaDriverWithoutCuda, TheDriverStepsAsideAndTheLoaderReportsNoDevice) {
+  if (has_cuda()) {
+    GTEST_SKIP() << "this machine has CUDA; the test is for machines without it";
+  }
+  ze_result_t r = init_once();
+  uint32_t count = 0;
+  if (r == ZE_RESULT_SUCCESS) {
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&count, nullptr));
+  }
+  EXPECT_EQ(0u, count) << "a driver without CUDA must not list itself";
+}
+
+class CudaDriver : public ::testing::Test, public ZeDeviceContext {
+protected:
+  void SetUp() override {
+    if (!has_cuda()) {
+      GTEST_SKIP() << "no CUDA on this machine (libcuda.so.1 cannot be opened): the test needs a GPU";
+    }
+    ASSERT_EQ(ZE_RESULT_SUCCESS, init_once());
+    ZeCall opened = open_device();
+    ASSERT_EQ(ZE_RESULT_SUCCESS, opened.result) << opened.name;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_immediate_list(context, device, list));
+  }
+  void TearDown() override {
+    if (list != nullptr) zeCommandListDestroy(list);
+    if (context != nullptr) zeContextDestroy(context);
+  }
+
+  void *device_memory(size_t bytes) {
+    void *p = nullptr;
+    auto desc = ze_desc<ze_device_mem_alloc_desc_t>();
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(context, &desc, bytes, 0, device, &p));
+    return p;
+  }
+  void *shared_memory(size_t bytes) {
+    void *p = nullptr;
+    auto d = ze_desc<ze_device_mem_alloc_desc_t>();
+    auto h = ze_desc<ze_host_mem_alloc_desc_t>();
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemAllocShared(context, &d, &h, bytes, 0, device, &p));
+    return p;
+  }
+  void finish() { ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(list, nullptr, 0, nullptr)); sync(); }
+  void sync() {
+    ze_event_pool_handle_t pool = nullptr;
+    ze_event_handle_t done = nullptr;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 1, pool));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, done));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, done));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 10'000'000'000ull));
+    zeEventDestroy(done);
+    zeEventPoolDestroy(pool);
+  }
+
+  ze_command_list_handle_t list = nullptr;
+};
+
+TEST_F(CudaDriver, TheDeviceIsAGpuWithAWarpAsItsSubGroup) {
+  auto p = ze_desc<ze_device_properties_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(device, &p));
+  EXPECT_EQ(ZE_DEVICE_TYPE_GPU, p.type);
+  EXPECT_EQ(0x10deu, p.vendorId);
+  EXPECT_GT(p.maxMemAllocSize, uint64_t{1} << 30);
+  auto c = ze_desc<ze_device_compute_properties_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetComputeProperties(device, &c));
+  EXPECT_EQ(1u, c.numSubGroupSizes);
+  EXPECT_EQ(32u, c.subGroupSizes[0]);
+  EXPECT_GE(c.maxTotalGroupSize, 1024u);
+  std::printf("device: %s, %u multiprocessors, %u MHz, %lu MiB\n", p.name, p.numSubslicesPerSlice, p.coreClockRate,
+              static_cast<unsigned long>(p.maxMemAllocSize >> 20));
+}
+
+TEST_F(CudaDriver, MemoryOfEveryKindRoundTripsThroughCopies) {
+  constexpr size_t n = 1 << 20;
+  std::vector<int> in(n), out(n, -1);
+  std::iota(in.begin(), in.end(), 7);
+  void *host = nullptr;
+  auto h = ze_desc<ze_host_mem_alloc_desc_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(context, &h, n * sizeof(int), 64, &host));
+  void *dev = device_memory(n * sizeof(int));
+  void *shared = shared_memory(n * sizeof(int));
+  std::memcpy(host, in.data(), n * sizeof(int));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, dev, host, n * sizeof(int), nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, shared, dev, n * sizeof(int), nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopy(list, out.data(), shared, n * sizeof(int), nullptr, 0, nullptr));
+  finish();
+  EXPECT_EQ(in, out);
+  auto props = ze_desc<ze_memory_allocation_properties_t>();
+  ze_device_handle_t owner = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(context, static_cast<char *>(dev) + 100, &props, &owner));
+  EXPECT_EQ(ZE_MEMORY_TYPE_DEVICE, props.type);
+  EXPECT_EQ(device, owner);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(context, host, &props, nullptr));
+  EXPECT_EQ(ZE_MEMORY_TYPE_HOST, props.type);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(context, shared, &props, nullptr));
+  EXPECT_EQ(ZE_MEMORY_TYPE_SHARED, props.type);
+  for (void *p : {host, dev, shared}) EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(context, p));
+  int stack = 0;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(context, &stack));
+}
+
+TEST_F(CudaDriver, FillsOfEveryPatternSizeWriteThePatternAndNothingElse) {
+  constexpr size_t bytes = 4096 + 256;
+  for (size_t pattern_size : {1, 2, 4, 8, 16, 64, 128}) {
+    char *dev = static_cast<char *>(device_memory(bytes));
+    std::vector<uint8_t> pattern(pattern_size);
+    std::iota(pattern.begin(), pattern.end(), uint8_t(pattern_size));
+    const uint8_t zero = 0;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, dev, &zero, 1, bytes, nullptr, 0, nullptr));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, dev + 128, pattern.data(), pattern_size, 4096,
+                                                               nullptr, 0, nullptr));
+    std::vector<uint8_t> out(bytes);
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, out.data(), dev, bytes, nullptr, 0, nullptr));
+    finish();
+    for (size_t i = 0; i < bytes; ++i) {
+      uint8_t want = i >= 128 && i < 128 + 4096 ? pattern[(i - 128) % pattern_size] : 0;
+      ASSERT_EQ(want, out[i]) << "pattern of " << pattern_size << " bytes, byte " << i;
+    }
+    zeMemFree(context, dev);
+  }
+}
+
+// PTX written by hand (by another compiler, say) is a native binary as it is: every parameter taken by value.
+constexpr char scale_ptx[] = R"(
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry scale(.param .u64 data, .param .f32 factor) {
+  .reg .b32 %r<5>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [data];
+  ld.param.f32 %f1, [factor];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.s32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  mul.f32 %f2, %f2, %f1;
+  st.global.f32 [%rd4], %f2;
+  ret;
+}
+)";
+
+TEST_F(CudaDriver, PtxAsANativeBinaryRunsAsItIs) {
+  ze_module_handle_t module = nullptr;
+  std::span<const uint8_t> ptx(reinterpret_cast<const uint8_t *>(scale_ptx), sizeof scale_ptx);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, ptx, module, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "scale", kernel));
+  constexpr uint32_t n = 1024;
+  float *data = static_cast<float *>(shared_memory(n * sizeof(float)));
+  for (uint32_t i = 0; i < n; ++i) data[i] = float(i);
+  float factor = 2.5f;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, sizeof data, &data));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, sizeof factor, &factor));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 128, 1, 1));
+  ze_group_count_t groups{n / 128, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(float(i) * 2.5f, data[i]) << i;
+  zeMemFree(context, data);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
+TEST_F(CudaDriver, AnUnknownKernelNameAndBadPtxGetTheirCodes) {
+  ze_module_handle_t module = nullptr;
+  std::span<const uint8_t> ptx(reinterpret_cast<const uint8_t *>(scale_ptx), sizeof scale_ptx);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, ptx, module, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  ze_kernel_handle_t kernel = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_NAME, create_kernel(module, "no_such_kernel", kernel));
+  zeModuleDestroy(module);
+  const char broken[] = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry f() { bogus; }\n";
+  ze_module_build_log_handle_t log = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+            create_module(context, device, {reinterpret_cast<const uint8_t *>(broken), sizeof broken}, module,
+                          nullptr, ZE_MODULE_FORMAT_NATIVE, &log));
+  std::string text;
+  read_build_log(log, text);
+  EXPECT_NE(std::string::npos, text.find("CUDA could not load the module's PTX")) << text;
+}
+
+TEST_F(CudaDriver, ASpirvVectorAddRunsAndItsNativeBinaryBuildsAgain) {
+  std::vector<uint8_t> spirv = read_kernel("vector_add");
+  ASSERT_FALSE(spirv.empty());
+  ze_module_build_log_handle_t log = nullptr;
+  ze_module_handle_t module = nullptr;
+  ze_result_t built = create_module(context, device, spirv, module, nullptr, ZE_MODULE_FORMAT_IL_SPIRV, &log);
+  std::string text;
+  read_build_log(log, text);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, built) << text;
+  size_t size = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, nullptr));
+  std::vector<uint8_t> native(size);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, native.data()));
+  ze_module_handle_t again = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, native, again, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  constexpr uint32_t n = 1 << 20;
+  float *a = static_cast<float *>(shared_memory(n * 4)), *b = static_cast<float *>(shared_memory(n * 4));
+  float *c = static_cast<float *>(shared_memory(n * 4));
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = float(2 * i), c[i] = -1;
+  for (ze_module_handle_t m : {module, again}) {
+    ze_kernel_handle_t kernel = nullptr;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(m, "vector_add", kernel));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &a));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &b));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 2, 8, &c));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 256, 1, 1));
+    ze_group_count_t groups{n / 256, 1, 1};
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
+    finish();
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(float(3 * i), c[i]) << i;
+    std::fill(c, c + n, -1.0f);
+    zeKernelDestroy(kernel);
+  }
+  for (float *p : {a, b, c}) zeMemFree(context, p);
+  zeModuleDestroy(again);
+  zeModuleDestroy(module);
+}
+
+TEST_F(CudaDriver, ASecondBuildOfAModuleIsReadFromTheCacheAndACorruptEntryIsBuiltAgain) {
+  std::vector<uint8_t> spirv = read_kernel("vector_add");
+  const char *flags = "-ze-opt-level=1"; // a key no other test builds
+  size_t before = cached_modules();
+  uintmax_t whole = 0;
+  for (int build = 0; build < 3; ++build) {
+    ze_module_handle_t module = nullptr;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, module, flags)) << "build " << build;
+    ze_kernel_handle_t kernel = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "vector_add", kernel)) << "build " << build;
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+    EXPECT_EQ(before + 1, cached_modules()) << "build " << build << " should leave exactly one entry";
+    std::filesystem::path newest;
+    for (const auto &entry : std::filesystem::directory_iterator(cache_dir / "cuda"))
+      if (newest.empty() || entry.last_write_time() > std::filesystem::last_write_time(newest)) newest = entry.path();
+    if (build == 0) whole = std::filesystem::file_size(newest);
+    if (build == 2) {
+      EXPECT_EQ(whole, std::filesystem::file_size(newest)) << "the corrupt entry was not written again";
+    }
+    if (build == 1) std::filesystem::resize_file(newest, whole / 2);
+  }
+}
+
+TEST_F(CudaDriver, LocalMemoryArgumentsAndBarriersReverseEachWorkGroup) {
+  std::vector<uint8_t> spirv = read_kernel("local_reverse");
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, module));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "local_reverse", kernel));
+  constexpr uint32_t group = 256, n = group * 64;
+  int *data = static_cast<int *>(shared_memory(n * 4));
+  for (uint32_t i = 0; i < n; ++i) data[i] = int(i);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &data));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, group * 4, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, group, 1, 1));
+  ze_group_count_t groups{n / group, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(i / group * group + group - 1 - i % group), data[i]) << i;
+  zeMemFree(context, data);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
+TEST_F(CudaDriver, GlobalOffsetsAndTwoDimensionsReachTheWorkItemIds) {
+  std::vector<uint8_t> spirv = read_kernel("work_items");
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, module));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "ids_2d", kernel));
+  constexpr uint32_t w = 64, h = 32;
+  unsigned *out = static_cast<unsigned *>(shared_memory(w * h * 4));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &out));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 16, 8, 1));
+  ze_group_count_t groups{w / 16, h / 8, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) ASSERT_EQ(y * 1000 + x, out[y * w + x]) << x << "," << y;
+  zeMemFree(context, out);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
+TEST_F(CudaDriver, DynamicLinkResolvesAnImportedFunctionAndVariableAndNamesWhatIsMissing) {
+  std::vector<uint8_t> library_spirv = read_kernel("link_library"), user_spirv = read_kernel("link_user");
+  ze_module_handle_t library = nullptr, user = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, library_spirv, library, "-library-compilation"));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, user_spirv, user));
+  ze_module_properties_t props{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES, nullptr, 0};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetProperties(user, &props));
+  EXPECT_EQ(ZE_MODULE_PROPERTY_FLAG_IMPORTS, props.flags);
+  ze_kernel_handle_t kernel = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, create_kernel(user, "use_helper", kernel));
+
+  ze_module_build_log_handle_t log = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, zeModuleDynamicLink(1, &user, &log));
+  std::string text;
+  read_build_log(log, text);
+  EXPECT_NE(std::string::npos,
+            text.find("module 0 (kernels: use_helper): unresolved import 'link_helper': no module in the link exports it"))
+      << text;
+
+  ze_module_handle_t both[] = {user, library};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleDynamicLink(2, both, &log));
+  read_build_log(log, text);
+  EXPECT_EQ("", text);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetProperties(user, &props));
+  EXPECT_EQ(0u, props.flags);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(user, "use_helper", kernel));
+  constexpr uint32_t n = 256;
+  int *out = static_cast<int *>(shared_memory(n * 4));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &out));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 64, 1, 1));
+  ze_group_count_t groups{n / 64, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(3 * i + 1 + 1000), out[i]) << i;
+  zeMemFree(context, out);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(user);
+  zeModuleDestroy(library);
+}
+
+TEST_F(CudaDriver, KernelTimestampsBracketTheKernelAndTheDeviceClockRunsOnPastThem) {
+  std::vector<uint8_t> spirv = read_kernel("vector_add");
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, module));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "vector_add", kernel));
+  constexpr uint32_t n = 1 << 24;
+  void *a = device_memory(n * 4), *b = device_memory(n * 4), *c = device_memory(n * 4);
+  for (auto [i, p] : {std::pair{0u, &a}, {1u, &b}, {2u, &c}})
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, i, 8, p));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 256, 1, 1));
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t event = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 1, pool, nullptr, ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, event));
+  uint64_t *written = static_cast<uint64_t *>(shared_memory(16));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWriteGlobalTimestamp(list, &written[0], nullptr, 0, nullptr));
+  ze_group_count_t groups{n / 256, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, event, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWriteGlobalTimestamp(list, &written[1], nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(event, 10'000'000'000ull));
+  finish();
+  ze_kernel_timestamp_result_t stamps{};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestamp(event, &stamps));
+  EXPECT_LE(written[0], stamps.global.kernelStart);
+  EXPECT_LT(stamps.global.kernelStart, stamps.global.kernelEnd);
+  EXPECT_LE(stamps.global.kernelEnd, written[1]);
+  // 192 MiB moved: more than a microsecond, less than a second, at any bandwidth a GPU has.
+  EXPECT_GT(stamps.global.kernelEnd - stamps.global.kernelStart, 1000u);
+  EXPECT_LT(stamps.global.kernelEnd - stamps.global.kernelStart, 1'000'000'000u);
+  uint64_t host_time = 0, device_time = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetGlobalTimestamps(device, &host_time, &device_time));
+  EXPECT_GE(device_time, written[1]);
+  std::printf("vector add of %u floats: %.1f us by its kernel timestamps\n", n,
+              double(stamps.global.kernelEnd - stamps.global.kernelStart) / 1e3);
+  zeEventDestroy(event);
+  zeEventPoolDestroy(pool);
+  for (void *p : {a, b, c, static_cast<void *>(written)}) zeMemFree(context, p);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
+TEST_F(CudaDriver, ARegionCopyMovesABoxBetweenPitchedLayoutsAndNothingElse) {
+  // 3 slices of 5 rows of 24 bytes, from (4, 2, 1) of a 64 x 8 x 5 host layout to (8, 1, 0) of a 128 x 16 x 4
+  // device layout, and back into a zeroed host layout at the same place.
+  constexpr uint32_t sp = 64, ss = 64 * 8, dp = 128, ds = 128 * 16;
+  std::vector<uint8_t> host(ss * 5), back(ss * 5, 0);
+  std::iota(host.begin(), host.end(), uint8_t(1));
+  uint8_t *dev = static_cast<uint8_t *>(device_memory(ds * 4));
+  const uint8_t zero = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, dev, &zero, 1, ds * 4, nullptr, 0, nullptr));
+  ze_copy_region_t from{4, 2, 1, 24, 5, 3}, to{8, 1, 0, 24, 5, 3};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopyRegion(list, dev, &to, dp, ds, host.data(), &from, sp, ss,
+                                                                   nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopyRegion(list, back.data(), &from, sp, ss, dev, &to, dp, ds,
+                                                                   nullptr, 0, nullptr));
+  finish();
+  for (uint32_t z = 0; z < 5; ++z)
+    for (uint32_t y = 0; y < 8; ++y)
+      for (uint32_t x = 0; x < sp; ++x) {
+        bool inside = z >= 1 && z < 4 && y >= 2 && y < 7 && x >= 4 && x < 28;
+        size_t at = z * ss + y * sp + x;
+        ASSERT_EQ(inside ? host[at] : 0, back[at]) << "x " << x << " y " << y << " z " << z;
+      }
+  zeMemFree(context, dev);
+}
+
+TEST_F(CudaDriver, ACooperativeLaunchTakesAtMostTheGroupsTheDeviceHoldsAtOnce) {
+  std::vector<uint8_t> spirv = read_kernel("local_reverse");
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, module));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "local_reverse", kernel));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 128, 1, 1));
+  uint32_t most = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSuggestMaxCooperativeGroupCount(kernel, &most));
+  auto p = ze_desc<ze_device_properties_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(device, &p));
+  EXPECT_GE(most, p.numSubslicesPerSlice) << "at least one group of 128 per multiprocessor";
+  const uint32_t n = most * 128;
+  int *data = static_cast<int *>(shared_memory(n * 4));
+  for (uint32_t i = 0; i < n; ++i) data[i] = int(i);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &data));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 128 * 4, nullptr));
+  ze_group_count_t groups{most, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchCooperativeKernel(list, kernel, &groups, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(i / 128 * 128 + 127 - i % 128), data[i]) << i;
+  zeMemFree(context, data);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
+TEST_F(CudaDriver, AHostSignalReleasesADeviceWaitAndTheDeviceSignalReachesTheHost) {
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t events[2] = {};
+  ZeCall made = create_host_events(context, pool, events);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, made.result) << made.name;
+  int *flag = static_cast<int *>(shared_memory(4));
+  const int one = 1;
+  *flag = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &events[0]));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, flag, &one, 4, 4, events[1], 0, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(events[1])) << "the fill ran before its wait was released";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(events[0]));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(events[1], 10'000'000'000ull));
+  EXPECT_EQ(1, *flag);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(events[1]));
+  EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(events[1]));
+  zeMemFree(context, flag);
+  for (ze_event_handle_t e : events) zeEventDestroy(e);
+  zeEventPoolDestroy(pool);
+}
+
+TEST_F(CudaDriver, ARegularListRunsOnAQueueAsOftenAsItIsExecutedAndAFenceTellsWhenItIsDone) {
+  auto qdesc = ze_desc<ze_command_queue_desc_t>();
+  ze_command_queue_handle_t queue = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(context, device, &qdesc, &queue));
+  auto ldesc = ze_desc<ze_command_list_desc_t>();
+  ze_command_list_handle_t regular = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &ldesc, &regular));
+  int *data = static_cast<int *>(shared_memory(4096 * 4));
+  std::vector<int> host(4096, 5);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(regular, data, host.data(), 4096 * 4, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  auto fdesc = ze_desc<ze_fence_desc_t>();
+  ze_fence_handle_t fence = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(queue, &fdesc, &fence));
+  EXPECT_EQ(ZE_RESULT_NOT_READY, zeFenceQueryStatus(fence));
+  for (int round = 0; round < 3; ++round) {
+    host.assign(4096, round);
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceReset(fence));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceHostSynchronize(fence, 10'000'000'000ull));
+    EXPECT_EQ(round, data[4095]);
+  }
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, UINT64_MAX));
+  zeFenceDestroy(fence);
+  zeMemFree(context, data);
+  zeCommandListDestroy(regular);
+  zeCommandQueueDestroy(queue);
+}
+
+// A kernel that writes to an unmapped address loses the device, and the process lives on. CUDA's context is
+// unusable after a fault, so the faulting part runs in a child process: this binary again, with a filter.
+TEST(CudaFault, ChildRunsAFaultingKernel) {
+  if (std::getenv("ZEAL_CUDA_FAULT_CHILD") == nullptr) {
+    GTEST_SKIP() << "run in a child process by CudaFault.AFaultingKernelLosesTheDeviceNotTheProcess";
+  }
+  ASSERT_EQ(ZE_RESULT_SUCCESS, init_once());
+  ZeDeviceContext ze;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, ze.open_device().result);
+  ze_command_list_handle_t list = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_immediate_list(ze.context, ze.device, list));
+  std::vector<uint8_t> spirv = read_kernel("faults");
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(ze.context, ze.device, spirv, module));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "fault_write", kernel));
+  void *out = nullptr;
+  auto desc = ze_desc<ze_device_mem_alloc_desc_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(ze.context, &desc, 64 * 4, 0, ze.device, &out));
+  uint64_t address = 0x10;
+  int which = 5;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &out));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &address));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 2, 4, &which));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 64, 1, 1));
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t done = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(ze.context, 1, pool));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, done));
+  ze_group_count_t groups{1, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, done, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST, zeEventHostSynchronize(done, 60'000'000'000ull));
+  EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST, zeDeviceGetStatus(ze.device));
+  void *more = nullptr;
+  EXPECT_NE(ZE_RESULT_SUCCESS, zeMemAllocDevice(ze.context, &desc, 64, 0, ze.device, &more));
+  std::printf("child: the device is lost and the process goes on\n");
+}
+
+TEST(CudaFault, AFaultingKernelLosesTheDeviceNotTheProcess) {
+  if (!has_cuda()) {
+    GTEST_SKIP() << "no CUDA on this machine (libcuda.so.1 cannot be opened): the test needs a GPU";
+  }
+  if (std::getenv("ZEAL_CUDA_FAULT_CHILD") != nullptr) {
+    GTEST_SKIP() << "this is the child";
+  }
+  std::string command = "ZEAL_CUDA_FAULT_CHILD=1 timeout 120 /proc/" + std::to_string(getpid()) +
+                        "/exe --gtest_filter=CudaFault.ChildRunsAFaultingKernel 2>&1";
+  FILE *child = popen(command.c_str(), "r");
+  ASSERT_NE(nullptr, child);
+  std::string output;
+  char buffer[4096];
+  while (size_t n = std::fread(buffer, 1, sizeof buffer, child)) output.append(buffer, n);
+  int status = pclose(child);
+  EXPECT_EQ(0, status) << output;
+  EXPECT_NE(std::string::npos, output.find("child: the device is lost and the process goes on")) << output;
+  EXPECT_NE(std::string::npos, output.find("[  PASSED  ] 1 test")) << output;
+}
+
+} // namespace
+} // namespace zeal::test
