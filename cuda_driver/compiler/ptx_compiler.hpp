@@ -50,6 +50,12 @@ struct PtxKernel {
 // the launch's work dimensions as a u32 (1, 2 or 3: the highest dimension with more than one work-item, at least 1).
 inline constexpr unsigned ptx_hidden_params = 4;
 
+// The first bytes of every launch's dynamic shared memory are the hidden values' (the entry stores them there, and
+// work-item built-ins read them there, also in functions of other modules linked in: every `extern .shared` array
+// of a CUDA kernel starts at the same address). The runtime adds these bytes to each launch of a compiled kernel
+// and lays local-memory arguments out after them.
+inline constexpr unsigned ptx_reserved_shared_bytes = 32;
+
 struct PtxProgram {
   std::string ptx;                 // the module's PTX text (the native binary)
   std::vector<PtxKernel> kernels;  // every kernel, in module order

@@ -76,7 +76,8 @@ ze_result_t Kernel::record(const ze_group_count_t &groups, Launch &launch, std::
   const auto &args = facts_.kernel.args;
   launch = Launch{function_, &module_.device(), {groups.groupCountX, groups.groupCountY, groups.groupCountZ},
                   group_size_, 0, {}, {}};
-  uint64_t shared = 0;
+  // Compiled kernels keep their hidden values at the start of dynamic shared memory (ptx_compiler.hpp).
+  uint64_t shared = facts_.hidden_params ? ptx_reserved_shared_bytes : 0;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!set_[i]) {
       why = fmt::format("argument {} of kernel {} was never set", i, facts_.kernel.name);
