@@ -1,25 +1,21 @@
 // Kernels as PTX entries: each kernel's SPIR-V body becomes an internal function, always inlined into an entry of
 // the same name whose parameters are the kernel's (a local pointer as a u32 byte offset into the launch's dynamic
 // shared memory) and the four hidden ones (global offset x, y, z as u64; work dimensions as u32). The entry stores
-// the hidden values where the work-item built-ins read them, and nvvm.annotations marks it a kernel.
+// the hidden values, with its sub-group size, at the start of dynamic shared memory, where the work-item and
+// sub-group built-ins read them, and nvvm.annotations marks it a kernel.
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Metadata.h>
+
+#include <map>
+#include <set>
 
 namespace zeal::cuda {
 
 namespace {
-
-llvm::GlobalVariable *dynamic_shared(llvm::Module &module) {
-  constexpr const char *name = "__zeal_dynamic_shared";
-  if (llvm::GlobalVariable *known = module.getGlobalVariable(name)) return known;
-  llvm::Type *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), 0);
-  auto *global = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr, name,
-                                          nullptr, llvm::GlobalValue::NotThreadLocal, kNvptxShared);
-  global->setAlignment(llvm::Align(16));
-  return global;
-}
 
 void annotate(llvm::Function &entry, const PtxKernel &kernel) {
   llvm::Module &module = *entry.getParent();
@@ -62,15 +58,21 @@ llvm::Function *declare_entry(llvm::Function &body, const PtxKernel &kernel) {
   return entry;
 }
 
-void make_entry(llvm::Function &body, const PtxKernel &kernel, HiddenValues hidden, llvm::GlobalVariable *shared) {
+// Every work-item stores the same hidden values (work_items.cpp says why no barrier follows).
+void store_hidden_values(llvm::IRBuilder<> &b, llvm::Function &entry, const PtxKernel &kernel) {
+  size_t count = kernel.args.size();
+  for (unsigned d = 0; d < 3; ++d) {
+    b.CreateAlignedStore(entry.getArg(count + d), hidden_value(b, kHiddenGlobalOffset + 8 * d), llvm::Align(8));
+  }
+  b.CreateAlignedStore(entry.getArg(count + 3), hidden_value(b, kHiddenWorkDim), llvm::Align(4));
+  b.CreateAlignedStore(b.getInt32(kernel.subgroup_size), hidden_value(b, kHiddenSubGroupSize), llvm::Align(4));
+}
+
+void make_entry(llvm::Function &body, const PtxKernel &kernel, llvm::GlobalVariable *shared) {
   llvm::Function *entry = declare_entry(body, kernel);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(body.getContext(), "entry", entry));
   size_t count = kernel.args.size();
-  for (unsigned d = 0; d < 3; ++d) {
-    b.CreateStore(entry->getArg(count + d),
-                  b.CreateConstInBoundsGEP2_32(hidden.global_offset->getValueType(), hidden.global_offset, 0, d));
-  }
-  b.CreateStore(entry->getArg(count + 3), hidden.work_dim);
+  store_hidden_values(b, *entry, kernel);
   std::vector<llvm::Value *> args;
   for (size_t i = 0; i < count; ++i) {
     llvm::Value *arg = entry->getArg(i);
@@ -93,12 +95,68 @@ void make_entry(llvm::Function &body, const PtxKernel &kernel, HiddenValues hidd
   annotate(*entry, kernel);
 }
 
+// What a function does with the hidden values: stores them (an entry), reads them, or may read them through a call
+// of something the module does not define (an import that cuLink joins) or through a pointer.
+struct HiddenUse {
+  std::vector<llvm::StoreInst *> stores;
+  bool reads = false;
+  std::vector<llvm::Function *> callees;
+};
+
+HiddenUse hidden_use(llvm::Function &function, llvm::GlobalVariable *shared) {
+  const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+  HiddenUse use;
+  for (llvm::Instruction &instruction : llvm::instructions(function)) {
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+      llvm::Function *callee = call->getCalledFunction();
+      if (callee == nullptr || (callee->isDeclaration() && !callee->isIntrinsic())) use.reads = true;
+      else if (!callee->isDeclaration()) use.callees.push_back(callee);
+    }
+    for (llvm::Value *operand : instruction.operands()) {
+      if (!operand->getType()->isPointerTy()) continue;
+      int64_t offset = 0;
+      llvm::Value *base = llvm::GetPointerBaseWithConstantOffset(operand, offset, layout);
+      if (base != shared || offset < 0 || offset >= int64_t(ptx_reserved_shared_bytes)) continue;
+      auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+      if (store != nullptr && store->getPointerOperand() == operand) use.stores.push_back(store);
+      else use.reads = true;
+    }
+  }
+  return use;
+}
+
 } // namespace
 
 void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels) {
-  HiddenValues hidden = hidden_values(module);
   llvm::GlobalVariable *shared = dynamic_shared(module);
-  for (const PtxKernel &kernel : kernels) make_entry(*module.getFunction(kernel.name), kernel, hidden, shared);
+  for (const PtxKernel &kernel : kernels) make_entry(*module.getFunction(kernel.name), kernel, shared);
+}
+
+void drop_unread_hidden_values(llvm::Module &module) {
+  llvm::GlobalVariable *shared = module.getGlobalVariable("__zeal_dynamic_shared");
+  if (shared == nullptr) return;
+  std::map<llvm::Function *, HiddenUse> uses;
+  for (llvm::Function &function : module) {
+    if (!function.isDeclaration()) uses[&function] = hidden_use(function, shared);
+  }
+  for (auto &[function, use] : uses) {
+    if (use.stores.empty() || function->hasLocalLinkage()) continue;
+    // The entry and what it calls, directly or not.
+    std::set<llvm::Function *> seen{function};
+    std::vector<llvm::Function *> work{function};
+    bool read = false;
+    while (!work.empty() && !read) {
+      const HiddenUse &current = uses[work.back()];
+      work.pop_back();
+      read = current.reads;
+      for (llvm::Function *callee : current.callees) {
+        if (seen.insert(callee).second) work.push_back(callee);
+      }
+    }
+    if (!read) {
+      for (llvm::StoreInst *store : use.stores) store->eraseFromParent();
+    }
+  }
 }
 
 } // namespace zeal::cuda

@@ -37,10 +37,13 @@ bool first_parameter_unsigned(llvm::StringRef mangled);
 // SPIR-V with its sub-group barriers marked so that they survive the translator (subgroup_barriers.cpp); empty when
 // the module has none, or cannot take the mark.
 std::vector<uint8_t> mark_subgroup_barriers(std::span<const uint8_t> spirv);
-// The member mask of the calling work-item's sub-group: its warp's lanes that the work-group has.
+// The sub-group size of the calling function (i32): a call that resolve_subgroup_sizes makes the constant of the
+// kernels that reach it, or a read of the hidden value where they differ or are unknown (subgroup_sizes.cpp).
+llvm::Value *subgroup_size(llvm::IRBuilder<> &b);
+// After internalize_and_check: built-ins inlined, each function's sub-group size resolved.
+void resolve_subgroup_sizes(llvm::Module &module, const std::vector<PtxKernel> &kernels);
+// The member mask of the calling work-item's sub-group: its warp's lanes that the sub-group has.
 llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b);
-// The lanes active at the call (PTX's activemask).
-llvm::Value *subgroup_active_mask(llvm::IRBuilder<> &b);
 
 // Sub-group collectives (subgroups.cpp), which the work-group ones (workgroup_collectives.cpp) are built of.
 enum class GroupArith { Add, Mul, Min, Max, And, Or, Xor };
@@ -48,13 +51,17 @@ enum class GroupCollective { Reduce, ScanInclusive, ScanExclusive, ClusteredRedu
 std::optional<GroupArith> group_arith(llvm::StringRef name); // "add", "min", ...
 llvm::Value *group_combine(llvm::IRBuilder<> &b, GroupArith arith, bool is_unsigned, llvm::Value *x, llvm::Value *y);
 llvm::Constant *group_identity(llvm::Type *type, GroupArith arith, bool is_unsigned);
+// The calling work-item's place among sub-groups of `width` lanes (8, 16 or 32: the kernel's size, or 32 for the
+// warps that the work-group collectives combine), each value an i32.
 struct SubGroupPlace {
-  llvm::Value *lane, *id, *size, *group_size; // i32 each: lane, sub-group id, its size, the work-group's size
+  llvm::Value *lane, *id, *size, *group_size; // lane, sub-group id, its size, the work-group's size
+  llvm::Value *max_size;                      // the largest sub-group's size
+  llvm::Value *lanes;                         // the sub-group's lanes, its lane 0 at bit 0
 };
-SubGroupPlace subgroup_place(llvm::IRBuilder<> &b);
-// A uniform reduction or scan over the calling work-item's sub-group.
-llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
-                                 llvm::Value *value);
+SubGroupPlace subgroup_place(llvm::IRBuilder<> &b, llvm::Value *width);
+// A uniform reduction or scan over the calling work-item's sub-group of `width` lanes.
+llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, llvm::Value *width, GroupCollective kind, GroupArith arith,
+                                 bool is_unsigned, llvm::Value *value);
 
 // Kernels' facts from the module the front end read (names, arguments, metadata, static local memory); a kernel
 // requiring a sub-group size the options do not list fails the build.
@@ -72,12 +79,17 @@ void remap_address_spaces(llvm::Module &module);
 void adopt_nvptx_conventions(llvm::Module &module, const llvm::DataLayout &layout, llvm::StringRef triple,
                              const std::set<std::string> &imports);
 
-// The hidden launch values (global offset, work dimensions) that kernels store at entry and built-ins read.
-struct HiddenValues {
-  llvm::GlobalVariable *global_offset; // [3 x i64] in shared memory
-  llvm::GlobalVariable *work_dim;      // i32 in shared memory
-};
-HiddenValues hidden_values(llvm::Module &module);
+// The hidden launch values, kept in the first ptx_reserved_shared_bytes of the launch's dynamic shared memory (the
+// `extern .shared` array __zeal_dynamic_shared, which every module linked into the kernel's program shares): the
+// global offset x, y, z (u64 at bytes 0, 8, 16), the work dimensions (u32 at 24) and the sub-group size the kernel
+// was compiled with (u32 at 28, which functions that kernels of different sizes share read). The entry stores them.
+inline constexpr unsigned kHiddenGlobalOffset = 0;
+inline constexpr unsigned kHiddenWorkDim = 24;
+inline constexpr unsigned kHiddenSubGroupSize = 28;
+static_assert(kHiddenSubGroupSize + 4 <= ptx_reserved_shared_bytes);
+llvm::GlobalVariable *dynamic_shared(llvm::Module &module);
+// The address of the hidden value at `byte` of the dynamic shared array.
+llvm::Value *hidden_value(llvm::IRBuilder<> &b, unsigned byte);
 
 // Built-ins the back end defines itself (work-items, sub-groups, atomics, barriers and fences, native math): each
 // declaration it knows gets a body, internal and always inlined.
@@ -99,6 +111,10 @@ llvm::Value *call_intrinsic(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::
 // Each kernel becomes a PTX entry: local pointers as u32 offsets into dynamic shared memory, the hidden parameters
 // appended, nvvm.annotations written. The kernels' SPIR-V bodies become internal functions the entries inline.
 void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels);
+// After optimisation: an entry's stores of the hidden values go when nothing it reaches reads them (no built-in's
+// read is left, no import that another module defines and no function pointer is called). Other code reads the
+// reserved bytes only through built-ins, as local pointers point past them.
+void drop_unread_hidden_values(llvm::Module &module);
 
 // Links what libclc defines of the module's remaining built-ins.
 Status link_libclc(llvm::Module &module);

@@ -105,11 +105,12 @@ Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxO
     uint32_t required = kernel.required_subgroup_size;
     const std::vector<uint32_t> &sizes = options.subgroup_sizes;
     bool listed = std::find(sizes.begin(), sizes.end(), required) != sizes.end();
-    // Sub-groups are warps: 32 lanes is the one size this back end generates code for.
-    if (required != 0 && (!listed || required != 32)) {
+    // Sub-groups are warps or segments of one: 8, 16 and 32 lanes are the sizes this back end generates code for.
+    bool generated = required == 8 || required == 16 || required == 32;
+    if (required != 0 && (!listed || !generated)) {
       return build_failure(fmt::format(
           "kernel '{}' requires sub-group size {} (intel_reqd_sub_group_size), which the CUDA back end does not "
-          "support: its sub-groups are warps of 32 work-items",
+          "support: its sub-groups are warps of 32 work-items or segments of 8 or 16 of one",
           kernel.name, required));
     }
     kernels.push_back(std::move(kernel));

@@ -2,13 +2,13 @@
 // ZEAL_CUDA_LIBCLC or the path found at configure time, and linked lazily: only what a module calls is materialised.
 #include "cuda_driver/compiler/internal.hpp"
 
+#include "common/settings.hpp"
+
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <fmt/format.h>
-
-#include <cstdlib>
 
 namespace zeal::cuda {
 
@@ -23,8 +23,8 @@ struct Library {
 const Library &library() {
   static const Library loaded = [] {
     Library library;
-    const char *configured = std::getenv("ZEAL_CUDA_LIBCLC");
-    library.path = configured != nullptr && *configured != '\0' ? configured : ZEAL_CUDA_LIBCLC_PATH;
+    const std::string &configured = settings().cuda_libclc;
+    library.path = configured.empty() ? std::string(ZEAL_CUDA_LIBCLC_PATH) : configured;
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(library.path);
     if (file) library.bitcode = std::move(*file);
     else library.error = file.getError().message();

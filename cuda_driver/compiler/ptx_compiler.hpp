@@ -39,10 +39,10 @@ struct PtxKernel {
   uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
   uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp)
   uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory); the PTX
-                                                 // adds up to 292 bytes of its own (28 for the hidden values, which
-                                                 // every work-item stores at entry for the built-ins, 264 for the
-                                                 // work-group collectives' scratch); CUDA's
-                                                 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts both
+                                                 // adds up to 264 bytes of its own (the work-group collectives'
+                                                 // scratch); CUDA's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts both.
+                                                 // The hidden values are in dynamic shared memory instead
+                                                 // (ptx_reserved_shared_bytes)
 };
 
 // The PTX entry's parameters are the kernel's arguments in order (LocalPointer as a u32 offset) followed by four
@@ -50,9 +50,9 @@ struct PtxKernel {
 // the launch's work dimensions as a u32 (1, 2 or 3: the highest dimension with more than one work-item, at least 1).
 inline constexpr unsigned ptx_hidden_params = 4;
 
-// The first bytes of every launch's dynamic shared memory are the hidden values' (the entry stores them there, and
-// work-item built-ins read them there, also in functions of other modules linked in: every `extern .shared` array
-// of a CUDA kernel starts at the same address). The runtime adds these bytes to each launch of a compiled kernel
+// The first bytes of every launch's dynamic shared memory are the hidden values' (the entry stores them there, with
+// the kernel's sub-group size, and work-item and sub-group built-ins read them there, also in functions of other
+// modules linked in: every `extern .shared` array of a CUDA kernel starts at the same address). The runtime adds these bytes to each launch of a compiled kernel
 // and lays local-memory arguments out after them.
 inline constexpr unsigned ptx_reserved_shared_bytes = 32;
 
@@ -68,8 +68,9 @@ struct PtxOptions {
   unsigned opt_level = 2;            // -ze-opt-level=N; 0 with -ze-opt-disable
   bool library_compilation = false;  // keep exported functions (for zeModuleDynamicLink)
   std::vector<frontend::SpecConstant> spec_constants;
-  std::vector<uint32_t> subgroup_sizes{32}; // sizes the device honours; a kernel requiring another fails the build,
-                                            // as one requiring any size but 32 does (sub-groups are warps)
+  std::vector<uint32_t> subgroup_sizes{8, 16, 32}; // sizes the device honours; a kernel requiring another fails
+                                                   // the build, as one requiring a size but 8, 16 or 32 does
+                                                   // (sub-groups are warps or segments of one)
 };
 
 // SPIR-V → PTX. Malformed SPIR-V: ZE_RESULT_ERROR_INVALID_ARGUMENT; a module that cannot be compiled for the GPU (a

@@ -1,5 +1,6 @@
-// cl_khr_subgroup_ballot on a warp: a ballot is a uint4 whose x holds the 32 lanes (y, z and w are 0); the mask
-// built-ins (get_sub_group_eq_mask, ...) and the ballot's bit operations work on x, limited to the sub-group's lanes.
+// cl_khr_subgroup_ballot on a warp or a segment of one: a ballot is a uint4 whose x holds the sub-group's lanes from
+// bit 0 (y, z and w are 0); the mask built-ins (get_sub_group_eq_mask, ...) and the ballot's bit operations work on
+// x, limited to the sub-group's lanes.
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <functional>
@@ -12,7 +13,7 @@ namespace {
 struct Lanes {
   llvm::IRBuilder<> &b;
   llvm::Value *lane;   // i32
-  llvm::Value *member; // the sub-group's lanes
+  llvm::Value *member; // the sub-group's lanes, its lane 0 at bit 0
 };
 
 using Body = std::function<llvm::Value *(Lanes &, llvm::Function &)>;
@@ -67,7 +68,8 @@ void define_subgroup_ballots(llvm::Module &module) {
     llvm::Type *type = f.getReturnType();
     if (!(type->isIntegerTy() || (type->isVectorTy() && type->getScalarType()->isIntegerTy()))) continue;
     llvm::IRBuilder<> b = begin_definition(f);
-    Lanes lanes{b, subgroup_place(b).lane, subgroup_member_mask(b)};
+    SubGroupPlace place = subgroup_place(b, subgroup_size(b));
+    Lanes lanes{b, place.lane, place.lanes};
     llvm::Value *value = body->second(lanes, f);
     if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
       value = b.CreateInsertElement(llvm::Constant::getNullValue(type),

@@ -1,6 +1,6 @@
 // cl_intel_subgroups' block reads and writes through a pointer (intel_sub_group_block_read/write and their _ui, _us,
-// _uc, _ul and vector forms): element k of lane l is p[k * S + l], S the sub-group's maximum size (32, or the
-// work-group's size when smaller). The image forms are refused (refusals.cpp).
+// _uc, _ul and vector forms): element k of lane l is p[k * S + l], S the sub-group's maximum size (the kernel's
+// sub-group size, or the work-group's size when smaller). The image forms are refused (refusals.cpp).
 #include "cuda_driver/compiler/internal.hpp"
 
 namespace zeal::cuda {
@@ -21,8 +21,8 @@ void define_block(llvm::Function &f, bool read) {
   unsigned count = vector != nullptr ? vector->getNumElements() : 1;
   llvm::IRBuilder<> b = begin_definition(f);
   f.addFnAttr(llvm::Attribute::Convergent);
-  SubGroupPlace place = subgroup_place(b);
-  llvm::Value *stride = b.CreateSelect(b.CreateICmpULT(place.group_size, b.getInt32(32)), place.group_size, b.getInt32(32));
+  SubGroupPlace place = subgroup_place(b, subgroup_size(b));
+  llvm::Value *stride = place.max_size;
   llvm::Value *pointer = f.getArg(0);
   llvm::Value *result = llvm::PoisonValue::get(data);
   for (unsigned k = 0; k < count; ++k) {

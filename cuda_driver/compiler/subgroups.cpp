@@ -1,12 +1,15 @@
-// Sub-group built-ins at size 32: a sub-group is a warp. The work-group's last warp may have fewer work-items, so
-// a uniform collective's member mask is the lanes its sub-group has (not always all 32); non-uniform ones take the
-// lanes active at the call (`activemask`). Shuffles, broadcasts, reductions and scans use shfl.sync, any/all/ballot
-// vote.sync, sub_group_barrier bar.warp.sync. Values wider than 32 bits are shuffled as two halves.
+// Sub-group built-ins: a sub-group of 32 is a warp, one of 8 or 16 a segment of one (the kernel's size is a constant
+// once subgroup_sizes.cpp resolves it). The work-group's last sub-group may have fewer work-items, so a uniform
+// collective's member mask is the lanes its sub-group has; non-uniform ones take the sub-group's lanes active at the
+// call (`activemask`). Shuffles, broadcasts, reductions and scans use shfl.sync with the segment in its `c` operand,
+// any/all/ballot vote.sync (a ballot's bits shifted so that the sub-group's lane 0 is bit 0), sub_group_barrier
+// bar.warp.sync. Values wider than 32 bits are shuffled as two halves.
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include <functional>
 #include <map>
@@ -27,31 +30,51 @@ bool shufflable(llvm::Type *type) {
   return (type->isIntegerTy() || type->isFloatingPointTy()) && bits > 0 && bits <= 64;
 }
 
+// The calling work-item's sub-group of `width` lanes: the segment of its warp that starts at lane `base` (shuffles
+// name the segment in their `c` operand, as CUDA's width does), numbered by the linear local id.
 class SubGroup {
 public:
-  explicit SubGroup(llvm::IRBuilder<> &builder) : b(builder) {
+  SubGroup(llvm::IRBuilder<> &builder, llvm::Value *sub_group_width) : b(builder), width(sub_group_width) {
     auto sreg = [&](nvvm::ID which) { return call_intrinsic(b, which); };
-    lane = sreg(nvvm::nvvm_read_ptx_sreg_laneid);
+    llvm::Value *warp_lane = sreg(nvvm::nvvm_read_ptx_sreg_laneid);
+    // Under 32, so that the masks and the segment's base of a 32-lane sub-group fold to constants.
+    llvm::cast<llvm::CallInst>(warp_lane)->setMetadata(
+        llvm::LLVMContext::MD_range, llvm::MDBuilder(b.getContext()).createRange(llvm::APInt(32, 0), llvm::APInt(32, 32)));
     llvm::Value *nx = sreg(nvvm::nvvm_read_ptx_sreg_ntid_x), *ny = sreg(nvvm::nvvm_read_ptx_sreg_ntid_y);
     llvm::Value *tx = sreg(nvvm::nvvm_read_ptx_sreg_tid_x), *ty = sreg(nvvm::nvvm_read_ptx_sreg_tid_y);
     llvm::Value *tz = sreg(nvvm::nvvm_read_ptx_sreg_tid_z);
     llvm::Value *linear = b.CreateAdd(tx, b.CreateMul(nx, b.CreateAdd(ty, b.CreateMul(ny, tz))));
     group_size = b.CreateMul(b.CreateMul(nx, ny), sreg(nvvm::nvvm_read_ptx_sreg_ntid_z));
-    id = b.CreateLShr(linear, 5);
-    llvm::Value *remaining = b.CreateSub(group_size, b.CreateShl(id, 5));
-    size = umin(remaining, b.getInt32(32));
-    llvm::Value *partial = b.CreateSub(b.CreateShl(b.getInt32(1), b.CreateAnd(size, 31)), b.getInt32(1));
-    mask = b.CreateSelect(b.CreateICmpUGE(size, b.getInt32(32)), b.getInt32(~0u), partial);
+    log2_width = b.CreateIntrinsic(llvm::Intrinsic::cttz, {b.getInt32Ty()}, {width, b.getTrue()});
+    lane = b.CreateAnd(warp_lane, b.CreateSub(width, b.getInt32(1)));
+    base = b.CreateAnd(warp_lane, b.CreateNeg(width));
+    id = b.CreateLShr(linear, log2_width);
+    size = umin(b.CreateSub(group_size, b.CreateShl(id, log2_width)), width);
+    lanes = low_bits(size);
+    mask = b.CreateShl(lanes, base);
+    full_mask = b.CreateShl(low_bits(width), base);
+    segment = b.CreateShl(b.CreateSub(b.getInt32(32), width), 8);
   }
 
   llvm::Value *umin(llvm::Value *x, llvm::Value *y) { return b.CreateSelect(b.CreateICmpULT(x, y), x, y); }
+  // The lowest `count` bits, `count` up to 32.
+  llvm::Value *low_bits(llvm::Value *count) {
+    llvm::Value *partial = b.CreateSub(b.CreateShl(b.getInt32(1), b.CreateAnd(count, 31)), b.getInt32(1));
+    return b.CreateSelect(b.CreateICmpUGE(count, b.getInt32(32)), b.getInt32(~0u), partial);
+  }
+  llvm::Value *max_size() { return umin(group_size, width); }
+  llvm::Value *count() { return b.CreateLShr(b.CreateAdd(group_size, b.CreateSub(width, b.getInt32(1))), log2_width); }
 
+  // The sub-group's lanes active at the call, as warp lanes (a member mask).
   llvm::Value *active_mask() {
     auto *type = llvm::FunctionType::get(b.getInt32Ty(), false);
-    return b.CreateCall(llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", true), {});
+    return b.CreateAnd(b.CreateCall(llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", true), {}), mask);
   }
+  // Warp lanes as the sub-group's: its first lane at bit 0.
+  llvm::Value *local(llvm::Value *warp_bits) { return b.CreateLShr(warp_bits, base); }
 
-  // shfl.sync of any shufflable value: vectors by element, pointers as integers, 64 bits as two halves.
+  // shfl.sync of any shufflable value within the segment: vectors by element, pointers as integers, 64 bits as two
+  // halves. `operand` counts in the sub-group's lanes.
   llvm::Value *shuffle(nvvm::ID kind, llvm::Value *member_mask, llvm::Value *value, llvm::Value *operand,
                        unsigned clamp) {
     llvm::Type *type = value->getType();
@@ -67,15 +90,14 @@ public:
       llvm::Value *bits = shuffle(kind, member_mask, b.CreatePtrToInt(value, b.getInt64Ty()), operand, clamp);
       return b.CreateIntToPtr(bits, type);
     }
-    unsigned width = type->getPrimitiveSizeInBits();
-    llvm::Value *bits = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(width));
+    unsigned bit_width = type->getPrimitiveSizeInBits();
+    llvm::Value *bits = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(bit_width));
     llvm::Value *lane_operand = b.CreateZExtOrTrunc(operand, b.getInt32Ty());
-    auto one = [&](llvm::Value *word) {
-      return call_intrinsic(b, kind, {member_mask, word, lane_operand, b.getInt32(clamp)});
-    };
+    llvm::Value *c = b.CreateOr(segment, b.getInt32(clamp));
+    auto one = [&](llvm::Value *word) { return call_intrinsic(b, kind, {member_mask, word, lane_operand, c}); };
     llvm::Value *result = nullptr;
-    if (width <= 32) {
-      result = b.CreateTrunc(one(b.CreateZExt(bits, b.getInt32Ty())), b.getIntNTy(width));
+    if (bit_width <= 32) {
+      result = b.CreateTrunc(one(b.CreateZExt(bits, b.getInt32Ty())), b.getIntNTy(bit_width));
     } else {
       llvm::Value *low = one(b.CreateTrunc(bits, b.getInt32Ty()));
       llvm::Value *high = one(b.CreateTrunc(b.CreateLShr(bits, 32), b.getInt32Ty()));
@@ -87,8 +109,34 @@ public:
     return shuffle(nvvm::nvvm_shfl_sync_idx_i32, mask, value, source, 0x1f);
   }
 
+  // Runs `step` on `value` only where the uniform `condition` holds, as a branch rather than a select: a shuffle's
+  // call stays in the code even when its result is unused, but a branch on a constant folds away with it.
+  llvm::Value *step_if(llvm::Value *condition, llvm::Value *value, const std::function<llvm::Value *(llvm::Value *)> &step) {
+    if (auto *known = llvm::dyn_cast<llvm::ConstantInt>(condition)) return known->isOne() ? step(value) : value;
+    llvm::Function *function = b.GetInsertBlock()->getParent();
+    auto *then = llvm::BasicBlock::Create(b.getContext(), "step", function);
+    auto *merge = llvm::BasicBlock::Create(b.getContext(), "stepped", function);
+    llvm::BasicBlock *before = b.GetInsertBlock();
+    b.CreateCondBr(condition, then, merge);
+    b.SetInsertPoint(then);
+    llvm::Value *stepped = step(value);
+    llvm::BasicBlock *then_end = b.GetInsertBlock();
+    b.CreateBr(merge);
+    b.SetInsertPoint(merge);
+    llvm::PHINode *result = b.CreatePHI(value->getType(), 2);
+    result->addIncoming(value, before);
+    result->addIncoming(stepped, then_end);
+    return result;
+  }
+  // Whether a step of `offset` lanes stays inside the sub-group: always under 8, the smallest size.
+  llvm::Value *within(unsigned offset) {
+    return offset < 8 ? b.getTrue() : b.CreateICmpULT(b.getInt32(offset), width);
+  }
+
   llvm::IRBuilder<> &b;
-  llvm::Value *lane, *group_size, *id, *size, *mask;
+  llvm::Value *width;
+  llvm::Value *log2_width, *lane, *base, *group_size, *id, *size, *lanes, *mask, *segment;
+  llvm::Value *full_mask; // the member mask when the sub-group is full: a constant at size 32
 };
 
 } // namespace
@@ -145,35 +193,78 @@ llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
   return group_identity(type, arith, is_unsigned);
 }
 
-// A reduction over clusters of `cluster` lanes (a power of two): butterflies whose distance is under the cluster.
+// A reduction over clusters of `cluster` lanes (a power of two, a constant at every call): butterflies whose distance
+// is under the cluster.
 llvm::Value *clustered(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value, llvm::Value *cluster) {
   llvm::IRBuilder<> &b = sg.b;
   llvm::Value *size = b.CreateZExtOrTrunc(cluster, b.getInt32Ty());
   llvm::Value *v = value;
   for (unsigned offset = 1; offset < 32; offset *= 2) {
-    llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.mask, v, b.getInt32(offset), 0x1f);
-    v = b.CreateSelect(b.CreateICmpULT(b.getInt32(offset), size), combine(b, arith, is_unsigned, v, other), v);
+    v = sg.step_if(b.CreateICmpULT(b.getInt32(offset), size), v, [&](llvm::Value *x) {
+      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.mask, x, b.getInt32(offset), 0x1f);
+      return combine(b, arith, is_unsigned, x, other);
+    });
   }
   return v;
 }
 
-llvm::Value *collective(SubGroup &sg, Collective kind, Arith arith, bool is_unsigned, llvm::Value *value) {
+// A full sub-group (the common case) reduces by butterflies, which leave the total in every lane with neither a
+// select nor a broadcast; a short last one shuffles down, keeps what comes from lanes it lacks out, and broadcasts
+// its lane 0's total. The branch is uniform: every lane of a sub-group has the same size.
+llvm::Value *reduce(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value) {
+  llvm::IRBuilder<> &b = sg.b;
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  auto *full = llvm::BasicBlock::Create(b.getContext(), "full", function);
+  auto *partial = llvm::BasicBlock::Create(b.getContext(), "short", function);
+  auto *merge = llvm::BasicBlock::Create(b.getContext(), "reduced", function);
+  b.CreateCondBr(b.CreateICmpEQ(sg.size, sg.width), full, partial);
+  b.SetInsertPoint(full);
+  llvm::Value *butterflies = value;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    butterflies = sg.step_if(sg.within(offset), butterflies, [&](llvm::Value *x) {
+      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.full_mask, x, b.getInt32(offset), 0x1f);
+      return combine(b, arith, is_unsigned, x, other);
+    });
+  }
+  llvm::BasicBlock *full_end = b.GetInsertBlock();
+  b.CreateBr(merge);
+  b.SetInsertPoint(partial);
+  llvm::Value *down = value;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    down = sg.step_if(sg.within(offset), down, [&](llvm::Value *x) {
+      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, x, b.getInt32(offset), 0x1f);
+      llvm::Value *inside = b.CreateICmpULT(b.CreateAdd(sg.lane, b.getInt32(offset)), sg.size);
+      return b.CreateSelect(inside, combine(b, arith, is_unsigned, x, other), x);
+    });
+  }
+  llvm::Value *total = sg.from_lane(down, b.getInt32(0));
+  llvm::BasicBlock *partial_end = b.GetInsertBlock();
+  b.CreateBr(merge);
+  b.SetInsertPoint(merge);
+  llvm::PHINode *result = b.CreatePHI(value->getType(), 2);
+  result->addIncoming(butterflies, full_end);
+  result->addIncoming(total, partial_end);
+  return result;
+}
+
+// Scans shuffle up, which reads only lanes below, so a short sub-group needs no other path.
+llvm::Value *scan(SubGroup &sg, bool inclusive, Arith arith, bool is_unsigned, llvm::Value *value) {
   llvm::IRBuilder<> &b = sg.b;
   llvm::Value *v = value;
   for (unsigned offset = 1; offset < 32; offset *= 2) {
-    if (kind == Collective::Reduce) {
-      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, v, b.getInt32(offset), 0x1f);
-      llvm::Value *inside = b.CreateICmpULT(b.CreateAdd(sg.lane, b.getInt32(offset)), sg.size);
-      v = b.CreateSelect(inside, combine(b, arith, is_unsigned, v, other), v);
-    } else {
-      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_up_i32, sg.mask, v, b.getInt32(offset), 0);
-      v = b.CreateSelect(b.CreateICmpUGE(sg.lane, b.getInt32(offset)), combine(b, arith, is_unsigned, v, other), v);
-    }
+    v = sg.step_if(sg.within(offset), v, [&](llvm::Value *x) {
+      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_up_i32, sg.mask, x, b.getInt32(offset), 0);
+      return b.CreateSelect(b.CreateICmpUGE(sg.lane, b.getInt32(offset)), combine(b, arith, is_unsigned, x, other), x);
+    });
   }
-  if (kind == Collective::Reduce) return sg.from_lane(v, b.getInt32(0));
-  if (kind == Collective::ScanInclusive) return v;
+  if (inclusive) return v;
   llvm::Value *before = sg.shuffle(nvvm::nvvm_shfl_sync_up_i32, sg.mask, v, b.getInt32(1), 0);
   return b.CreateSelect(b.CreateICmpEQ(sg.lane, b.getInt32(0)), identity(v->getType(), arith, is_unsigned), before);
+}
+
+llvm::Value *collective(SubGroup &sg, Collective kind, Arith arith, bool is_unsigned, llvm::Value *value) {
+  if (kind == Collective::Reduce) return reduce(sg, arith, is_unsigned, value);
+  return scan(sg, kind == Collective::ScanInclusive, arith, is_unsigned, value);
 }
 
 // A non-uniform collective: the lanes active at the call. When they are the whole sub-group, the uniform code;
@@ -188,6 +279,7 @@ llvm::Value *non_uniform(SubGroup &sg, Collective kind, Arith arith, bool is_uns
   auto *body = llvm::BasicBlock::Create(context, "lane", function);
   auto *merge = llvm::BasicBlock::Create(context, "merge", function);
   llvm::Value *active = sg.active_mask();
+  llvm::Value *active_lanes = sg.local(active);
   llvm::BasicBlock *entry = b.GetInsertBlock();
   b.CreateCondBr(b.CreateICmpEQ(active, sg.mask), whole, loop);
   b.SetInsertPoint(whole);
@@ -197,7 +289,7 @@ llvm::Value *non_uniform(SubGroup &sg, Collective kind, Arith arith, bool is_uns
   b.SetInsertPoint(loop);
   llvm::PHINode *left = b.CreatePHI(b.getInt32Ty(), 2);
   llvm::PHINode *total = b.CreatePHI(value->getType(), 2);
-  left->addIncoming(active, entry);
+  left->addIncoming(active_lanes, entry);
   total->addIncoming(identity(value->getType(), arith, is_unsigned), entry);
   b.CreateCondBr(b.CreateICmpEQ(left, b.getInt32(0)), merge, body);
   b.SetInsertPoint(body);
@@ -251,6 +343,11 @@ llvm::Value *vote(SubGroup &sg, nvvm::ID id, llvm::Value *member_mask, llvm::Val
   return call_intrinsic(sg.b, id, {member_mask, truth});
 }
 
+// The sub-group's first lane in `active` (warp lanes), as its lane number.
+llvm::Value *first_active(SubGroup &sg, llvm::Value *active) {
+  return sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {sg.local(active), sg.b.getTrue()});
+}
+
 llvm::Value *intel_shuffle_down(SubGroup &sg, llvm::Function &f) {
   llvm::IRBuilder<> &b = sg.b;
   llvm::Value *index = b.CreateAdd(sg.lane, b.CreateZExtOrTrunc(arg(f, 2), b.getInt32Ty()));
@@ -274,9 +371,9 @@ const std::map<std::string, Body> &subgroup_bodies() {
       {"get_sub_group_local_id", [](SubGroup &sg, F &) { return sg.lane; }},
       {"get_sub_group_id", [](SubGroup &sg, F &) { return sg.id; }},
       {"get_sub_group_size", [](SubGroup &sg, F &) { return sg.size; }},
-      {"get_max_sub_group_size", [](SubGroup &sg, F &) { return sg.umin(sg.group_size, sg.b.getInt32(32)); }},
-      {"get_num_sub_groups", [](SubGroup &sg, F &) { return sg.b.CreateLShr(sg.b.CreateAdd(sg.group_size, sg.b.getInt32(31)), 5); }},
-      {"get_enqueued_num_sub_groups", [](SubGroup &sg, F &) { return sg.b.CreateLShr(sg.b.CreateAdd(sg.group_size, sg.b.getInt32(31)), 5); }},
+      {"get_max_sub_group_size", [](SubGroup &sg, F &) { return sg.max_size(); }},
+      {"get_num_sub_groups", [](SubGroup &sg, F &) { return sg.count(); }},
+      {"get_enqueued_num_sub_groups", [](SubGroup &sg, F &) { return sg.count(); }},
       {"sub_group_barrier", [](SubGroup &sg, F &) { call_intrinsic(sg.b, nvvm::nvvm_bar_warp_sync, {sg.mask}); return nullptr; }},
       {"intel_sub_group_shuffle", [](SubGroup &sg, F &f) { return sg.from_lane(arg(f, 0), arg(f, 1)); }},
       {"sub_group_shuffle", [](SubGroup &sg, F &f) { return sg.from_lane(arg(f, 0), arg(f, 1)); }},
@@ -297,22 +394,21 @@ const std::map<std::string, Body> &subgroup_bodies() {
       {"sub_group_any", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_any_sync, sg.mask, arg(f, 0)); }},
       {"sub_group_non_uniform_all", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_all_sync, sg.active_mask(), arg(f, 0)); }},
       {"sub_group_non_uniform_any", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_any_sync, sg.active_mask(), arg(f, 0)); }},
-      {"sub_group_ballot", [](SubGroup &sg, F &f) { return vote(sg, nvvm::nvvm_vote_ballot_sync, sg.active_mask(), arg(f, 0)); }},
+      {"sub_group_ballot", [](SubGroup &sg, F &f) {
+         llvm::Value *active = sg.active_mask();
+         return sg.local(sg.b.CreateAnd(vote(sg, nvvm::nvvm_vote_ballot_sync, active, arg(f, 0)), active)); }},
       {"sub_group_broadcast_first", [](SubGroup &sg, F &f) {
          llvm::Value *active = sg.active_mask();
-         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {active, sg.b.getTrue()});
-         return sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, arg(f, 0), first, 0x1f); }},
+         return sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, arg(f, 0), first_active(sg, active), 0x1f); }},
       {"sub_group_non_uniform_all_equal", [](SubGroup &sg, F &f) {
          llvm::Value *active = sg.active_mask();
-         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {active, sg.b.getTrue()});
+         llvm::Value *first = first_active(sg, active);
          llvm::Value *value = arg(f, 0);
          llvm::Value *theirs = sg.shuffle(nvvm::nvvm_shfl_sync_idx_i32, active, value, first, 0x1f);
          llvm::Value *same = value->getType()->isFloatingPointTy() ? sg.b.CreateFCmpOEQ(value, theirs)
                                                                     : sg.b.CreateICmpEQ(value, theirs);
          return call_intrinsic(sg.b, nvvm::nvvm_vote_all_sync, {active, same}); }},
-      {"sub_group_elect", [](SubGroup &sg, F &) {
-         llvm::Value *first = sg.b.CreateIntrinsic(llvm::Intrinsic::cttz, {sg.b.getInt32Ty()}, {sg.active_mask(), sg.b.getTrue()});
-         return sg.b.CreateICmpEQ(sg.lane, first); }},
+      {"sub_group_elect", [](SubGroup &sg, F &) { return sg.b.CreateICmpEQ(sg.lane, first_active(sg, sg.active_mask())); }},
   };
   return bodies;
 }
@@ -338,7 +434,7 @@ bool define_subgroup_builtin(llvm::Function &f) {
   if (arith && (arith->kind == Collective::ClusteredReduce) != (f.arg_size() == 2)) return false;
   llvm::IRBuilder<> b = begin_definition(f);
   f.addFnAttr(llvm::Attribute::Convergent);
-  SubGroup sg(b);
+  SubGroup sg(b, subgroup_size(b));
   bool is_unsigned = first_parameter_unsigned(f.getName());
   llvm::Value *result = nullptr;
   llvm::Value *operand = f.arg_size() > 0 ? arg(f, 0) : nullptr;
@@ -357,17 +453,16 @@ bool define_subgroup_builtin(llvm::Function &f) {
 
 } // namespace
 
-llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b) { return SubGroup(b).mask; }
-llvm::Value *subgroup_active_mask(llvm::IRBuilder<> &b) { return SubGroup(b).active_mask(); }
+llvm::Value *subgroup_member_mask(llvm::IRBuilder<> &b) { return SubGroup(b, subgroup_size(b)).mask; }
 
-SubGroupPlace subgroup_place(llvm::IRBuilder<> &b) {
-  SubGroup sg(b);
-  return {sg.lane, sg.id, sg.size, sg.group_size};
+SubGroupPlace subgroup_place(llvm::IRBuilder<> &b, llvm::Value *width) {
+  SubGroup sg(b, width);
+  return {sg.lane, sg.id, sg.size, sg.group_size, sg.max_size(), sg.lanes};
 }
 
-llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
-                                 llvm::Value *value) {
-  SubGroup sg(b);
+llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, llvm::Value *width, GroupCollective kind, GroupArith arith,
+                                 bool is_unsigned, llvm::Value *value) {
+  SubGroup sg(b, width);
   return collective(sg, kind, arith, is_unsigned, value);
 }
 

@@ -1,9 +1,10 @@
 // Work-item built-ins for NVPTX: ids and sizes from PTX's special registers, the global offset and work dimensions
 // from the hidden values the kernel entry stores (libclc's get_global_id has no global offset).
 //
-// Functions that are not kernels (an exported library function that is not inlined) see the hidden values too: each
-// work-item of a work-group stores the same values into two static `.shared` variables at kernel entry, and the
-// built-ins read them. A work-item reads its own store (or an identical one), so no barrier is needed.
+// Functions that are not kernels (an exported library function that is not inlined, also one of another module that
+// cuLink joins) see the hidden values too: each work-item of a work-group stores the same values into the start of
+// the dynamic shared array at kernel entry, and the built-ins read them there. A work-item reads its own store (or
+// an identical one), so no barrier is needed.
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <llvm/IR/Constants.h>
@@ -34,7 +35,7 @@ constexpr Registers kNctaid{llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
 // Reads dimension `d` of a work-item built-in, with `outside` for a dimension past 2, as OpenCL requires.
 class WorkItem {
 public:
-  WorkItem(llvm::IRBuilder<> &b, HiddenValues hidden) : b_(b), hidden_(hidden) {}
+  explicit WorkItem(llvm::IRBuilder<> &b) : b_(b) {}
 
   llvm::Value *sreg(Registers registers, unsigned d) {
     ID id = d == 0 ? registers.x : d == 1 ? registers.y : registers.z;
@@ -47,15 +48,16 @@ public:
     return value;
   }
   llvm::Value *offset(unsigned d) {
-    llvm::Value *at = b_.CreateConstInBoundsGEP2_32(hidden_.global_offset->getValueType(), hidden_.global_offset, 0, d);
-    return b_.CreateLoad(b_.getInt64Ty(), at);
+    return b_.CreateAlignedLoad(b_.getInt64Ty(), hidden_value(b_, kHiddenGlobalOffset + 8 * d), llvm::Align(8));
   }
   llvm::Value *id_without_offset(unsigned d) {
     return b_.CreateAdd(b_.CreateMul(sreg(kCtaid, d), sreg(kNtid, d)), sreg(kTid, d));
   }
   llvm::Value *global_id(unsigned d) { return b_.CreateAdd(id_without_offset(d), offset(d)); }
   llvm::Value *global_size(unsigned d) { return b_.CreateMul(sreg(kNctaid, d), sreg(kNtid, d)); }
-  llvm::Value *work_dim() { return b_.CreateLoad(b_.getInt32Ty(), hidden_.work_dim); }
+  llvm::Value *work_dim() {
+    return b_.CreateAlignedLoad(b_.getInt32Ty(), hidden_value(b_, kHiddenWorkDim), llvm::Align(4));
+  }
   llvm::Value *local_linear_id() {
     llvm::Value *yz = b_.CreateAdd(sreg(kTid, 1), b_.CreateMul(sreg(kNtid, 1), sreg(kTid, 2)));
     return b_.CreateAdd(sreg(kTid, 0), b_.CreateMul(sreg(kNtid, 0), yz));
@@ -67,7 +69,6 @@ public:
 
 private:
   llvm::IRBuilder<> &b_;
-  HiddenValues hidden_;
 };
 
 using Body = std::function<llvm::Value *(WorkItem &, llvm::Value *)>;
@@ -91,18 +92,19 @@ const std::map<std::string, Body> &work_item_bodies() {
 
 } // namespace
 
-HiddenValues hidden_values(llvm::Module &module) {
-  llvm::LLVMContext &context = module.getContext();
-  auto get = [&](const char *name, llvm::Type *type, unsigned align) {
-    if (llvm::GlobalVariable *known = module.getGlobalVariable(name, true)) return known;
-    auto *global = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
-                                            llvm::UndefValue::get(type), name, nullptr,
-                                            llvm::GlobalValue::NotThreadLocal, kNvptxShared);
-    global->setAlignment(llvm::Align(align));
-    return global;
-  };
-  return {get("__zeal_global_offset", llvm::ArrayType::get(llvm::Type::getInt64Ty(context), 3), 8),
-          get("__zeal_work_dim", llvm::Type::getInt32Ty(context), 4)};
+llvm::GlobalVariable *dynamic_shared(llvm::Module &module) {
+  constexpr const char *name = "__zeal_dynamic_shared";
+  if (llvm::GlobalVariable *known = module.getGlobalVariable(name)) return known;
+  llvm::Type *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), 0);
+  auto *global = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr, name,
+                                          nullptr, llvm::GlobalValue::NotThreadLocal, kNvptxShared);
+  global->setAlignment(llvm::Align(16));
+  return global;
+}
+
+llvm::Value *hidden_value(llvm::IRBuilder<> &b, unsigned byte) {
+  llvm::Module &module = *b.GetInsertBlock()->getModule();
+  return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), dynamic_shared(module), byte);
 }
 
 llvm::IRBuilder<> begin_definition(llvm::Function &function) {
@@ -127,7 +129,6 @@ llvm::Value *call_intrinsic(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::
 }
 
 void define_work_item_builtins(llvm::Module &module) {
-  HiddenValues hidden = hidden_values(module);
   for (llvm::Function &function : module) {
     if (!function.isDeclaration()) continue;
     auto body = work_item_bodies().find(opencl_base_name(function.getName()).str());
@@ -135,7 +136,7 @@ void define_work_item_builtins(llvm::Module &module) {
     llvm::Type *result = function.getReturnType();
     if (!result->isIntegerTy() || function.arg_size() > 1) continue;
     llvm::IRBuilder<> b = begin_definition(function);
-    WorkItem work_item(b, hidden);
+    WorkItem work_item(b);
     llvm::Value *d = function.arg_size() == 1 ? b.CreateZExtOrTrunc(function.getArg(0), b.getInt32Ty()) : nullptr;
     llvm::Value *value = body->second(work_item, d);
     b.CreateRet(b.CreateZExtOrTrunc(value, result));

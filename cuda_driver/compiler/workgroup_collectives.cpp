@@ -1,6 +1,6 @@
 // Work-group collectives (OpenCL 2.0's work_group_*, which SYCL's group algorithms over a work-group become):
-// reductions and scans of add, min and max, broadcast, all and any. Each sub-group reduces or scans its own values
-// with warp shuffles, one lane per sub-group leaves the result in a static `.shared` scratch of 32 words, and every
+// reductions and scans of add, min and max, broadcast, all and any. Each warp reduces or scans its own values with
+// shuffles (warps, not the kernel's sub-groups, which may be smaller), one lane per warp leaves the result in a static `.shared` scratch of 32 words, and every
 // work-item combines the entries it needs. A barrier before the scratch is written keeps a slower work-item's
 // reading of the previous collective safe; one after makes the entries visible.
 #include "cuda_driver/compiler/internal.hpp"
@@ -73,8 +73,9 @@ llvm::Value *combine_entries(llvm::IRBuilder<> &b, llvm::GlobalVariable *words, 
 llvm::Value *reduce_or_scan(llvm::IRBuilder<> &b, GroupCollective kind, GroupArith arith, bool is_unsigned,
                             llvm::Value *value) {
   llvm::GlobalVariable *words = scratch(*b.GetInsertBlock()->getModule());
-  SubGroupPlace place = subgroup_place(b);
-  llvm::Value *own = subgroup_collective(b, kind, arith, is_unsigned, value);
+  // Warps, whatever the kernel's sub-group size: the scratch has a word for each of at most 32.
+  SubGroupPlace place = subgroup_place(b, b.getInt32(32));
+  llvm::Value *own = subgroup_collective(b, b.getInt32(32), kind, arith, is_unsigned, value);
   // The sub-group's total: the reduction itself, or the inclusive scan at its last lane.
   llvm::Value *total = kind == GroupCollective::Reduce ? own
                        : kind == GroupCollective::ScanInclusive

@@ -172,12 +172,59 @@ TEST(PtxCompiler, WorkGroupCollectivesAreBuiltOfSubGroupShufflesAndSharedMemoryB
   EXPECT_NE(std::string::npos, program.ptx.find(".shared .align 8 .b8 __zeal_group_scratch[264]")) << program.ptx;
 }
 
-TEST(PtxCompiler, AKernelRequiringSubGroupSizeSixteenIsRefusedByName) {
-  auto result = compile_ptx(test_kernel("ptx_sg16"), PtxOptions{});
+// The text of one `.func` (its body), up to the next function or entry.
+std::string function_text(const std::string &ptx, const std::string &name) {
+  size_t at = ptx.find(name + "(\n");
+  if (at == std::string::npos) return {};
+  size_t end = std::min(ptx.find("\n.visible", at + 1), ptx.find("\n.func", at + 1));
+  return ptx.substr(at, end - at);
+}
+
+TEST(PtxCompiler, SubGroupsOfSixteenAndEightAreSegmentsOfAWarpNamedInEveryShufflesCOperand) {
+  PtxProgram program = compiled("ptx_segments");
+  ASSERT_NE(nullptr, kernel_named(program, "segments16"));
+  EXPECT_EQ(16u, kernel_named(program, "segments16")->subgroup_size);
+  EXPECT_EQ(8u, kernel_named(program, "segments8")->subgroup_size);
+  EXPECT_EQ(32u, kernel_named(program, "segments32")->subgroup_size);
+  // c = (32 - size) << 8 | clamp: 0x101f (4127) and 0x1000 (4096) for 16, 0x181f (6175) and 0x1800 (6144) for 8.
+  std::string sixteen = entry_text(program.ptx, "segments16"), eight = entry_text(program.ptx, "segments8");
+  std::string full = entry_text(program.ptx, "segments32");
+  EXPECT_NE(std::string::npos, sixteen.find(", 4127, ")) << sixteen;
+  EXPECT_NE(std::string::npos, sixteen.find(", 4096, ")) << sixteen;
+  EXPECT_NE(std::string::npos, eight.find(", 6175, ")) << eight;
+  EXPECT_NE(std::string::npos, eight.find(", 6144, ")) << eight;
+  EXPECT_EQ(std::string::npos, full.find(", 4127, ")) << full;
+  // No butterfly of 16 lanes in a sub-group of 16, nor of 8 in one of 8: the steps past the size fold away.
+  EXPECT_EQ(std::string::npos, sixteen.find(", 16, 4127")) << sixteen;
+  EXPECT_EQ(std::string::npos, eight.find(", 8, 6175")) << eight;
+  EXPECT_NE(std::string::npos, full.find(", 16, 31")) << full;
+  // The helper reached from kernels of sizes 16 and 32 reads the size the entry stored after the hidden values.
+  std::string helper = function_text(program.ptx, "shared_helper");
+  EXPECT_NE(std::string::npos, helper.find("[__zeal_dynamic_shared+28]")) << program.ptx;
+  EXPECT_NE(std::string::npos, sixteen.find("[__zeal_dynamic_shared+24]")) << sixteen;
+}
+
+TEST(PtxCompiler, AFullSubGroupsReductionIsButterfliesAloneAndAShortOnesShufflesDown) {
+  PtxProgram program = compiled("ptx_segments");
+  std::string sum = entry_text(program.ptx, "sum16");
+  EXPECT_EQ(4u, count(sum, "shfl.sync.bfly.b32")) << sum;
+  EXPECT_EQ(4u, count(sum, "shfl.sync.down.b32")) << sum;
+  // The butterflies' member mask is the segment's lanes (a constant only at 32); no select between them.
+  size_t first = sum.find("shfl.sync.bfly.b32"), last = sum.rfind("shfl.sync.bfly.b32");
+  EXPECT_EQ(std::string::npos, sum.substr(first, last - first).find("selp")) << sum;
+  PtxProgram warps = compiled("ptx_subgroups");
+  std::string reduce = entry_text(warps.ptx, "sg_reduce");
+  EXPECT_NE(std::string::npos, reduce.find(", 1, 31, -1;")) << reduce;
+}
+
+TEST(PtxCompiler, AKernelRequiringASubGroupSizeTheDeviceDoesNotListIsRefusedByName) {
+  PtxOptions warps_only;
+  warps_only.subgroup_sizes = {32};
+  auto result = compile_ptx(test_kernel("ptx_segments"), warps_only);
   ASSERT_FALSE(result);
   EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, result.error().code);
-  EXPECT_EQ("kernel 'needs_sixteen' requires sub-group size 16 (intel_reqd_sub_group_size), which the CUDA back end "
-            "does not support: its sub-groups are warps of 32 work-items",
+  EXPECT_EQ("kernel 'segments16' requires sub-group size 16 (intel_reqd_sub_group_size), which the CUDA back end "
+            "does not support: its sub-groups are warps of 32 work-items or segments of 8 or 16 of one",
             result.error().message);
   EXPECT_NE(std::string::npos, result.error().log.find(result.error().message));
 }
@@ -210,6 +257,21 @@ std::vector<uint8_t> cpu_test_kernel(const std::string &stem) {
   std::vector<uint8_t> spirv = read_file(std::string(ZEAL_PTX_CPU_KERNEL_DIR) + "/" + stem + ".spv");
   EXPECT_FALSE(spirv.empty()) << stem << ".spv was not built";
   return spirv;
+}
+
+TEST(PtxCompiler, TheHiddenValuesAreAtTheStartOfDynamicSharedMemoryAndStoredOnlyWhereSomethingMayReadThem) {
+  PtxProgram program = compiled("ptx_basics");
+  EXPECT_EQ(std::string::npos, program.ptx.find("__zeal_global_offset")) << program.ptx;
+  std::string callee = entry_text(program.ptx, "hidden_in_callee");
+  EXPECT_NE(std::string::npos, callee.find("[__zeal_dynamic_shared]")) << callee;
+  EXPECT_NE(std::string::npos, callee.find("[__zeal_dynamic_shared+24]")) << callee;
+  // A vector add reads none of them and calls nothing another module defines.
+  std::string vadd = entry_text(program.ptx, "vadd");
+  EXPECT_EQ(std::string::npos, vadd.find("st.shared")) << vadd;
+  // A kernel calling an import stores them, for the function that cuLink joins.
+  auto user = compile_ptx(cpu_test_kernel("link_user"), PtxOptions{});
+  ASSERT_TRUE(user) << user.error().message;
+  EXPECT_NE(std::string::npos, user->ptx.find("[__zeal_dynamic_shared+24]")) << user->ptx;
 }
 
 TEST(PtxCompiler, ImportsStayExternForTheRuntimesLinkAndNothingElseIsUnresolved) {

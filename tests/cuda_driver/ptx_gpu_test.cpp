@@ -80,6 +80,10 @@ Gpu &gpu() {
   return instance;
 }
 
+// ptx_reserved_shared_bytes (ptx_compiler.hpp, which this test does not link): the hidden values' bytes at the start
+// of dynamic shared memory.
+constexpr unsigned kReserved = 32;
+
 // The hidden parameters every entry takes after the kernel's own.
 struct Hidden {
   uint64_t offset[3] = {0, 0, 0};
@@ -118,9 +122,11 @@ protected:
     EXPECT_EQ(0, cuda->cuMemcpyDtoH_v2(contents.data(), pointer, count * sizeof(T)));
     return contents;
   }
-  // Launches with the kernel's arguments followed by the hidden ones.
+  // Launches with the kernel's arguments followed by the hidden ones, and, as the runtime does (Kernel::record), the
+  // reserved bytes of dynamic shared memory before `local_bytes` of local arguments (at offsets from kReserved).
   void launch(Handle kernel, std::vector<void *> args, Hidden &hidden, const unsigned (&groups)[3],
-              const unsigned (&local)[3], unsigned shared_bytes = 0) {
+              const unsigned (&local)[3], unsigned local_bytes = 0) {
+    unsigned shared_bytes = kReserved + local_bytes;
     for (uint64_t &offset : hidden.offset) args.push_back(&offset);
     args.push_back(&hidden.dim);
     ASSERT_EQ(0, cuda->cuLaunchKernel(kernel, groups[0], groups[1], groups[2], local[0], local[1], local[2],
@@ -147,7 +153,7 @@ TEST_F(PtxOnGpu, ALocalPointerIsAnOffsetIntoDynamicSharedMemoryBesideStaticLocal
   std::vector<int> in(64);
   for (int i = 0; i < 64; ++i) in[i] = 100 * i;
   CUdeviceptr din = buffer(in), dout = buffer(std::vector<int>(64)), bias = buffer(std::vector<int>{7});
-  uint32_t offset = 16; // the runtime lays out local arguments; this one starts 16 bytes in
+  uint32_t offset = kReserved + 16; // the runtime lays out local arguments; this one starts 16 bytes past its own
   Hidden hidden;
   launch(function(ptx_ptx_basics, "local_reverse"), {&din, &dout, &offset, &bias}, hidden, {1, 1, 1}, {64, 1, 1},
          16 + 64 * 4);
@@ -185,7 +191,7 @@ TEST_F(PtxOnGpu, WorkItemBuiltInsMatchTheLaunch) {
 TEST_F(PtxOnGpu, AtomicsOnGlobalLocalAnd64BitMemoryCountEveryWorkItem) {
   CUdeviceptr g = buffer(std::vector<int>(64)), g64 = buffer(std::vector<int64_t>(8)), f = buffer(std::vector<float>(8));
   CUdeviceptr ai = buffer(std::vector<int>(64));
-  uint32_t local = 0;
+  uint32_t local = kReserved;
   Hidden hidden;
   launch(function(ptx_ptx_basics, "atomics"), {&g, &g64, &f, &local, &ai}, hidden, {4, 1, 1}, {64, 1, 1}, 4);
   std::vector<int> counts = read<int>(g, 4), fetched = read<int>(ai, 2);
