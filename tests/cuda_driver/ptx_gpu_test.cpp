@@ -14,6 +14,7 @@
 
 extern const char ptx_ptx_basics[];
 extern const char ptx_ptx_subgroups[];
+extern const char ptx_ptx_segments[];
 
 namespace {
 
@@ -324,6 +325,62 @@ TEST_F(PtxOnGpu, SubGroupShufflesTakeTheLanesTheyName) {
     EXPECT_EQ(at(1) + down + up + at(lane ^ 1) + at(3), ints[i]) << i;
     EXPECT_EQ(fin[base + 1] * 2 + fin[base + (lane ^ 1)], floats[i]) << i;
   }
+}
+
+// What kernels/ptx_segments.cl writes for global id `i`, in groups of `group` work-items and sub-groups of `size`.
+std::vector<int> segment_answers(const std::vector<int> &in, size_t i, size_t group, size_t size) {
+  size_t local = i % group, sg = local / size, lane = local % size;
+  size_t count = std::min(size, group - sg * size), first = i - lane;
+  auto x = [&](size_t k) { return in[first + k]; };
+  int sum = 0, inclusive = 0, exclusive_max = INT32_MIN, max = INT32_MIN, any7 = 0, all = 1, odd_sum = 0;
+  uint32_t ballot = 0;
+  for (size_t k = 0; k < count; ++k) {
+    sum += x(k);
+    if (k <= lane) inclusive += x(k);
+    if (k < lane) exclusive_max = std::max(exclusive_max, x(k));
+    max = std::max(max, x(k));
+    any7 |= x(k) == 7;
+    all &= x(k) > 0;
+    if (x(k) % 3 == 0) ballot |= 1u << k;
+    if (x(k) & 1) odd_sum += x(k);
+  }
+  size_t max_size = std::min(group, size);
+  return {int(count), int(max_size), int((group + size - 1) / size), int(sg), int(lane), x((lane + 1) % count),
+          x(lane ^ 1), lane + 1 < count ? x(lane + 1) : -1, lane > 0 ? x(lane - 1) : -1, x(0), sum, inclusive,
+          exclusive_max, int(ballot), max, any7 + 2 * all, lane == 0, in[sg * max_size + lane],
+          (x(lane) & 1) ? odd_sum : -1, sum + 1000 * inclusive};
+}
+
+// Sub-groups of 16 and 8 are segments of a warp, each with a short last one; a helper that kernels of all three
+// sizes call reads the size its launch's entry stored.
+TEST_F(PtxOnGpu, SubGroupsOfSixteenAndEightAnswerEveryBuiltInAsSegmentsOfAWarp) {
+  struct Case {
+    const char *kernel;
+    size_t size, group;
+  };
+  for (Case c : {Case{"segments16", 16, 40}, Case{"segments8", 8, 20}, Case{"segments32", 32, 48}}) {
+    const size_t n = 2 * c.group;
+    std::vector<int> in(n);
+    for (size_t i = 0; i < n; ++i) in[i] = int(i * 7 % 11) + 1;
+    CUdeviceptr din = buffer(in), out = buffer(std::vector<int>(n * 20));
+    Hidden hidden;
+    const unsigned local = unsigned(c.group);
+    launch(function(ptx_ptx_segments, c.kernel), {&din, &out}, hidden, {2, 1, 1}, {local, 1, 1});
+    std::vector<int> values = read<int>(out, n * 20);
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<int> got(values.begin() + long(i * 20), values.begin() + long(i * 20 + 20));
+      ASSERT_EQ(segment_answers(in, i, c.group, c.size), got) << c.kernel << " work-item " << i;
+    }
+  }
+}
+
+TEST_F(PtxOnGpu, AReductionOverSubGroupsOfSixteenSumsFullAndShortOnes) {
+  std::vector<float> in(40);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  CUdeviceptr din = buffer(in), out = buffer(std::vector<float>(3));
+  Hidden hidden;
+  launch(function(ptx_ptx_segments, "sum16"), {&din, &out}, hidden, {1, 1, 1}, {40, 1, 1});
+  EXPECT_EQ((std::vector<float>{120.0f, 376.0f, 284.0f}), read<float>(out, 3)); // 0..15, 16..31, 32..39
 }
 
 } // namespace
