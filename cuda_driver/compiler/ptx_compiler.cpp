@@ -20,10 +20,11 @@ namespace zeal::cuda {
 
 namespace {
 
-// LLVM's errors and warnings (the linker's, the back end's) go to the build log, not to stderr; remarks (code
-// generation's instruction counts) do not.
+// LLVM's errors and warnings (the linker's, the back end's) go to the build log, not to stderr; nothing else does:
+// remarks (code generation's instruction counts, the inliner's decisions), which LLVM makes where something in the
+// process asked for them (-pass-remarks-analysis), and notes are LLVM's, not the module's.
 void note_diagnostic(const llvm::DiagnosticInfo &info, void *log) {
-  if (info.getSeverity() == llvm::DS_Remark || info.getSeverity() == llvm::DS_Note) return;
+  if (info.getSeverity() != llvm::DS_Error && info.getSeverity() != llvm::DS_Warning) return;
   std::string text;
   llvm::raw_string_ostream out(text);
   llvm::DiagnosticPrinterRawOStream printer(out);

@@ -6,6 +6,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
 
 #include <gtest/gtest.h>
 
@@ -227,6 +228,19 @@ TEST(PtxCompiler, AKernelRequiringASubGroupSizeTheDeviceDoesNotListIsRefusedByNa
             "does not support: its sub-groups are warps of 32 work-items or segments of 8 or 16 of one",
             result.error().message);
   EXPECT_NE(std::string::npos, result.error().log.find(result.error().message));
+}
+
+// LLVM's remarks (code generation's "N instructions in function", the optimiser's analyses) are not the build
+// log's, even in a process where something asked LLVM for them.
+TEST(PtxCompiler, TheBuildLogHoldsNoRemarksOfLlvmEvenWhereTheProcessAskedForThem) {
+  const char *args[] = {"ptx_compiler_test", "-pass-remarks-analysis=.*", "-pass-remarks-missed=.*"};
+  ASSERT_TRUE(llvm::cl::ParseCommandLineOptions(3, args, "", &llvm::errs()));
+  for (unsigned level : {0u, 2u}) {
+    PtxOptions options;
+    options.opt_level = level;
+    EXPECT_EQ("", compiled("ptx_segments", options).log) << "-O" << level;
+    EXPECT_EQ("", compiled("ptx_subgroups", options).log) << "-O" << level;
+  }
 }
 
 TEST(PtxCompiler, BytesThatAreNotSpirvAreAnInvalidArgument) {
