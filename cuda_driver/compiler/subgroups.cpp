@@ -193,35 +193,24 @@ llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
   return group_identity(type, arith, is_unsigned);
 }
 
-// A reduction over clusters of `cluster` lanes (a power of two, a constant at every call): butterflies whose distance
-// is under the cluster.
-llvm::Value *clustered(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value, llvm::Value *cluster) {
+// A reduction within clusters of `cluster` lanes (a power of two up to the sub-group's size, a constant at every
+// clustered call; null for a whole reduction). A full sub-group (the common case) reduces by
+// butterflies, which leave each cluster's total in all its lanes with neither a select nor a broadcast; a short last
+// one shuffles down, keeps out what comes from lanes past its end or its cluster's, and broadcasts each cluster's
+// first lane. The branch is uniform: every lane of a sub-group has the same size.
+llvm::Value *reduce(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value, llvm::Value *cluster_size) {
   llvm::IRBuilder<> &b = sg.b;
-  llvm::Value *size = b.CreateZExtOrTrunc(cluster, b.getInt32Ty());
-  llvm::Value *v = value;
-  for (unsigned offset = 1; offset < 32; offset *= 2) {
-    v = sg.step_if(b.CreateICmpULT(b.getInt32(offset), size), v, [&](llvm::Value *x) {
-      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.mask, x, b.getInt32(offset), 0x1f);
-      return combine(b, arith, is_unsigned, x, other);
-    });
-  }
-  return v;
-}
-
-// A full sub-group (the common case) reduces by butterflies, which leave the total in every lane with neither a
-// select nor a broadcast; a short last one shuffles down, keeps what comes from lanes it lacks out, and broadcasts
-// its lane 0's total. The branch is uniform: every lane of a sub-group has the same size.
-llvm::Value *reduce(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value) {
-  llvm::IRBuilder<> &b = sg.b;
+  llvm::Value *cluster = cluster_size != nullptr ? cluster_size : sg.width;
   llvm::Function *function = b.GetInsertBlock()->getParent();
   auto *full = llvm::BasicBlock::Create(b.getContext(), "full", function);
   auto *partial = llvm::BasicBlock::Create(b.getContext(), "short", function);
   auto *merge = llvm::BasicBlock::Create(b.getContext(), "reduced", function);
+  auto steps = [&](unsigned offset) { return b.CreateAnd(sg.within(offset), b.CreateICmpULT(b.getInt32(offset), cluster)); };
   b.CreateCondBr(b.CreateICmpEQ(sg.size, sg.width), full, partial);
   b.SetInsertPoint(full);
   llvm::Value *butterflies = value;
   for (unsigned offset = 1; offset < 32; offset *= 2) {
-    butterflies = sg.step_if(sg.within(offset), butterflies, [&](llvm::Value *x) {
+    butterflies = sg.step_if(steps(offset), butterflies, [&](llvm::Value *x) {
       llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.full_mask, x, b.getInt32(offset), 0x1f);
       return combine(b, arith, is_unsigned, x, other);
     });
@@ -229,15 +218,19 @@ llvm::Value *reduce(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *va
   llvm::BasicBlock *full_end = b.GetInsertBlock();
   b.CreateBr(merge);
   b.SetInsertPoint(partial);
+  llvm::Value *in_cluster = b.CreateAnd(sg.lane, b.CreateSub(cluster, b.getInt32(1)));
   llvm::Value *down = value;
   for (unsigned offset = 1; offset < 32; offset *= 2) {
-    down = sg.step_if(sg.within(offset), down, [&](llvm::Value *x) {
+    down = sg.step_if(steps(offset), down, [&](llvm::Value *x) {
       llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, x, b.getInt32(offset), 0x1f);
       llvm::Value *inside = b.CreateICmpULT(b.CreateAdd(sg.lane, b.getInt32(offset)), sg.size);
+      if (cluster_size != nullptr) {
+        inside = b.CreateAnd(inside, b.CreateICmpULT(b.CreateAdd(in_cluster, b.getInt32(offset)), cluster));
+      }
       return b.CreateSelect(inside, combine(b, arith, is_unsigned, x, other), x);
     });
   }
-  llvm::Value *total = sg.from_lane(down, b.getInt32(0));
+  llvm::Value *total = sg.from_lane(down, b.CreateSub(sg.lane, in_cluster));
   llvm::BasicBlock *partial_end = b.GetInsertBlock();
   b.CreateBr(merge);
   b.SetInsertPoint(merge);
@@ -263,7 +256,7 @@ llvm::Value *scan(SubGroup &sg, bool inclusive, Arith arith, bool is_unsigned, l
 }
 
 llvm::Value *collective(SubGroup &sg, Collective kind, Arith arith, bool is_unsigned, llvm::Value *value) {
-  if (kind == Collective::Reduce) return reduce(sg, arith, is_unsigned, value);
+  if (kind == Collective::Reduce) return reduce(sg, arith, is_unsigned, value, nullptr);
   return scan(sg, kind == Collective::ScanInclusive, arith, is_unsigned, value);
 }
 
@@ -443,7 +436,10 @@ bool define_subgroup_builtin(llvm::Function &f) {
     operand = b.CreateZExt(b.CreateICmpNE(operand, llvm::Constant::getNullValue(type)), type);
   }
   if (!arith) result = known->second(sg, f);
-  else if (arith->kind == Collective::ClusteredReduce) result = clustered(sg, arith->arith, is_unsigned, operand, arg(f, 1));
+  else if (arith->kind == Collective::ClusteredReduce) {
+    llvm::Value *cluster = b.CreateZExtOrTrunc(arg(f, 1), b.getInt32Ty());
+    result = reduce(sg, arith->arith, is_unsigned, operand, cluster);
+  }
   else if (arith->non_uniform) result = non_uniform(sg, arith->kind, arith->arith, is_unsigned, operand);
   else result = collective(sg, arith->kind, arith->arith, is_unsigned, operand);
   if (f.getReturnType()->isVoidTy()) b.CreateRetVoid();

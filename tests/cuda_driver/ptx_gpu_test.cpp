@@ -332,7 +332,7 @@ std::vector<int> segment_answers(const std::vector<int> &in, size_t i, size_t gr
   size_t local = i % group, sg = local / size, lane = local % size;
   size_t count = std::min(size, group - sg * size), first = i - lane;
   auto x = [&](size_t k) { return in[first + k]; };
-  int sum = 0, inclusive = 0, exclusive_max = INT32_MIN, max = INT32_MIN, any7 = 0, all = 1, odd_sum = 0;
+  int sum = 0, inclusive = 0, exclusive_max = INT32_MIN, max = INT32_MIN, any7 = 0, all = 1, odd_sum = 0, cluster = 0;
   uint32_t ballot = 0;
   for (size_t k = 0; k < count; ++k) {
     sum += x(k);
@@ -343,32 +343,34 @@ std::vector<int> segment_answers(const std::vector<int> &in, size_t i, size_t gr
     all &= x(k) > 0;
     if (x(k) % 3 == 0) ballot |= 1u << k;
     if (x(k) & 1) odd_sum += x(k);
+    if (k / 4 == lane / 4) cluster += x(k); // clusters of 4, the last one short where the sub-group is
   }
   size_t max_size = std::min(group, size);
   return {int(count), int(max_size), int((group + size - 1) / size), int(sg), int(lane), x((lane + 1) % count),
           x(lane ^ 1), lane + 1 < count ? x(lane + 1) : -1, lane > 0 ? x(lane - 1) : -1, x(0), sum, inclusive,
           exclusive_max, int(ballot), max, any7 + 2 * all, lane == 0, in[sg * max_size + lane],
-          (x(lane) & 1) ? odd_sum : -1, sum + 1000 * inclusive};
+          (x(lane) & 1) ? odd_sum : -1, sum + 1000 * inclusive, cluster};
 }
 
 // Sub-groups of 16 and 8 are segments of a warp, each with a short last one; a helper that kernels of all three
-// sizes call reads the size its launch's entry stored.
+// sizes call reads the size its launch's entry stored; clustered reductions of 4 include a short last cluster.
 TEST_F(PtxOnGpu, SubGroupsOfSixteenAndEightAnswerEveryBuiltInAsSegmentsOfAWarp) {
   struct Case {
     const char *kernel;
     size_t size, group;
   };
-  for (Case c : {Case{"segments16", 16, 40}, Case{"segments8", 8, 20}, Case{"segments32", 32, 48}}) {
+  // Last sub-groups of 10, 6 and 18 lanes: even (xor 1 stays inside), their last cluster of 4 short.
+  for (Case c : {Case{"segments16", 16, 42}, Case{"segments8", 8, 22}, Case{"segments32", 32, 50}}) {
     const size_t n = 2 * c.group;
     std::vector<int> in(n);
     for (size_t i = 0; i < n; ++i) in[i] = int(i * 7 % 11) + 1;
-    CUdeviceptr din = buffer(in), out = buffer(std::vector<int>(n * 20));
+    CUdeviceptr din = buffer(in), out = buffer(std::vector<int>(n * 21));
     Hidden hidden;
     const unsigned local = unsigned(c.group);
     launch(function(ptx_ptx_segments, c.kernel), {&din, &out}, hidden, {2, 1, 1}, {local, 1, 1});
-    std::vector<int> values = read<int>(out, n * 20);
+    std::vector<int> values = read<int>(out, n * 21);
     for (size_t i = 0; i < n; ++i) {
-      std::vector<int> got(values.begin() + long(i * 20), values.begin() + long(i * 20 + 20));
+      std::vector<int> got(values.begin() + long(i * 21), values.begin() + long(i * 21 + 21));
       ASSERT_EQ(segment_answers(in, i, c.group, c.size), got) << c.kernel << " work-item " << i;
     }
   }

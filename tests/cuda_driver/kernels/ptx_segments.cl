@@ -12,7 +12,7 @@ __attribute__((noinline)) int shared_helper(int x) {
 #define ANSWER(in, out)                                                                                               \
   size_t i = get_global_id(0);                                                                                        \
   int x = in[i];                                                                                                      \
-  global int *o = out + get_global_linear_id() * 20;                                                                  \
+  global int *o = out + get_global_linear_id() * 21;                                                                  \
   uint lane = get_sub_group_local_id(), size = get_sub_group_size();                                                  \
   o[0] = size;                                                                                                        \
   o[1] = get_max_sub_group_size();                                                                                    \
@@ -34,7 +34,8 @@ __attribute__((noinline)) int shared_helper(int x) {
   o[16] = sub_group_elect();                                                                                          \
   o[17] = intel_sub_group_block_read((global const uint *)in + get_sub_group_id() * get_max_sub_group_size());        \
   o[18] = (x & 1) ? sub_group_non_uniform_reduce_add(x) : -1;                                                         \
-  o[19] = shared_helper(x);
+  o[19] = shared_helper(x);                                                                                           \
+  o[20] = sub_group_clustered_reduce_add(x, 4);
 
 __attribute__((intel_reqd_sub_group_size(16))) kernel void segments16(global const int *in, global int *out) {
   ANSWER(in, out)
