@@ -13,10 +13,12 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <cstdio>
 #include <mutex>
@@ -98,28 +100,45 @@ Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, u
   return machine;
 }
 
-void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level) {
+namespace {
+
+// Runs the module pipeline that `make` builds from `builder`, with the analyses `builder` registers.
+void run_pipeline(llvm::Module &module, llvm::PassBuilder &builder,
+                  const std::function<llvm::ModulePassManager(llvm::PassBuilder &)> &make) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager sccs;
   llvm::ModuleAnalysisManager modules;
-  // The constructor registers the target's callbacks (NVVMReflect, NVPTX's own passes) and its TTI.
-  llvm::PassBuilder builder(&machine);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(sccs);
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
-  llvm::ModulePassManager passes;
-  if (opt_level == 0) {
-    passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
-  } else {
+  llvm::ModulePassManager passes = make(builder);
+  passes.run(module, modules);
+}
+
+} // namespace
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level) {
+  // The constructor registers the target's callbacks (NVVMReflect, NVPTX's own passes) and its TTI.
+  llvm::PassBuilder builder(&machine);
+  run_pipeline(module, builder, [&](llvm::PassBuilder &pipelines) {
+    if (opt_level == 0) return pipelines.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
     llvm::OptimizationLevel level = opt_level == 1   ? llvm::OptimizationLevel::O1
                                     : opt_level == 2 ? llvm::OptimizationLevel::O2
                                                      : llvm::OptimizationLevel::O3;
-    passes = builder.buildPerModuleDefaultPipeline(level);
-  }
-  passes.run(module, modules);
+    return pipelines.buildPerModuleDefaultPipeline(level);
+  });
+}
+
+void inline_always_inlined(llvm::Module &module) {
+  llvm::PassBuilder builder;
+  run_pipeline(module, builder, [](llvm::PassBuilder &) {
+    llvm::ModulePassManager passes;
+    passes.addPass(llvm::AlwaysInlinerPass(false));
+    return passes;
+  });
 }
 
 // Why NVPTX cannot generate an instruction, or nothing.

@@ -132,6 +132,8 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
 inline constexpr unsigned kNewestSm = 86;
 Result<std::unique_ptr<llvm::TargetMachine>> nvptx_target_machine(unsigned sm, unsigned opt_level);
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, unsigned opt_level);
+// Inlines the functions marked always-inline (the built-ins, the kernels' bodies), as optimisation would later.
+void inline_always_inlined(llvm::Module &module);
 // Fences and atomic orders as NVPTX 15 can select them (memory_order.cpp); atomics on 16-bit floats refused.
 Status legalize_memory_order(llvm::Module &module);
 // Allocas of a constant size outside their function's entry block move into it: NVPTX can only make frame slots,

@@ -8,9 +8,6 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/PassManager.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <map>
 #include <optional>
@@ -55,22 +52,6 @@ std::optional<uint32_t> single_size(llvm::Function &function, const std::map<std
     }
   }
   return size;
-}
-
-void inline_always_inlined(llvm::Module &module) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager sccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  llvm::ModulePassManager passes;
-  passes.addPass(llvm::AlwaysInlinerPass(false));
-  passes.run(module, modules);
 }
 
 } // namespace
