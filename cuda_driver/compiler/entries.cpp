@@ -10,6 +10,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Metadata.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -103,22 +104,32 @@ struct HiddenUse {
   std::vector<llvm::Function *> callees;
 };
 
+// Whether `pointer` may point into `object`, through any GEP, cast, select or phi.
+bool derived_from(const llvm::Value *pointer, const llvm::GlobalVariable *object) {
+  llvm::SmallVector<const llvm::Value *, 4> objects;
+  llvm::getUnderlyingObjects(pointer, objects, nullptr, 0);
+  return std::find(objects.begin(), objects.end(), object) != objects.end();
+}
+
 HiddenUse hidden_use(llvm::Function &function, llvm::GlobalVariable *shared) {
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   HiddenUse use;
   for (llvm::Instruction &instruction : llvm::instructions(function)) {
-    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+    auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+    if (call != nullptr && !call->isInlineAsm()) { // the back end's own assembly (activemask) reads no memory
       llvm::Function *callee = call->getCalledFunction();
       if (callee == nullptr || (callee->isDeclaration() && !callee->isIntrinsic())) use.reads = true;
       else if (!callee->isDeclaration()) use.callees.push_back(callee);
     }
     for (llvm::Value *operand : instruction.operands()) {
-      if (!operand->getType()->isPointerTy()) continue;
+      if (!operand->getType()->isPointerTy() || !derived_from(operand, shared)) continue;
+      // A constant offset past the hidden values is local memory; a run-time one may be either (local memory
+      // reached through an argument's offset, or a hidden value the optimiser chose by index), so it counts.
       int64_t offset = 0;
-      llvm::Value *base = llvm::GetPointerBaseWithConstantOffset(operand, offset, layout);
-      if (base != shared || offset < 0 || offset >= int64_t(ptx_reserved_shared_bytes)) continue;
+      bool constant = llvm::GetPointerBaseWithConstantOffset(operand, offset, layout) == shared;
+      if (constant && offset >= int64_t(ptx_reserved_shared_bytes)) continue;
       auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
-      if (store != nullptr && store->getPointerOperand() == operand) use.stores.push_back(store);
+      if (constant && store != nullptr && store->getPointerOperand() == operand) use.stores.push_back(store);
       else use.reads = true;
     }
   }

@@ -111,9 +111,9 @@ llvm::Value *call_intrinsic(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::
 // Each kernel becomes a PTX entry: local pointers as u32 offsets into dynamic shared memory, the hidden parameters
 // appended, nvvm.annotations written. The kernels' SPIR-V bodies become internal functions the entries inline.
 void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels);
-// After optimisation: an entry's stores of the hidden values go when nothing it reaches reads them (no built-in's
-// read is left, no import that another module defines and no function pointer is called). Other code reads the
-// reserved bytes only through built-ins, as local pointers point past them.
+// After optimisation: an entry's stores of the hidden values go when nothing it reaches may read them (no access
+// to the dynamic shared array below ptx_reserved_shared_bytes or at a run-time offset is left, no import that
+// another module defines and no function pointer is called).
 void drop_unread_hidden_values(llvm::Module &module);
 
 // Links what libclc defines of the module's remaining built-ins.

@@ -37,7 +37,8 @@ struct PtxKernel {
   uint32_t required_group_size[3] = {0, 0, 0};   // reqd_work_group_size, zeros when none
   uint32_t required_subgroup_size = 0;           // intel_reqd_sub_group_size, 0 when none
   uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
-  uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp)
+  uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp;
+                                                 // 8 and 16 are segments of one)
   uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory); the PTX
                                                  // adds up to 264 bytes of its own (the work-group collectives'
                                                  // scratch); CUDA's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts both.
@@ -52,8 +53,8 @@ inline constexpr unsigned ptx_hidden_params = 4;
 
 // The first bytes of every launch's dynamic shared memory are the hidden values' (the entry stores them there, with
 // the kernel's sub-group size, and work-item and sub-group built-ins read them there, also in functions of other
-// modules linked in: every `extern .shared` array of a CUDA kernel starts at the same address). The runtime adds these bytes to each launch of a compiled kernel
-// and lays local-memory arguments out after them.
+// modules linked in: every `extern .shared` array of a CUDA kernel starts at the same address). The runtime adds
+// these bytes to each launch of a compiled kernel and lays local-memory arguments out after them.
 inline constexpr unsigned ptx_reserved_shared_bytes = 32;
 
 struct PtxProgram {
