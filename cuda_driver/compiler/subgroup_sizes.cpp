@@ -1,3 +1,5 @@
+// The sub-group size each function's built-ins run with: a constant where one size reaches it, else the stored one.
+//
 // Each kernel runs with its own sub-group size (8, 16 or 32), but built-ins are defined once per module, before
 // anything is inlined. They ask for the size through a call of __zeal_sub_group_size, whose body reads the hidden
 // value the entry stores. Once the built-ins are inlined, a call in a function that only kernels of one size reach
