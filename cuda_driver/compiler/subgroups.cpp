@@ -109,24 +109,33 @@ public:
     return shuffle(nvvm::nvvm_shfl_sync_idx_i32, mask, value, source, 0x1f);
   }
 
+  // The value `when_true` makes where the uniform `condition` holds, else `when_false`'s, each in its own block.
+  llvm::Value *either(llvm::Value *condition, const std::function<llvm::Value *()> &when_true,
+                      const std::function<llvm::Value *()> &when_false) {
+    llvm::Function *function = b.GetInsertBlock()->getParent();
+    auto *yes = llvm::BasicBlock::Create(b.getContext(), "then", function);
+    auto *no = llvm::BasicBlock::Create(b.getContext(), "else", function);
+    auto *merge = llvm::BasicBlock::Create(b.getContext(), "merge", function);
+    b.CreateCondBr(condition, yes, no);
+    b.SetInsertPoint(yes);
+    llvm::Value *first = when_true();
+    llvm::BasicBlock *yes_end = b.GetInsertBlock();
+    b.CreateBr(merge);
+    b.SetInsertPoint(no);
+    llvm::Value *second = when_false();
+    llvm::BasicBlock *no_end = b.GetInsertBlock();
+    b.CreateBr(merge);
+    b.SetInsertPoint(merge);
+    llvm::PHINode *result = b.CreatePHI(first->getType(), 2);
+    result->addIncoming(first, yes_end);
+    result->addIncoming(second, no_end);
+    return result;
+  }
   // Runs `step` on `value` only where the uniform `condition` holds, as a branch rather than a select: a shuffle's
   // call stays in the code even when its result is unused, but a branch on a constant folds away with it.
   llvm::Value *step_if(llvm::Value *condition, llvm::Value *value, const std::function<llvm::Value *(llvm::Value *)> &step) {
     if (auto *known = llvm::dyn_cast<llvm::ConstantInt>(condition)) return known->isOne() ? step(value) : value;
-    llvm::Function *function = b.GetInsertBlock()->getParent();
-    auto *then = llvm::BasicBlock::Create(b.getContext(), "step", function);
-    auto *merge = llvm::BasicBlock::Create(b.getContext(), "stepped", function);
-    llvm::BasicBlock *before = b.GetInsertBlock();
-    b.CreateCondBr(condition, then, merge);
-    b.SetInsertPoint(then);
-    llvm::Value *stepped = step(value);
-    llvm::BasicBlock *then_end = b.GetInsertBlock();
-    b.CreateBr(merge);
-    b.SetInsertPoint(merge);
-    llvm::PHINode *result = b.CreatePHI(value->getType(), 2);
-    result->addIncoming(value, before);
-    result->addIncoming(stepped, then_end);
-    return result;
+    return either(condition, [&] { return step(value); }, [&] { return value; });
   }
   // Whether a step of `offset` lanes stays inside the sub-group: always under 8, the smallest size.
   llvm::Value *within(unsigned offset) {
@@ -201,43 +210,33 @@ llvm::Constant *identity(llvm::Type *type, Arith arith, bool is_unsigned) {
 llvm::Value *reduce(SubGroup &sg, Arith arith, bool is_unsigned, llvm::Value *value, llvm::Value *cluster_size) {
   llvm::IRBuilder<> &b = sg.b;
   llvm::Value *cluster = cluster_size != nullptr ? cluster_size : sg.width;
-  llvm::Function *function = b.GetInsertBlock()->getParent();
-  auto *full = llvm::BasicBlock::Create(b.getContext(), "full", function);
-  auto *partial = llvm::BasicBlock::Create(b.getContext(), "short", function);
-  auto *merge = llvm::BasicBlock::Create(b.getContext(), "reduced", function);
   auto steps = [&](unsigned offset) { return b.CreateAnd(sg.within(offset), b.CreateICmpULT(b.getInt32(offset), cluster)); };
-  b.CreateCondBr(b.CreateICmpEQ(sg.size, sg.width), full, partial);
-  b.SetInsertPoint(full);
-  llvm::Value *butterflies = value;
-  for (unsigned offset = 1; offset < 32; offset *= 2) {
-    butterflies = sg.step_if(steps(offset), butterflies, [&](llvm::Value *x) {
-      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.full_mask, x, b.getInt32(offset), 0x1f);
-      return combine(b, arith, is_unsigned, x, other);
-    });
-  }
-  llvm::BasicBlock *full_end = b.GetInsertBlock();
-  b.CreateBr(merge);
-  b.SetInsertPoint(partial);
-  llvm::Value *in_cluster = b.CreateAnd(sg.lane, b.CreateSub(cluster, b.getInt32(1)));
-  llvm::Value *down = value;
-  for (unsigned offset = 1; offset < 32; offset *= 2) {
-    down = sg.step_if(steps(offset), down, [&](llvm::Value *x) {
-      llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, x, b.getInt32(offset), 0x1f);
-      llvm::Value *inside = b.CreateICmpULT(b.CreateAdd(sg.lane, b.getInt32(offset)), sg.size);
-      if (cluster_size != nullptr) {
-        inside = b.CreateAnd(inside, b.CreateICmpULT(b.CreateAdd(in_cluster, b.getInt32(offset)), cluster));
-      }
-      return b.CreateSelect(inside, combine(b, arith, is_unsigned, x, other), x);
-    });
-  }
-  llvm::Value *total = sg.from_lane(down, b.CreateSub(sg.lane, in_cluster));
-  llvm::BasicBlock *partial_end = b.GetInsertBlock();
-  b.CreateBr(merge);
-  b.SetInsertPoint(merge);
-  llvm::PHINode *result = b.CreatePHI(value->getType(), 2);
-  result->addIncoming(butterflies, full_end);
-  result->addIncoming(total, partial_end);
-  return result;
+  auto butterflies = [&] {
+    llvm::Value *v = value;
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+      v = sg.step_if(steps(offset), v, [&](llvm::Value *x) {
+        llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_bfly_i32, sg.full_mask, x, b.getInt32(offset), 0x1f);
+        return combine(b, arith, is_unsigned, x, other);
+      });
+    }
+    return v;
+  };
+  auto shuffles_down = [&] {
+    llvm::Value *in_cluster = b.CreateAnd(sg.lane, b.CreateSub(cluster, b.getInt32(1)));
+    llvm::Value *v = value;
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+      v = sg.step_if(steps(offset), v, [&](llvm::Value *x) {
+        llvm::Value *other = sg.shuffle(nvvm::nvvm_shfl_sync_down_i32, sg.mask, x, b.getInt32(offset), 0x1f);
+        llvm::Value *inside = b.CreateICmpULT(b.CreateAdd(sg.lane, b.getInt32(offset)), sg.size);
+        if (cluster_size != nullptr) {
+          inside = b.CreateAnd(inside, b.CreateICmpULT(b.CreateAdd(in_cluster, b.getInt32(offset)), cluster));
+        }
+        return b.CreateSelect(inside, combine(b, arith, is_unsigned, x, other), x);
+      });
+    }
+    return sg.from_lane(v, b.CreateSub(sg.lane, in_cluster));
+  };
+  return sg.either(b.CreateICmpEQ(sg.size, sg.width), butterflies, shuffles_down);
 }
 
 // Scans shuffle up, which reads only lanes below, so a short sub-group needs no other path.
