@@ -37,7 +37,10 @@ case "${1:-tests}" in
     "$kit/bin/ur_vector_add" "$kit/kernels/ur_vector_add.spv" || status=1 ;;
   bench)
     shift
-    "$kit/bin/bench_cuda_driver" "$@" || status=1 ;;
+    "$kit/bin/bench_cuda_driver" "$@" || status=1
+    echo "== gpu-check: bench_adapter_launch (the zeal ABI and the UR face over zeal's CUDA driver)"
+    ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
+      ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch" || status=1 ;;
   *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | bench [rounds]]" >&2; exit 2 ;;
 esac
 exit $status

@@ -12,7 +12,7 @@ kit=build/gpu-kit
 # The tests that need a GPU, each linking nothing but the loader and libraries the kit brings.
 tests=(cuda_api_test ptx_gpu_test cuda_driver_test)
 # Programs run above the driver: zeal's tools and examples, unchanged, and the benchmark.
-programs=(zeal-ls vector_add sub_groups shared_libraries ur_vector_add bench_cuda_driver)
+programs=(zeal-ls vector_add sub_groups shared_libraries ur_vector_add bench_cuda_driver bench_adapter_launch)
 # Their libraries, found beside libzeal.so.0 (adapters) or by the run path the kit sets.
 libraries=(libzeal.so.0 libzeal_adapter_level_zero.so libur_adapter_zeal.so.0 libshared_libraries_linked.so
            libshared_libraries_plugin.so)
@@ -31,7 +31,7 @@ for l in libze_zeal_cuda.so.1 "${libraries[@]}"; do strip -o "$kit/lib/$l" "$bui
 sdk_loader=$(ls "${ZEAL_UR_SDK:-../shared/ur/sdk}"/lib/libur_loader.so.0.* | head -1)
 strip -o "$kit/lib/libur_loader.so.0" "$sdk_loader"
 cp "$build"/tests/cuda_driver/kernels/*.spv "$build"/bench/cuda/kernels/*.spv \
-   "$build"/examples/ur_vector_add/ur_vector_add.spv "$kit/kernels/"
+   "$build"/examples/ur_vector_add/ur_vector_add.spv "$build"/bench/adapter/kernels/launch.spv "$kit/kernels/"
 gzip -9 -c /usr/lib/clc/nvptx64--nvidiacl.bc > "$kit/clc/nvptx64--nvidiacl.bc.gz"
 # Downloaded once into build/gpu-debs (apt-get download needs the package lists, not a root shell).
 mkdir -p build/gpu-debs

@@ -99,10 +99,14 @@ Status Device::find_compute_queue() {
 // every generation that offers it (Gen9 to Xe-HPG list 8/16/32, Xe-HPC lists
 // 16/32), and SIMD8 code is only chosen under register pressure, so 16 — else 32
 // — is the size SYCL's "primary" sub-group size should report. A device with
-// neither reports its smallest size, the one every kernel can be compiled for.
+// neither reports its smallest size, the one every kernel can be compiled for. NVIDIA's warps are the exception.
 uint32_t Device::primary_sub_group_size() const {
   const auto &sizes = limits_.sub_group_sizes;
   if (sizes.empty()) return 1;
+  // An NVIDIA GPU (zeal's CUDA driver) runs a kernel that asks for no size as whole warps; 8 and 16 are segments of
+  // a warp for kernels that require them.
+  constexpr uint32_t nvidia = 0x10de;
+  if (props_.vendorId == nvidia && std::find(sizes.begin(), sizes.end(), 32u) != sizes.end()) return 32;
   auto has = [&](uint32_t n) { return std::find(sizes.begin(), sizes.end(), n) != sizes.end(); };
   if (has(16)) return 16;
   if (has(32)) return 32;

@@ -42,9 +42,16 @@ void check(ze_result_t r, const char *call) {
 }
 void check(zeal::test::ZeCall call) { check(call.result, call.name); }
 
+// A build-tree path, or where ZEAL_BENCH_<what> puts it (the GPU kit, scripts/gpu-kit.sh, runs this elsewhere).
+const char *path_of(const char *variable, const char *built) {
+  const char *set = std::getenv(variable);
+  return set != nullptr && *set != '\0' ? set : built;
+}
+
 std::vector<uint8_t> read_spirv() {
-  std::ifstream in(ZEAL_BENCH_KERNEL, std::ios::binary);
-  if (!in) die("cannot read " ZEAL_BENCH_KERNEL);
+  const char *path = path_of("ZEAL_BENCH_KERNEL", ZEAL_BENCH_KERNEL);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) die(std::string("cannot read ") + path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
@@ -57,7 +64,7 @@ struct Adapter {
     if (r != ZEAL_RESULT_SUCCESS) die(fmt::format("{}: {}", call, d.getLastErrorMessage()));
   }
   void create(const std::vector<uint8_t> &spirv) {
-    void *lib = dlopen(ZEAL_ADAPTER_PATH, RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(path_of("ZEAL_BENCH_ADAPTER", ZEAL_ADAPTER_PATH), RTLD_NOW | RTLD_LOCAL);
     if (lib == nullptr) die(dlerror());
     auto get = reinterpret_cast<zeal_pfn_get_adapter_dispatch_t>(dlsym(lib, ZEAL_GET_ADAPTER_DISPATCH_SYMBOL));
     if (get == nullptr || get(ZEAL_ADAPTER_ABI_VERSION, &d) != ZEAL_RESULT_SUCCESS) die("zealGetAdapterDispatch");
@@ -90,7 +97,7 @@ struct UrFace {
   int *out = nullptr;
 
   void create(const std::vector<uint8_t> &spirv) {
-    ur.open(ZEAL_UR_ADAPTER_PATH, spirv);
+    ur.open(path_of("ZEAL_BENCH_UR_ADAPTER", ZEAL_UR_ADAPTER_PATH), spirv);
     kernel = ur.kernel("tiny");
     out = static_cast<int *>(ur.shared(sizeof(int)));
   }

@@ -47,8 +47,11 @@ Device::Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice devic
   c.maxGroupCountZ = uint32_t(attribute(Attribute::MaxGridDimZ));
   c.maxSharedLocalMemory = uint32_t(std::max(attribute(Attribute::MaxSharedMemoryPerBlockOptin),
                                              attribute(Attribute::MaxSharedMemoryPerBlock)));
-  c.numSubGroupSizes = 1; // a warp; 8 and 16 as parts of one are issue 49's next step
-  c.subGroupSizes[0] = uint32_t(facts.warp_size);
+  // A warp, and segments of 8 and 16 lanes of one (shuffles with a width): kernels written for Intel GPUs'
+  // reqd_sub_group_size(8|16) run as they are; kernels that require none get a whole warp.
+  const uint32_t sizes[] = {8, 16, uint32_t(facts.warp_size)};
+  c.numSubGroupSizes = uint32_t(std::size(sizes));
+  std::copy(std::begin(sizes), std::end(sizes), c.subGroupSizes);
 
   auto &m = module_;
   m.spirvVersionSupported = ZE_MAKE_VERSION(1, 4);

@@ -17,11 +17,15 @@ const Device &any_device(const Context &context) { return *context.driver().devi
 
 } // namespace
 
-ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t value) const {
-  return checked(device.api().cuStreamWriteValue32_v2(stream, CUdeviceptr(word_), value, 0), "cuStreamWriteValue32");
+ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t value) {
+  ze_result_t r =
+      checked(device.api().cuStreamWriteValue32_v2(stream, CUdeviceptr(word_), value, 0), "cuStreamWriteValue32");
+  signal_stream_.store(r == ZE_RESULT_SUCCESS && value != 0 ? stream : nullptr);
+  return r;
 }
 
 ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
+  if (stream != nullptr && signal_stream_.load() == stream) return ZE_RESULT_SUCCESS;
   return checked(device.api().cuStreamWaitValue32_v2(stream, CUdeviceptr(word_), 1, CU_STREAM_WAIT_VALUE_GEQ),
                  "cuStreamWaitValue32");
 }

@@ -23,10 +23,18 @@ public:
   uint32_t index() const { return index_; }
 
   bool signalled() const { return std::atomic_ref<uint32_t>(*word_).load(std::memory_order_acquire) != 0; }
-  void host_signal() { std::atomic_ref<uint32_t>(*word_).store(1, std::memory_order_release); }
-  void host_reset() { std::atomic_ref<uint32_t>(*word_).store(0, std::memory_order_release); }
-  // Enqueued on a stream: the device sets the word (1 signals, 0 resets), or waits until it is set.
-  ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1) const;
+  void host_signal() {
+    signal_stream_.store(nullptr);
+    std::atomic_ref<uint32_t>(*word_).store(1, std::memory_order_release);
+  }
+  void host_reset() {
+    signal_stream_.store(nullptr);
+    std::atomic_ref<uint32_t>(*word_).store(0, std::memory_order_release);
+  }
+  // Enqueued on a stream: the device sets the word (1 signals, 0 resets), or waits until it is set. A wait on the
+  // stream whose last enqueued operation on the event is its signal is stream order already, and is left out: an
+  // in-order queue's chain of events (the adapter's) then costs one write per command, not a write and a wait.
+  ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1);
   ze_result_t wait_on(const Device &device, CUstream stream) const;
   // For an event of a timestamp pool: where the command's start and end are written (device nanoseconds); null
   // for others.
@@ -38,6 +46,7 @@ private:
   EventPool &pool_;
   uint32_t index_;
   uint32_t *word_; // pinned, mapped: the same address on the device (unified addressing)
+  std::atomic<CUstream> signal_stream_{nullptr};
 };
 
 class EventPool : public _ze_event_pool_handle_t {

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -123,7 +124,7 @@ protected:
   ze_command_list_handle_t list = nullptr;
 };
 
-TEST_F(CudaDriver, TheDeviceIsAGpuWithAWarpAsItsSubGroup) {
+TEST_F(CudaDriver, TheDeviceIsAGpuWithSubGroupsOfAWarpAndItsHalvesAndQuarters) {
   auto p = ze_desc<ze_device_properties_t>();
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(device, &p));
   EXPECT_EQ(ZE_DEVICE_TYPE_GPU, p.type);
@@ -131,8 +132,10 @@ TEST_F(CudaDriver, TheDeviceIsAGpuWithAWarpAsItsSubGroup) {
   EXPECT_GT(p.maxMemAllocSize, uint64_t{1} << 30);
   auto c = ze_desc<ze_device_compute_properties_t>();
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetComputeProperties(device, &c));
-  EXPECT_EQ(1u, c.numSubGroupSizes);
-  EXPECT_EQ(32u, c.subGroupSizes[0]);
+  ASSERT_EQ(3u, c.numSubGroupSizes);
+  EXPECT_EQ(8u, c.subGroupSizes[0]);
+  EXPECT_EQ(16u, c.subGroupSizes[1]);
+  EXPECT_EQ(32u, c.subGroupSizes[2]);
   EXPECT_GE(c.maxTotalGroupSize, 1024u);
   std::printf("device: %s, %u multiprocessors, %u MHz, %lu MiB\n", p.name, p.numSubslicesPerSlice, p.coreClockRate,
               static_cast<unsigned long>(p.maxMemAllocSize >> 20));
@@ -508,6 +511,33 @@ TEST_F(CudaDriver, AHostSignalReleasesADeviceWaitAndTheDeviceSignalReachesTheHos
   EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(events[1]));
   zeMemFree(context, flag);
   for (ze_event_handle_t e : events) zeEventDestroy(e);
+  zeEventPoolDestroy(pool);
+}
+
+TEST_F(CudaDriver, AWaitAfterTheSameListsSignalRunsAtOnceButAHostResetMakesItWaitAgain) {
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t event = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 1, pool));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, event));
+  int *flag = static_cast<int *>(shared_memory(8));
+  const int one = 1, two = 2;
+  flag[0] = flag[1] = 0;
+  // Signalled and waited on by the same list: stream order, no wait left to block.
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, &flag[0], &one, 4, 4, event, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &event));
+  finish();
+  EXPECT_EQ(1, flag[0]);
+  // Reset by the host, the same list's wait must block until the host signals.
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(event));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &event));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, &flag[1], &two, 4, 4, nullptr, 0, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(0, std::atomic_ref<int>(flag[1]).load()) << "the wait after a host reset did not wait";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(event));
+  finish();
+  EXPECT_EQ(2, flag[1]);
+  zeMemFree(context, flag);
+  zeEventDestroy(event);
   zeEventPoolDestroy(pool);
 }
 
