@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine what scripts/gpu-kit.sh put in build/gpu-kit: unpacks the Debian libraries into a
 # prefix, shows the card and driver, then runs each test with the loader pointed at zeal's CUDA driver; exits
 # non-zero when something fails (issue 49).
-# usage: gpu-check.sh [tests [gtest arguments] | examples | bench [rounds]]   (default: tests)
+# usage: gpu-check.sh [tests [gtest arguments] | examples | bench [rounds] | lzt]   (default: tests)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kit="$PWD/build/gpu-kit"
@@ -41,6 +41,11 @@ case "${1:-tests}" in
     echo "== gpu-check: bench_adapter_launch (the zeal ABI and the UR face over zeal's CUDA driver)"
     ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
       ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch" || status=1 ;;
-  *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | bench [rounds]]" >&2; exit 2 ;;
+  lzt)
+    # level-zero-tests' core binaries against zeal's CUDA driver (the kit made with a level-zero-tests build).
+    shift
+    [ -x "$kit/lzt/run.sh" ] || { echo "gpu-check: the kit has no level-zero-tests (gpu-kit.sh BUILD LZT_BUILD)" >&2; exit 2; }
+    bash "$kit/lzt/run.sh" "$ZEAL_CUDA_DRIVER" "$kit/lzt" || status=1 ;;
+  *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | bench [rounds] | lzt]" >&2; exit 2 ;;
 esac
 exit $status

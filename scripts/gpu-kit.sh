@@ -4,10 +4,13 @@
 # loads at run time, as .deb files (that machine is Ubuntu, with no Debian packages and no network; gpu-check.sh
 # unpacks them there). What travels is at most 64 MiB with the checkout, so only what the run uses goes.
 # Then run there: scripts/gpu-check.sh (device tool: carry ["build/gpu-kit"]).
-# usage: scripts/gpu-kit.sh [BUILD_DIR]   (default: build/default)
+# usage: scripts/gpu-kit.sh [BUILD_DIR] [LZT_BUILD]   (default: build/default; no level-zero-tests)
+#   LZT_BUILD: a level-zero-tests build (../shared/level-zero-tests/build.sh): its staged binaries and run.sh go
+#   instead of the examples and benchmarks (both would not fit in 64 MiB), with Boost's and libpng's .deb files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
+lzt="${2:-}"
 kit=build/gpu-kit
 # The tests that need a GPU, each linking nothing but the loader and libraries the kit brings.
 tests=(cuda_api_test ptx_gpu_test cuda_driver_test)
@@ -20,13 +23,22 @@ libraries=(libzeal.so.0 libzeal_adapter_level_zero.so libur_adapter_zeal.so.0 li
 # has; libz3-4 because Ubuntu 24.04 has libz3.so.4 no more).
 debs=(libze1 libllvm15 libllvmspirvlib15 libz3-4 libfmt9 libspdlog1.10)
 
+if [ -n "$lzt" ]; then
+  [ -d "$lzt/out" ] || { echo "gpu-kit: no $lzt/out (run ../shared/level-zero-tests/build.sh first)" >&2; exit 1; }
+  programs=()
+  libraries=()
+  debs+=(libboost-log1.74.0 libboost-program-options1.74.0 libboost-timer1.74.0 libboost-chrono1.74.0
+         libboost-system1.74.0 libboost-serialization1.74.0 libboost-filesystem1.74.0 libboost-thread1.74.0
+         libboost-regex1.74.0 libboost-atomic1.74.0 libpng16-16)
+fi
+
 rm -rf "$kit"
 mkdir -p "$kit/bin" "$kit/lib" "$kit/kernels" "$kit/debs" "$kit/clc"
-for t in "${tests[@]}" "${programs[@]}"; do
+for t in "${tests[@]}" ${programs[@]+"${programs[@]}"}; do
   [ -x "$build/bin/$t" ] || { echo "gpu-kit: $build/bin/$t is not built (cmake --build $build --target $t)" >&2; exit 1; }
   strip -o "$kit/bin/$t" "$build/bin/$t"
 done
-for l in libze_zeal_cuda.so.1 "${libraries[@]}"; do strip -o "$kit/lib/$l" "$build/lib/$l"; done
+for l in libze_zeal_cuda.so.1 ${libraries[@]+"${libraries[@]}"}; do strip -o "$kit/lib/$l" "$build/lib/$l"; done
 # UR's loader from the SDK (the real file: a copy of the SDK may have lost its links).
 sdk_loader=$(ls "${ZEAL_UR_SDK:-../shared/ur/sdk}"/lib/libur_loader.so.0.* | head -1)
 strip -o "$kit/lib/libur_loader.so.0" "$sdk_loader"
@@ -39,5 +51,11 @@ for d in "${debs[@]}"; do
   compgen -G "build/gpu-debs/${d}_*.deb" > /dev/null || (cd build/gpu-debs && apt-get download "$d")
   cp build/gpu-debs/"${d}"_*.deb "$kit/debs/"
 done
+if [ -n "$lzt" ]; then
+  mkdir -p "$kit/lzt"
+  cp -r "$lzt/out" "$kit/lzt/out"
+  find "$kit/lzt/out" -maxdepth 1 -type f -name 'test_*' -exec strip {} \;
+  cp ../shared/level-zero-tests/run.sh "$kit/lzt/run.sh"
+fi
 printf '%s\n' "${tests[@]}" > "$kit/tests"
 echo "gpu-kit: $(du -sh "$kit" | cut -f1) in $kit: ${tests[*]}"
