@@ -4,6 +4,7 @@
 
 #include "common/log.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 namespace zeal::ze {
@@ -53,6 +54,37 @@ ze_result_t copy_string_out(const char *text, size_t length, size_t *size, char 
   out[n] = '\0';
   *size = n + 1;
   return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t list_extensions(std::span<const std::pair<const char *, uint32_t>> listed, uint32_t *count,
+                            ze_driver_extension_properties_t *out) {
+  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const auto available = static_cast<uint32_t>(listed.size());
+  if (*count == 0 || out == nullptr) {
+    *count = available;
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = std::min(*count, available);
+  for (uint32_t i = 0; i < *count; ++i) {
+    std::snprintf(out[i].name, sizeof(out[i].name), "%s", listed[i].first);
+    out[i].version = listed[i].second;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+namespace {
+
+ze_result_t build_log_get_string(ze_module_build_log_handle_t log, size_t *size, char *text) {
+  if (log == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const std::string &t = BuildLog::from(log)->text();
+  return copy_string_out(t.c_str(), t.size(), size, text);
+}
+
+} // namespace
+
+void fill_build_log_table(ze_module_build_log_dditable_t &t) {
+  t.pfnDestroy = guarded<destroy<BuildLog>>;
+  t.pfnGetString = guarded<build_log_get_string>;
 }
 
 } // namespace zeal::ze

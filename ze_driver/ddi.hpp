@@ -43,4 +43,7 @@ struct Guard<Fn> {
 template <auto Fn>
 inline constexpr auto guarded = &Guard<Fn>::call;
 
+// zeModuleBuildLogDestroy and zeModuleBuildLogGetString on ze::BuildLog (handles.hpp), the same in every driver.
+void fill_build_log_table(ze_module_build_log_dditable_t &table);
+
 } // namespace zeal::ze

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 // The loader only ever passes back what the driver handed out (with several
@@ -73,6 +76,21 @@ void copy_keeping_header(T *out, const T &in) {
   out->stype = stype;
   out->pNext = next;
 }
+
+// zeDriverGetExtensionProperties: the driver's extensions (name, version), listed the Level Zero way.
+ze_result_t list_extensions(std::span<const std::pair<const char *, uint32_t>> listed, uint32_t *count,
+                            ze_driver_extension_properties_t *out);
+
+// A module's build or link log, as both drivers hand it out (zeModuleBuildLog*: fill_build_log_table).
+class BuildLog : public _ze_module_build_log_handle_t {
+public:
+  explicit BuildLog(std::string text) : text_(std::move(text)) {}
+  static BuildLog *from(ze_module_build_log_handle_t h) { return static_cast<BuildLog *>(h); }
+  const std::string &text() const { return text_; }
+
+private:
+  std::string text_;
+};
 
 // Copies a name into a caller's buffer the Level Zero way: a null buffer (or a
 // zero size) asks for the size including the terminator.

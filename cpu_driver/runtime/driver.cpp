@@ -208,19 +208,7 @@ std::span<const std::pair<const char *, uint32_t>> extensions() {
 ze_result_t driver_get_extension_properties(ze_driver_handle_t driver, uint32_t *count,
                                             ze_driver_extension_properties_t *out) {
   if (driver == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const auto listed = extensions();
-  const auto available = static_cast<uint32_t>(listed.size());
-  if (*count == 0 || out == nullptr) {
-    *count = available;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = std::min(*count, available);
-  for (uint32_t i = 0; i < *count; ++i) {
-    std::snprintf(out[i].name, sizeof(out[i].name), "%s", listed[i].first);
-    out[i].version = listed[i].second;
-  }
-  return ZE_RESULT_SUCCESS;
+  return ze::list_extensions(extensions(), count, out);
 }
 
 } // namespace

@@ -215,11 +215,6 @@ ze_result_t module_get_properties(ze_module_handle_t module, ze_module_propertie
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t build_log_get_string(ze_module_build_log_handle_t log, size_t *size, char *text) {
-  if (log == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  const std::string &t = BuildLog::from(log)->text();
-  return copy_string_out(t.c_str(), t.size(), size, text);
-}
 
 } // namespace
 
@@ -236,8 +231,7 @@ void implement(ze_module_dditable_t &t) {
 }
 
 void implement(ze_module_build_log_dditable_t &t) {
-  t.pfnDestroy = guarded<destroy<BuildLog>>;
-  t.pfnGetString = guarded<build_log_get_string>;
+  ze::fill_build_log_table(t);
 }
 
 } // namespace zeal::cpu

@@ -27,15 +27,7 @@ private:
   Device &device_;
 };
 
-class BuildLog : public _ze_module_build_log_handle_t {
-public:
-  explicit BuildLog(std::string text) : text_(std::move(text)) {}
-  static BuildLog *from(ze_module_build_log_handle_t h) { return static_cast<BuildLog *>(h); }
-  const std::string &text() const { return text_; }
-
-private:
-  std::string text_;
-};
+using ze::BuildLog;
 
 // The entry points of module_link.cpp, installed by module.cpp's table.
 ze_result_t module_dynamic_link(uint32_t count, ze_module_handle_t *modules, ze_module_build_log_handle_t *link_log);

@@ -113,21 +113,10 @@ ze_result_t driver_get_ipc_properties(ze_driver_handle_t handle, ze_driver_ipc_p
 ze_result_t driver_get_extension_properties(ze_driver_handle_t handle, uint32_t *count,
                                             ze_driver_extension_properties_t *out) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   static const std::pair<const char *, uint32_t> listed[] = {
       {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
   };
-  const auto n = static_cast<uint32_t>(std::size(listed));
-  if (*count == 0 || out == nullptr) {
-    *count = n;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = std::min(*count, n);
-  for (uint32_t i = 0; i < *count; ++i) {
-    std::snprintf(out[i].name, sizeof(out[i].name), "%s", listed[i].first);
-    out[i].version = listed[i].second;
-  }
-  return ZE_RESULT_SUCCESS;
+  return ze::list_extensions(listed, count, out);
 }
 
 } // namespace

@@ -184,11 +184,6 @@ ze_result_t module_get_global_pointer(ze_module_handle_t handle, const char *nam
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t build_log_get_string(ze_module_build_log_handle_t handle, size_t *size, char *text) {
-  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  const std::string &t = BuildLog::from(handle)->text();
-  return copy_string_out(t.c_str(), t.size(), size, text);
-}
 
 } // namespace
 
@@ -203,8 +198,7 @@ void implement(ze_module_dditable_t &t) {
 }
 
 void implement(ze_module_build_log_dditable_t &t) {
-  t.pfnDestroy = guarded<destroy<BuildLog>>;
-  t.pfnGetString = guarded<build_log_get_string>;
+  ze::fill_build_log_table(t);
 }
 
 } // namespace zeal::cuda

@@ -67,14 +67,6 @@ private:
 // exports is therefore a copy per importing image, not shared.
 ze_result_t dynamic_link(uint32_t count, ze_module_handle_t *modules, ze_module_build_log_handle_t *link_log);
 
-class BuildLog : public _ze_module_build_log_handle_t {
-public:
-  explicit BuildLog(std::string text) : text_(std::move(text)) {}
-  static BuildLog *from(ze_module_build_log_handle_t h) { return static_cast<BuildLog *>(h); }
-  const std::string &text() const { return text_; }
-
-private:
-  std::string text_;
-};
+using ze::BuildLog;
 
 } // namespace zeal::cuda
