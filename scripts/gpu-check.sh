@@ -45,7 +45,9 @@ case "${1:-tests}" in
     # level-zero-tests' core binaries against zeal's CUDA driver (the kit made with a level-zero-tests build).
     shift
     [ -x "$kit/lzt/run.sh" ] || { echo "gpu-check: the kit has no level-zero-tests (gpu-kit.sh BUILD LZT_BUILD)" >&2; exit 2; }
-    bash "$kit/lzt/run.sh" "$ZEAL_CUDA_DRIVER" "$kit/lzt" || status=1 ;;
+    mkdir -p "$prefix/lzt" && tar -C "$prefix/lzt" -xJf "$kit/lzt/out.tar.xz"
+    bash "$kit/lzt/run.sh" "$ZEAL_CUDA_DRIVER" "$prefix/lzt" || status=1
+    [ -n "${LZT_RESULTS:-}" ] && cp -r "$prefix/lzt/results" "$LZT_RESULTS" ;;
   *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | bench [rounds] | lzt]" >&2; exit 2 ;;
 esac
 exit $status

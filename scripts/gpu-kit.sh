@@ -6,7 +6,7 @@
 # Then run there: scripts/gpu-check.sh (device tool: carry ["build/gpu-kit"]).
 # usage: scripts/gpu-kit.sh [BUILD_DIR] [LZT_BUILD]   (default: build/default; no level-zero-tests)
 #   LZT_BUILD: a level-zero-tests build (../shared/level-zero-tests/build.sh): its staged binaries and run.sh go
-#   instead of the examples and benchmarks (both would not fit in 64 MiB), with Boost's and libpng's .deb files.
+#   instead of the examples and benchmarks (both would not fit in 64 MiB), with libpng's .deb file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
@@ -27,9 +27,7 @@ if [ -n "$lzt" ]; then
   [ -d "$lzt/out" ] || { echo "gpu-kit: no $lzt/out (run ../shared/level-zero-tests/build.sh first)" >&2; exit 1; }
   programs=()
   libraries=()
-  debs+=(libboost-log1.74.0 libboost-program-options1.74.0 libboost-timer1.74.0 libboost-chrono1.74.0
-         libboost-system1.74.0 libboost-serialization1.74.0 libboost-filesystem1.74.0 libboost-thread1.74.0
-         libboost-regex1.74.0 libboost-atomic1.74.0 libpng16-16)
+  debs+=(libpng16-16) # the tests link Boost statically; libpng is theirs
 fi
 
 rm -rf "$kit"
@@ -52,9 +50,13 @@ for d in "${debs[@]}"; do
   cp build/gpu-debs/"${d}"_*.deb "$kit/debs/"
 done
 if [ -n "$lzt" ]; then
+  # Stripped and packed with xz (about a quarter of their size): with the driver's libraries they would not fit.
   mkdir -p "$kit/lzt"
-  cp -r "$lzt/out" "$kit/lzt/out"
-  find "$kit/lzt/out" -maxdepth 1 -type f -name 'test_*' -exec strip {} \;
+  staged=$(mktemp -d)
+  cp -r "$lzt/out" "$staged/out"
+  find "$staged/out" -maxdepth 1 -type f -name 'test_*' -exec strip {} \;
+  tar -C "$staged" -cJf "$kit/lzt/out.tar.xz" out
+  rm -rf "$staged"
   cp ../shared/level-zero-tests/run.sh "$kit/lzt/run.sh"
 fi
 printf '%s\n' "${tests[@]}" > "$kit/tests"

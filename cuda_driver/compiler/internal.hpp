@@ -70,6 +70,11 @@ Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxO
 // What the back end refuses before any rewrite: images and samplers (arguments and built-ins), printf, Intel's 2-D
 // block I/O, matrix products and image block reads, inline assembly, aliases.
 Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels);
+// Kernels this back end cannot run (an image or sampler argument; a call, direct or through the module's functions,
+// of what it does not support) get their refusal and leave the module, with the functions only they reached; the
+// kernels that stay are returned.
+std::vector<PtxKernel> refuse_kernels(llvm::Module &module, std::vector<PtxKernel> &kernels,
+                                      const std::set<std::string> &exports);
 
 // SPIR's address spaces become NVPTX's in every type, global, function, call and intrinsic of the module.
 void remap_address_spaces(llvm::Module &module);

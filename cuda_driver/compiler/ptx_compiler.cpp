@@ -105,7 +105,12 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
   llvm::StripDebugInfo(**read);
   Result<std::vector<PtxKernel>> kernels = describe_kernels(**read, options);
   if (!kernels) return with_log(std::move(kernels).error(), program.log);
-  if (Status refused = refuse_unsupported(**read, *kernels); !refused) return with_log(std::move(refused).error(), program.log);
+  const spirv::Linkage linkage = spirv::scan_linkage(spirv);
+  std::vector<PtxKernel> runnable =
+      refuse_kernels(**read, *kernels, std::set<std::string>(linkage.exports.begin(), linkage.exports.end()));
+  for (const PtxKernel &k : *kernels)
+    if (!k.refusal.empty()) program.log += k.refusal + "\n";
+  if (Status refused = refuse_unsupported(**read, runnable); !refused) return with_log(std::move(refused).error(), program.log);
   llvm::LLVMContext context;
   context.setOpaquePointers(true);
   context.setDiagnosticHandlerCallBack(note_diagnostic, &program.log);
@@ -116,7 +121,7 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
     program.log += fmt::format("note: LLVM 15 knows architectures up to sm_{}: PTX for sm_{}, which the CUDA driver "
                                "compiles for the sm_{} device\n", kNewestSm, kNewestSm, options.sm);
   }
-  Result<std::string> ptx = lower(**module, *kernels, options, spirv::scan_linkage(spirv));
+  Result<std::string> ptx = lower(**module, runnable, options, linkage);
   if (!ptx) return with_log(std::move(ptx).error(), program.log);
   program.ptx = std::move(*ptx);
   program.kernels = std::move(*kernels);

@@ -39,6 +39,10 @@ struct PtxKernel {
   uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
   uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp;
                                                  // 8 and 16 are segments of one)
+  // Why this driver cannot run the kernel (an image argument, a call of printf...), a sentence naming it; empty
+  // when it can. The module builds without it, and zeKernelCreate refuses it with this sentence, as the CPU driver
+  // does, while the module's other kernels run.
+  std::string refusal;
   uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory); the PTX
                                                  // adds up to 264 bytes of its own (the work-group collectives'
                                                  // scratch); CUDA's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts both.

@@ -51,6 +51,70 @@ std::optional<std::string> opaque_argument(const llvm::Function &kernel) {
 
 } // namespace
 
+namespace {
+
+// The first unsupported call `kernel` reaches through the module's functions, as "calls 'printf': printf is not
+// supported"; empty when there is none.
+std::string unsupported_reach(const llvm::Function &kernel) {
+  std::vector<const llvm::Function *> todo{&kernel};
+  std::set<const llvm::Function *> seen{&kernel};
+  while (!todo.empty()) {
+    const llvm::Function *f = todo.back();
+    todo.pop_back();
+    for (const llvm::BasicBlock &block : *f)
+      for (const llvm::Instruction &instruction : block) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        const llvm::Function *callee = call != nullptr ? call->getCalledFunction() : nullptr;
+        if (callee == nullptr || !seen.insert(callee).second) continue;
+        if (callee->isDeclaration()) {
+          if (auto reason = unsupported_reason(callee->getName()))
+            return fmt::format("calls '{}': {} by the CUDA back end", callee->getName().str(), *reason);
+        } else {
+          todo.push_back(callee);
+        }
+      }
+  }
+  return {};
+}
+
+// Removes functions nothing calls any more that are neither kernels nor exported, until none is left.
+void drop_unreached(llvm::Module &module, const std::vector<PtxKernel> &kernels, const std::set<std::string> &exports) {
+  std::set<std::string> kept(exports);
+  for (const PtxKernel &k : kernels) kept.insert(k.name);
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (llvm::Function &f : llvm::make_early_inc_range(module)) {
+      if (!f.use_empty() || kept.count(f.getName().str()) != 0) continue;
+      f.eraseFromParent();
+      dropped = true;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<PtxKernel> refuse_kernels(llvm::Module &module, std::vector<PtxKernel> &kernels,
+                                      const std::set<std::string> &exports) {
+  std::vector<PtxKernel> runnable;
+  for (PtxKernel &kernel : kernels) {
+    llvm::Function *function = module.getFunction(kernel.name);
+    if (auto opaque = opaque_argument(*function)) {
+      kernel.refusal = *opaque;
+    } else if (std::string reach = unsupported_reach(*function); !reach.empty()) {
+      kernel.refusal = fmt::format("kernel '{}' {}", kernel.name, reach);
+    }
+    if (kernel.refusal.empty()) {
+      runnable.push_back(kernel);
+    } else if (function->use_empty()) {
+      function->eraseFromParent();
+    } else {
+      function->deleteBody(); // another kernel calls it: that one reaches the same call and goes too
+    }
+  }
+  drop_unreached(module, runnable, exports);
+  return runnable;
+}
+
 Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels) {
   for (const PtxKernel &kernel : kernels) {
     if (auto refusal = opaque_argument(*module.getFunction(kernel.name))) return build_failure(*refusal);

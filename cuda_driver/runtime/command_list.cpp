@@ -250,6 +250,33 @@ ze_result_t append_write_global_timestamp(ze_command_list_handle_t handle, uint6
                             waits);
 }
 
+// Each event's stamps copied out as a ze_kernel_timestamp_result_t (global, then context: the same clock), at the
+// offsets given or one after another; in stream order, so after the commands that wrote them.
+ze_result_t append_query_kernel_timestamps(ze_command_list_handle_t handle, uint32_t count, ze_event_handle_t *events,
+                                           void *dst, const size_t *offsets, ze_event_handle_t signal,
+                                           uint32_t wait_count, ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (dst == nullptr || (count > 0 && events == nullptr)) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::vector<std::pair<CUdeviceptr, CUdeviceptr>> copies; // (from the event's stamps, to the result)
+  for (uint32_t i = 0; i < count; ++i) {
+    if (events[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    const uint64_t *stamps = Event::from(events[i])->timestamps();
+    if (stamps == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT; // not of a timestamp pool
+    const size_t at = offsets != nullptr ? offsets[i] : i * sizeof(ze_kernel_timestamp_result_t);
+    copies.emplace_back(CUdeviceptr(stamps), CUdeviceptr(static_cast<char *>(dst) + at));
+  }
+  const Device *device = &CommandList::from(handle)->device();
+  Command body = [=](CUstream stream) {
+    for (auto [from, to] : copies)
+      for (size_t half : {size_t{0}, size_t{16}}) // global, then context
+        if (ze_result_t r = checked(device->api().cuMemcpyAsync(to + half, from, 16, stream), "cuMemcpyAsync");
+            r != ZE_RESULT_SUCCESS)
+          return r;
+    return ZE_RESULT_SUCCESS;
+  };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, wait_count, waits);
+}
+
 ze_result_t append_memory_prefetch(ze_command_list_handle_t handle, const void *ptr, size_t) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return ptr == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS; // a hint
@@ -319,6 +346,7 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendEventReset = guarded<append_event_reset>;
   t.pfnAppendMemoryPrefetch = guarded<append_memory_prefetch>;
   t.pfnAppendWriteGlobalTimestamp = guarded<append_write_global_timestamp>;
+  t.pfnAppendQueryKernelTimestamps = guarded<append_query_kernel_timestamps>;
   t.pfnAppendMemAdvise = guarded<append_mem_advise>;
 }
 

@@ -54,6 +54,14 @@ ze_result_t context_create_ex(ze_driver_handle_t driver, const ze_context_desc_t
   return context_create(driver, desc, out);
 }
 
+// Everything submitted to the device so far is done and visible to the host (every stream of its primary context).
+ze_result_t context_system_barrier(ze_context_handle_t context, ze_device_handle_t device) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const Device &d = *Device::from(device);
+  d.make_current();
+  return checked(d.api().cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
 ze_result_t context_get_status(ze_context_handle_t context) {
   return context == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ZE_RESULT_SUCCESS;
 }
@@ -65,6 +73,7 @@ void implement(ze_context_dditable_t &t) {
   t.pfnCreateEx = guarded<context_create_ex>;
   t.pfnDestroy = guarded<destroy<Context>>;
   t.pfnGetStatus = guarded<context_get_status>;
+  t.pfnSystemBarrier = guarded<context_system_barrier>;
 }
 
 } // namespace zeal::cuda

@@ -143,7 +143,12 @@ ze_result_t properties_of(ze_device_handle_t device, T *out) {
 }
 
 ze_result_t device_get_properties(ze_device_handle_t device, ze_device_properties_t *out) {
-  return properties_of<&Device::properties>(device, out);
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // The 1.2 structure gives the timer's resolution as cycles per second, the older one as nanoseconds per cycle.
+  const bool cycles_per_second = out->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
+  ze_result_t r = properties_of<&Device::properties>(device, out);
+  if (r == ZE_RESULT_SUCCESS && cycles_per_second) out->timerResolution = 1'000'000'000;
+  return r;
 }
 ze_result_t device_get_compute_properties(ze_device_handle_t device, ze_device_compute_properties_t *out) {
   return properties_of<&Device::compute_properties>(device, out);

@@ -13,7 +13,7 @@ namespace {
 // One word per event, each on a cache line of its own so that the device's writes do not share lines.
 constexpr size_t event_stride = 64;
 
-const Device &any_device(const Context &context) { return *context.driver().devices().front(); }
+const Device &any_device(const Driver &driver) { return *driver.devices().front(); }
 
 } // namespace
 
@@ -40,14 +40,14 @@ ze_result_t Event::host_wait(uint64_t timeout) const {
     if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
     // A faulted kernel never lets its stream reach the signal: ask about the devices now and then (every ~10 ms).
     if (spins % 512 == 511)
-      for (const Device *device : pool_.context().driver().devices())
+      for (const Device *device : pool_.driver().devices())
         if (device->lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   }
   return ZE_RESULT_SUCCESS;
 }
 
-EventPool::EventPool(Context &context, const ze_event_pool_desc_t &desc, void *words)
-    : context_(context), count_(desc.count),
+EventPool::EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words)
+    : driver_(driver), count_(desc.count),
       timestamps_((desc.flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0),
       words_(words), events_(desc.count) {}
 
@@ -57,8 +57,8 @@ uint64_t *Event::timestamps() const {
 }
 
 EventPool::~EventPool() {
-  any_device(context_).make_current();
-  checked(any_device(context_).api().cuMemFreeHost(words_), "cuMemFreeHost");
+  any_device(driver_).make_current();
+  checked(any_device(driver_).api().cuMemFreeHost(words_), "cuMemFreeHost");
 }
 
 Event *EventPool::create(uint32_t index) {
@@ -83,14 +83,14 @@ ze_result_t event_pool_create(ze_context_handle_t context, const ze_event_pool_d
   if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
-  Context *c = Context::from(context);
-  any_device(*c).make_current();
+  Driver &driver = Context::from(context)->driver();
+  any_device(driver).make_current();
   void *words = nullptr;
-  ze_result_t result = checked(any_device(*c).api().cuMemHostAlloc(&words, size_t(desc->count) * event_stride,
+  ze_result_t result = checked(any_device(driver).api().cuMemHostAlloc(&words, size_t(desc->count) * event_stride,
                                                                    CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
                                "cuMemHostAlloc");
   if (result != ZE_RESULT_SUCCESS) return result;
-  *out = new EventPool(*c, *desc, words);
+  *out = new EventPool(driver, *desc, words);
   return ZE_RESULT_SUCCESS;
 }
 

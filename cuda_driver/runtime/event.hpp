@@ -51,10 +51,12 @@ private:
 
 class EventPool : public _ze_event_pool_handle_t {
 public:
-  EventPool(Context &context, const ze_event_pool_desc_t &desc, void *words);
+  // The pool keeps the driver, not the context: applications destroy a context before its pools (as
+  // level-zero-tests does), and Intel's driver lets them.
+  EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words);
   ~EventPool();
   static EventPool *from(ze_event_pool_handle_t h) { return static_cast<EventPool *>(h); }
-  Context &context() const { return context_; }
+  Driver &driver() const { return driver_; }
   uint32_t count() const { return count_; }
   bool timestamps() const { return timestamps_; }
   // Makes the pool's `index`-th event; null when it exists already.
@@ -62,7 +64,7 @@ public:
   void forget(uint32_t index);
 
 private:
-  Context &context_;
+  Driver &driver_;
   uint32_t count_;
   bool timestamps_;
   void *words_;

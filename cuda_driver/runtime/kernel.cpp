@@ -145,6 +145,10 @@ ze_result_t kernel_create(ze_module_handle_t handle, const ze_kernel_desc_t *des
     zeal::logger("zeal-cuda").error("zeKernelCreate: the module has no kernel named '{}'", desc->pKernelName);
     return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   }
+  if (!facts->kernel.refusal.empty()) {
+    zeal::logger("zeal-cuda").error("zeKernelCreate: {}", facts->kernel.refusal);
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  }
   module->device().make_current();
   CUfunction function = nullptr;
   if (ze_result_t r = checked(module->device().api().cuModuleGetFunction(&function, module->cu_module(),

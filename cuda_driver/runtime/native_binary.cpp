@@ -23,10 +23,12 @@ char kind_letter(PtxArgKind kind) {
 std::string kernel_line(const PtxKernel &k) {
   std::string args;
   for (const PtxArg &a : k.args) args += fmt::format("{}{}{}", args.empty() ? "" : ",", kind_letter(a.kind), a.size);
-  return fmt::format("// zeal.kernel {} args={} reqd={},{},{} sgreq={} hint={},{},{} sg={} local={}\n", k.name,
+  // A refusal's sentence ends the line (it has spaces; PTX comments end at the line's end).
+  return fmt::format("// zeal.kernel {} args={} reqd={},{},{} sgreq={} hint={},{},{} sg={} local={}{}{}\n", k.name,
                      args.empty() ? "-" : args, k.required_group_size[0], k.required_group_size[1],
                      k.required_group_size[2], k.required_subgroup_size, k.group_size_hint[0], k.group_size_hint[1],
-                     k.group_size_hint[2], k.subgroup_size, k.static_local_bytes);
+                     k.group_size_hint[2], k.subgroup_size, k.static_local_bytes, k.refusal.empty() ? "" : " refused=",
+                     k.refusal);
 }
 
 bool parse_kernel_line(const std::string &line, PtxKernel &k) {
@@ -50,6 +52,7 @@ bool parse_kernel_line(const std::string &line, PtxKernel &k) {
     arg.size = uint32_t(std::strtoul(item.c_str() + 1, nullptr, 10));
     k.args.push_back(arg);
   }
+  if (size_t at = line.find(" refused="); at != std::string::npos) k.refusal = line.substr(at + 9);
   return true;
 }
 

@@ -137,6 +137,11 @@ TEST_F(CudaDriver, TheDeviceIsAGpuWithSubGroupsOfAWarpAndItsHalvesAndQuarters) {
   EXPECT_EQ(16u, c.subGroupSizes[1]);
   EXPECT_EQ(32u, c.subGroupSizes[2]);
   EXPECT_GE(c.maxTotalGroupSize, 1024u);
+  EXPECT_EQ(1u, p.timerResolution) << "nanoseconds per tick";
+  ze_device_properties_t p12{};
+  p12.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(device, &p12));
+  EXPECT_EQ(1'000'000'000u, p12.timerResolution) << "ticks per second in the 1.2 structure";
   std::printf("device: %s, %u multiprocessors, %u MHz, %lu MiB\n", p.name, p.numSubslicesPerSlice, p.coreClockRate,
               static_cast<unsigned long>(p.maxMemAllocSize >> 20));
 }
@@ -429,6 +434,16 @@ TEST_F(CudaDriver, KernelTimestampsBracketTheKernelAndTheDeviceClockRunsOnPastTh
   // 192 MiB moved: more than a microsecond, less than a second, at any bandwidth a GPU has.
   EXPECT_GT(stamps.global.kernelEnd - stamps.global.kernelStart, 1000u);
   EXPECT_LT(stamps.global.kernelEnd - stamps.global.kernelStart, 1'000'000'000u);
+  // The same stamps copied by the device, and everything done for the whole context.
+  auto *copied = static_cast<ze_kernel_timestamp_result_t *>(shared_memory(sizeof(ze_kernel_timestamp_result_t)));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendQueryKernelTimestamps(list, 1, &event, copied, nullptr, nullptr, 0,
+                                                                        nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextSystemBarrier(context, device));
+  finish();
+  EXPECT_EQ(stamps.global.kernelStart, copied->global.kernelStart);
+  EXPECT_EQ(stamps.global.kernelEnd, copied->global.kernelEnd);
+  EXPECT_EQ(stamps.context.kernelEnd, copied->context.kernelEnd);
+  zeMemFree(context, copied);
   uint64_t host_time = 0, device_time = 0;
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetGlobalTimestamps(device, &host_time, &device_time));
   EXPECT_GE(device_time, written[1]);

@@ -42,13 +42,25 @@ std::vector<Input> inputs() {
   return found;
 }
 
-// "built <n> kernels" or "refused: <sentence>", on one line.
+// "built <n> kernels" (with ", <m> refused: <the first one's sentence>" when the module builds without some of its
+// kernels) or "refused: <sentence>", on one line.
+std::string built(const zeal::cuda::PtxProgram &program) {
+  std::string line = "built\t" + std::to_string(program.kernels.size()) + " kernels";
+  size_t refused = 0;
+  std::string first;
+  for (const zeal::cuda::PtxKernel &k : program.kernels) {
+    if (k.refusal.empty()) continue;
+    if (refused++ == 0) first = k.refusal;
+  }
+  if (refused > 0) line += ", " + std::to_string(refused) + " refused: " + first;
+  return line;
+}
+
 std::string outcome(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> spirv{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   auto result = zeal::cuda::compile_ptx(spirv, zeal::cuda::PtxOptions{});
-  std::string line = result ? "built\t" + std::to_string(result->kernels.size()) + " kernels"
-                            : "refused\t" + result.error().message;
+  std::string line = result ? built(*result) : "refused\t" + result.error().message;
   for (char &c : line) {
     if (c == '\n') c = ' ';
   }
