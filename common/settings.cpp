@@ -94,8 +94,9 @@ struct Row {
   Parser parse;
 };
 
-const std::vector<Row> &rows() {
-  static const std::vector<Row> table = {
+// The runtime's and the adapter's settings.
+std::vector<Row> runtime_rows() {
+  return {
       {{"ZEAL_LOG_LEVEL", "warn", "How much zeal logs to stderr: off, error, warn, info, debug or trace."},
        "one of off, error, warn, info, debug, trace",
        [](Settings &s, std::string_view v) { return parse_level(v, s.log_level); }},
@@ -128,6 +129,12 @@ const std::vector<Row> &rows() {
         "What spirv-val findings are: warn (logged) or strict (a build error)."},
        "warn or strict",
        [](Settings &s, std::string_view v) { return parse_choice(v, {"warn", "strict"}, s.validate_spirv); }},
+  };
+}
+
+// The settings of zeal's Level Zero drivers: the CPU driver's, then the CUDA driver's.
+std::vector<Row> driver_rows() {
+  return {
       {{"ZEAL_CPU_PROFILE", "host", "CPU driver device profile: host (sub-groups 4-64), pvc (16/32), dg2 (8/16/32)."},
        "a profile name",
        [](Settings &s, std::string_view v) { s.cpu_profile = v; return !v.empty(); }},
@@ -180,6 +187,14 @@ const std::vector<Row> &rows() {
        "a path",
        [](Settings &s, std::string_view v) { return parse_non_empty(v, s.cuda_libclc); }},
   };
+}
+
+const std::vector<Row> &rows() {
+  static const std::vector<Row> table = [] {
+    std::vector<Row> all = runtime_rows();
+    for (Row &row : driver_rows()) all.push_back(std::move(row));
+    return all;
+  }();
   return table;
 }
 

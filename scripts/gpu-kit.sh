@@ -54,7 +54,7 @@ if [ -n "$lzt" ]; then
   mkdir -p "$kit/lzt"
   staged=$(mktemp -d)
   cp -r "$lzt/out" "$staged/out"
-  find "$staged/out" -maxdepth 1 -type f -name 'test_*' -exec strip {} \;
+  find "$staged/out" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec strip {} \;
   tar -C "$staged" -cJf "$kit/lzt/out.tar.xz" out
   rm -rf "$staged"
   cp ../shared/level-zero-tests/run.sh "$kit/lzt/run.sh"

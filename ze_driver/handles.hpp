@@ -77,6 +77,24 @@ void copy_keeping_header(T *out, const T &in) {
   out->pNext = next;
 }
 
+// Lists property structs the Level Zero way (a zero count or no array asks how many; otherwise at most `*count`
+// are written, each under the caller's own stype and pNext).
+template <class T>
+ze_result_t list_properties(std::span<const T> available, uint32_t *count, T *out) {
+  const auto n = static_cast<uint32_t>(available.size());
+  if (*count == 0 || out == nullptr) {
+    *count = n;
+    return ZE_RESULT_SUCCESS;
+  }
+  *count = std::min(*count, n);
+  for (uint32_t i = 0; i < *count; ++i) copy_keeping_header(&out[i], available[i]);
+  return ZE_RESULT_SUCCESS;
+}
+template <class T>
+ze_result_t list_properties(const T &only, uint32_t *count, T *out) {
+  return list_properties(std::span<const T>(&only, 1), count, out);
+}
+
 // zeDriverGetExtensionProperties: the driver's extensions (name, version), listed the Level Zero way.
 ze_result_t list_extensions(std::span<const std::pair<const char *, uint32_t>> listed, uint32_t *count,
                             ze_driver_extension_properties_t *out);

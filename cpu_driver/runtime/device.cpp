@@ -207,17 +207,11 @@ ze_result_t device_get_memory_properties(ze_device_handle_t device, uint32_t *co
                                          ze_device_memory_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || out == nullptr) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
   ze_device_memory_properties_t memory{};
   memory.totalSize = Device::from(device)->cpu().memory_bytes;
   memory.maxBusWidth = 64;
   std::snprintf(memory.name, sizeof(memory.name), "host memory");
-  copy_keeping_header(out, memory);
-  *count = 1;
-  return ZE_RESULT_SUCCESS;
+  return ze::list_properties(memory, count, out);
 }
 
 ze_result_t device_get_external_memory_properties(ze_device_handle_t device, ze_device_external_memory_properties_t *out) {

@@ -7,14 +7,12 @@
 
 #include "common/log.hpp"
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 namespace zeal::cuda {
 
-CommandList::CommandList(Context &context, Device &device, CUstream stream, bool synchronous)
-    : context_(context), device_(device), stream_(stream), synchronous_(synchronous) {}
+CommandList::CommandList(Device &device, CUstream stream, bool synchronous)
+    : device_(device), stream_(stream), synchronous_(synchronous) {}
 
 CommandList::~CommandList() {
   if (stream_ == nullptr) return;
@@ -49,14 +47,15 @@ ze_result_t CommandList::replay(CUstream stream) const {
 ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout) {
   device.make_current();
   if (timeout == UINT64_MAX) return checked(device.api().cuStreamSynchronize(stream), "cuStreamSynchronize");
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  for (unsigned spins = 0;; ++spins) {
+  return poll_until(timeout, [&](unsigned) {
     CUresult r = device.api().cuStreamQuery(stream);
-    if (r != CUDA_ERROR_NOT_READY) return checked(r, "cuStreamQuery");
-    if (uint64_t(std::chrono::nanoseconds(clock::now() - start).count()) >= timeout) return ZE_RESULT_NOT_READY;
-    if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
-  }
+    return r == CUDA_ERROR_NOT_READY ? ZE_RESULT_NOT_READY : checked(r, "cuStreamQuery");
+  });
+}
+
+ze_result_t new_stream(const Device &device, CUstream &stream) {
+  device.make_current();
+  return checked(device.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
 namespace {
@@ -288,16 +287,11 @@ ze_result_t append_mem_advise(ze_command_list_handle_t handle, ze_device_handle_
   return ptr == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_POINTER : ZE_RESULT_SUCCESS; // a hint
 }
 
-ze_result_t new_stream(Device &device, CUstream &stream) {
-  device.make_current();
-  return checked(device.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-}
-
 ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device, const ze_command_list_desc_t *desc,
                         ze_command_list_handle_t *out) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *out = new CommandList(*Context::from(context), *Device::from(device), nullptr, false);
+  *out = new CommandList(*Device::from(device), nullptr, false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -307,8 +301,7 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   CUstream stream = nullptr;
   if (ze_result_t r = new_stream(*Device::from(device), stream); r != ZE_RESULT_SUCCESS) return r;
-  *out = new CommandList(*Context::from(context), *Device::from(device), stream,
-                         desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  *out = new CommandList(*Device::from(device), stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
 

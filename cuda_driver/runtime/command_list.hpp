@@ -15,7 +15,7 @@ using Command = std::function<ze_result_t(CUstream)>;
 class CommandList : public _ze_command_list_handle_t {
 public:
   // `immediate`: with the stream it enqueues on; `synchronous`: each append also waits for its command to finish.
-  CommandList(Context &context, Device &device, CUstream stream, bool synchronous);
+  CommandList(Device &device, CUstream stream, bool synchronous);
   ~CommandList();
   static CommandList *from(ze_command_list_handle_t h) { return static_cast<CommandList *>(h); }
   Device &device() const { return device_; }
@@ -31,7 +31,6 @@ public:
   ze_result_t replay(CUstream stream) const;
 
 private:
-  Context &context_;
   Device &device_;
   CUstream stream_; // immediate lists only
   bool synchronous_;
@@ -42,5 +41,8 @@ private:
 // Waits for the stream on the host for at most `timeout` ns (UINT64_MAX: until it is done); ZE_RESULT_NOT_READY
 // when the time ran out first, ZE_RESULT_ERROR_DEVICE_LOST when a kernel on it faulted.
 ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout);
+
+// A stream of the device's context that does not wait for CUDA's legacy stream: an immediate list's or a queue's.
+ze_result_t new_stream(const Device &device, CUstream &stream);
 
 } // namespace zeal::cuda

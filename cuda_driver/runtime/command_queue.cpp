@@ -4,8 +4,6 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 
-#include <chrono>
-#include <thread>
 
 namespace zeal::cuda {
 
@@ -34,15 +32,7 @@ ze_result_t Fence::query() const {
 }
 
 ze_result_t Fence::wait(uint64_t timeout) const {
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  for (unsigned spins = 0;; ++spins) {
-    ze_result_t r = query();
-    if (r != ZE_RESULT_NOT_READY) return r;
-    if (timeout != UINT64_MAX && uint64_t(std::chrono::nanoseconds(clock::now() - start).count()) >= timeout)
-      return ZE_RESULT_NOT_READY;
-    if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
-  }
+  return poll_until(timeout, [this](unsigned) { return query(); });
 }
 
 namespace {
@@ -53,11 +43,8 @@ ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device,
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   Device &d = *Device::from(device);
-  d.make_current();
   CUstream stream = nullptr;
-  if (ze_result_t r = checked(d.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-      r != ZE_RESULT_SUCCESS)
-    return r;
+  if (ze_result_t r = new_stream(d, stream); r != ZE_RESULT_SUCCESS) return r;
   *out = new CommandQueue(d, stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

@@ -162,36 +162,24 @@ ze_result_t device_get_command_queue_group_properties(ze_device_handle_t device,
                                                       ze_command_queue_group_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || out == nullptr) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
   ze_command_queue_group_properties_t group{};
   group.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
   group.maxMemoryFillPatternSize = 128;
   group.numQueues = 1;
-  copy_keeping_header(out, group);
-  return ZE_RESULT_SUCCESS;
+  return ze::list_properties(group, count, out);
 }
 
 ze_result_t device_get_memory_properties(ze_device_handle_t handle, uint32_t *count,
                                          ze_device_memory_properties_t *out) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || out == nullptr) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
   const DeviceFacts &f = checked_device(handle)->facts();
   ze_device_memory_properties_t memory{};
   memory.maxClockRate = uint32_t(f.memory_clock_khz / 1000);
   memory.maxBusWidth = uint32_t(f.memory_bus_bits);
   memory.totalSize = f.memory_bytes;
   std::snprintf(memory.name, sizeof memory.name, "HBM");
-  copy_keeping_header(out, memory);
-  return ZE_RESULT_SUCCESS;
+  return ze::list_properties(memory, count, out);
 }
 
 ze_result_t device_get_memory_access_properties(ze_device_handle_t handle, ze_device_memory_access_properties_t *out) {
@@ -213,15 +201,9 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t handle, ze_de
 ze_result_t device_get_cache_properties(ze_device_handle_t handle, uint32_t *count, ze_device_cache_properties_t *out) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (*count == 0 || out == nullptr) {
-    *count = 1;
-    return ZE_RESULT_SUCCESS;
-  }
-  *count = 1;
   ze_device_cache_properties_t cache{};
   cache.cacheSize = size_t(checked_device(handle)->attribute(Attribute::L2CacheSize));
-  copy_keeping_header(out, cache);
-  return ZE_RESULT_SUCCESS;
+  return ze::list_properties(cache, count, out);
 }
 
 ze_result_t device_get_image_properties(ze_device_handle_t handle, ze_device_image_properties_t *out) {

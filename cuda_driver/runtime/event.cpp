@@ -3,9 +3,7 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 namespace zeal::cuda {
 namespace {
@@ -31,19 +29,14 @@ ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
 }
 
 ze_result_t Event::host_wait(uint64_t timeout) const {
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  for (unsigned spins = 0; !signalled(); ++spins) {
-    if (timeout != UINT64_MAX && uint64_t(std::chrono::nanoseconds(clock::now() - start).count()) >= timeout)
-      return ZE_RESULT_NOT_READY;
-    // Spin briefly (a kernel's end is often microseconds away), then give the core back.
-    if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(20));
+  return poll_until(timeout, [this](unsigned attempt) {
+    if (signalled()) return ZE_RESULT_SUCCESS;
     // A faulted kernel never lets its stream reach the signal: ask about the devices now and then (every ~10 ms).
-    if (spins % 512 == 511)
+    if (attempt % 512 == 511)
       for (const Device *device : pool_.driver().devices())
         if (device->lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-  }
-  return ZE_RESULT_SUCCESS;
+    return ZE_RESULT_NOT_READY;
+  });
 }
 
 EventPool::EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words)

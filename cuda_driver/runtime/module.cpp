@@ -41,14 +41,12 @@ ze_result_t Module::load_linked(const void *image, std::string &log) {
 
 ze_result_t Module::load_image(const void *image, std::string &log) {
   device_.make_current();
-  char errors[8192] = {};
-  int options[] = {int(JitOption::ErrorLogBuffer), int(JitOption::ErrorLogBufferSizeBytes)};
-  void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
-  CUresult r = device_.api().cuModuleLoadDataEx(&module_, image, 2, options, values);
+  JitErrorLog errors;
+  CUresult r = device_.api().cuModuleLoadDataEx(&module_, image, errors.count, errors.options, errors.values);
   if (r == CUDA_SUCCESS) return ZE_RESULT_SUCCESS;
   module_ = nullptr;
-  log += fmt::format("CUDA could not load the module's PTX for {}: {}{}{}\n", device_.properties().name,
-                     device_.cuda().describe(r), errors[0] != '\0' ? "\n" : "", errors);
+  log += fmt::format("CUDA could not load the module's PTX for {}: {}{}\n", device_.properties().name,
+                     device_.cuda().describe(r), errors.suffix());
   return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE : to_ze_result(r);
 }
 
@@ -125,7 +123,7 @@ ze_result_t module_create(ze_context_handle_t context, ze_device_handle_t device
   std::string log, ptx;
   std::vector<KernelFacts> kernels;
   ze_result_t result = ptx_of(*desc, d, ptx, kernels, log);
-  auto module = std::make_unique<Module>(*Context::from(context), d);
+  auto module = std::make_unique<Module>(d);
   if (result == ZE_RESULT_SUCCESS) result = module->load(std::move(ptx), std::move(kernels), log);
   if (result != ZE_RESULT_SUCCESS && !log.empty()) zeal::logger("zeal-cuda").error("zeModuleCreate: {}", log);
   if (build_log != nullptr) *build_log = new BuildLog(log);

@@ -33,7 +33,7 @@ PtxSymbols ptx_symbols(const std::string &ptx);
 
 class Module : public _ze_module_handle_t {
 public:
-  Module(Context &context, Device &device) : context_(context), device_(device) {}
+  explicit Module(Device &device) : device_(device) {}
   ~Module();
   static Module *from(ze_module_handle_t h) { return static_cast<Module *>(h); }
   Device &device() const { return device_; }
@@ -54,12 +54,24 @@ public:
 
 private:
   ze_result_t load_image(const void *image, std::string &log);
-  Context &context_;
   Device &device_;
   CUmodule module_ = nullptr;
   std::vector<KernelFacts> kernels_;
   std::string native_;
   PtxSymbols symbols_;
+};
+
+// CUDA's JIT (cuModuleLoadDataEx, cuLinkCreate) writes its errors here: pass `count` options and `values`.
+struct JitErrorLog {
+  char text[8192] = {};
+  int options[2] = {int(JitOption::ErrorLogBuffer), int(JitOption::ErrorLogBufferSizeBytes)};
+  void *values[2] = {text, reinterpret_cast<void *>(uintptr_t(sizeof text - 1))};
+  static constexpr unsigned count = 2;
+  JitErrorLog() = default;
+  JitErrorLog(const JitErrorLog &) = delete; // `values` points into the object
+  JitErrorLog &operator=(const JitErrorLog &) = delete;
+  // "\n<the log>" when CUDA wrote one, else nothing: the end of a sentence about the failure.
+  std::string suffix() const { return text[0] != '\0' ? std::string("\n") + text : std::string(); }
 };
 
 // zeModuleDynamicLink (module_link.cpp): every module that imports symbols is linked, by CUDA's linker, with the

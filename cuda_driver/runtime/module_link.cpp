@@ -28,17 +28,14 @@ ze_result_t link_into(const std::vector<Module *> &parts, std::string &log) {
   Module &importer = *parts.front();
   const Device &device = importer.device();
   device.make_current();
-  char errors[8192] = {};
-  int options[] = {int(JitOption::ErrorLogBuffer), int(JitOption::ErrorLogBufferSizeBytes)};
-  void *values[] = {errors, reinterpret_cast<void *>(uintptr_t(sizeof errors - 1))};
+  JitErrorLog errors;
   LinkState link{device.api()};
   auto failed = [&](const char *call, CUresult r) {
-    log += fmt::format("CUDA's linker failed ({}): {}{}{}\n", call, device.cuda().describe(r),
-                       errors[0] != '\0' ? "\n" : "", errors);
+    log += fmt::format("CUDA's linker failed ({}): {}{}\n", call, device.cuda().describe(r), errors.suffix());
     return r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_VALUE ? ZE_RESULT_ERROR_MODULE_LINK_FAILURE
                                                                         : to_ze_result(r);
   };
-  if (CUresult r = device.api().cuLinkCreate_v2(2, options, values, &link.state); r != CUDA_SUCCESS)
+  if (CUresult r = device.api().cuLinkCreate_v2(errors.count, errors.options, errors.values, &link.state); r != CUDA_SUCCESS)
     return failed("cuLinkCreate", r);
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string &ptx = parts[i]->native();
