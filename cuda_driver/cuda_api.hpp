@@ -110,6 +110,34 @@ struct Memcpy2D {
   size_t width_bytes = 0, height = 0;
 };
 
+// Virtual memory management (cuMemAddressReserve, cuMemCreate, cuMemMap, cuMemSetAccess): where memory lies, what
+// kind of physical memory to make, and who may access a mapped range how.
+using CUmemGenericAllocationHandle = unsigned long long;
+inline constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+inline constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
+inline constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_NONE = 0;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_READ = 1;
+inline constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
+struct MemLocation {
+  int type = CU_MEM_LOCATION_TYPE_DEVICE;
+  int id = 0; // the device ordinal
+};
+struct MemAllocationProp {
+  int type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  int requested_handle_types = 0;
+  MemLocation location;
+  void *win32_handle_meta_data = nullptr;
+  unsigned char compression_type = 0, gpu_direct_rdma_capable = 0;
+  unsigned short usage = 0;
+  unsigned char reserved[4] = {};
+};
+struct MemAccessDesc {
+  MemLocation location;
+  int flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+};
+static_assert(sizeof(MemAllocationProp) == 32 && sizeof(MemAccessDesc) == 12);
+
 // The entry points, by the names libcuda.so.1 exports (the _v2 names where cuda.h maps to them). One list, so that
 // the declarations and the lookups cannot disagree.
 #define ZEAL_CUDA_ENTRY_POINTS(X)                                                                                 \
@@ -133,6 +161,17 @@ struct Memcpy2D {
   X(cuMemFreeHost, CUresult (*)(void *pointer))                                                                  \
   X(cuMemAllocManaged, CUresult (*)(CUdeviceptr * pointer, size_t bytes, unsigned flags))                       \
   X(cuMemcpyAsync, CUresult (*)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))               \
+  X(cuMemAddressReserve, CUresult (*)(CUdeviceptr * pointer, size_t bytes, size_t alignment, CUdeviceptr hint,     \
+                                      unsigned long long flags))                                                 \
+  X(cuMemAddressFree, CUresult (*)(CUdeviceptr pointer, size_t bytes))                                           \
+  X(cuMemGetAllocationGranularity, CUresult (*)(size_t * granularity, const MemAllocationProp *prop, int option)) \
+  X(cuMemCreate, CUresult (*)(CUmemGenericAllocationHandle * handle, size_t bytes, const MemAllocationProp *prop,  \
+                              unsigned long long flags))                                                         \
+  X(cuMemRelease, CUresult (*)(CUmemGenericAllocationHandle handle))                                             \
+  X(cuMemMap, CUresult (*)(CUdeviceptr pointer, size_t bytes, size_t offset, CUmemGenericAllocationHandle handle,  \
+                           unsigned long long flags))                                                            \
+  X(cuMemUnmap, CUresult (*)(CUdeviceptr pointer, size_t bytes))                                                 \
+  X(cuMemSetAccess, CUresult (*)(CUdeviceptr pointer, size_t bytes, const MemAccessDesc *desc, size_t count))    \
   X(cuMemcpy2DAsync_v2, CUresult (*)(const Memcpy2D *copy, CUstream stream))                                    \
   X(cuMemsetD8Async, CUresult (*)(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))         \
   X(cuMemsetD16Async, CUresult (*)(CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))       \

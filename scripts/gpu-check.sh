@@ -2,7 +2,8 @@
 # Runs on the lent GPU machine what scripts/gpu-kit.sh put in build/gpu-kit: unpacks the Debian libraries into a
 # prefix, shows the card and driver, then runs each test with the loader pointed at zeal's CUDA driver; exits
 # non-zero when something fails (issue 49).
-# usage: gpu-check.sh [tests [gtest arguments] | examples | bench [rounds] | lzt]   (default: tests)
+# usage: gpu-check.sh [tests [gtest arguments] | examples | acceptance | bench [rounds] | lzt | cts [group...]]
+#   (default: tests)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kit="$PWD/build/gpu-kit"
@@ -35,6 +36,12 @@ case "${1:-tests}" in
     done
     echo "== gpu-check: ur_vector_add"
     "$kit/bin/ur_vector_add" "$kit/kernels/ur_vector_add.spv" || status=1 ;;
+  acceptance)
+    # The sub-group and dynamic-linking test plans' acceptance suites, through the public C++ API on the GPU.
+    for p in acceptance_sub_group acceptance_sub_group_spirv acceptance_range_type acceptance_link_checks; do
+      echo "== gpu-check: $p"
+      "$kit/bin/$p" || status=1
+    done ;;
   bench)
     shift
     "$kit/bin/bench_cuda_driver" "$@" || status=1
@@ -48,6 +55,28 @@ case "${1:-tests}" in
     mkdir -p "$prefix/lzt" && tar -C "$prefix/lzt" -xJf "$kit/lzt/out.tar.xz"
     bash "$kit/lzt/run.sh" "$ZEAL_CUDA_DRIVER" "$prefix/lzt" || status=1
     [ -n "${LZT_RESULTS:-}" ] && cp -r "$prefix/lzt/results" "$LZT_RESULTS" ;;
-  *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | bench [rounds] | lzt]" >&2; exit 2 ;;
+  cts)
+    # UR's conformance tests against zeal's UR adapter over the CUDA driver (the kit made with --cts): every group,
+    # or those named, each for at most CTS_TIMEOUT seconds (default 300); a line of totals per group, and the
+    # failed tests' names. CTS_RESULTS: a folder to copy the groups' logs to.
+    shift
+    [ -f "$kit/cts.tar.xz" ] || { echo "gpu-check: the kit has no CTS (gpu-kit.sh BUILD --cts CTS_WORKDIR)" >&2; exit 2; }
+    tar -C "$prefix" -xJf "$kit/cts.tar.xz"
+    logs="$prefix/cts-logs" && mkdir -p "$logs"
+    groups=("$@")
+    [ ${#groups[@]} -gt 0 ] || for b in "$prefix"/cts/*-test; do groups+=("$(basename "$b" -test)"); done
+    for group in "${groups[@]}"; do
+      log="$logs/$group.log" rc=0
+      timeout "${CTS_TIMEOUT:-300}" "$prefix/cts/$group-test" --kernel_directory="$prefix/cts/device_binaries" \
+        >"$log" 2>&1 || rc=$?
+      count() { grep -oE "^\[  $1 *\] [0-9]+ tests?" "$log" | grep -oE '[0-9]+' | head -1 || true; }
+      printf '%-36s passed %4s  skipped %4s  failed %4s  (exit %s)\n' "$group" "$(count PASSED)" "$(count SKIPPED)" \
+        "$(count FAILED)" "$rc"
+      grep -E '^\[  FAILED  \] [^0-9]' "$log" | sort -u | sed 's/^/    /' | head -40
+      [ "$rc" -eq 0 ] || status=1
+    done
+    [ -n "${CTS_RESULTS:-}" ] && cp -r "$logs" "$CTS_RESULTS" ;;
+  *) echo "gpu-check: usage: gpu-check.sh [tests [gtest args] | examples | acceptance | bench [rounds] | lzt | cts [group...]]" >&2
+     exit 2 ;;
 esac
 exit $status

@@ -4,21 +4,30 @@
 # loads at run time, as .deb files (that machine is Ubuntu, with no Debian packages and no network; gpu-check.sh
 # unpacks them there). What travels is at most 64 MiB with the checkout, so only what the run uses goes.
 # Then run there: scripts/gpu-check.sh (device tool: carry ["build/gpu-kit"]).
-# usage: scripts/gpu-kit.sh [BUILD_DIR] [LZT_BUILD]   (default: build/default; no level-zero-tests)
+# usage: scripts/gpu-kit.sh [BUILD_DIR] [LZT_BUILD | --cts CTS_WORKDIR]   (default: build/default; neither)
 #   LZT_BUILD: a level-zero-tests build (../shared/level-zero-tests/build.sh): its staged binaries and run.sh go
 #   instead of the examples and benchmarks (both would not fit in 64 MiB), with libpng's .deb file.
+#   --cts CTS_WORKDIR: UR's conformance tests as scripts/ur-cts.sh built them there (every group's binary, stripped,
+#   and the device code, packed: 4 MiB), beside the examples and benchmarks; gpu-check.sh cts runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
 lzt="${2:-}"
+cts=""
+if [ "$lzt" = "--cts" ]; then
+  cts="${3:?usage: scripts/gpu-kit.sh BUILD_DIR --cts CTS_WORKDIR}"
+  lzt=""
+  [ -d "$cts/build/test/conformance/device_binaries" ] || { echo "gpu-kit: no CTS in $cts (scripts/ur-cts.sh)" >&2; exit 1; }
+fi
 kit=build/gpu-kit
 # The tests that need a GPU, each linking nothing but the loader and libraries the kit brings.
 tests=(cuda_api_test ptx_gpu_test cuda_driver_test)
 # Programs run above the driver: zeal's tools and examples, unchanged, and the benchmark.
-programs=(zeal-ls vector_add sub_groups shared_libraries ur_vector_add bench_cuda_driver bench_adapter_launch)
+programs=(zeal-ls vector_add sub_groups shared_libraries ur_vector_add bench_cuda_driver bench_adapter_launch
+          acceptance_sub_group acceptance_sub_group_spirv acceptance_range_type acceptance_link_checks)
 # Their libraries, found beside libzeal.so.0 (adapters) or by the run path the kit sets.
 libraries=(libzeal.so.0 libzeal_adapter_level_zero.so libur_adapter_zeal.so.0 libshared_libraries_linked.so
-           libshared_libraries_plugin.so)
+           libshared_libraries_plugin.so libzeal_acceptance_link_checks_lib.so)
 # Run-time libraries of libze_zeal_cuda.so.1 and the loader (ldd of the driver on Debian 12, minus what every Linux
 # has; libz3-4 because Ubuntu 24.04 has libz3.so.4 no more).
 debs=(libze1 libllvm15 libllvmspirvlib15 libz3-4 libfmt9 libspdlog1.10)
@@ -58,6 +67,16 @@ if [ -n "$lzt" ]; then
   tar -C "$staged" -cJf "$kit/lzt/out.tar.xz" out
   rm -rf "$staged"
   cp ../shared/level-zero-tests/run.sh "$kit/lzt/run.sh"
+fi
+if [ -n "$cts" ]; then
+  # Stripped and packed with xz, as level-zero-tests are: unpacked they would not fit beside the Debian libraries.
+  conformance="$cts/build/test/conformance"
+  staged=$(mktemp -d)
+  mkdir -p "$staged/cts"
+  for binary in "$conformance"/*/*-test; do strip -o "$staged/cts/$(basename "$binary")" "$binary"; done
+  cp -r "$conformance/device_binaries" "$staged/cts/device_binaries"
+  tar -C "$staged" -cJf "$kit/cts.tar.xz" cts
+  rm -rf "$staged"
 fi
 printf '%s\n' "${tests[@]}" > "$kit/tests"
 echo "gpu-kit: $(du -sh "$kit" | cut -f1) in $kit: ${tests[*]}"

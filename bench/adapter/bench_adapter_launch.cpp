@@ -1,5 +1,8 @@
 // bench_adapter_launch: host time per launch through the adapter vs a hand-written Level Zero sequence on the
-// same driver and kernel (median of paired rounds), and heap allocations per steady-state launch.
+// same driver and kernel (median of paired rounds), and heap allocations per steady-state launch. On zeal's CUDA
+// driver (an NVIDIA device) the same rounds also launch the module's PTX with cuLaunchKernel: what the zeal API
+// and the UR face add over CUDA's own path (issue 49's target: at most 2 us).
+#include "cuda_driver/cuda_api.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/launch_1d.hpp"
 #include "tests/support/zeal_launch_objects.hpp"
@@ -152,6 +155,55 @@ struct Raw {
   }
 };
 
+// CUDA's own path for the same kernel: the Level Zero module's native binary (zeal's PTX) loaded into the device's
+// primary context, launched with cuLaunchKernel on a stream of its own with the arguments zeal's launch passes (the
+// kernel's two, then the hidden global offset and dimensions, and the 32 reserved bytes of dynamic shared memory).
+struct CudaDirect {
+  std::unique_ptr<zeal::cuda::CudaLibrary> library;
+  const zeal::cuda::DriverApi *api = nullptr;
+  zeal::cuda::CUstream stream = nullptr;
+  zeal::cuda::CUfunction function = nullptr;
+  int *out = nullptr;
+  uint64_t offset[3] = {0, 0, 0};
+  uint32_t dims = 1;
+
+  void cu(int r, const char *call) {
+    if (r != zeal::cuda::CUDA_SUCCESS) die(fmt::format("{} failed: CUDA error {}", call, r));
+  }
+  // False when the Level Zero device is not zeal's CUDA one (then there is nothing to pair with).
+  bool create(const Raw &raw) {
+    auto props = zeal::ze_desc<ze_device_properties_t>();
+    check(zeDeviceGetProperties(raw.ze.device, &props), "zeDeviceGetProperties");
+    if (props.vendorId != 0x10de) return false;
+    size_t size = 0;
+    check(zeModuleGetNativeBinary(raw.ze.module, &size, nullptr), "zeModuleGetNativeBinary");
+    std::vector<uint8_t> ptx(size);
+    check(zeModuleGetNativeBinary(raw.ze.module, &size, ptx.data()), "zeModuleGetNativeBinary");
+    zeal::cuda::Opened opened = zeal::cuda::open_cuda();
+    if (opened.library == nullptr) die(opened.why);
+    library = std::move(opened.library);
+    api = &library->api();
+    zeal::cuda::CUdevice device = 0;
+    zeal::cuda::CUcontext context = nullptr;
+    cu(api->cuInit(0), "cuInit");
+    cu(api->cuDeviceGet(&device, 0), "cuDeviceGet");
+    cu(api->cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+    cu(api->cuCtxSetCurrent(context), "cuCtxSetCurrent");
+    cu(api->cuStreamCreate(&stream, zeal::cuda::CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    zeal::cuda::CUmodule module = nullptr;
+    cu(api->cuModuleLoadDataEx(&module, ptx.data(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
+    cu(api->cuModuleGetFunction(&function, module, "tiny"), "cuModuleGetFunction");
+    out = raw.out;
+    return true;
+  }
+  void launches(int n, int value) {
+    void *params[] = {&out, &value, &offset[0], &offset[1], &offset[2], &dims};
+    for (int i = 0; i < n; ++i)
+      cu(api->cuLaunchKernel(function, 1, 1, 1, 64, 1, 1, 32, stream, params, nullptr), "cuLaunchKernel");
+  }
+  void finish() { cu(api->cuStreamSynchronize(stream), "cuStreamSynchronize"); }
+};
+
 // The driver work the adapter asks for on an in-order queue, by hand: each launch
 // signals an event and waits for the previous launch's. Separates the adapter's
 // own code from the cost of in-order chaining in the driver (API 1.4 has no
@@ -218,15 +270,18 @@ int main() {
   UrFace ur;
   ur.create(spirv);
 #endif
+  CudaDirect cuda;
+  const bool on_cuda = cuda.create(raw);
   for (int i = 0; i < 3; ++i) { // warm all: JIT'd kernel, event pools, free lists
     ns_per_launch(adapter, i);
     ns_per_launch(raw, i);
     ns_per_launch(chained, i);
+    if (on_cuda) ns_per_launch(cuda, i);
 #ifdef ZEAL_BENCH_UR
     ns_per_launch(ur, i);
 #endif
   }
-  std::vector<double> a, h, c, added, added_over_chained, u, ur_added;
+  std::vector<double> a, h, c, added, added_over_chained, u, ur_added, k, zeal_over_cuda, ur_over_cuda;
   for (int r = 0; r < kRounds; ++r) { // interleaved, so drifts of these shared machines hit all alike
     a.push_back(ns_per_launch(adapter, r));
     h.push_back(ns_per_launch(raw, r));
@@ -237,6 +292,11 @@ int main() {
     u.push_back(ns_per_launch(ur, r));
     ur_added.push_back(u.back() - a.back());
 #endif
+    if (on_cuda) {
+      k.push_back(ns_per_launch(cuda, r));
+      zeal_over_cuda.push_back(a.back() - k.back());
+      if (!u.empty()) ur_over_cuda.push_back(u.back() - k.back());
+    }
   }
   auto [adapter_all, adapter_own] = allocations_per_launch(adapter);
   auto [raw_all, raw_own] = allocations_per_launch(raw);
@@ -263,5 +323,12 @@ int main() {
 #else
   std::printf("\n(no UR SDK at configure time: the UR face is not measured)\n");
 #endif
+  if (on_cuda) {
+    std::printf("\nagainst cuLaunchKernel of the same PTX on the same device, same rounds (target added <= 2 us):\n");
+    std::printf("%-30s %7.2f us; the zeal ABI adds %.2f us", "cuLaunchKernel per launch", median(k) / 1000,
+                median(zeal_over_cuda) / 1000);
+    if (!ur_over_cuda.empty()) std::printf(", the UR face %.2f us", median(ur_over_cuda) / 1000);
+    std::printf(" (paired medians)\n");
+  }
   return 0;
 }

@@ -221,6 +221,46 @@ void launch_overhead(Zeal &z, Cuda &c, int rounds) {
   std::printf("%-44s %10.2f us more than cuLaunchKernel\n", "", (median(zt) - median(ct)) * 1e6);
 }
 
+// What an in-order chain of Level Zero events costs on CUDA's side: the host time of the stream operations an event
+// could be signalled with, against the launch itself (100,000 of each in a row, as the launch row).
+void signal_costs(Zeal &z, Cuda &c, int rounds) {
+  ze_module_handle_t m = z.module("stream");
+  zeal::cuda::CUfunction cu_empty = c.function(m, "empty");
+  Hidden hidden;
+  void *params[] = {&hidden.offset[0], &hidden.offset[1], &hidden.offset[2], &hidden.dims};
+  uint32_t *word = nullptr;
+  cu(c.api->cuMemHostAlloc(reinterpret_cast<void **>(&word), 64,
+                           zeal::cuda::CU_MEMHOSTALLOC_PORTABLE | zeal::cuda::CU_MEMHOSTALLOC_DEVICEMAP),
+     "cuMemHostAlloc");
+  zeal::cuda::CUevent event = nullptr;
+  cu(c.api->cuEventCreate(&event, zeal::cuda::CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  constexpr int n = 100000;
+  std::vector<double> launch, write, record;
+  for (int r = 0; r < rounds; ++r) {
+    auto start = clock_type::now();
+    for (int i = 0; i < n; ++i) c.launch(cu_empty, 1, 32, params);
+    launch.push_back(seconds_since(start) / n);
+    cu(c.api->cuStreamSynchronize(c.stream), "cuStreamSynchronize");
+    start = clock_type::now();
+    for (int i = 0; i < n; ++i)
+      cu(c.api->cuStreamWriteValue32_v2(c.stream, zeal::cuda::CUdeviceptr(word), unsigned(i), 0), "cuStreamWriteValue32");
+    write.push_back(seconds_since(start) / n);
+    cu(c.api->cuStreamSynchronize(c.stream), "cuStreamSynchronize");
+    start = clock_type::now();
+    for (int i = 0; i < n; ++i) cu(c.api->cuEventRecord(event, c.stream), "cuEventRecord");
+    record.push_back(seconds_since(start) / n);
+    cu(c.api->cuStreamSynchronize(c.stream), "cuStreamSynchronize");
+  }
+  std::printf("%-44s %10.2f us\n", "host time of cuLaunchKernel (empty)", median(launch) * 1e6);
+  std::printf("%-44s %10.2f us\n", "host time of cuStreamWriteValue32", median(write) * 1e6);
+  std::printf("%-44s %10.2f us\n", "host time of cuEventRecord", median(record) * 1e6);
+  int pageable = 0;
+  c.api->cuDeviceGetAttribute(&pageable, 88, 0); // CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
+  std::printf("%-44s %10d\n", "device accesses pageable host memory", pageable);
+  c.api->cuEventDestroy_v2(event);
+  c.api->cuMemFreeHost(word);
+}
+
 void builds(Zeal &z) {
   std::vector<uint8_t> spirv = read_spirv("stream");
   for (const char *which : {"first", "second"}) {
@@ -249,6 +289,7 @@ int main(int argc, char **argv) {
     builds(z);
     bandwidth(z, c, rounds);
     launch_overhead(z, c, std::max(3, rounds / 4));
+    signal_costs(z, c, std::max(3, rounds / 4));
   } catch (const std::exception &e) {
     std::fprintf(stderr, "bench_cuda_driver: %s\n", e.what());
     return 1;

@@ -5,6 +5,7 @@
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
 #include "cpu_driver/runtime/module.hpp"
+#include "ze_driver/kernel_attributes.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -20,17 +21,8 @@ namespace zeal::cpu {
 namespace {
 
 std::string list_source_attributes(const KernelInfo &info) {
-  std::vector<std::string> attributes;
-  if (info.required_group_size[0] != 0)
-    attributes.push_back(fmt::format("reqd_work_group_size({},{},{})", info.required_group_size[0],
-                                     info.required_group_size[1], info.required_group_size[2]));
-  if (info.group_size_hint[0] != 0)
-    attributes.push_back(fmt::format("work_group_size_hint({},{},{})", info.group_size_hint[0],
-                                     info.group_size_hint[1], info.group_size_hint[2]));
-  if (!info.vec_type_hint.empty()) attributes.push_back(fmt::format("vec_type_hint({})", info.vec_type_hint));
-  if (info.required_subgroup_size != 0)
-    attributes.push_back(fmt::format("intel_reqd_sub_group_size({})", info.required_subgroup_size));
-  return fmt::format("{}", fmt::join(attributes, " "));
+  return ze::source_attributes(info.required_group_size, info.group_size_hint, info.vec_type_hint,
+                               info.required_subgroup_size);
 }
 
 } // namespace
@@ -275,47 +267,10 @@ ze_result_t kernel_get_name(ze_kernel_handle_t kernel, size_t *size, char *name)
   return copy_string_out(n.c_str(), n.size(), size, name);
 }
 
-ze_result_t kernel_set_indirect_access(ze_kernel_handle_t kernel, ze_kernel_indirect_access_flags_t flags) {
-  if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  constexpr ze_kernel_indirect_access_flags_t known = ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |
-                                                      ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
-                                                      ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED;
-  if ((flags & ~known) != 0) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  Kernel::from(kernel)->set_indirect_access(flags);
-  return ZE_RESULT_SUCCESS;
-}
 
-ze_result_t kernel_get_indirect_access(ze_kernel_handle_t kernel, ze_kernel_indirect_access_flags_t *flags) {
-  if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (flags == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *flags = Kernel::from(kernel)->indirect_access();
-  return ZE_RESULT_SUCCESS;
-}
-
-// The two calls of Intel's driver and of the later spec text, which read the 1.4 char** as "a pointer
-// to the caller's buffer": a null `string` asks for the size (with the terminator), then `*string` of
-// `*size` bytes receives the text, cut to fit and terminated. Loader 1.8's validation layer refuses a
-// null `string` (the 1.4 text marks it required), so a zero `*size` asks for the size as well. A null
-// `*string` receives the kernel's own copy, which lives as long as the kernel (the 1.4 text's reading).
 ze_result_t kernel_get_source_attributes(ze_kernel_handle_t kernel, uint32_t *size, char **string) {
   if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (size == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const std::string &text = Kernel::from(kernel)->source_attributes();
-  const auto needed = static_cast<uint32_t>(text.size() + 1);
-  if (string != nullptr && *string == nullptr) {
-    *string = const_cast<char *>(text.c_str()); // the spec's char** is not const; nothing writes through it
-    *size = needed;
-    return ZE_RESULT_SUCCESS;
-  }
-  if (string == nullptr || *size == 0) {
-    *size = needed;
-    return ZE_RESULT_SUCCESS;
-  }
-  uint32_t n = std::min(*size - 1, needed - 1);
-  std::memcpy(*string, text.data(), n);
-  (*string)[n] = '\0';
-  *size = n + 1;
-  return ZE_RESULT_SUCCESS;
+  return ze::copy_source_attributes(Kernel::from(kernel)->source_attributes(), size, string);
 }
 
 // Accepted and changes nothing: a CPU has no split between local memory and data cache to choose.
@@ -370,8 +325,8 @@ void implement(ze_kernel_dditable_t &t) {
   t.pfnSuggestGroupSize = guarded<kernel_suggest_group_size>;
   t.pfnGetProperties = guarded<kernel_get_properties>;
   t.pfnGetName = guarded<kernel_get_name>;
-  t.pfnSetIndirectAccess = guarded<kernel_set_indirect_access>;
-  t.pfnGetIndirectAccess = guarded<kernel_get_indirect_access>;
+  t.pfnSetIndirectAccess = guarded<ze::set_indirect_access<Kernel>>;
+  t.pfnGetIndirectAccess = guarded<ze::get_indirect_access<Kernel>>;
   t.pfnGetSourceAttributes = guarded<kernel_get_source_attributes>;
   t.pfnSetCacheConfig = guarded<kernel_set_cache_config>;
   t.pfnSuggestMaxCooperativeGroupCount = guarded<kernel_suggest_max_cooperative_group_count>;

@@ -67,7 +67,7 @@ llvm::Value *subgroup_collective(llvm::IRBuilder<> &b, llvm::Value *width, Group
 // requiring a sub-group size the options do not list fails the build.
 Result<std::vector<PtxKernel>> describe_kernels(llvm::Module &module, const PtxOptions &options);
 
-// What the back end refuses before any rewrite: images and samplers (arguments and built-ins), printf, Intel's 2-D
+// What the back end refuses before any rewrite: images and samplers (arguments and built-ins), Intel's 2-D
 // block I/O, matrix products and image block reads, inline assembly, aliases.
 Status refuse_unsupported(llvm::Module &module, const std::vector<PtxKernel> &kernels);
 // Kernels this back end cannot run (an image or sampler argument; a call, direct or through the module's functions,
@@ -107,6 +107,10 @@ void define_sync_builtins(llvm::Module &module);
 void define_native_math(llvm::Module &module);
 void define_bfloat16_conversions(llvm::Module &module);
 void define_device_library(llvm::Module &module);
+// OpenCL printf calls as calls of CUDA's vprintf with a C format (printf.cpp); a format that is not a constant
+// string fails the build.
+Status lower_printf(llvm::Module &module);
+inline constexpr const char *kPtxVprintf = "vprintf"; // a PTX system call, which CUDA's JIT resolves
 
 // Turns a declaration into an internal, always-inlined definition and returns a builder at its entry.
 llvm::IRBuilder<> begin_definition(llvm::Function &function);

@@ -31,6 +31,7 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
   std::vector<llvm::Function *> unused;
   for (llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic() || imports.count(function.getName().str()) != 0) continue;
+    if (function.getName() == kPtxVprintf) continue; // a PTX system call: CUDA's JIT provides it
     if (function.use_empty()) {
       unused.push_back(&function);
       continue;

@@ -70,6 +70,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   define_native_math(module);
   define_bfloat16_conversions(module);
   define_device_library(module);
+  if (Status printed = lower_printf(module); !printed) return std::move(printed).error();
   make_entries(module, kernels);
   hoist_allocas(module);
   if (Status linked = link_libclc(module); !linked) return std::move(linked).error();
@@ -124,6 +125,7 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
   Result<std::string> ptx = lower(**module, runnable, options, linkage);
   if (!ptx) return with_log(std::move(ptx).error(), program.log);
   program.ptx = std::move(*ptx);
+  program.aliases = host_access.aliases;
   program.kernels = std::move(*kernels);
   return program;
 }

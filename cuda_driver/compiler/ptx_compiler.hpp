@@ -39,8 +39,8 @@ struct PtxKernel {
   uint32_t group_size_hint[3] = {0, 0, 0};       // work_group_size_hint, zeros when none
   uint32_t subgroup_size = 32;                   // what the code runs with: the required size, else 32 (a warp;
                                                  // 8 and 16 are segments of one)
-  // Why this driver cannot run the kernel (an image argument, a call of printf...), a sentence naming it; empty
-  // when it can. The module builds without it, and zeKernelCreate refuses it with this sentence, as the CPU driver
+  // Why this driver cannot run the kernel (an image argument, a call of an image built-in...), a sentence naming it;
+  // empty when it can. The module builds without it, and zeKernelCreate refuses it with this sentence, as the CPU driver
   // does, while the module's other kernels run.
   std::string refusal;
   uint64_t static_local_bytes = 0;               // kernel-scope `local` variables (static shared memory); the PTX
@@ -65,6 +65,9 @@ struct PtxProgram {
   std::string ptx;                 // the module's PTX text (the native binary)
   std::vector<PtxKernel> kernels;  // every kernel, in module order
   std::string log;                 // the build log: notes of the front end (ignored specialisation constants, ...)
+  // Variables DPC++ names to the host by another name than they export (SPV_INTEL_global_variable_host_access):
+  // host name, exported name, for zeModuleGetGlobalPointer.
+  std::vector<std::pair<std::string, std::string>> aliases;
 };
 
 struct PtxOptions {

@@ -1,4 +1,4 @@
-// What the CUDA back end refuses, by name, before it rewrites a module: images and samplers, printf, Intel's 2-D
+// What the CUDA back end refuses, by name, before it rewrites a module: images and samplers, Intel's 2-D
 // block I/O and matrix instructions. Each refusal is a sentence naming the kernel (or function) and the call.
 #include "cuda_driver/compiler/internal.hpp"
 
@@ -21,7 +21,6 @@ std::optional<std::string> unsupported_reason(llvm::StringRef name) {
       base.startswith("__spirv_SampledImage")) {
     return std::string("images and samplers are not supported");
   }
-  if (base == "printf") return std::string("printf is not supported");
   if (base.startswith("__zeal_2d_block_")) return std::string("Intel's 2-D block I/O is not supported");
   if (base.startswith("__zeal_matrix_mad_") || (base.startswith("intel_sub_group_") && base.contains("matrix_mad"))) {
     return std::string("Intel's sub-group matrix products are not supported");
@@ -53,8 +52,8 @@ std::optional<std::string> opaque_argument(const llvm::Function &kernel) {
 
 namespace {
 
-// The first unsupported call `kernel` reaches through the module's functions, as "calls 'printf': printf is not
-// supported"; empty when there is none.
+// The first unsupported call `kernel` reaches through the module's functions, as "calls 'read_imagef': images and
+// samplers are not supported"; empty when there is none.
 std::string unsupported_reach(const llvm::Function &kernel) {
   std::vector<const llvm::Function *> todo{&kernel};
   std::set<const llvm::Function *> seen{&kernel};

@@ -47,10 +47,13 @@ ze_result_t CommandList::replay(CUstream stream) const {
 ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout) {
   device.make_current();
   if (timeout == UINT64_MAX) return checked(device.api().cuStreamSynchronize(stream), "cuStreamSynchronize");
-  return poll_until(timeout, [&](unsigned) {
+  ze_result_t result = poll_until(timeout, [&](unsigned) {
     CUresult r = device.api().cuStreamQuery(stream);
     return r == CUDA_ERROR_NOT_READY ? ZE_RESULT_NOT_READY : checked(r, "cuStreamQuery");
   });
+  if (result == ZE_RESULT_SUCCESS && device.prints()) // the stream is idle: this prints what its kernels wrote
+    result = checked(device.api().cuStreamSynchronize(stream), "cuStreamSynchronize");
+  return result;
 }
 
 ze_result_t new_stream(const Device &device, CUstream &stream) {
@@ -102,6 +105,73 @@ ze_result_t append_launch_as(bool cooperative, ze_command_list_handle_t handle, 
   Command body;
   if (launch) body = [launch](CUstream stream) { return launch->run(stream); };
   return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+}
+
+// Indirect launches: the group counts (and, for several kernels, how many of them run) lie in memory that commands
+// before may write, and CUDA reads launch dimensions from the host only. The command therefore waits on the host
+// for what its stream holds before it, reads the counts, then launches; the arguments are those at the append. An
+// immediate list does this at the append, a regular list each time a queue executes it.
+ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t kernel_count,
+                                     ze_kernel_handle_t *kernels, const uint32_t *count_at,
+                                     const ze_group_count_t *groups_at, ze_event_handle_t signal, uint32_t count,
+                                     ze_event_handle_t *waits) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (kernels == nullptr || groups_at == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::vector<std::shared_ptr<Launch>> launches;
+  for (uint32_t i = 0; i < kernel_count; ++i) {
+    if (kernels[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    auto launch = std::make_shared<Launch>();
+    std::string why;
+    if (ze_result_t r = Kernel::from(kernels[i])->record(ze_group_count_t{1, 1, 1}, *launch, why);
+        r != ZE_RESULT_SUCCESS) {
+      zeal::logger("zeal-cuda").error("zeCommandListAppendLaunchKernelIndirect: {}", why);
+      return r;
+    }
+    launches.push_back(std::move(launch));
+  }
+  const Device *device = &CommandList::from(handle)->device();
+  Command body = [device, launches, count_at, groups_at](CUstream stream) {
+    const DriverApi &api = device->api();
+    uint32_t runs = uint32_t(launches.size());
+    std::vector<ze_group_count_t> groups(launches.size());
+    if (count_at != nullptr) {
+      if (ze_result_t r = checked(api.cuMemcpyAsync(CUdeviceptr(&runs), CUdeviceptr(count_at), sizeof runs, stream),
+                                  "cuMemcpyAsync");
+          r != ZE_RESULT_SUCCESS)
+        return r;
+    }
+    if (ze_result_t r = checked(api.cuMemcpyAsync(CUdeviceptr(groups.data()), CUdeviceptr(groups_at),
+                                                  groups.size() * sizeof(ze_group_count_t), stream),
+                                "cuMemcpyAsync");
+        r != ZE_RESULT_SUCCESS)
+      return r;
+    if (ze_result_t r = checked(api.cuStreamSynchronize(stream), "cuStreamSynchronize"); r != ZE_RESULT_SUCCESS)
+      return r;
+    for (uint32_t i = 0; i < std::min<uint32_t>(runs, uint32_t(launches.size())); ++i) {
+      const ze_group_count_t &g = groups[i];
+      if (g.groupCountX == 0 || g.groupCountY == 0 || g.groupCountZ == 0) continue;
+      Launch launch = *launches[i];
+      launch.set_groups(g);
+      if (ze_result_t r = launch.run(stream); r != ZE_RESULT_SUCCESS) return r;
+    }
+    return ZE_RESULT_SUCCESS;
+  };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+}
+
+ze_result_t append_launch_indirect(ze_command_list_handle_t handle, ze_kernel_handle_t kernel,
+                                   const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t count,
+                                   ze_event_handle_t *waits) {
+  if (kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append_launches_indirect(handle, 1, &kernel, nullptr, groups, signal, count, waits);
+}
+
+ze_result_t append_launch_multiple_indirect(ze_command_list_handle_t handle, uint32_t kernel_count,
+                                            ze_kernel_handle_t *kernels, const uint32_t *count_at,
+                                            const ze_group_count_t *groups, ze_event_handle_t signal,
+                                            uint32_t count, ze_event_handle_t *waits) {
+  if (count_at == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return append_launches_indirect(handle, kernel_count, kernels, count_at, groups, signal, count, waits);
 }
 
 ze_result_t append_launch(ze_command_list_handle_t handle, ze_kernel_handle_t kernel, const ze_group_count_t *groups,
@@ -328,6 +398,8 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnClose = guarded<list_close>;
   t.pfnReset = guarded<list_reset>;
   t.pfnAppendLaunchKernel = guarded<append_launch>;
+  t.pfnAppendLaunchKernelIndirect = guarded<append_launch_indirect>;
+  t.pfnAppendLaunchMultipleKernelsIndirect = guarded<append_launch_multiple_indirect>;
   t.pfnAppendMemoryCopy = guarded<append_copy>;
   t.pfnAppendMemoryCopyRegion = guarded<append_copy_region>;
   t.pfnAppendLaunchCooperativeKernel = guarded<append_launch_cooperative>;

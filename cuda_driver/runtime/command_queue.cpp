@@ -32,7 +32,11 @@ ze_result_t Fence::query() const {
 }
 
 ze_result_t Fence::wait(uint64_t timeout) const {
-  return poll_until(timeout, [this](unsigned) { return query(); });
+  ze_result_t result = poll_until(timeout, [this](unsigned) { return query(); });
+  const Device &device = queue_.device();
+  if (result == ZE_RESULT_SUCCESS && device.prints()) // the event has happened: this prints what kernels wrote
+    result = checked(device.api().cuEventSynchronize(event_), "cuEventSynchronize");
+  return result;
 }
 
 namespace {

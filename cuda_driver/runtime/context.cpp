@@ -8,6 +8,7 @@ namespace zeal::cuda {
 Context::~Context() {
   // Level Zero leaves freeing to the application; what it forgot goes with the context.
   for (auto &[start, allocation] : allocations_) release(driver_, allocation);
+  virtual_memory_.release(driver_);
 }
 
 void Context::add(const Allocation &allocation) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 namespace zeal::cuda {
 
@@ -16,6 +17,24 @@ struct Allocation {
   size_t size = 0;        // bytes the caller asked for
   ze_memory_type_t type = ZE_MEMORY_TYPE_UNKNOWN;
   Device *device = nullptr; // null for host memory
+};
+
+class PhysicalMemory;
+
+// What a context holds of virtual memory (virtual_memory.cpp): reserved ranges, mappings and physical memory; the
+// entry points hold `mutex` while they read or change it.
+struct VirtualMemory {
+  struct Mapped {
+    size_t size = 0;
+    ze_memory_access_attribute_t access = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+  };
+  std::mutex mutex;
+  std::map<uintptr_t, size_t> reserved; // by start
+  std::map<uintptr_t, Mapped> mapped;   // by start
+  std::map<uintptr_t, Mapped> unmapped_access; // access set on reserved parts with nothing mapped, by start
+  std::set<PhysicalMemory *> physical;
+  // Unmaps, releases and frees what the application left (the context goes).
+  void release(const Driver &driver);
 };
 
 class Context : public _ze_context_handle_t {
@@ -30,11 +49,13 @@ public:
   std::optional<Allocation> find(const void *pointer) const;
   // Takes the allocation that starts at `pointer` out of the context.
   std::optional<Allocation> take(const void *pointer);
+  VirtualMemory &virtual_memory() { return virtual_memory_; }
 
 private:
   Driver &driver_;
   mutable std::mutex mutex_;
   std::map<uintptr_t, Allocation> allocations_; // by start
+  VirtualMemory virtual_memory_;
 };
 
 // Gives the memory back to CUDA.

@@ -4,6 +4,7 @@
 #include "cuda_driver/cuda_api.hpp"
 #include "ze_driver/handles.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +32,10 @@ public:
   // Enqueues a write of the device's nanosecond clock (%globaltimer) to `at` (device-visible memory) on `stream`:
   // a one-thread kernel of the driver's own, loaded at its first use.
   ze_result_t write_timestamp(CUstream stream, uint64_t *at) const;
+  // Whether a module that calls printf (CUDA's vprintf) was loaded: CUDA prints what kernels wrote only at its own
+  // synchronisations, so host waits that end by polling then synchronise the stream or event they waited for.
+  bool prints() const { return prints_.load(std::memory_order_relaxed); }
+  void note_printing() { prints_.store(true, std::memory_order_relaxed); }
 
   const ze_device_properties_t &properties() const { return properties_; }
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
@@ -47,6 +52,7 @@ private:
   ze_device_module_properties_t module_{};
   mutable std::once_flag stamp_once_;
   mutable CUfunction stamp_ = nullptr;
+  std::atomic<bool> prints_{false};
 };
 
 class Driver : public _ze_driver_handle_t {

@@ -3,6 +3,7 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace zeal::cuda {
@@ -42,7 +43,9 @@ ze_result_t Event::host_wait(uint64_t timeout) const {
 EventPool::EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words)
     : driver_(driver), count_(desc.count),
       timestamps_((desc.flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0),
-      words_(words), events_(desc.count) {}
+      words_(words), signal_streams_(new std::atomic<CUstream>[desc.count]) {
+  for (uint32_t i = 0; i < count_; ++i) signal_streams_[i].store(nullptr);
+}
 
 // The event's line: the state word, then the start and end stamps at 8 and 16 bytes.
 uint64_t *Event::timestamps() const {
@@ -56,17 +59,17 @@ EventPool::~EventPool() {
 
 Event *EventPool::create(uint32_t index) {
   std::lock_guard lock(mutex_);
-  if (events_[index] != nullptr) return nullptr;
   auto *word = reinterpret_cast<uint32_t *>(static_cast<char *>(words_) + index * event_stride);
   std::memset(word, 0, 24); // state and stamps
-
-  events_[index] = std::make_unique<Event>(*this, index, word);
-  return events_[index].get();
+  signal_streams_[index].store(nullptr);
+  events_.push_back(std::make_unique<Event>(*this, index, word, signal_streams_[index]));
+  return events_.back().get();
 }
 
-void EventPool::forget(uint32_t index) {
+void EventPool::forget(const Event *event) {
   std::lock_guard lock(mutex_);
-  events_[index].reset();
+  auto it = std::find_if(events_.begin(), events_.end(), [&](const auto &e) { return e.get() == event; });
+  if (it != events_.end()) events_.erase(it);
 }
 
 namespace {
@@ -92,16 +95,14 @@ ze_result_t event_create(ze_event_pool_handle_t pool, const ze_event_desc_t *des
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   EventPool *p = EventPool::from(pool);
   if (desc->index >= p->count()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  Event *event = p->create(desc->index);
-  if (event == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT; // that index is in use
-  *out = event;
+  *out = p->create(desc->index);
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t event_destroy(ze_event_handle_t handle) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Event *event = Event::from(handle);
-  event->pool().forget(event->index());
+  event->pool().forget(event);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -17,7 +17,8 @@ class EventPool;
 
 class Event : public _ze_event_handle_t {
 public:
-  Event(EventPool &pool, uint32_t index, uint32_t *word) : pool_(pool), index_(index), word_(word) {}
+  Event(EventPool &pool, uint32_t index, uint32_t *word, std::atomic<CUstream> &signal_stream)
+      : pool_(pool), index_(index), word_(word), signal_stream_(signal_stream) {}
   static Event *from(ze_event_handle_t h) { return static_cast<Event *>(h); }
   EventPool &pool() const { return pool_; }
   uint32_t index() const { return index_; }
@@ -46,7 +47,7 @@ private:
   EventPool &pool_;
   uint32_t index_;
   uint32_t *word_; // pinned, mapped: the same address on the device (unified addressing)
-  std::atomic<CUstream> signal_stream_{nullptr};
+  std::atomic<CUstream> &signal_stream_; // the slot's: the stream whose last operation on it was its signal
 };
 
 class EventPool : public _ze_event_pool_handle_t {
@@ -59,9 +60,10 @@ public:
   Driver &driver() const { return driver_; }
   uint32_t count() const { return count_; }
   bool timestamps() const { return timestamps_; }
-  // Makes the pool's `index`-th event; null when it exists already.
+  // Makes an event of the pool's `index`-th slot, reset. A slot may have several (as on Intel's driver, where
+  // level-zero-tests makes one per test round without destroying the last): they are the same event.
   Event *create(uint32_t index);
-  void forget(uint32_t index);
+  void forget(const Event *event);
 
 private:
   Driver &driver_;
@@ -70,6 +72,7 @@ private:
   void *words_;
   std::mutex mutex_; // events made and destroyed from several threads
   std::vector<std::unique_ptr<Event>> events_;
+  std::unique_ptr<std::atomic<CUstream>[]> signal_streams_; // one per slot, shared by its events
 };
 
 } // namespace zeal::cuda

@@ -4,9 +4,11 @@
 #include "cuda_driver/runtime/ddi.hpp"
 
 #include "common/log.hpp"
+#include "ze_driver/kernel_attributes.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -14,7 +16,9 @@ namespace zeal::cuda {
 
 Kernel::Kernel(Module &module, const KernelFacts &facts, CUfunction function)
     : module_(module), facts_(facts), function_(function), values_(facts.kernel.args.size()),
-      local_sizes_(facts.kernel.args.size()), set_(facts.kernel.args.size()) {
+      local_sizes_(facts.kernel.args.size()), set_(facts.kernel.args.size()),
+      source_attributes_(ze::source_attributes(facts.kernel.required_group_size, facts.kernel.group_size_hint, "",
+                                               facts.kernel.required_subgroup_size)) {
   const uint32_t *required = facts.kernel.required_group_size;
   if (required[0] != 0) group_size_ = {required[0], required[1], required[2]};
 }
@@ -33,8 +37,11 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
     if (value != nullptr || size == 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     local_sizes_[index] = size;
   } else {
-    if (size != arg.size) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
-    values_[index].assign(size, 0);
+    // A value shorter than the parameter is taken and zero-extended, as Intel's driver and the CPU driver do
+    // (level-zero-tests pass an int for a size_t); a longer one, or a pointer of another size, is refused.
+    const bool shorter_value = arg.kind == PtxArgKind::Value && size > 0 && size < arg.size;
+    if (size != arg.size && !shorter_value) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    values_[index].assign(arg.size, 0);
     // A null value is a null pointer (or zeros), as the spec allows for pointer arguments.
     if (value != nullptr) std::memcpy(values_[index].data(), value, size);
   }
@@ -105,8 +112,16 @@ ze_result_t Kernel::record(const ze_group_count_t &groups, Launch &launch, std::
     for (uint64_t o : offset_) append(launch.bytes, launch.offsets, &o, sizeof o);
     const uint32_t dims = work_dimensions(groups, group_size_);
     append(launch.bytes, launch.offsets, &dims, sizeof dims);
+    launch.dims_at = int(launch.offsets.size() - 1);
   }
   return ZE_RESULT_SUCCESS;
+}
+
+void Launch::set_groups(const ze_group_count_t &count) {
+  groups = {count.groupCountX, count.groupCountY, count.groupCountZ};
+  if (dims_at < 0) return;
+  const uint32_t dims = work_dimensions(count, group_size);
+  std::memcpy(bytes.data() + offsets[size_t(dims_at)], &dims, sizeof dims);
 }
 
 ze_result_t Launch::run(CUstream stream) const {
@@ -183,9 +198,11 @@ ze_result_t kernel_suggest_group_size(ze_kernel_handle_t handle, uint32_t gx, ui
     return ZE_RESULT_SUCCESS;
   }
   uint32_t budget = std::min<uint32_t>(256, uint32_t(kernel->function_attribute(FunctionAttribute::MaxThreadsPerBlock)));
-  auto pick = [&](uint32_t global) {
+  const ze_device_compute_properties_t &limits = kernel->module().device().compute_properties();
+  // The largest divisor of `global` within what is left of the budget and the dimension's limit.
+  auto pick = [&](uint32_t global, uint32_t dimension_limit) {
     uint32_t best = 1;
-    for (uint32_t s = std::min(global, budget); s > 1; --s)
+    for (uint32_t s = std::min({global, budget, dimension_limit}); s > 1; --s)
       if (global % s == 0) {
         best = s;
         break;
@@ -193,9 +210,9 @@ ze_result_t kernel_suggest_group_size(ze_kernel_handle_t handle, uint32_t gx, ui
     budget /= best;
     return best;
   };
-  *x = pick(std::max(gx, 1u));
-  *y = pick(std::max(gy, 1u));
-  *z = pick(std::max(gz, 1u));
+  *x = pick(std::max(gx, 1u), limits.maxGroupSizeX);
+  *y = pick(std::max(gy, 1u), limits.maxGroupSizeY);
+  *z = pick(std::max(gz, 1u), limits.maxGroupSizeZ);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -229,8 +246,9 @@ ze_result_t kernel_get_properties(ze_kernel_handle_t handle, ze_kernel_propertie
   out->maxSubgroupSize = k.subgroup_size;
   out->maxNumSubgroups = uint32_t(kernel->function_attribute(FunctionAttribute::MaxThreadsPerBlock)) / k.subgroup_size;
   out->localMemSize = uint32_t(kernel->function_attribute(FunctionAttribute::SharedSizeBytes));
+  // CUDA's local memory per thread holds both private arrays and register spills (its scratch), one figure: both.
   out->privateMemSize = uint32_t(kernel->function_attribute(FunctionAttribute::LocalSizeBytes));
-  out->spillMemSize = 0;
+  out->spillMemSize = out->privateMemSize;
   std::memset(&out->uuid, 0, sizeof out->uuid);
   return ZE_RESULT_SUCCESS;
 }
@@ -241,9 +259,10 @@ ze_result_t kernel_get_name(ze_kernel_handle_t handle, size_t *size, char *name)
   return copy_string_out(n.c_str(), n.size(), size, name);
 }
 
-ze_result_t kernel_set_indirect_access(ze_kernel_handle_t handle, ze_kernel_indirect_access_flags_t) {
-  // Every allocation is reachable from every kernel under unified addressing: nothing to do.
-  return handle == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ZE_RESULT_SUCCESS;
+
+ze_result_t kernel_get_source_attributes(ze_kernel_handle_t handle, uint32_t *size, char **string) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return ze::copy_source_attributes(Kernel::from(handle)->source_attributes(), size, string);
 }
 
 ze_result_t kernel_set_cache_config(ze_kernel_handle_t handle, ze_cache_config_flags_t) {
@@ -267,7 +286,9 @@ void implement(ze_kernel_dditable_t &t) {
   t.pfnGetProperties = guarded<kernel_get_properties>;
   t.pfnGetName = guarded<kernel_get_name>;
   t.pfnSuggestMaxCooperativeGroupCount = guarded<kernel_suggest_max_cooperative_group_count>;
-  t.pfnSetIndirectAccess = guarded<kernel_set_indirect_access>;
+  t.pfnSetIndirectAccess = guarded<ze::set_indirect_access<Kernel>>;
+  t.pfnGetIndirectAccess = guarded<ze::get_indirect_access<Kernel>>;
+  t.pfnGetSourceAttributes = guarded<kernel_get_source_attributes>;
   t.pfnSetCacheConfig = guarded<kernel_set_cache_config>;
 }
 

@@ -19,7 +19,10 @@ struct Launch {
   std::vector<uint8_t> bytes;     // every parameter's value, each at its offset
   std::vector<size_t> offsets;    // where each parameter starts in `bytes`
   bool cooperative = false;       // all work-groups resident at once (cuLaunchCooperativeKernel)
+  int dims_at = -1;               // the hidden work-dimensions parameter's index in `offsets`; -1 when none
   ze_result_t run(CUstream stream) const;
+  // Another group count for the same launch (an indirect launch's, known when it runs): the work dimensions follow.
+  void set_groups(const ze_group_count_t &count);
 };
 
 class Kernel : public _ze_kernel_handle_t {
@@ -38,6 +41,11 @@ public:
   ze_result_t record(const ze_group_count_t &groups, Launch &launch, std::string &why) const;
   int function_attribute(FunctionAttribute which) const;
   CUfunction function() const { return function_; }
+  // What zeKernelSetIndirectAccess set (every allocation is reachable under unified addressing, so nothing else
+  // depends on it) and what zeKernelGetSourceAttributes answers.
+  void set_indirect_access(ze_kernel_indirect_access_flags_t flags) { indirect_access_ = flags; }
+  ze_kernel_indirect_access_flags_t indirect_access() const { return indirect_access_; }
+  const std::string &source_attributes() const { return source_attributes_; }
 
 private:
   Module &module_;
@@ -48,6 +56,8 @@ private:
   std::vector<bool> set_;
   std::array<uint32_t, 3> group_size_{1, 1, 1};
   std::array<uint64_t, 3> offset_{0, 0, 0};
+  ze_kernel_indirect_access_flags_t indirect_access_ = 0;
+  std::string source_attributes_;
 };
 
 } // namespace zeal::cuda

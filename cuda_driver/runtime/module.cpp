@@ -30,8 +30,16 @@ ze_result_t Module::load(std::string ptx, std::vector<KernelFacts> kernels, std:
   native_ = std::move(ptx);
   kernels_ = std::move(kernels);
   symbols_ = ptx_symbols(native_);
+  aliases_ = read_aliases(native_);
+  if (symbols_.prints) device_.note_printing();
   if (!symbols_.imports.empty()) return ZE_RESULT_SUCCESS; // loaded when linked
   return load_image(native_.c_str(), log);
+}
+
+const std::string &Module::exported_name(const std::string &host_name) const {
+  for (const auto &[host, exported] : aliases_)
+    if (host == host_name) return exported;
+  return host_name;
 }
 
 ze_result_t Module::load_linked(const void *image, std::string &log) {
@@ -174,7 +182,8 @@ ze_result_t module_get_global_pointer(ze_module_handle_t handle, const char *nam
   module->device().make_current();
   CUdeviceptr address = 0;
   size_t bytes = 0;
-  CUresult r = module->device().api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(), name);
+  CUresult r = module->device().api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(),
+                                                           module->exported_name(name).c_str());
   if (r == CUDA_ERROR_NOT_FOUND) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
   if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
   if (size != nullptr) *size = bytes;

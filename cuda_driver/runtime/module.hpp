@@ -23,11 +23,14 @@ struct KernelFacts {
 std::string native_binary(const PtxProgram &program);
 // The kernels of a native binary; false, with `why` set, when it is not PTX.
 bool read_native_binary(const std::string &ptx, std::vector<KernelFacts> &kernels, std::string &why);
+// Its aliases of variables ("// zeal.alias <host name> <exported name>", after the kernels' lines): PtxProgram's.
+std::vector<std::pair<std::string, std::string>> read_aliases(const std::string &ptx);
 
 // What a module's PTX takes from others (`.extern` functions and variables) and gives them (`.visible` functions
 // and variables; kernels are reached as kernels, not listed).
 struct PtxSymbols {
-  std::vector<std::string> imports, exports;
+  std::vector<std::string> imports, exports; // PTX's system calls (vprintf), which CUDA's JIT provides, are neither
+  bool prints = false;                       // the PTX calls vprintf
 };
 PtxSymbols ptx_symbols(const std::string &ptx);
 
@@ -41,6 +44,8 @@ public:
   const std::vector<KernelFacts> &kernels() const { return kernels_; }
   const KernelFacts *find(const char *name) const;
   const std::string &native() const { return native_; }
+  // The name a variable is exported under for the name the host knows it by (itself when it has no alias).
+  const std::string &exported_name(const std::string &host_name) const;
 
   // Takes the module's PTX and kernels, and loads the PTX into the device's context unless it imports symbols
   // (then zeModuleDynamicLink loads it, linked with the modules that export them); a JIT failure is a build
@@ -59,6 +64,7 @@ private:
   std::vector<KernelFacts> kernels_;
   std::string native_;
   PtxSymbols symbols_;
+  std::vector<std::pair<std::string, std::string>> aliases_;
 };
 
 // CUDA's JIT (cuModuleLoadDataEx, cuLinkCreate) writes its errors here: pass `count` options and `values`.

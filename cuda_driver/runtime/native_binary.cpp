@@ -79,7 +79,22 @@ void read_entries(const std::string &ptx, std::vector<KernelFacts> &kernels) {
 std::string native_binary(const PtxProgram &program) {
   std::string out = header;
   for (const PtxKernel &k : program.kernels) out += kernel_line(k);
+  for (const auto &[host, exported] : program.aliases) out += fmt::format("// zeal.alias {} {}\n", host, exported);
   return out + program.ptx;
+}
+
+std::vector<std::pair<std::string, std::string>> read_aliases(const std::string &ptx) {
+  std::vector<std::pair<std::string, std::string>> aliases;
+  if (ptx.rfind(header, 0) != 0) return aliases;
+  std::istringstream lines(ptx);
+  std::string line;
+  std::getline(lines, line); // the header
+  while (std::getline(lines, line) && line.rfind("// zeal.", 0) == 0) {
+    std::istringstream words(line);
+    std::string slashes, tag, host, exported;
+    if (words >> slashes >> tag >> host >> exported && tag == "zeal.alias") aliases.emplace_back(host, exported);
+  }
+  return aliases;
 }
 
 bool read_native_binary(const std::string &ptx, std::vector<KernelFacts> &kernels, std::string &why) {
@@ -119,7 +134,10 @@ PtxSymbols ptx_symbols(const std::string &ptx) {
       std::smatch m;
       if (std::regex_search(head, m, function, std::regex_constants::match_continuous) ||
           std::regex_search(head, m, variable, std::regex_constants::match_continuous))
-        (m[1] == "extern" ? symbols.imports : symbols.exports).push_back(m[2]);
+      {
+        if (m[2] == "vprintf") symbols.prints = true;
+        else (m[1] == "extern" ? symbols.imports : symbols.exports).push_back(m[2]);
+      }
     }
   return symbols;
 }

@@ -2,42 +2,8 @@
 #include "test_support.hpp"
 #include "tests/support/capture_stderr.hpp"
 
-#include <cstdio>
-#include <fcntl.h>
-#include <unistd.h>
-
 namespace zeal::cpu::test {
 namespace {
-
-// Points stdout at a temporary file for its lifetime and returns what was written.
-class CaptureStdout {
-public:
-  CaptureStdout() {
-    std::fflush(stdout);
-    saved_ = ::dup(STDOUT_FILENO);
-    file_ = std::tmpfile();
-    ::dup2(::fileno(file_), STDOUT_FILENO);
-  }
-  ~CaptureStdout() { restore(); }
-  std::string text() {
-    restore();
-    std::string out;
-    std::rewind(file_);
-    for (int c; (c = std::fgetc(file_)) != EOF;) out += char(c);
-    return out;
-  }
-
-private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stdout);
-    ::dup2(saved_, STDOUT_FILENO);
-    ::close(saved_);
-    saved_ = -1;
-  }
-  int saved_ = -1;
-  std::FILE *file_ = nullptr;
-};
 
 TEST(Printf, EveryWorkItemsLineAndVectorAndLengthModifiers) {
   auto program = build("printf");
@@ -46,9 +12,8 @@ TEST(Printf, EveryWorkItemsLineAndVectorAndLengthModifiers) {
   int *px = x.data();
   const char *word = "zeal";
   const void *args[] = {&px, &word};
-  CaptureStdout capture;
-  run(*program->find_kernel("print_values"), args, Range{1, {2, 1, 1}, {2, 1, 1}});
-  std::string text = capture.text();
+  std::string text = zeal::test::capture_stdout(
+      [&] { run(*program->find_kernel("print_values"), args, Range{1, {2, 1, 1}, {2, 1, 1}}); });
   EXPECT_EQ(text, "item 0 of 4: x=   42 hex=0x2a zeal\n"
                   "1.500000,-2.000000,0.250000,100.000000|1.50,-2.00,0.25,100.00|-7,8|1,-2,3|ff,1000\n"
                   "ok 1.234568e+04 0.0001      3.142% -9000000000 -3 250\n"

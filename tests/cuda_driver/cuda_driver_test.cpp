@@ -2,6 +2,7 @@
 // drives it: devices, memory of every kind, copies and fills, modules from SPIR-V and from PTX, launches with
 // local memory and barriers, events between lists and the host, queues and fences. Without CUDA (CI) the driver
 // must step aside cleanly, which is tested; the tests that need a GPU skip there, saying so.
+#include "tests/support/capture_stderr.hpp"
 #include "tests/support/ze_setup.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -108,6 +110,12 @@ protected:
     auto h = ze_desc<ze_host_mem_alloc_desc_t>();
     EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemAllocShared(context, &d, &h, bytes, 0, device, &p));
     return p;
+  }
+  void queue_and_regular_list(ze_command_queue_handle_t &queue, ze_command_list_handle_t &regular) {
+    auto qdesc = ze_desc<ze_command_queue_desc_t>();
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(context, device, &qdesc, &queue));
+    auto ldesc = ze_desc<ze_command_list_desc_t>();
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &ldesc, &regular));
   }
   void finish() { ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(list, nullptr, 0, nullptr)); sync(); }
   void sync() {
@@ -297,6 +305,168 @@ TEST_F(CudaDriver, ASpirvVectorAddRunsAndItsNativeBinaryBuildsAgain) {
   for (float *p : {a, b, c}) zeMemFree(context, p);
   zeModuleDestroy(again);
   zeModuleDestroy(module);
+}
+
+// The CPU driver's printf kernel, through CUDA's vprintf: what each work-item prints reaches stdout by the time a host
+// wait with a timeout ends (which polls, then synchronises so that CUDA prints): a fence's, then a queue's. Lines of
+// different work-items come in CUDA's order, so they are compared sorted.
+TEST_F(CudaDriver, PrintfWritesEachWorkItemsLinesToStdoutByTheTimeAFenceOrQueueWaitEnds) {
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t built = create_module(context, device, read_kernel("printf"), module, nullptr,
+                                    ZE_MODULE_FORMAT_IL_SPIRV, &log);
+  std::string text;
+  read_build_log(log, text);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, built) << text;
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "print_values", kernel));
+  int *x = static_cast<int *>(shared_memory(4 * sizeof(int)));
+  char *word = static_cast<char *>(shared_memory(8));
+  const int values[] = {42, -3, 255, 7};
+  std::copy(std::begin(values), std::end(values), x);
+  std::strcpy(word, "zeal");
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &x));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &word));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 2, 1, 1));
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+  ze_group_count_t groups{2, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(regular, kernel, &groups, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  auto fdesc = ze_desc<ze_fence_desc_t>();
+  ze_fence_handle_t fence = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(queue, &fdesc, &fence));
+  auto sorted_lines = [](const std::string &all) {
+    std::vector<std::string> lines;
+    for (size_t at = 0, end; (end = all.find('\n', at)) != std::string::npos; at = end + 1)
+      lines.push_back(all.substr(at, end - at));
+    std::sort(lines.begin(), lines.end());
+    return lines;
+  };
+  // The CPU driver's test expects the same lines (tests/cpu_compiler/printf_test.cpp).
+  const std::vector<std::string> expected =
+      sorted_lines("item 0 of 4: x=   42 hex=0x2a zeal\n"
+                   "1.500000,-2.000000,0.250000,100.000000|1.50,-2.00,0.25,100.00|-7,8|1,-2,3|ff,1000\n"
+                   "ok 1.234568e+04 0.0001      3.142% -9000000000 -3 250\n"
+                   "item 1 of 4: x=   -3 hex=0xfffffffd zeal\n"
+                   "item 2 of 4: x=  255 hex=0xff zeal\n"
+                   "item 3 of 4: x=    7 hex=0x7 zeal\n");
+  std::string by_fence = capture_stdout([&] {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceHostSynchronize(fence, 10'000'000'000ull));
+  });
+  EXPECT_EQ(expected, sorted_lines(by_fence)) << by_fence;
+  std::string by_queue = capture_stdout([&] {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 10'000'000'000ull));
+  });
+  EXPECT_EQ(expected, sorted_lines(by_queue)) << by_queue;
+  zeFenceDestroy(fence);
+  zeCommandListDestroy(regular);
+  zeCommandQueueDestroy(queue);
+  zeKernelDestroy(kernel);
+  zeMemFree(context, x);
+  zeMemFree(context, word);
+  zeModuleDestroy(module);
+}
+
+// An indirect launch reads its group count where the command before it in the list wrote it; of several kernels
+// launched indirectly, as many run as the count in device memory says, each with the arguments of its append.
+TEST_F(CudaDriver, IndirectLaunchesReadTheirGroupCountsAndKernelCountWhereEarlierCommandsWroteThem) {
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("vector_add"), module));
+  ze_kernel_handle_t first = nullptr, second = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "fill_value", first));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "fill_value", second));
+  constexpr uint32_t n = 1024;
+  int *out = static_cast<int *>(shared_memory(n * sizeof(int)));
+  int *untouched = static_cast<int *>(shared_memory(n * sizeof(int)));
+  std::fill(out, out + n, -1);
+  std::fill(untouched, untouched + n, -1);
+  auto *counts = static_cast<ze_group_count_t *>(device_memory(2 * sizeof(ze_group_count_t)));
+  auto *kernel_count = static_cast<uint32_t *>(device_memory(sizeof(uint32_t)));
+  const ze_group_count_t host_counts[2] = {{n / 64, 1, 1}, {n / 64, 1, 1}};
+  const uint32_t one = 1;
+  for (ze_kernel_handle_t k : {first, second}) ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 64, 1, 1));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(first, 0, 8, &out));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(second, 0, 8, &untouched));
+  const int seven = 7, eight = 8;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(first, 1, 4, &seven));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(second, 1, 4, &eight));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, counts, host_counts, sizeof host_counts, nullptr,
+                                                             0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernelIndirect(list, first, counts, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(7, out[i]) << i;
+  std::fill(out, out + n, -1);
+  ze_kernel_handle_t both[] = {first, second};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, kernel_count, &one, sizeof one, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendLaunchMultipleKernelsIndirect(list, 2, both, kernel_count, counts, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(first, 1, 4, &eight)); // after the append: not seen
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(7, out[i]) << i;
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(-1, untouched[i]) << "the second kernel ran: " << i;
+  // A by-value argument given fewer bytes than it has is taken and zero-extended (Intel's driver's rule).
+  const uint16_t short_value = 9;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(first, 1, 2, &short_value));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(first, 1, 8, &short_value));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(first, 0, 4, &out));
+  ze_group_count_t groups{n / 64, 1, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, first, &groups, nullptr, 0, nullptr));
+  finish();
+  EXPECT_EQ(9, out[n - 1]);
+  for (void *p : {(void *)out, (void *)untouched, (void *)counts, (void *)kernel_count}) zeMemFree(context, p);
+  zeKernelDestroy(first);
+  zeKernelDestroy(second);
+  zeModuleDestroy(module);
+}
+
+// Virtual memory: a reserved range, physical memory mapped into it read-write, filled and read back by commands;
+// access attributes as set; sizes that are not whole pages and ranges not reserved are refused.
+TEST_F(CudaDriver, PhysicalMemoryMappedIntoAReservedRangeIsFilledAndReadBackThroughIt) {
+  size_t page = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemQueryPageSize(context, device, 1, &page));
+  ASSERT_GT(page, 0u);
+  void *range = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, zeVirtualMemReserve(context, nullptr, page + 1, &range));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemReserve(context, nullptr, 2 * page, &range));
+  ze_physical_mem_desc_t pdesc{ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, nullptr, 0, 2 * page};
+  ze_physical_mem_handle_t memory = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemCreate(context, device, &pdesc, &memory));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+            zeVirtualMemMap(context, static_cast<char *>(range) + 2 * page, page, memory, 0,
+                            ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE))
+      << "past the reservation";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemMap(context, range, 2 * page, memory, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+  const uint32_t pattern = 0x5eed5eed;
+  std::vector<uint32_t> back(2 * page / 4, 0);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, range, &pattern, 4, 2 * page, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, back.data(), range, 2 * page, nullptr, 0, nullptr));
+  finish();
+  EXPECT_EQ(std::vector<uint32_t>(2 * page / 4, pattern), back);
+  ze_memory_access_attribute_t access{};
+  size_t reach = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemGetAccessAttribute(context, range, 2 * page, &access, &reach));
+  EXPECT_EQ(ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE, access);
+  EXPECT_EQ(2 * page, reach);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemSetAccessAttribute(context, range, 2 * page, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemGetAccessAttribute(context, range, page, &access, &reach));
+  EXPECT_EQ(ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY, access);
+  EXPECT_EQ(page, reach);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemUnmap(context, range, 2 * page));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemGetAccessAttribute(context, range, page, &access, &reach));
+  EXPECT_EQ(ZE_MEMORY_ACCESS_ATTRIBUTE_NONE, access);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemUnmap(context, range, 2 * page)) << "nothing mapped: unmapped already";
+  // A reserved range with nothing mapped keeps the attribute it is given (as on Intel's driver).
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemSetAccessAttribute(context, range, page, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemGetAccessAttribute(context, range, 2 * page, &access, &reach));
+  EXPECT_EQ(ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE, access);
+  EXPECT_EQ(page, reach);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemDestroy(context, memory));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeVirtualMemFree(context, range, page)) << "not the whole reservation";
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemFree(context, range, 2 * page));
 }
 
 TEST_F(CudaDriver, ASecondBuildOfAModuleIsReadFromTheCacheAndACorruptEntryIsBuiltAgain) {
@@ -557,12 +727,9 @@ TEST_F(CudaDriver, AWaitAfterTheSameListsSignalRunsAtOnceButAHostResetMakesItWai
 }
 
 TEST_F(CudaDriver, ARegularListRunsOnAQueueAsOftenAsItIsExecutedAndAFenceTellsWhenItIsDone) {
-  auto qdesc = ze_desc<ze_command_queue_desc_t>();
   ze_command_queue_handle_t queue = nullptr;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(context, device, &qdesc, &queue));
-  auto ldesc = ze_desc<ze_command_list_desc_t>();
   ze_command_list_handle_t regular = nullptr;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &ldesc, &regular));
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
   int *data = static_cast<int *>(shared_memory(4096 * 4));
   std::vector<int> host(4096, 5);
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(regular, data, host.data(), 4096 * 4, nullptr, 0, nullptr));

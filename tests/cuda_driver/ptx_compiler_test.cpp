@@ -2,6 +2,7 @@
 // and parameters, address spaces of loads and stores, shared memory, barriers, warp shuffles, and refusals by name.
 #include "cuda_driver/compiler/internal.hpp"
 #include "cuda_driver/compiler/ptx_compiler.hpp"
+#include "tests/support/host_access_spirv.hpp"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
@@ -263,18 +264,37 @@ TEST(PtxCompiler, AnImageKernelIsRefusedNamingTheKernelAndWhatItTakes) {
 
 // As the CPU driver does: the module builds without the kernel it cannot run (zeKernelCreate names why), and its
 // other kernels run.
-TEST(PtxCompiler, APrintfKernelIsRefusedNamingTheKernelAndTheOthersBuild) {
-  std::vector<uint8_t> spirv = read_file(std::string(ZEAL_TEST_KERNEL_DIR) + "/ptx_printf.spv");
+TEST(PtxCompiler, AKernelReachingAnUnsupportedCallIsRefusedNamingItAndTheOthersBuild) {
+  std::vector<uint8_t> spirv = read_file(std::string(ZEAL_TEST_KERNEL_DIR) + "/ptx_partly_refused.spv");
   auto result = compile_ptx(spirv, PtxOptions{});
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(2u, result->kernels.size());
-  const PtxKernel &prints = result->kernels[0].name == "prints" ? result->kernels[0] : result->kernels[1];
-  const PtxKernel &stores = result->kernels[0].name == "prints" ? result->kernels[1] : result->kernels[0];
-  EXPECT_EQ("kernel 'prints' calls 'printf': printf is not supported by the CUDA back end", prints.refusal);
+  const PtxKernel &refused = result->kernels[0].name == "multiplies" ? result->kernels[0] : result->kernels[1];
+  const PtxKernel &stores = result->kernels[0].name == "multiplies" ? result->kernels[1] : result->kernels[0];
+  EXPECT_EQ("kernel 'multiplies' calls 'intel_sub_group_i8_i8_matrix_mad_k32': Intel's sub-group matrix "
+            "products are not supported by the CUDA back end",
+            refused.refusal);
   EXPECT_EQ("", stores.refusal);
-  EXPECT_EQ(std::string::npos, result->ptx.find(".entry prints"));
+  EXPECT_EQ(std::string::npos, result->ptx.find(".entry multiplies"));
   EXPECT_NE(std::string::npos, result->ptx.find(".entry stores"));
-  EXPECT_EQ(std::string::npos, result->ptx.find("printf")) << "nothing of the refused kernel is left";
+  EXPECT_EQ(std::string::npos, result->ptx.find("matrix")) << "nothing of the refused kernel is left";
+}
+
+// printf becomes CUDA's vprintf with a C format: the vector conversion one per lane, integers read as 64-bit, the
+// constant string inside the format, in global memory where the host reads it.
+TEST(PtxCompiler, PrintfCallsVprintfWithTheFormatRewrittenForC) {
+  std::vector<uint8_t> spirv = read_file(std::string(ZEAL_TEST_KERNEL_DIR) + "/ptx_printf.spv");
+  auto result = compile_ptx(spirv, PtxOptions{});
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(1u, result->kernels.size());
+  EXPECT_EQ("", result->kernels[0].refusal);
+  EXPECT_NE(std::string::npos, result->ptx.find(".extern .func  (.param .b32 func_retval0) vprintf")) << result->ptx;
+  EXPECT_NE(std::string::npos, result->ptx.find("call.uni (retval0), \n\tvprintf, ")) << result->ptx;
+  // "%lld:%f,%f:%llx:ok:%5.1f%%\n" as PTX writes a .global byte array.
+  std::string expected;
+  for (char c : std::string("%lld:%f,%f:%llx:ok:%5.1f%%\n")) expected += std::to_string(int(c)) + ", ";
+  EXPECT_NE(std::string::npos, result->ptx.find(".global .align 1 .b8 __zeal_printf_format")) << result->ptx;
+  EXPECT_NE(std::string::npos, result->ptx.find(expected + "0}")) << result->ptx;
 }
 
 std::vector<uint8_t> cpu_test_kernel(const std::string &stem) {
@@ -317,6 +337,18 @@ TEST(PtxCompiler, LibraryCompilationKeepsExportedFunctionsVisibleAndExportedVari
   ASSERT_TRUE(plain) << plain.error().message;
   EXPECT_EQ(std::string::npos, plain->ptx.find("link_helper")) << plain->ptx;
   EXPECT_NE(std::string::npos, plain->ptx.find(".visible .global .align 4 .u32 link_offset")) << plain->ptx;
+}
+
+// DPC++'s device_global (SPV_INTEL_global_variable_host_access): a variable without linkage is exported under its
+// host name; one exported under another name keeps that name, and the program lists the host name as its alias
+// (which the runtime's zeModuleGetGlobalPointer resolves, as on the CPU driver).
+TEST(PtxCompiler, HostAccessVariablesAreVisibleByTheirHostNamesOrListedAsAliases) {
+  auto program = compile_ptx(zeal::test::with_host_access(cpu_test_kernel("host_access")), PtxOptions{});
+  ASSERT_TRUE(program) << program.error().message;
+  EXPECT_NE(std::string::npos, program->ptx.find(".visible .global .align 4 .u32 counter_host_name = 5")) << program->ptx;
+  EXPECT_NE(std::string::npos, program->ptx.find(".visible .global .align 4 .u32 exported_table = 100")) << program->ptx;
+  using Alias = std::pair<std::string, std::string>;
+  EXPECT_EQ((std::vector<Alias>{{"table_host_name", "exported_table"}}), program->aliases);
 }
 
 TEST(PtxCompiler, AnArchitectureNewerThanLlvm15KnowsGetsPtxForSm86AndANote) {

@@ -1,8 +1,7 @@
-// A kernel the NVPTX back end refuses by name (printf), beside one it runs: the module builds without the first.
-kernel void prints(global int *x) {
-  printf("%d\n", x[0]);
-}
-
-kernel void stores(global int *x) {
-  x[get_global_id(0)] = 7;
+// printf on the CUDA back end: OpenCL's vector conversions and length modifiers, a constant string argument, and
+// printf's result.
+kernel void prints(global const int *x, global int *result) {
+  int i = (int)get_global_id(0);
+  float2 v = (float2)(0.5f, -1.0f);
+  result[i] = printf("%d:%v2hlf:%hhx:%s:%5.1f%%\n", x[i], v, (uchar)0xff, "ok", 2.25f);
 }
