@@ -173,9 +173,11 @@ private:
       return is_signed ? b_.CreateSExt(value, i64) : b_.CreateZExtOrTrunc(value, i64);
     }
     case 'c':
-      return type->isIntegerTy() ? b_.CreateSExtOrTrunc(value, b_.getInt32Ty()) : b_.CreateFPToSI(value, b_.getInt32Ty());
-    case 'p':
-      return type->isIntegerTy() ? b_.CreateZExtOrTrunc(value, i64) : b_.CreateBitCast(value, b_.getIntNTy(type->getPrimitiveSizeInBits()));
+      if (type->isIntegerTy()) return b_.CreateSExtOrTrunc(value, b_.getInt32Ty());
+      return b_.CreateFPToSI(value, b_.getInt32Ty());
+    case 'p': // pointers are integers by now; a real's bits print as they are
+      if (!type->isIntegerTy()) value = b_.CreateBitCast(value, b_.getIntNTy(type->getPrimitiveSizeInBits()));
+      return b_.CreateZExtOrTrunc(value, i64);
     default: // reals
       if (type->isIntegerTy()) return b_.CreateSIToFP(value, b_.getDoubleTy());
       return b_.CreateFPCast(value, b_.getDoubleTy());
@@ -229,7 +231,8 @@ private:
       value = new llvm::GlobalVariable(module, llvm::ArrayType::get(b_.getInt8Ty(), text->size() + 1), true,
                                        llvm::GlobalValue::PrivateLinkage,
                                        llvm::ConstantDataArray::getString(module.getContext(), *text),
-                                       "__zeal_printf_string", nullptr, llvm::GlobalValue::NotThreadLocal, kNvptxGlobal);
+                                       "__zeal_printf_string", nullptr, llvm::GlobalValue::NotThreadLocal,
+                                       kNvptxGlobal);
     }
     if (!value->getType()->isPointerTy()) return escaped(c.head + "s");
     values_.push_back(b_.CreatePointerBitCastOrAddrSpaceCast(value, generic));

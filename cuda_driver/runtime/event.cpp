@@ -17,16 +17,45 @@ const Device &any_device(const Driver &driver) { return *driver.devices().front(
 } // namespace
 
 ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t value) {
-  ze_result_t r =
-      checked(device.api().cuStreamWriteValue32_v2(stream, CUdeviceptr(word_), value, 0), "cuStreamWriteValue32");
-  signal_stream_.store(r == ZE_RESULT_SUCCESS && value != 0 ? stream : nullptr);
+  const DriverApi &api = device.api();
+  if (value == 0) {
+    slot_.recorded.store(false);
+    slot_.signal_stream.store(nullptr);
+    return checked(api.cuStreamWriteValue32_v2(stream, CUdeviceptr(slot_.word), 0, 0), "cuStreamWriteValue32");
+  }
+  ze_result_t r = ZE_RESULT_SUCCESS;
+  if (!slot_.word_waited.load()) {
+    std::call_once(slot_.made, [&] {
+      checked(api.cuEventCreate(&slot_.recorded_event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    });
+    if (slot_.recorded_event != nullptr) {
+      r = checked(api.cuEventRecord(slot_.recorded_event, stream), "cuEventRecord");
+      if (r == ZE_RESULT_SUCCESS) slot_.recorded.store(true);
+    }
+  }
+  // A stream that began waiting on the word meanwhile (wait_on sets word_waited before it looks at `recorded`)
+  // needs the word written: one of the two sees the other.
+  if (r == ZE_RESULT_SUCCESS && (slot_.word_waited.load() || !slot_.recorded.load()))
+    r = checked(api.cuStreamWriteValue32_v2(stream, CUdeviceptr(slot_.word), value, 0), "cuStreamWriteValue32");
+  slot_.signal_stream.store(r == ZE_RESULT_SUCCESS ? stream : nullptr);
   return r;
 }
 
 ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
-  if (stream != nullptr && signal_stream_.load() == stream) return ZE_RESULT_SUCCESS;
-  return checked(device.api().cuStreamWaitValue32_v2(stream, CUdeviceptr(word_), 1, CU_STREAM_WAIT_VALUE_GEQ),
+  if (stream != nullptr && slot_.signal_stream.load() == stream) return ZE_RESULT_SUCCESS;
+  slot_.word_waited.store(true);
+  if (slot_.recorded.load())
+    return checked(device.api().cuStreamWaitEvent(stream, slot_.recorded_event, 0), "cuStreamWaitEvent");
+  return checked(device.api().cuStreamWaitValue32_v2(stream, CUdeviceptr(slot_.word), 1, CU_STREAM_WAIT_VALUE_GEQ),
                  "cuStreamWaitValue32");
+}
+
+bool Event::signalled() const {
+  if (std::atomic_ref<uint32_t>(*slot_.word).load(std::memory_order_acquire) != 0) return true;
+  if (!slot_.recorded.load()) return false;
+  const Device &device = any_device(pool_.driver());
+  device.make_current();
+  return device.api().cuEventQuery(slot_.recorded_event) == CUDA_SUCCESS;
 }
 
 ze_result_t Event::host_wait(uint64_t timeout) const {
@@ -43,26 +72,32 @@ ze_result_t Event::host_wait(uint64_t timeout) const {
 EventPool::EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words)
     : driver_(driver), count_(desc.count),
       timestamps_((desc.flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0),
-      words_(words), signal_streams_(new std::atomic<CUstream>[desc.count]) {
-  for (uint32_t i = 0; i < count_; ++i) signal_streams_[i].store(nullptr);
+      words_(words), slots_(new EventSlot[desc.count]) {
+  for (uint32_t i = 0; i < count_; ++i)
+    slots_[i].word = reinterpret_cast<uint32_t *>(static_cast<char *>(words_) + i * event_stride);
 }
 
 // The event's line: the state word, then the start and end stamps at 8 and 16 bytes.
 uint64_t *Event::timestamps() const {
-  return pool_.timestamps() ? reinterpret_cast<uint64_t *>(reinterpret_cast<char *>(word_) + 8) : nullptr;
+  return pool_.timestamps() ? reinterpret_cast<uint64_t *>(reinterpret_cast<char *>(slot_.word) + 8) : nullptr;
 }
 
 EventPool::~EventPool() {
-  any_device(driver_).make_current();
-  checked(any_device(driver_).api().cuMemFreeHost(words_), "cuMemFreeHost");
+  const Device &device = any_device(driver_);
+  device.make_current();
+  for (uint32_t i = 0; i < count_; ++i)
+    if (slots_[i].recorded_event != nullptr)
+      checked(device.api().cuEventDestroy_v2(slots_[i].recorded_event), "cuEventDestroy_v2");
+  checked(device.api().cuMemFreeHost(words_), "cuMemFreeHost");
 }
 
 Event *EventPool::create(uint32_t index) {
   std::lock_guard lock(mutex_);
-  auto *word = reinterpret_cast<uint32_t *>(static_cast<char *>(words_) + index * event_stride);
-  std::memset(word, 0, 24); // state and stamps
-  signal_streams_[index].store(nullptr);
-  events_.push_back(std::make_unique<Event>(*this, index, word, signal_streams_[index]));
+  EventSlot &slot = slots_[index];
+  std::memset(slot.word, 0, 24); // state and stamps
+  slot.signal_stream.store(nullptr);
+  slot.recorded.store(false);
+  events_.push_back(std::make_unique<Event>(*this, index, slot));
   return events_.back().get();
 }
 

@@ -1,6 +1,9 @@
 // Events on the CUDA driver: a word in pinned host memory the device can see. A stream signals it with
 // cuStreamWriteValue32 and waits for it with cuStreamWaitValue32; the host reads and writes it directly, so host and
-// device signals, waits across queues and host synchronisation all meet in the same place.
+// device signals, waits across queues and host synchronisation all meet in the same place. While no stream waits
+// on a slot's word, a stream's signal is a CUDA event recorded instead (cuEventRecord costs the host about a
+// tenth of cuStreamWriteValue32: an in-order queue's chain of events is one of those per command), which host
+// queries and later waits of other streams read.
 #pragma once
 
 #include "cuda_driver/runtime/context.hpp"
@@ -15,26 +18,36 @@ namespace zeal::cuda {
 
 class EventPool;
 
+// What every event made at one slot of a pool shares (several may be: Level Zero lets an application make a slot's
+// event again).
+struct EventSlot {
+  uint32_t *word = nullptr;                     // pinned, mapped: the same address on the device
+  std::atomic<CUstream> signal_stream{nullptr}; // the stream whose last operation on the slot was its signal
+  std::atomic<bool> recorded{false};            // the last signal was recorded in `recorded_event`, not written
+  std::atomic<bool> word_waited{false};         // a stream has waited on the word: signals write it from then on
+  std::once_flag made;
+  CUevent recorded_event = nullptr;             // made at the slot's first recorded signal
+};
+
 class Event : public _ze_event_handle_t {
 public:
-  Event(EventPool &pool, uint32_t index, uint32_t *word, std::atomic<CUstream> &signal_stream)
-      : pool_(pool), index_(index), word_(word), signal_stream_(signal_stream) {}
+  Event(EventPool &pool, uint32_t index, EventSlot &slot) : pool_(pool), index_(index), slot_(slot) {}
   static Event *from(ze_event_handle_t h) { return static_cast<Event *>(h); }
   EventPool &pool() const { return pool_; }
   uint32_t index() const { return index_; }
 
-  bool signalled() const { return std::atomic_ref<uint32_t>(*word_).load(std::memory_order_acquire) != 0; }
+  bool signalled() const;
   void host_signal() {
-    signal_stream_.store(nullptr);
-    std::atomic_ref<uint32_t>(*word_).store(1, std::memory_order_release);
+    slot_.signal_stream.store(nullptr);
+    std::atomic_ref<uint32_t>(*slot_.word).store(1, std::memory_order_release);
   }
   void host_reset() {
-    signal_stream_.store(nullptr);
-    std::atomic_ref<uint32_t>(*word_).store(0, std::memory_order_release);
+    slot_.signal_stream.store(nullptr);
+    slot_.recorded.store(false);
+    std::atomic_ref<uint32_t>(*slot_.word).store(0, std::memory_order_release);
   }
-  // Enqueued on a stream: the device sets the word (1 signals, 0 resets), or waits until it is set. A wait on the
-  // stream whose last enqueued operation on the event is its signal is stream order already, and is left out: an
-  // in-order queue's chain of events (the adapter's) then costs one write per command, not a write and a wait.
+  // Enqueued on a stream: the device signals (1) or resets (0) the event, or waits until it is signalled. A wait on
+  // the stream whose last enqueued operation on the event is its signal is stream order already, and is left out.
   ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1);
   ze_result_t wait_on(const Device &device, CUstream stream) const;
   // For an event of a timestamp pool: where the command's start and end are written (device nanoseconds); null
@@ -46,8 +59,7 @@ public:
 private:
   EventPool &pool_;
   uint32_t index_;
-  uint32_t *word_; // pinned, mapped: the same address on the device (unified addressing)
-  std::atomic<CUstream> &signal_stream_; // the slot's: the stream whose last operation on it was its signal
+  EventSlot &slot_;
 };
 
 class EventPool : public _ze_event_pool_handle_t {
@@ -72,7 +84,7 @@ private:
   void *words_;
   std::mutex mutex_; // events made and destroyed from several threads
   std::vector<std::unique_ptr<Event>> events_;
-  std::unique_ptr<std::atomic<CUstream>[]> signal_streams_; // one per slot, shared by its events
+  std::unique_ptr<EventSlot[]> slots_;
 };
 
 } // namespace zeal::cuda

@@ -226,7 +226,8 @@ ze_result_t virtual_mem_unmap(ze_context_handle_t handle, const void *ptr, size_
   VirtualMemory &vm = context.virtual_memory();
   std::lock_guard lock(vm.mutex);
   std::string why;
-  if (!within_reservation(vm, ptr, size, why)) return refuse("zeVirtualMemUnmap", ZE_RESULT_ERROR_INVALID_ARGUMENT, why);
+  if (!within_reservation(vm, ptr, size, why))
+    return refuse("zeVirtualMemUnmap", ZE_RESULT_ERROR_INVALID_ARGUMENT, why);
   std::vector<uintptr_t> starts;
   if (!mappings_inside(vm, uintptr_t(ptr), uintptr_t(ptr) + size, starts))
     return refuse("zeVirtualMemUnmap", ZE_RESULT_ERROR_INVALID_ARGUMENT,

@@ -1,13 +1,7 @@
-// The controls of the sub-group size rule: a kernel of size 32 calling sg32_helper, which the library
-// declares compiled for 32, and a kernel requiring 16, the primary size, calling the undeclared
-// plain_helper. The application declares nothing of either.
-extern int plain_helper(int x);
+// The control of the sub-group size rule: a kernel of size 32 calling sg32_helper, which the library declares
+// compiled for 32. The application declares nothing of it.
 extern int sg32_helper(int x);
 
 __attribute__((intel_reqd_sub_group_size(32))) kernel void calls_sg32_helper(global int *out) {
   out[get_global_id(0)] = sg32_helper((int)get_global_id(0));
-}
-
-__attribute__((intel_reqd_sub_group_size(16))) kernel void calls_plain_helper_sg16(global int *out) {
-  out[get_global_id(0)] = plain_helper((int)get_global_id(0));
 }

@@ -677,6 +677,44 @@ TEST_F(CudaDriver, ACooperativeLaunchTakesAtMostTheGroupsTheDeviceHoldsAtOnce) {
   zeModuleDestroy(module);
 }
 
+// Between two immediate lists (two streams): a wait appended after the other list's signal (which the driver
+// records as a CUDA event), and one appended before it (on the event's word, which the signal then writes too);
+// each copy runs only after the fill it waits for.
+TEST_F(CudaDriver, AnotherListsWaitBeforeOrAfterASignalRunsAfterTheSignalledCommand) {
+  ze_command_list_handle_t other = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_immediate_list(context, device, other));
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t events[3] = {};
+  ZeCall made = create_host_events(context, pool, events);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, made.result) << made.name;
+  constexpr size_t n = 64 << 20; // 256 MiB: a fill long enough to be running when the other list's copy is enqueued
+  int *big = static_cast<int *>(device_memory(n * 4));
+  int *copied = static_cast<int *>(shared_memory(2 * sizeof(int)));
+  copied[0] = copied[1] = 0;
+  const int seven = 7, nine = 9;
+  // After: the signal is enqueued first.
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, big, &seven, 4, n * 4, events[0], 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopy(other, &copied[0], big + n - 1, 4, events[1], 1, &events[0]));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(events[1], 10'000'000'000ull));
+  EXPECT_EQ(7, copied[0]);
+  // Before: the other list waits first, then the fill is enqueued with the signal.
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(events[0]));
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopy(other, &copied[1], big + n - 1, 4, events[2], 1, &events[0]));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(events[2])) << "the copy ran before its wait was released";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, big, &nine, 4, n * 4, events[0], 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(events[2], 10'000'000'000ull));
+  EXPECT_EQ(9, copied[1]);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(events[0]));
+  zeMemFree(context, big);
+  zeMemFree(context, copied);
+  for (ze_event_handle_t e : events) zeEventDestroy(e);
+  zeEventPoolDestroy(pool);
+  zeCommandListDestroy(other);
+}
+
 TEST_F(CudaDriver, AHostSignalReleasesADeviceWaitAndTheDeviceSignalReachesTheHost) {
   ze_event_pool_handle_t pool = nullptr;
   ze_event_handle_t events[2] = {};
