@@ -88,6 +88,8 @@ inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
 inline constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 2;
 inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
+inline constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 1;
+inline constexpr unsigned CU_MEMHOSTREGISTER_DEVICEMAP = 2;
 inline constexpr unsigned CU_STREAM_WAIT_VALUE_GEQ = 0;
 inline constexpr int CU_JIT_INPUT_PTX = 1; // CUjitInputType
 
@@ -159,6 +161,9 @@ static_assert(sizeof(MemAllocationProp) == 32 && sizeof(MemAccessDesc) == 12);
   X(cuMemFree_v2, CUresult (*)(CUdeviceptr pointer))                                                             \
   X(cuMemHostAlloc, CUresult (*)(void **pointer, size_t bytes, unsigned flags))                                  \
   X(cuMemFreeHost, CUresult (*)(void *pointer))                                                                  \
+  X(cuMemHostRegister_v2, CUresult (*)(void *pointer, size_t bytes, unsigned flags))                             \
+  X(cuMemHostUnregister, CUresult (*)(void *pointer))                                                            \
+  X(cuMemHostGetDevicePointer_v2, CUresult (*)(CUdeviceptr * device, void *pointer, unsigned flags))             \
   X(cuMemAllocManaged, CUresult (*)(CUdeviceptr * pointer, size_t bytes, unsigned flags))                       \
   X(cuMemcpyAsync, CUresult (*)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))               \
   X(cuMemAddressReserve, CUresult (*)(CUdeviceptr * pointer, size_t bytes, size_t alignment, CUdeviceptr hint,     \

@@ -1,7 +1,7 @@
 // DeviceHeap (device_heap.hpp): best-fit ranges of one shared memory file.
 #include "cpu_driver/runtime/device_heap.hpp"
 
-#include "cpu_driver/runtime/shared_file.hpp"
+#include "ze_driver/shared_file.hpp"
 
 #include <fmt/format.h>
 
@@ -33,7 +33,7 @@ DeviceHeap::~DeviceHeap() {
 bool DeviceHeap::open(std::string &why) {
   if (base_ != nullptr) return true;
   // MAP_NORESERVE and a sparse file: only touched pages cost memory.
-  void *p = map_new_memory_file("zeal-device-memory", capacity_, MAP_NORESERVE, fd_, why);
+  void *p = ze::map_new_memory_file("zeal-device-memory", capacity_, MAP_NORESERVE, fd_, why);
   if (p == nullptr) return false;
   base_ = static_cast<char *>(p);
   free_by_offset_.emplace(0, capacity_);
@@ -42,12 +42,12 @@ bool DeviceHeap::open(std::string &why) {
 }
 
 void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
-  alignment = std::max(alignment, system_page_size());
+  alignment = std::max(alignment, ze::system_page_size());
   if (size > capacity_) {
     why = fmt::format("{} bytes of device memory exceed the context's device heap of {} bytes", size, capacity_);
     return nullptr;
   }
-  size = whole_pages(size);
+  size = ze::whole_pages(size);
   std::lock_guard lock(mutex_);
   if (!open(why)) return nullptr;
   // The smallest free range that holds `size` bytes once its start is aligned.
@@ -84,7 +84,7 @@ void *DeviceHeap::allocate(size_t size, size_t alignment, std::string &why) {
 }
 
 void DeviceHeap::release(void *p, size_t size) {
-  size = whole_pages(size);
+  size = ze::whole_pages(size);
   const size_t offset = offset_of(p);
   auto punch = [this](size_t at, size_t length) {
     fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(at), off_t(length));

@@ -4,7 +4,7 @@
 #include "common/log.hpp"
 #include "cpu_driver/runtime/context.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
-#include "cpu_driver/runtime/shared_file.hpp"
+#include "ze_driver/shared_file.hpp"
 
 #include <fmt/format.h>
 
@@ -16,7 +16,7 @@
 namespace zeal::cpu {
 namespace {
 
-size_t slots_file_size(uint32_t count) { return whole_pages(size_t(count) * sizeof(EventSlot)); }
+size_t slots_file_size(uint32_t count) { return ze::whole_pages(size_t(count) * sizeof(EventSlot)); }
 
 } // namespace
 
@@ -30,7 +30,7 @@ ze_result_t EventPool::create(Context &context, const ze_event_pool_desc_t &desc
   }
   // A memory file reads as zeros: every slot starts clear, as its constructor would make it.
   int fd = -1;
-  void *p = map_new_memory_file("zeal-event-pool", slots_file_size(desc.count), 0, fd, why);
+  void *p = ze::map_new_memory_file("zeal-event-pool", slots_file_size(desc.count), 0, fd, why);
   if (p == nullptr) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   auto *slots = static_cast<EventSlot *>(p);
   for (uint32_t i = 0; i < desc.count; ++i) new (&slots[i]) EventSlot;
@@ -40,15 +40,16 @@ ze_result_t EventPool::create(Context &context, const ze_event_pool_desc_t &desc
 
 ze_result_t EventPool::open(Context &context, const ze_ipc_event_pool_handle_t &handle, EventPool **out,
                             std::string &why) {
-  IpcContents contents;
-  if (!decode_ipc(handle.data, IpcContents::Kind::event_pool, contents, why)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  ze::IpcContents contents;
+  if (!ze::decode_ipc(handle.data, ze::IpcContents::Kind::event_pool, contents, why))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (contents.count == 0 || contents.size != slots_file_size(contents.count)) {
     why = fmt::format("the IPC event pool handle says {} events in {} bytes, which do not go together", contents.count,
                       contents.size);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   void *p = nullptr;
-  if (ze_result_t r = map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = ze::map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) return r;
   // The exporter constructed the slots; they are plain words, seen here as they are.
   *out = new EventPool(context, contents.flags, contents.count, static_cast<EventSlot *>(p), -1, true);
   return ZE_RESULT_SUCCESS;
@@ -74,13 +75,13 @@ bool EventPool::ipc_handle(ze_ipc_event_pool_handle_t &out, std::string &why) co
     why = "the event pool was not created with ZE_EVENT_POOL_FLAG_IPC";
     return false;
   }
-  IpcContents contents;
+  ze::IpcContents contents;
   contents.fd = fd_;
-  contents.kind = IpcContents::Kind::event_pool;
+  contents.kind = ze::IpcContents::Kind::event_pool;
   contents.size = file_size();
   contents.count = count_;
   contents.flags = flags_;
-  encode_ipc(contents, out.data);
+  ze::encode_ipc(contents, out.data);
   return true;
 }
 

@@ -5,7 +5,7 @@
 #include "cpu_driver/runtime/context.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
-#include "cpu_driver/runtime/shared_file.hpp"
+#include "ze_driver/shared_file.hpp"
 
 #include <atomic>
 #include <cstring>
@@ -28,7 +28,7 @@ size_t round_up(size_t size, size_t granule) {
 // `size` bytes of fresh pages aligned to `alignment` (a power of two), or null: mapped with room to align, and
 // the rest unmapped again.
 void *map_fresh_pages(size_t size, size_t alignment) {
-  const size_t length = whole_pages(size), slack = alignment > system_page_size() ? alignment : 0;
+  const size_t length = ze::whole_pages(size), slack = alignment > ze::system_page_size() ? alignment : 0;
   void *p = mmap(nullptr, length + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) return nullptr;
   const uintptr_t start = reinterpret_cast<uintptr_t>(p), aligned = (start + alignment - 1) & ~(alignment - 1);
@@ -57,10 +57,10 @@ void Allocations::release(const Allocation &a) {
     break;
   case Allocation::Backing::mapped_file:
   case Allocation::Backing::anonymous:
-    munmap(reinterpret_cast<void *>(a.base), whole_pages(a.size));
+    munmap(reinterpret_cast<void *>(a.base), ze::whole_pages(a.size));
     break;
   case Allocation::Backing::own_file:
-    munmap(reinterpret_cast<void *>(a.base), whole_pages(a.size));
+    munmap(reinterpret_cast<void *>(a.base), ze::whole_pages(a.size));
     close(a.fd);
     a.device->give_back_memory(a.size);
     break;
@@ -133,12 +133,12 @@ ze_result_t Allocations::allocate(size_t size, size_t alignment, ze_memory_type_
 ze_result_t Allocations::allocate_exportable(size_t size, Device *device, void **out, std::string &why) {
   if (!device->take_memory(size, why)) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
   int fd = -1;
-  void *p = map_new_memory_file("zeal-exported-memory", whole_pages(size), 0, fd, why);
+  void *p = ze::map_new_memory_file("zeal-exported-memory", ze::whole_pages(size), 0, fd, why);
   if (p == nullptr) {
     device->give_back_memory(size);
     return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
   }
-  Allocation a{reinterpret_cast<uintptr_t>(p), size, system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
+  Allocation a{reinterpret_cast<uintptr_t>(p), size, ze::system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
                next_allocation_id.fetch_add(1)};
   a.backing = Allocation::Backing::own_file;
   a.fd = fd;
@@ -158,7 +158,7 @@ int Allocations::export_fd(const void *ptr) const {
 }
 
 void Allocations::adopt_mapped(void *base, size_t size, Device *device) {
-  Allocation a{reinterpret_cast<uintptr_t>(base), size, system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
+  Allocation a{reinterpret_cast<uintptr_t>(base), size, ze::system_page_size(), ZE_MEMORY_TYPE_DEVICE, device,
                next_allocation_id.fetch_add(1)};
   a.backing = Allocation::Backing::mapped_file;
   std::unique_lock lock(mutex_);
@@ -253,12 +253,12 @@ ze_result_t import_device_memory(Context &context, const ze_external_memory_impo
                                   import.flags);
     return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
   }
-  IpcContents contents;
+  ze::IpcContents contents;
   contents.fd = import.fd;
-  contents.size = whole_pages(size);
+  contents.size = ze::whole_pages(size);
   std::string why;
   void *p = nullptr;
-  if (ze_result_t r = map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
+  if (ze_result_t r = ze::map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
     zeal::logger("zeal-cpu").warn("zeMemAllocDevice: importing descriptor {}: {}", import.fd, why);
     return r;
   }
@@ -368,7 +368,7 @@ ze_result_t mem_get_alloc_properties(ze_context_handle_t context, const void *pt
   out->id = known ? a.id : 0;
   out->pageSize = !known ? 0
                  : a.backing == Allocation::Backing::heap ? Allocations::default_alignment
-                                                          : system_page_size();
+                                                          : ze::system_page_size();
   if (device != nullptr) *device = known ? a.device : nullptr;
   return ZE_RESULT_SUCCESS;
 }
@@ -387,7 +387,7 @@ ze_result_t mem_get_ipc_handle(ze_context_handle_t context, const void *ptr, ze_
   if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (ptr == nullptr || handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Context *c = Context::from(context);
-  IpcContents contents;
+  ze::IpcContents contents;
   PhysicalMemory *physical = nullptr;
   size_t offset = 0, length = 0;
   if (Allocations::Sharing shared = c->allocations().share(ptr); shared.found) {
@@ -398,7 +398,7 @@ ze_result_t mem_get_ipc_handle(ze_context_handle_t context, const void *ptr, ze_
     DeviceHeap &heap = c->allocations().device_heap();
     contents.fd = heap.fd();
     contents.offset = heap.offset_of(ptr);
-    contents.size = whole_pages(shared.allocation.size);
+    contents.size = ze::whole_pages(shared.allocation.size);
   } else if (c->virtual_memory().mapped_at(ptr, physical, offset, length)) {
     // Reserved addresses with physical memory mapped: that memory's file, from ptr's page on.
     if (reinterpret_cast<uintptr_t>(ptr) % VirtualMemory::page_size() != 0) {
@@ -412,8 +412,8 @@ ze_result_t mem_get_ipc_handle(ze_context_handle_t context, const void *ptr, ze_
     zeal::logger("zeal-cpu").warn("zeMemGetIpcHandle: {} is not device memory of this context", ptr);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
-  contents.kind = IpcContents::Kind::memory;
-  encode_ipc(contents, handle->data);
+  contents.kind = ze::IpcContents::Kind::memory;
+  ze::encode_ipc(contents, handle->data);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -424,14 +424,14 @@ ze_result_t mem_open_ipc_handle(ze_context_handle_t context, ze_device_handle_t 
   if (flags > (ZE_IPC_MEMORY_FLAG_BIAS_CACHED | ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED))
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   std::string why;
-  IpcContents contents;
-  if (!decode_ipc(handle.data, IpcContents::Kind::memory, contents, why)) {
+  ze::IpcContents contents;
+  if (!ze::decode_ipc(handle.data, ze::IpcContents::Kind::memory, contents, why)) {
     zeal::logger("zeal-cpu").warn("zeMemOpenIpcHandle: {}", why);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   // Each open maps anew: the spec gives each call its own pointer. The caching bias has no meaning on a CPU.
   void *p = nullptr;
-  if (ze_result_t r = map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
+  if (ze_result_t r = ze::map_ipc_range(contents, &p, why); r != ZE_RESULT_SUCCESS) {
     zeal::logger("zeal-cpu").warn("zeMemOpenIpcHandle: {}", why);
     return r;
   }

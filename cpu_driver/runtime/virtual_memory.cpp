@@ -7,7 +7,7 @@
 #include "cpu_driver/runtime/context.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
-#include "cpu_driver/runtime/shared_file.hpp"
+#include "ze_driver/shared_file.hpp"
 
 #include <fmt/format.h>
 
@@ -40,7 +40,7 @@ void *pointer_to(uintptr_t a) { return reinterpret_cast<void *>(a); }
 
 PhysicalMemory::~PhysicalMemory() { close(fd_); }
 
-size_t VirtualMemory::page_size() { return system_page_size(); }
+size_t VirtualMemory::page_size() { return ze::system_page_size(); }
 
 VirtualMemory::~VirtualMemory() {
   for (const auto &[start, span] : spans_) munmap(pointer_to(start), span.size);

@@ -135,6 +135,11 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
                              const std::set<std::string> &imports, const std::set<std::string> &exports,
                              bool keep_exported_functions);
 
+// For each exported function the module defines (not a kernel), the global ptx_function_address_prefix + name that
+// holds its address, for zeModuleGetFunctionPointer.
+void publish_function_addresses(llvm::Module &module, const std::vector<PtxKernel> &kernels,
+                                const std::set<std::string> &exports);
+
 // The NVPTX target: initialised once per process (with the fatal-error handler emit_ptx relies on), a target
 // machine per call, for the newest architecture LLVM 15 knows at or below sm_<sm> (kNewestSm at most); one before
 // sm_30 is an invalid argument.

@@ -49,4 +49,20 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
   return {};
 }
 
+void publish_function_addresses(llvm::Module &module, const std::vector<PtxKernel> &kernels,
+                                const std::set<std::string> &exports) {
+  std::set<std::string> kernel_names;
+  for (const PtxKernel &kernel : kernels) kernel_names.insert(kernel.name);
+  llvm::Type *generic = llvm::PointerType::get(module.getContext(), kNvptxGeneric);
+  for (const std::string &name : exports) {
+    llvm::Function *function = module.getFunction(name);
+    if (function == nullptr || function->isDeclaration() || kernel_names.count(name) != 0) continue;
+    auto *address = new llvm::GlobalVariable(module, generic, true, llvm::GlobalValue::ExternalLinkage,
+                                             llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(function, generic),
+                                             ptx_function_address_prefix + name, nullptr,
+                                             llvm::GlobalValue::NotThreadLocal, kNvptxGlobal);
+    address->setAlignment(llvm::Align(8));
+  }
+}
+
 } // namespace zeal::cuda

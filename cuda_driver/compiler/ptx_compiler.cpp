@@ -77,6 +77,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   bool keep_exported_functions = options.library_compilation || linkage.function_pointers;
   Status visible = internalize_and_check(module, kernels, imports, exports, keep_exported_functions);
   if (!visible) return std::move(visible).error();
+  if (keep_exported_functions) publish_function_addresses(module, kernels, exports);
   resolve_subgroup_sizes(module, kernels);
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   optimize(module, **machine, options.opt_level);

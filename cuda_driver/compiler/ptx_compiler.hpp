@@ -61,6 +61,11 @@ inline constexpr unsigned ptx_hidden_params = 4;
 // these bytes to each launch of a compiled kernel and lays local-memory arguments out after them.
 inline constexpr unsigned ptx_reserved_shared_bytes = 32;
 
+// A module whose functions are handed out by zeModuleGetFunctionPointer (library compilation, or SPIR-V made for
+// function pointers) has, for each exported function F, a visible global `<prefix>F` that holds F's device address
+// (PTX lets a global's initializer name a function; the host has no other way to learn the address).
+inline constexpr const char *ptx_function_address_prefix = "__zeal_fp_";
+
 struct PtxProgram {
   std::string ptx;                 // the module's PTX text (the native binary)
   std::vector<PtxKernel> kernels;  // every kernel, in module order

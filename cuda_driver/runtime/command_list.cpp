@@ -1,5 +1,6 @@
 // Command lists (command_list.hpp) and the zeCommandList* entry points: launches, copies, fills, barriers, events.
 #include "cuda_driver/runtime/command_list.hpp"
+#include "cuda_driver/runtime/indirect_launch.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 #include "cuda_driver/runtime/event.hpp"
@@ -74,7 +75,7 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
   }
   Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
   const Device *device = &list.device();
-  uint64_t *stamps = signalled != nullptr ? signalled->timestamps() : nullptr;
+  uint64_t *stamps = signalled != nullptr ? signalled->device_timestamps() : nullptr;
   return list.append([=, body = std::move(body)](CUstream stream) {
     for (Event *e : wait_for)
       if (ze_result_t r = e->wait_on(*device, stream); r != ZE_RESULT_SUCCESS) return r;
@@ -107,10 +108,9 @@ ze_result_t append_launch_as(bool cooperative, ze_command_list_handle_t handle, 
   return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
 }
 
-// Indirect launches: the group counts (and, for several kernels, how many of them run) lie in memory that commands
-// before may write, and CUDA reads launch dimensions from the host only. The command therefore waits on the host
-// for what its stream holds before it, reads the counts, then launches; the arguments are those at the append. An
-// immediate list does this at the append, a regular list each time a queue executes it.
+// Indirect launches: the group counts (and, for several kernels, how many of them run) are read when the commands
+// before are done, by the device's launcher thread, behind a gate in the stream (indirect_launch.hpp); the arguments
+// are those at the append.
 ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t kernel_count,
                                      ze_kernel_handle_t *kernels, const uint32_t *count_at,
                                      const ze_group_count_t *groups_at, ze_event_handle_t signal, uint32_t count,
@@ -130,31 +130,9 @@ ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t k
     launches.push_back(std::move(launch));
   }
   const Device *device = &CommandList::from(handle)->device();
-  Command body = [device, launches, count_at, groups_at](CUstream stream) {
-    const DriverApi &api = device->api();
-    uint32_t runs = uint32_t(launches.size());
-    std::vector<ze_group_count_t> groups(launches.size());
-    if (count_at != nullptr) {
-      if (ze_result_t r = checked(api.cuMemcpyAsync(CUdeviceptr(&runs), CUdeviceptr(count_at), sizeof runs, stream),
-                                  "cuMemcpyAsync");
-          r != ZE_RESULT_SUCCESS)
-        return r;
-    }
-    if (ze_result_t r = checked(api.cuMemcpyAsync(CUdeviceptr(groups.data()), CUdeviceptr(groups_at),
-                                                  groups.size() * sizeof(ze_group_count_t), stream),
-                                "cuMemcpyAsync");
-        r != ZE_RESULT_SUCCESS)
-      return r;
-    if (ze_result_t r = checked(api.cuStreamSynchronize(stream), "cuStreamSynchronize"); r != ZE_RESULT_SUCCESS)
-      return r;
-    for (uint32_t i = 0; i < std::min<uint32_t>(runs, uint32_t(launches.size())); ++i) {
-      const ze_group_count_t &g = groups[i];
-      if (g.groupCountX == 0 || g.groupCountY == 0 || g.groupCountZ == 0) continue;
-      Launch launch = *launches[i];
-      launch.set_groups(g);
-      if (ze_result_t r = launch.run(stream); r != ZE_RESULT_SUCCESS) return r;
-    }
-    return ZE_RESULT_SUCCESS;
+  IndirectLaunches work{std::move(launches), count_at, groups_at};
+  Command body = [device, work = std::move(work)](CUstream stream) {
+    return IndirectLauncher::of(*device).submit(stream, work);
   };
   return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
 }

@@ -3,6 +3,12 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 
+#include "common/log.hpp"
+#include "ze_driver/shared_file.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -21,7 +27,7 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
   if (value == 0) {
     slot_.recorded.store(false);
     slot_.signal_stream.store(nullptr);
-    return checked(api.cuStreamWriteValue32_v2(stream, CUdeviceptr(slot_.word), 0, 0), "cuStreamWriteValue32");
+    return checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, 0, 0), "cuStreamWriteValue32");
   }
   ze_result_t r = ZE_RESULT_SUCCESS;
   if (!slot_.word_waited.load()) {
@@ -36,7 +42,7 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
   // A stream that began waiting on the word meanwhile (wait_on sets word_waited before it looks at `recorded`)
   // needs the word written: one of the two sees the other.
   if (r == ZE_RESULT_SUCCESS && (slot_.word_waited.load() || !slot_.recorded.load()))
-    r = checked(api.cuStreamWriteValue32_v2(stream, CUdeviceptr(slot_.word), value, 0), "cuStreamWriteValue32");
+    r = checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, value, 0), "cuStreamWriteValue32");
   slot_.signal_stream.store(r == ZE_RESULT_SUCCESS ? stream : nullptr);
   return r;
 }
@@ -46,7 +52,7 @@ ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
   slot_.word_waited.store(true);
   if (slot_.recorded.load())
     return checked(device.api().cuStreamWaitEvent(stream, slot_.recorded_event, 0), "cuStreamWaitEvent");
-  return checked(device.api().cuStreamWaitValue32_v2(stream, CUdeviceptr(slot_.word), 1, CU_STREAM_WAIT_VALUE_GEQ),
+  return checked(device.api().cuStreamWaitValue32_v2(stream, slot_.device_word, 1, CU_STREAM_WAIT_VALUE_GEQ),
                  "cuStreamWaitValue32");
 }
 
@@ -69,17 +75,16 @@ ze_result_t Event::host_wait(uint64_t timeout) const {
   });
 }
 
-EventPool::EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words)
-    : driver_(driver), count_(desc.count),
-      timestamps_((desc.flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0),
-      words_(words), slots_(new EventSlot[desc.count]) {
-  for (uint32_t i = 0; i < count_; ++i)
+EventPool::EventPool(Driver &driver, uint32_t count, ze_event_pool_flags_t flags, void *words,
+                     CUdeviceptr device_words, int fd, bool opened)
+    : driver_(driver), count_(count), flags_(flags), words_(words), fd_(fd), opened_(opened),
+      slots_(new EventSlot[count]) {
+  for (uint32_t i = 0; i < count_; ++i) {
     slots_[i].word = reinterpret_cast<uint32_t *>(static_cast<char *>(words_) + i * event_stride);
-}
-
-// The event's line: the state word, then the start and end stamps at 8 and 16 bytes.
-uint64_t *Event::timestamps() const {
-  return pool_.timestamps() ? reinterpret_cast<uint64_t *>(reinterpret_cast<char *>(slot_.word) + 8) : nullptr;
+    slots_[i].device_word = device_words + i * event_stride;
+    // Another process may wait on the word or signal through it: signals always write it.
+    if (fd_ >= 0 || opened_) slots_[i].word_waited.store(true);
+  }
 }
 
 EventPool::~EventPool() {
@@ -88,13 +93,49 @@ EventPool::~EventPool() {
   for (uint32_t i = 0; i < count_; ++i)
     if (slots_[i].recorded_event != nullptr)
       checked(device.api().cuEventDestroy_v2(slots_[i].recorded_event), "cuEventDestroy_v2");
-  checked(device.api().cuMemFreeHost(words_), "cuMemFreeHost");
+  if (fd_ < 0 && !opened_) {
+    checked(device.api().cuMemFreeHost(words_), "cuMemFreeHost");
+    return;
+  }
+  checked(device.api().cuMemHostUnregister(words_), "cuMemHostUnregister");
+  munmap(words_, words_size(count_));
+  if (fd_ >= 0) close(fd_);
+}
+
+// The event's line: the state word, then the start and end stamps at 8 and 16 bytes.
+uint64_t *Event::timestamps() const {
+  return pool_.timestamps() ? reinterpret_cast<uint64_t *>(reinterpret_cast<char *>(slot_.word) + 8) : nullptr;
+}
+
+uint64_t *Event::device_timestamps() const {
+  return pool_.timestamps() ? reinterpret_cast<uint64_t *>(slot_.device_word + 8) : nullptr;
+}
+
+size_t EventPool::words_size(uint32_t count) { return ze::whole_pages(size_t(count) * event_stride); }
+
+bool EventPool::ipc_handle(ze_ipc_event_pool_handle_t &out, std::string &why) const {
+  if (opened_) {
+    why = "the event pool was opened from another process's handle; that process exports it";
+    return false;
+  }
+  if (fd_ < 0) {
+    why = "the event pool was not created with ZE_EVENT_POOL_FLAG_IPC";
+    return false;
+  }
+  ze::IpcContents contents;
+  contents.fd = fd_;
+  contents.kind = ze::IpcContents::Kind::event_pool;
+  contents.size = words_size(count_);
+  contents.count = count_;
+  contents.flags = flags_;
+  ze::encode_ipc(contents, out.data);
+  return true;
 }
 
 Event *EventPool::create(uint32_t index) {
   std::lock_guard lock(mutex_);
   EventSlot &slot = slots_[index];
-  std::memset(slot.word, 0, 24); // state and stamps
+  if (!opened_) std::memset(slot.word, 0, 24); // state and stamps; another process's pool keeps its state
   slot.signal_stream.store(nullptr);
   slot.recorded.store(false);
   events_.push_back(std::make_unique<Event>(*this, index, slot));
@@ -109,19 +150,108 @@ void EventPool::forget(const Event *event) {
 
 namespace {
 
+// Memory of a memory file (made or opened), registered with CUDA so that streams write and wait on it: its address on
+// the device, or 0 with the mapping undone.
+CUdeviceptr register_words(const Device &device, void *words, size_t bytes) {
+  device.make_current();
+  const DriverApi &api = device.api();
+  CUdeviceptr on_device = 0;
+  if (checked(api.cuMemHostRegister_v2(words, bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP),
+              "cuMemHostRegister") != ZE_RESULT_SUCCESS)
+    return 0;
+  if (checked(api.cuMemHostGetDevicePointer_v2(&on_device, words, 0), "cuMemHostGetDevicePointer") != ZE_RESULT_SUCCESS) {
+    api.cuMemHostUnregister(words);
+    return 0;
+  }
+  return on_device;
+}
+
 ze_result_t event_pool_create(ze_context_handle_t context, const ze_event_pool_desc_t *desc, uint32_t,
                               ze_device_handle_t *, ze_event_pool_handle_t *out) {
   if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
   Driver &driver = Context::from(context)->driver();
-  any_device(driver).make_current();
+  const Device &device = any_device(driver);
+  device.make_current();
+  if ((desc->flags & ZE_EVENT_POOL_FLAG_IPC) != 0) {
+    // A memory file other processes map (zeEventPoolGetIpcHandle): it reads as zeros, every event clear.
+    std::string why;
+    int fd = -1;
+    const size_t bytes = EventPool::words_size(desc->count);
+    void *words = ze::map_new_memory_file("zeal-cuda-event-pool", bytes, 0, fd, why);
+    if (words == nullptr) {
+      zeal::logger("zeal-cuda").warn("zeEventPoolCreate: {}", why);
+      return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    CUdeviceptr on_device = register_words(device, words, bytes);
+    if (on_device == 0) {
+      munmap(words, bytes);
+      close(fd);
+      return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *out = new EventPool(driver, desc->count, desc->flags, words, on_device, fd, false);
+    return ZE_RESULT_SUCCESS;
+  }
   void *words = nullptr;
-  ze_result_t result = checked(any_device(driver).api().cuMemHostAlloc(&words, size_t(desc->count) * event_stride,
-                                                                   CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+  ze_result_t result = checked(device.api().cuMemHostAlloc(&words, size_t(desc->count) * event_stride,
+                                                           CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
                                "cuMemHostAlloc");
   if (result != ZE_RESULT_SUCCESS) return result;
-  *out = new EventPool(driver, *desc, words);
+  // Under unified addressing, the device sees memory of cuMemHostAlloc at the host's address.
+  *out = new EventPool(driver, desc->count, desc->flags, words, CUdeviceptr(words), -1, false);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_pool_get_ipc_handle(ze_event_pool_handle_t pool, ze_ipc_event_pool_handle_t *out) {
+  if (pool == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::string why;
+  if (!EventPool::from(pool)->ipc_handle(*out, why)) {
+    zeal::logger("zeal-cuda").warn("zeEventPoolGetIpcHandle: {}", why);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_pool_open_ipc_handle(ze_context_handle_t context, ze_ipc_event_pool_handle_t handle,
+                                       ze_event_pool_handle_t *out) {
+  if (context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::string why;
+  ze::IpcContents contents;
+  void *words = nullptr;
+  if (!ze::decode_ipc(handle.data, ze::IpcContents::Kind::event_pool, contents, why)) {
+    zeal::logger("zeal-cuda").warn("zeEventPoolOpenIpcHandle: {}", why);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  if (contents.count == 0 || contents.size != EventPool::words_size(contents.count)) {
+    zeal::logger("zeal-cuda").warn("zeEventPoolOpenIpcHandle: the handle says {} events in {} bytes, which do not go "
+                                   "together", contents.count, contents.size);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  if (ze_result_t r = ze::map_ipc_range(contents, &words, why); r != ZE_RESULT_SUCCESS) {
+    zeal::logger("zeal-cuda").warn("zeEventPoolOpenIpcHandle: {}", why);
+    return r;
+  }
+  Driver &driver = Context::from(context)->driver();
+  CUdeviceptr on_device = register_words(any_device(driver), words, contents.size);
+  if (on_device == 0) {
+    munmap(words, contents.size);
+    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  *out = new EventPool(driver, contents.count, contents.flags, words, on_device, -1, true);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t event_pool_close_ipc_handle(ze_event_pool_handle_t pool) {
+  if (pool == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!EventPool::from(pool)->opened()) {
+    zeal::logger("zeal-cuda").warn("zeEventPoolCloseIpcHandle: the pool was not opened from an IPC handle "
+                                   "(zeEventPoolDestroy destroys it)");
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  delete EventPool::from(pool);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -180,6 +310,9 @@ ze_result_t event_query_status(ze_event_handle_t handle) {
 void implement(ze_event_pool_dditable_t &t) {
   t.pfnCreate = guarded<event_pool_create>;
   t.pfnDestroy = guarded<destroy<EventPool>>;
+  t.pfnGetIpcHandle = guarded<event_pool_get_ipc_handle>;
+  t.pfnOpenIpcHandle = guarded<event_pool_open_ipc_handle>;
+  t.pfnCloseIpcHandle = guarded<event_pool_close_ipc_handle>;
 }
 
 void implement(ze_event_dditable_t &t) {

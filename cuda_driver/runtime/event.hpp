@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace zeal::cuda {
@@ -21,7 +22,8 @@ class EventPool;
 // What every event made at one slot of a pool shares (several may be: Level Zero lets an application make a slot's
 // event again).
 struct EventSlot {
-  uint32_t *word = nullptr;                     // pinned, mapped: the same address on the device
+  uint32_t *word = nullptr;                     // pinned, mapped
+  CUdeviceptr device_word = 0;                  // the word's address on the device
   std::atomic<CUstream> signal_stream{nullptr}; // the stream whose last operation on the slot was its signal
   std::atomic<bool> recorded{false};            // the last signal was recorded in `recorded_event`, not written
   std::atomic<bool> word_waited{false};         // a stream has waited on the word: signals write it from then on
@@ -50,9 +52,10 @@ public:
   // the stream whose last enqueued operation on the event is its signal is stream order already, and is left out.
   ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1);
   ze_result_t wait_on(const Device &device, CUstream stream) const;
-  // For an event of a timestamp pool: where the command's start and end are written (device nanoseconds); null
-  // for others.
+  // For an event of a timestamp pool: where the command's start and end are written (device nanoseconds), as the
+  // host reads them and as the device writes them; null for others.
   uint64_t *timestamps() const;
+  uint64_t *device_timestamps() const;
   // Waits on the host for at most `timeout` ns (UINT64_MAX: for ever); ZE_RESULT_NOT_READY when it ran out.
   ze_result_t host_wait(uint64_t timeout) const;
 
@@ -66,12 +69,22 @@ class EventPool : public _ze_event_pool_handle_t {
 public:
   // The pool keeps the driver, not the context: applications destroy a context before its pools (as
   // level-zero-tests does), and Intel's driver lets them.
-  EventPool(Driver &driver, const ze_event_pool_desc_t &desc, void *words);
+  // `words`: cuMemHostAlloc's (`fd` < 0 and not `shared`), or a memory file's mapping, registered with CUDA, made
+  // here for ZE_EVENT_POOL_FLAG_IPC (`fd` its descriptor) or opened from another process's handle (`shared`, `fd`
+  // -1). `device_words`: their address on the device.
+  EventPool(Driver &driver, uint32_t count, ze_event_pool_flags_t flags, void *words, CUdeviceptr device_words,
+            int fd, bool opened);
   ~EventPool();
   static EventPool *from(ze_event_pool_handle_t h) { return static_cast<EventPool *>(h); }
   Driver &driver() const { return driver_; }
   uint32_t count() const { return count_; }
-  bool timestamps() const { return timestamps_; }
+  bool timestamps() const { return (flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0; }
+  // The handle another process opens this pool with (zeEventPoolGetIpcHandle); false, with the sentence, for a pool
+  // not made for IPC or opened from a handle.
+  bool ipc_handle(ze_ipc_event_pool_handle_t &out, std::string &why) const;
+  bool opened() const { return opened_; }
+  // The bytes of a pool of `count` events, a whole number of pages when they are a memory file's.
+  static size_t words_size(uint32_t count);
   // Makes an event of the pool's `index`-th slot, reset. A slot may have several (as on Intel's driver, where
   // level-zero-tests makes one per test round without destroying the last): they are the same event.
   Event *create(uint32_t index);
@@ -80,8 +93,10 @@ public:
 private:
   Driver &driver_;
   uint32_t count_;
-  bool timestamps_;
+  ze_event_pool_flags_t flags_;
   void *words_;
+  int fd_;       // the memory file of a pool made for IPC; -1 otherwise
+  bool opened_;  // opened from another process's handle: its words are that process's
   std::mutex mutex_; // events made and destroyed from several threads
   std::vector<std::unique_ptr<Event>> events_;
   std::unique_ptr<EventSlot[]> slots_;

@@ -191,6 +191,32 @@ ze_result_t module_get_global_pointer(ze_module_handle_t handle, const char *nam
   return ZE_RESULT_SUCCESS;
 }
 
+// The address the back end left in the function's `__zeal_fp_` global (ptx_compiler.hpp): a device address, which
+// kernels of the module (and of modules linked with it) call through.
+ze_result_t module_get_function_pointer(ze_module_handle_t handle, const char *name, void **pointer) {
+  if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (name == nullptr || pointer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Module *module = Module::from(handle);
+  if (module->unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  const Device &device = module->device();
+  device.make_current();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  const std::string global = ptx_function_address_prefix + std::string(name);
+  CUresult r = device.api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(), global.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND || (r == CUDA_SUCCESS && bytes != sizeof(uint64_t))) {
+    zeal::logger("zeal-cuda").error("zeModuleGetFunctionPointer: the module exports no function named '{}'", name);
+    return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  }
+  if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
+  uint64_t value = 0;
+  // The legacy stream: the driver's streams do not block on it, so this waits for nothing else.
+  ze_result_t result = checked(device.api().cuMemcpyAsync(CUdeviceptr(&value), address, sizeof value, nullptr),
+                               "cuMemcpyAsync");
+  if (result == ZE_RESULT_SUCCESS) result = checked(device.api().cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  if (result == ZE_RESULT_SUCCESS) *pointer = reinterpret_cast<void *>(value);
+  return result;
+}
 
 } // namespace
 
@@ -201,6 +227,7 @@ void implement(ze_module_dditable_t &t) {
   t.pfnGetKernelNames = guarded<module_get_kernel_names>;
   t.pfnGetProperties = guarded<module_get_properties>;
   t.pfnGetGlobalPointer = guarded<module_get_global_pointer>;
+  t.pfnGetFunctionPointer = guarded<module_get_function_pointer>;
   t.pfnDynamicLink = guarded<dynamic_link>;
 }
 

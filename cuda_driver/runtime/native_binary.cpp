@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -135,8 +136,13 @@ PtxSymbols ptx_symbols(const std::string &ptx) {
       if (std::regex_search(head, m, function, std::regex_constants::match_continuous) ||
           std::regex_search(head, m, variable, std::regex_constants::match_continuous))
       {
-        if (m[2] == "vprintf") symbols.prints = true;
-        else (m[1] == "extern" ? symbols.imports : symbols.exports).push_back(m[2]);
+        if (m[2] == "vprintf") {
+          symbols.prints = true;
+          continue;
+        }
+        // A function whose address a global holds is declared before its definition: one name, once.
+        std::vector<std::string> &names = m[1] == "extern" ? symbols.imports : symbols.exports;
+        if (std::find(names.begin(), names.end(), m[2]) == names.end()) names.push_back(m[2]);
       }
     }
   return symbols;

@@ -18,6 +18,7 @@
 #include <iterator>
 #include <numeric>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace zeal::test {
@@ -417,6 +418,29 @@ TEST_F(CudaDriver, IndirectLaunchesReadTheirGroupCountsAndKernelCountWhereEarlie
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, first, &groups, nullptr, 0, nullptr));
   finish();
   EXPECT_EQ(9, out[n - 1]);
+  // A wait list the host signals only after the queue was given the list: executing it returns at once, and the
+  // launch runs once the host has signalled.
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t gate = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 1, pool));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, gate));
+  std::fill(out, out + n, -1);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernelIndirect(regular, first, counts, nullptr, 1, &gate));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(ZE_RESULT_NOT_READY, zeCommandQueueSynchronize(queue, 0));
+  EXPECT_EQ(-1, out[0]) << "the launch ran before its wait was released";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(gate));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 10'000'000'000ull));
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(9, out[i]) << i;
+  zeEventDestroy(gate);
+  zeEventPoolDestroy(pool);
+  zeCommandListDestroy(regular);
+  zeCommandQueueDestroy(queue);
   for (void *p : {(void *)out, (void *)untouched, (void *)counts, (void *)kernel_count}) zeMemFree(context, p);
   zeKernelDestroy(first);
   zeKernelDestroy(second);
@@ -574,6 +598,38 @@ TEST_F(CudaDriver, DynamicLinkResolvesAnImportedFunctionAndVariableAndNamesWhatI
   zeModuleDestroy(library);
 }
 
+// zeModuleGetFunctionPointer hands out device addresses that the module's kernel calls through (as level-zero-tests'
+// module_fptr_call case does); a name the module does not export is refused.
+TEST_F(CudaDriver, FunctionPointersFromTheModuleAreCalledThroughByItsKernel) {
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t built = create_module(context, device, read_kernel("function_pointer_self"), module, nullptr,
+                                    ZE_MODULE_FORMAT_IL_SPIRV, &log);
+  std::string text;
+  read_build_log(log, text);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, built) << text;
+  void *add = nullptr, *times = nullptr, *none = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(module, "add_int", &add));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(module, "times_three", &times));
+  EXPECT_NE(add, times);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, zeModuleGetFunctionPointer(module, "no_such_function", &none));
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "call_fptr", kernel));
+  int *values = static_cast<int *>(shared_memory(64 * sizeof(int)));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &values));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 64, 1, 1));
+  ze_group_count_t one{1, 1, 1};
+  for (auto [function, factor, offset] : {std::tuple{add, 1, 1}, std::tuple{times, 3, 0}}) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &function));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &one, nullptr, 0, nullptr));
+    finish();
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(factor * i + offset, values[i]) << i;
+  }
+  zeMemFree(context, values);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
 TEST_F(CudaDriver, KernelTimestampsBracketTheKernelAndTheDeviceClockRunsOnPastThem) {
   std::vector<uint8_t> spirv = read_kernel("vector_add");
   ze_module_handle_t module = nullptr;
@@ -713,6 +769,47 @@ TEST_F(CudaDriver, AnotherListsWaitBeforeOrAfterASignalRunsAfterTheSignalledComm
   for (ze_event_handle_t e : events) zeEventDestroy(e);
   zeEventPoolDestroy(pool);
   zeCommandListDestroy(other);
+}
+
+// An event pool made for IPC, opened again from its handle (in this process, as UR's tests do; the handle's
+// descriptor is valid here): a stream's signal through the opened pool reaches the exporter's event, whose host
+// signal then releases a wait on the opened one.
+TEST_F(CudaDriver, AnIpcEventPoolOpenedFromItsHandleSharesItsEventsBothWays) {
+  auto desc = ze_desc<ze_event_pool_desc_t>();
+  desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC;
+  desc.count = 2;
+  ze_event_pool_handle_t pool = nullptr, opened = nullptr, plain = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(context, &desc, 0, nullptr, &pool));
+  ze_ipc_event_pool_handle_t handle{};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolGetIpcHandle(pool, &handle));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolOpenIpcHandle(context, handle, &opened));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 1, plain));
+  ze_ipc_event_pool_handle_t none{};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolGetIpcHandle(plain, &none)) << "not made for IPC";
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolGetIpcHandle(opened, &none)) << "the exporter's to give";
+  ze_event_handle_t mine[2] = {}, theirs[2] = {};
+  for (uint32_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, i, mine[i]));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(opened, i, theirs[i]));
+  }
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, theirs[0]));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(mine[0], 10'000'000'000ull));
+  int *flag = static_cast<int *>(shared_memory(4));
+  *flag = 0;
+  const int one = 1;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &theirs[1]));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, flag, &one, 4, 4, nullptr, 0, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(0, *flag) << "the fill ran before its wait was released";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(mine[1]));
+  finish();
+  EXPECT_EQ(1, *flag);
+  for (ze_event_handle_t e : {mine[0], mine[1], theirs[0], theirs[1]}) zeEventDestroy(e);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolCloseIpcHandle(pool)) << "not opened from a handle";
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCloseIpcHandle(opened));
+  zeEventPoolDestroy(pool);
+  zeEventPoolDestroy(plain);
+  zeMemFree(context, flag);
 }
 
 TEST_F(CudaDriver, AHostSignalReleasesADeviceWaitAndTheDeviceSignalReachesTheHost) {

@@ -351,6 +351,21 @@ TEST(PtxCompiler, HostAccessVariablesAreVisibleByTheirHostNamesOrListedAsAliases
   EXPECT_EQ((std::vector<Alias>{{"table_host_name", "exported_table"}}), program->aliases);
 }
 
+// A module made for function pointers: each exported function's address in a visible global the runtime reads for
+// zeModuleGetFunctionPointer; kernels have none.
+TEST(PtxCompiler, ExportedFunctionsOfAFunctionPointerModuleHaveTheirAddressesInGlobals) {
+  auto program = compile_ptx(cpu_test_kernel("function_pointer_self"), PtxOptions{});
+  ASSERT_TRUE(program) << program.error().message;
+  EXPECT_NE(std::string::npos, program->ptx.find(".visible .global .align 8 .u64 __zeal_fp_add_int = add_int;"))
+      << program->ptx;
+  EXPECT_NE(std::string::npos, program->ptx.find(".visible .global .align 8 .u64 __zeal_fp_times_three = times_three;"))
+      << program->ptx;
+  EXPECT_EQ(std::string::npos, program->ptx.find("__zeal_fp_call_fptr")) << program->ptx;
+  auto plain = compile_ptx(cpu_test_kernel("link_user"), PtxOptions{});
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(std::string::npos, plain->ptx.find("__zeal_fp_")) << "a module not made for function pointers has none";
+}
+
 TEST(PtxCompiler, AnArchitectureNewerThanLlvm15KnowsGetsPtxForSm86AndANote) {
   PtxOptions hopper;
   hopper.sm = 90;

@@ -1,5 +1,5 @@
 // Memory files and IPC handle contents (shared_file.hpp).
-#include "cpu_driver/runtime/shared_file.hpp"
+#include "ze_driver/shared_file.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace zeal::cpu {
+namespace zeal::ze {
 namespace {
 
 // "zeal" in the handle, so that bytes from elsewhere (another driver's handle, a zeroed one) are told apart.
@@ -126,4 +126,4 @@ ze_result_t map_ipc_range(const IpcContents &contents, void **out, std::string &
   return ZE_RESULT_SUCCESS;
 }
 
-} // namespace zeal::cpu
+} // namespace zeal::ze

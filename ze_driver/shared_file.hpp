@@ -1,4 +1,5 @@
-// Memory that other processes can map: Linux memory files (memfd), and the IPC handles that name a range of one.
+// Memory that other processes can map: Linux memory files (memfd), and the IPC handles that name a range of one,
+// as both zeal drivers make and open them.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -7,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace zeal::cpu {
+namespace zeal::ze {
 
 // The system's page size: the unit of every mapping.
 size_t system_page_size();
@@ -20,7 +21,7 @@ int create_memory_file(const char *name, size_t size, std::string &why);
 // its descriptor in `fd`. Null, with the sentence, when either step fails (then nothing is left open).
 void *map_new_memory_file(const char *name, size_t size, int extra_flags, int &fd, std::string &why);
 
-// What this driver's IPC handles (ze_ipc_mem_handle_t, ze_ipc_event_pool_handle_t) hold. The first int is the
+// What a zeal driver's IPC handles (ze_ipc_mem_handle_t, ze_ipc_event_pool_handle_t) hold. The first int is the
 // file descriptor of the memory file, as with Intel's driver: the application passes that descriptor to the
 // other process (over a Unix socket, SCM_RIGHTS) and writes the number it got there into the handle's first
 // bytes. The rest says which part of the file to map and what it is.
@@ -42,4 +43,4 @@ bool decode_ipc(const char (&data)[ZE_MAX_IPC_HANDLE_SIZE], IpcContents::Kind ki
 // first that the descriptor is open here and names a memory file at least that long.
 ze_result_t map_ipc_range(const IpcContents &contents, void **out, std::string &why);
 
-} // namespace zeal::cpu
+} // namespace zeal::ze
