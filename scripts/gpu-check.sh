@@ -41,6 +41,19 @@ case "${1:-tests}" in
     for p in acceptance_sub_group acceptance_sub_group_spirv acceptance_range_type acceptance_link_checks; do
       echo "== gpu-check: $p"
       "$kit/bin/$p" || status=1
+    done
+    # The dynamic-linking plan's shared-library cases (tests/shared_libraries), with the kit's paths.
+    echo "== gpu-check: shared_libraries_function_pointers"
+    "$kit/bin/shared_libraries_function_pointers" || status=1
+    echo "== gpu-check: shared_libraries_host_only"
+    ZEAL_TEST_HOST_ONLY_PLUGIN="$kit/lib/libzeal_test_host_only_plugin.so" "$kit/bin/shared_libraries_host_only" ||
+      status=1
+    echo "== gpu-check: shared_libraries_dlopen_versions"
+    ZEAL_TEST_VERSION_1="$kit/version_1/libzeal_test_version.so" ZEAL_TEST_VERSION_2="$kit/version_2/libzeal_test_version.so" \
+      "$kit/bin/shared_libraries_dlopen_versions" || status=1
+    for v in 1 2; do
+      echo "== gpu-check: shared_libraries_version_app $v (version $v of the library first on the path)"
+      LD_LIBRARY_PATH="$kit/version_$v:$LD_LIBRARY_PATH" "$kit/bin/shared_libraries_version_app" "$v" || status=1
     done ;;
   bench)
     shift

@@ -24,10 +24,13 @@ kit=build/gpu-kit
 tests=(cuda_api_test ptx_gpu_test cuda_driver_test)
 # Programs run above the driver: zeal's tools and examples, unchanged, and the benchmark.
 programs=(zeal-ls vector_add sub_groups shared_libraries ur_vector_add bench_cuda_driver bench_adapter_launch
-          acceptance_sub_group acceptance_sub_group_spirv acceptance_range_type acceptance_link_checks)
+          acceptance_sub_group acceptance_sub_group_spirv acceptance_range_type acceptance_link_checks
+          shared_libraries_function_pointers shared_libraries_host_only shared_libraries_dlopen_versions
+          shared_libraries_version_app)
 # Their libraries, found beside libzeal.so.0 (adapters) or by the run path the kit sets.
 libraries=(libzeal.so.0 libzeal_adapter_level_zero.so libur_adapter_zeal.so.0 libshared_libraries_linked.so
-           libshared_libraries_plugin.so libzeal_acceptance_link_checks_lib.so)
+           libshared_libraries_plugin.so libzeal_acceptance_link_checks_lib.so libzeal_test_fp_lib.so
+           libzeal_test_host_only.so libzeal_test_host_only_plugin.so)
 # Run-time libraries of libze_zeal_cuda.so.1 and the loader (ldd of the driver on Debian 12, minus what every Linux
 # has; libz3-4 because Ubuntu 24.04 has libz3.so.4 no more).
 debs=(libze1 libllvm15 libllvmspirvlib15 libz3-4 libfmt9 libspdlog1.10)
@@ -67,6 +70,13 @@ if [ -n "$lzt" ]; then
   tar -C "$staged" -cJf "$kit/lzt/out.tar.xz" out
   rm -rf "$staged"
   cp ../shared/level-zero-tests/run.sh "$kit/lzt/run.sh"
+fi
+if [ ${#libraries[@]} -gt 0 ]; then
+  # The dynamic-linking plan's two versions of one library, same file name, a folder each.
+  for v in 1 2; do
+    mkdir -p "$kit/version_$v"
+    strip -o "$kit/version_$v/libzeal_test_version.so" "$build/tests/shared_libraries/version_$v/libzeal_test_version.so"
+  done
 fi
 if [ -n "$cts" ]; then
   # Stripped and packed with xz, as level-zero-tests are: unpacked they would not fit beside the Debian libraries.

@@ -87,7 +87,7 @@ std::string escaped(const std::string &text) {
 
 class Rewriter {
 public:
-  Rewriter(llvm::CallInst &call) : call_(call), b_(&call), layout_(call.getModule()->getDataLayout()) {}
+  explicit Rewriter(llvm::CallInst &call) : call_(call), b_(&call), layout_(call.getModule()->getDataLayout()) {}
 
   // The C format for the call's; the values to pass are collected on the way.
   std::string rewrite(const std::string &format) {

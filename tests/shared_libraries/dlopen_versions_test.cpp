@@ -10,11 +10,18 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace {
+
+// A version's library: its build-tree path, or where ZEAL_TEST_VERSION_<n> puts it (the GPU kit runs this elsewhere).
+const char *version_path(int version) {
+  const char *set = std::getenv(version == 1 ? "ZEAL_TEST_VERSION_1" : "ZEAL_TEST_VERSION_2");
+  return set != nullptr && *set != '\0' ? set : version == 1 ? ZEAL_TEST_VERSION_1 : ZEAL_TEST_VERSION_2;
+}
 
 constexpr size_t n = 256;
 
@@ -80,7 +87,7 @@ protected:
 TEST_F(DlopenVersions, EachLoadedVersionsDeviceCodeRunsAndAnUnloadedOnesIsNeverUsedAgain) {
   expect_unresolved();
 
-  load(ZEAL_TEST_VERSION_1, 1);
+  load(version_path(1), 1);
   EXPECT_EQ(app_kernel(), offsets(1));
   EXPECT_EQ(library_kernel(), offsets(1));
   zeal::device_function_ptr v1 = zeal::get_device_function_pointer(q, "version_offset");
@@ -93,7 +100,7 @@ TEST_F(DlopenVersions, EachLoadedVersionsDeviceCodeRunsAndAnUnloadedOnesIsNeverU
   // An address taken while version 1 was loaded stays valid in its context.
   EXPECT_EQ(call_through(v1), offsets(1));
 
-  load(ZEAL_TEST_VERSION_2, 2);
+  load(version_path(2), 2);
   EXPECT_EQ(app_kernel(), offsets(2));
   EXPECT_EQ(library_kernel(), offsets(2));
   zeal::device_function_ptr v2 = zeal::get_device_function_pointer(q, "version_offset");
@@ -102,14 +109,14 @@ TEST_F(DlopenVersions, EachLoadedVersionsDeviceCodeRunsAndAnUnloadedOnesIsNeverU
 }
 
 TEST_F(DlopenVersions, AVersionLoadedAgainAfterTheOtherRunsItsOwnCodeAgain) {
-  load(ZEAL_TEST_VERSION_2, 2);
+  load(version_path(2), 2);
   EXPECT_EQ(app_kernel(), offsets(2));
   unload();
-  load(ZEAL_TEST_VERSION_1, 1);
+  load(version_path(1), 1);
   EXPECT_EQ(app_kernel(), offsets(1));
   EXPECT_EQ(library_kernel(), offsets(1));
   unload();
-  load(ZEAL_TEST_VERSION_2, 2);
+  load(version_path(2), 2);
   EXPECT_EQ(app_kernel(), offsets(2));
   EXPECT_EQ(library_kernel(), offsets(2));
 }
@@ -122,7 +129,7 @@ TEST_F(DlopenVersions, LaunchesFromSeveralThreadsStayRightWhileALibraryIsLoadedA
   std::atomic<bool> done{false};
   std::thread loader([&] {
     for (int round = 0; round < 20; ++round) {
-      void *handle = dlopen(ZEAL_TEST_VERSION_1, RTLD_NOW | RTLD_LOCAL);
+      void *handle = dlopen(version_path(1), RTLD_NOW | RTLD_LOCAL);
       if (handle != nullptr) dlclose(handle);
     }
     done = true;
