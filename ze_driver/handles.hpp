@@ -26,6 +26,8 @@ struct _ze_module_handle_t {};
 struct _ze_module_build_log_handle_t {};
 struct _ze_kernel_handle_t {};
 struct _ze_physical_mem_handle_t {};
+struct _ze_image_handle_t {};
+struct _ze_sampler_handle_t {};
 
 namespace zeal::ze {
 

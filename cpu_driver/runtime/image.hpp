@@ -1,0 +1,57 @@
+// Images on the CPU driver (issue 50, first part: the objects and their copies). Pixels lie in host memory with
+// rows and slices packed (a row is width × pixel bytes), so that every image copy is a region copy of bytes
+// (copy_region.hpp): a 1-D array's layers are its rows, a 2-D array's its slices. Kernels cannot read or write
+// images yet, so the device still reports no image support; the objects and copies are what the rest builds on.
+#pragma once
+
+#include "ze_driver/handles.hpp"
+
+#include <level_zero/ze_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace zeal::cpu {
+
+// The largest images the driver makes (what the device will report once kernels use images).
+struct ImageLimits {
+  static constexpr uint64_t width_1d = 16384, width_2d = 16384, height_2d = 16384, size_3d = 2048;
+  static constexpr uint32_t array_layers = 2048;
+  static constexpr uint64_t buffer_pixels = uint64_t{1} << 27;
+};
+
+// Bytes per pixel of `format` (the layouts OpenCL's full profile uses, with the channel types that fit them); 0,
+// with the sentence, for a media layout, a type the layout cannot hold, or a value Level Zero does not define.
+uint32_t image_pixel_bytes(const ze_image_format_t &format, std::string &why);
+
+class Image : public _ze_image_handle_t {
+public:
+  // The image `desc` describes, or the code and sentence of what is wrong with it.
+  static ze_result_t create(const ze_image_desc_t &desc, std::unique_ptr<Image> &out, std::string &why);
+  static Image *from(ze_image_handle_t h) { return static_cast<Image *>(h); }
+
+  const ze_image_desc_t &desc() const { return desc_; }
+  uint32_t pixel_bytes() const { return pixel_bytes_; }
+  // Pixels per row, rows per slice (a 1-D array's layers), slices (a 2-D array's layers, a 3-D image's depth).
+  uint64_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+  uint32_t depth() const { return depth_; }
+  size_t row_pitch() const { return size_t(width_) * pixel_bytes_; }
+  size_t slice_pitch() const { return row_pitch() * height_; }
+  std::byte *data() const { return data_.get(); }
+
+  // `region` (null: the whole image) as bytes of the image's memory; INVALID_ARGUMENT with the sentence when it
+  // passes the image's end or is empty.
+  ze_result_t byte_region(const ze_image_region_t *region, ze_copy_region_t &out, std::string &why) const;
+
+private:
+  ze_image_desc_t desc_{};
+  uint32_t pixel_bytes_ = 0;
+  uint64_t width_ = 0;
+  uint32_t height_ = 1, depth_ = 1;
+  std::unique_ptr<std::byte[]> data_;
+};
+
+} // namespace zeal::cpu
