@@ -233,7 +233,25 @@ ze_result_t image_create(ze_context_handle_t context, ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t sampler_create(ze_context_handle_t context, ze_device_handle_t device, const ze_sampler_desc_t *desc,
+                           ze_sampler_handle_t *out) {
+  if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->addressMode > ZE_SAMPLER_ADDRESS_MODE_MIRROR || desc->filterMode > ZE_SAMPLER_FILTER_MODE_LINEAR) {
+    return answer("zeSamplerCreate", ZE_RESULT_ERROR_INVALID_ENUMERATION,
+                  fmt::format("sampler address mode {} or filter mode {} is not Level Zero's",
+                              unsigned(desc->addressMode), unsigned(desc->filterMode)));
+  }
+  *out = new Sampler(*desc);
+  return ZE_RESULT_SUCCESS;
+}
+
 } // namespace
+
+void implement(ze_sampler_dditable_t &t) {
+  t.pfnCreate = guarded<sampler_create>;
+  t.pfnDestroy = guarded<destroy<Sampler>>;
+}
 
 void implement(ze_image_dditable_t &t) {
   t.pfnGetProperties = guarded<image_get_properties>;

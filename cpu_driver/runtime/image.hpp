@@ -54,4 +54,17 @@ private:
   std::unique_ptr<std::byte[]> data_;
 };
 
+// A sampler: how kernels will read an image through it (addressing, filtering, normalized coordinates), checked
+// when made. OpenCL leaves REPEAT and MIRROR with unnormalized coordinates undefined; Level Zero makes them, and so
+// does the driver.
+class Sampler : public _ze_sampler_handle_t {
+public:
+  explicit Sampler(const ze_sampler_desc_t &desc) : desc_(desc) { desc_.pNext = nullptr; }
+  static Sampler *from(ze_sampler_handle_t h) { return static_cast<Sampler *>(h); }
+  const ze_sampler_desc_t &desc() const { return desc_; }
+
+private:
+  ze_sampler_desc_t desc_;
+};
+
 } // namespace zeal::cpu

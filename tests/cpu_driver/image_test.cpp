@@ -166,5 +166,28 @@ TEST_F(Images, RegionsPastTheImageAndCopiesBetweenPixelSizesAreRefused) {
             zeCommandListAppendImageCopyToMemory(list, nullptr, a, nullptr, nullptr, 0, nullptr));
 }
 
+// Samplers of every mode Level Zero defines are made (REPEAT and MIRROR unnormalized too, as Level Zero allows);
+// a mode it does not define is refused.
+TEST_F(Images, SamplersOfEveryModeAreMadeAndUndefinedModesRefused) {
+  for (ze_sampler_address_mode_t address : {ZE_SAMPLER_ADDRESS_MODE_NONE, ZE_SAMPLER_ADDRESS_MODE_REPEAT,
+                                            ZE_SAMPLER_ADDRESS_MODE_CLAMP, ZE_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                            ZE_SAMPLER_ADDRESS_MODE_MIRROR})
+    for (ze_sampler_filter_mode_t filter : {ZE_SAMPLER_FILTER_MODE_NEAREST, ZE_SAMPLER_FILTER_MODE_LINEAR})
+      for (ze_bool_t normalized : {0, 1}) {
+        ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, address, filter, normalized};
+        ze_sampler_handle_t sampler = nullptr;
+        ASSERT_EQ(ZE_RESULT_SUCCESS, zeSamplerCreate(context, device, &desc, &sampler))
+            << address << " " << filter << " " << int(normalized);
+        EXPECT_EQ(ZE_RESULT_SUCCESS, zeSamplerDestroy(sampler));
+      }
+  ze_sampler_desc_t bad{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ze_sampler_address_mode_t(9),
+                        ZE_SAMPLER_FILTER_MODE_NEAREST, 1};
+  ze_sampler_handle_t none = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeSamplerCreate(context, device, &bad, &none));
+  bad = {ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ze_sampler_filter_mode_t(2), 1};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeSamplerCreate(context, device, &bad, &none));
+  EXPECT_EQ(nullptr, none);
+}
+
 } // namespace
 } // namespace zeal::cpu::test
