@@ -1,11 +1,12 @@
-// zeKernelGetSourceAttributes for every zeal driver: the kernel's OpenCL attributes as source text, and the call's
-// two readings of its char** argument.
+// What both zeal drivers answer alike for kernels: zeKernelGetSourceAttributes's text and its char** readings, the
+// indirect-access flags, and which argument sizes zeKernelSetArgumentValue takes.
 #pragma once
 
 #include "ze_driver/handles.hpp"
 
 #include <level_zero/ze_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -43,6 +44,13 @@ ze_result_t get_indirect_access(HandleOf<Kernel> handle, ze_kernel_indirect_acce
   if (flags == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   *flags = Kernel::from(handle)->indirect_access();
   return ZE_RESULT_SUCCESS;
+}
+
+// Whether zeKernelSetArgumentValue's `size` is taken for a parameter of `expected` bytes: the same size, or, for a
+// value (not a pointer), fewer bytes, zero-extended, as Intel's driver copies what it is given (level-zero-tests pass
+// an int for a size_t). A longer value, or a pointer of another size, is refused.
+inline bool argument_size_accepted(bool by_value, size_t size, size_t expected) {
+  return size == expected || (by_value && size > 0 && size < expected);
 }
 
 } // namespace zeal::ze

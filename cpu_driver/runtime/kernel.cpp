@@ -48,10 +48,8 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
   case ArgKind::GlobalPointer:
   case ArgKind::Value: {
     const size_t expected = arg.kind == ArgKind::GlobalPointer ? sizeof(void *) : arg.size;
-    // A value shorter than the parameter is taken and zero-extended, as Intel's driver copies what it is given
-    // (level-zero-tests pass an int for a size_t); a longer one, or a pointer of another size, is refused.
-    const bool shorter_value = arg.kind == ArgKind::Value && size > 0 && size < expected;
-    if (size != expected && !shorter_value) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    if (!ze::argument_size_accepted(arg.kind == ArgKind::Value, size, expected))
+      return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
     // "If null then argument value is considered null": a null pointer, or a value of size zero bytes
     // (AdaptiveCpp passes a struct wrapping a null pointer so).
     next.value.assign(expected, std::byte{0});

@@ -37,10 +37,8 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
     if (value != nullptr || size == 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     local_sizes_[index] = size;
   } else {
-    // A value shorter than the parameter is taken and zero-extended, as Intel's driver and the CPU driver do
-    // (level-zero-tests pass an int for a size_t); a longer one, or a pointer of another size, is refused.
-    const bool shorter_value = arg.kind == PtxArgKind::Value && size > 0 && size < arg.size;
-    if (size != arg.size && !shorter_value) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    if (!ze::argument_size_accepted(arg.kind == PtxArgKind::Value, size, arg.size))
+      return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
     values_[index].assign(arg.size, 0);
     // A null value is a null pointer (or zeros), as the spec allows for pointer arguments.
     if (value != nullptr) std::memcpy(values_[index].data(), value, size);
