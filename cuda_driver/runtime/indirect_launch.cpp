@@ -6,6 +6,7 @@
 #include "common/log.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 namespace zeal::cuda {
@@ -19,23 +20,35 @@ IndirectLauncher &IndirectLauncher::of(const Device &device) {
   return *launcher;
 }
 
-// Under mutex_: the ticket word, the launcher's stream and its thread, once.
+// Under mutex_: the launcher's stream and its thread, once.
 ze_result_t IndirectLauncher::start() {
   if (thread_.joinable()) return ZE_RESULT_SUCCESS;
-  device_.make_current();
-  const DriverApi &api = device_.api();
-  if (ticket_word_ == nullptr) {
-    void *word = nullptr;
-    if (ze_result_t r = checked(api.cuMemHostAlloc(&word, 64, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
-                                "cuMemHostAlloc");
-        r != ZE_RESULT_SUCCESS)
-      return r;
-    ticket_word_ = static_cast<uint32_t *>(word);
-    *ticket_word_ = 0;
-  }
   if (stream_ == nullptr)
     if (ze_result_t r = new_stream(device_, stream_); r != ZE_RESULT_SUCCESS) return r;
   thread_ = std::thread([this] { run(); });
+  return ZE_RESULT_SUCCESS;
+}
+
+// Under mutex_: a gate word no job holds, from a new page of them when none is free.
+ze_result_t IndirectLauncher::free_gate(size_t &gate) {
+  if (free_gates_.empty()) {
+    constexpr size_t page = 4096, stride = 64; // a word per cache line
+    void *words = nullptr;
+    device_.make_current();
+    if (ze_result_t r = checked(device_.api().cuMemHostAlloc(&words, page,
+                                                             CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+                                "cuMemHostAlloc");
+        r != ZE_RESULT_SUCCESS)
+      return r;
+    for (size_t at = 0; at < page; at += stride) {
+      auto *word = reinterpret_cast<uint32_t *>(static_cast<char *>(words) + at);
+      *word = 0;
+      free_gates_.push_back(gates_.size());
+      gates_.push_back({word, 0});
+    }
+  }
+  gate = free_gates_.back();
+  free_gates_.pop_back();
   return ZE_RESULT_SUCCESS;
 }
 
@@ -45,43 +58,62 @@ ze_result_t IndirectLauncher::submit(CUstream stream, const IndirectLaunches &wo
   const DriverApi &api = device_.api();
   Job job;
   job.work = work;
-  if (ze_result_t r = checked(api.cuEventCreate(&job.reached, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  // The ticket is taken only once the gate is in the stream: a ticket without its job would keep later gates shut.
-  job.ticket = next_ticket_ + 1;
-  ze_result_t r = checked(api.cuEventRecord(job.reached, stream), "cuEventRecord");
+  if (ze_result_t r = free_gate(job.gate); r != ZE_RESULT_SUCCESS) return r;
+  GateWord &gate = gates_[job.gate];
+  job.word = gate.word;
+  job.ticket = gate.ticket + 1;
+  ze_result_t r = checked(api.cuEventCreate(&job.reached, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  if (r == ZE_RESULT_SUCCESS) r = checked(api.cuEventRecord(job.reached, stream), "cuEventRecord");
   if (r == ZE_RESULT_SUCCESS)
-    r = checked(api.cuStreamWaitValue32_v2(stream, CUdeviceptr(ticket_word_), job.ticket, CU_STREAM_WAIT_VALUE_GEQ),
+    r = checked(api.cuStreamWaitValue32_v2(stream, CUdeviceptr(gate.word), job.ticket, CU_STREAM_WAIT_VALUE_GEQ),
                 "cuStreamWaitValue32");
   if (r != ZE_RESULT_SUCCESS) {
-    api.cuEventDestroy_v2(job.reached);
+    if (job.reached != nullptr) api.cuEventDestroy_v2(job.reached);
+    free_gates_.push_back(job.gate);
     return r;
   }
-  next_ticket_ = job.ticket;
+  gate.ticket = job.ticket;
   jobs_.push_back(std::move(job));
   wake_.notify_one();
   return ZE_RESULT_SUCCESS;
 }
 
+// Launches the jobs whose streams have reached their gates, in the order found; sleeps on the condition while there
+// are none, and polls while some wait for their streams: every 20 us at first, backing off to every millisecond.
 void IndirectLauncher::run() {
   device_.make_current();
+  std::unique_lock lock(mutex_);
+  unsigned idle = 0;
   for (;;) {
-    Job job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return !jobs_.empty(); });
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
+    wake_.wait(lock, [this] { return !jobs_.empty(); });
+    bool launched = false;
+    for (size_t i = 0; i < jobs_.size();) {
+      CUresult reached = device_.api().cuEventQuery(jobs_[i].reached);
+      if (reached == CUDA_ERROR_NOT_READY) {
+        ++i;
+        continue;
+      }
+      Job job = std::move(jobs_[i]);
+      jobs_.erase(jobs_.begin() + std::ptrdiff_t(i));
+      lock.unlock();
+      launch(job); // a failed query (a lost device) still opens the gate
+      lock.lock();
+      free_gates_.push_back(job.gate);
+      launched = true;
     }
-    launch(job);
+    idle = launched ? 0 : idle + 1;
+    if (!launched && !jobs_.empty()) {
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::microseconds(std::min(1000u, 20u << std::min(idle, 6u))));
+      lock.lock();
+    }
   }
 }
 
 void IndirectLauncher::launch(const Job &job) {
   const DriverApi &api = device_.api();
   const auto &launches = job.work.launches;
-  ze_result_t r = checked(api.cuEventSynchronize(job.reached), "cuEventSynchronize");
+  ze_result_t r = checked(api.cuEventQuery(job.reached), "cuEventQuery");
   api.cuEventDestroy_v2(job.reached);
   uint32_t runs = uint32_t(launches.size());
   std::vector<ze_group_count_t> groups(launches.size());
@@ -103,7 +135,8 @@ void IndirectLauncher::launch(const Job &job) {
   if (r != ZE_RESULT_SUCCESS)
     zeal::logger("zeal-cuda").error("an indirect launch failed ({:#x}); the commands after it go on", unsigned(r));
   // The gate opens whatever happened: the application's stream must not wait for ever.
-  checked(api.cuStreamWriteValue32_v2(stream_, CUdeviceptr(ticket_word_), job.ticket, 0), "cuStreamWriteValue32");
+  checked(api.cuStreamWriteValue32_v2(stream_, CUdeviceptr(job.word), job.ticket, 0),
+          "cuStreamWriteValue32");
 }
 
 } // namespace zeal::cuda

@@ -150,6 +150,47 @@ TEST_F(CudaDriver, IndirectLaunchesReadTheirGroupCountsAndKernelCountWhereEarlie
   zeModuleDestroy(module);
 }
 
+// Two streams' indirect launches, the first waiting for an event the second signals after its own: the gates open
+// as their streams reach them, not in the order they were made.
+TEST_F(CudaDriver, AnIndirectLaunchWaitingForAnotherStreamsLaterIndirectLaunchRunsAfterIt) {
+  ze_module_handle_t module = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("vector_add"), module));
+  ze_kernel_handle_t first = nullptr, second = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "fill_value", first));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "fill_value", second));
+  ze_command_list_handle_t other = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_immediate_list(context, device, other));
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t events[2] = {};
+  ZeCall made = create_host_events(context, pool, events);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, made.result) << made.name;
+  constexpr uint32_t n = 256;
+  int *out = static_cast<int *>(shared_memory(2 * n * sizeof(int)));
+  std::fill(out, out + 2 * n, -1);
+  auto *counts = static_cast<ze_group_count_t *>(shared_memory(sizeof(ze_group_count_t)));
+  *counts = {n / 64, 1, 1};
+  int *second_out = out + n;
+  const int one = 1, two = 2;
+  for (auto [k, p, v] : {std::tuple{first, &out, &one}, std::tuple{second, &second_out, &two}}) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 64, 1, 1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, 8, p));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, 4, v));
+  }
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernelIndirect(list, first, counts, events[1], 1, &events[0]));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernelIndirect(other, second, counts, events[0], 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(events[1], 10'000'000'000ull));
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(1, out[i]) << i;
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(2, second_out[i]) << i;
+  for (ze_event_handle_t e : events) zeEventDestroy(e);
+  zeEventPoolDestroy(pool);
+  zeCommandListDestroy(other);
+  zeMemFree(context, out);
+  zeMemFree(context, counts);
+  zeKernelDestroy(first);
+  zeKernelDestroy(second);
+  zeModuleDestroy(module);
+}
+
 // Between two immediate lists (two streams): a wait appended after the other list's signal (which the driver
 // records as a CUDA event), and one appended before it (on the event's word, which the signal then writes too);
 // each copy runs only after the fill it waits for.
