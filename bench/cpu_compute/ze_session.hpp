@@ -130,6 +130,9 @@ public:
     return t;
   }
 
+  ze_context_handle_t context() const { return ze_.context; }
+  ze_device_handle_t device() const { return ze_.device; }
+
 private:
   zeal::test::ZeLaunchObjects ze_;
   ze_event_handle_t done_ = nullptr; // ze_'s one event: each launch signals it

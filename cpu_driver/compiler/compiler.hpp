@@ -21,6 +21,8 @@ enum class ArgKind : uint8_t {
   Value,          // passed by value (scalars, vectors, structs by value)
   GlobalPointer,  // a pointer to global or constant memory (a USM pointer)
   LocalPointer,   // a pointer to local memory; set with a size and a null value
+  Image,          // an image (ze_image_handle_t); the kernel gets its ImageDescriptor (kernel_abi.hpp)
+  Sampler,        // a sampler (ze_sampler_handle_t); the kernel gets its SamplerBits in the pointer's place
 };
 
 struct ArgInfo {

@@ -176,6 +176,8 @@ void define_conversion_builtins(llvm::Module &module); // builtins/conversion_bu
 // True for the OpenCL math functions (the base of a mangled name) this driver provides for float.
 bool is_math_builtin(llvm::StringRef name);
 void lower_printf(llvm::Module &module);             // builtins/printf.cpp
+// builtins/images.cpp: read_image*, write_image*, get_image_*, literal samplers (image_sampling.hpp: the host side).
+void define_image_builtins(llvm::Module &module);
 
 // --- Helpers shared by the generators (builtins/builtin_support.cpp) ----------------
 // The element letter of a mangled parameter ("i", "j", "f", "Dh", ...), for

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <immintrin.h>
 #include <cassert>
 #include <condition_variable>
 #include <cstring>
@@ -83,6 +84,9 @@ void run_group_range(void *context) {
     l.run(r.args, r.ctx);
     g += r.ctx->group_count;
   }
+  // Image writes may be non-temporal (ImageDescriptor::stream_writes), and those are weakly ordered: they are
+  // visible before whatever tells that this range is done.
+  _mm_sfence();
 }
 
 // The first fault of a launch's work-groups; once one faulted, the launch's other chunks do not run.

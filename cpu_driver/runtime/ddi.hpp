@@ -29,6 +29,7 @@ void implement(ze_module_dditable_t &table);
 void implement(ze_module_build_log_dditable_t &table);
 void implement(ze_kernel_dditable_t &table);
 void implement(ze_image_dditable_t &table);
+void implement(ze_image_exp_dditable_t &table);
 void implement(ze_sampler_dditable_t &table);
 void implement(ze_kernel_exp_dditable_t &table);
 void implement(ze_virtual_mem_dditable_t &table);

@@ -2,6 +2,7 @@
 #include "cpu_driver/runtime/command_queue.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/image.hpp"
 
 #include <fmt/format.h>
 
@@ -244,12 +245,21 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
   return ZE_RESULT_SUCCESS;
 }
 
-// The devices have no images or samplers (kernels using them are refused at creation): every limit is 0, which is
-// how a Level Zero device says it has no image support.
+// The largest images zeImageCreate makes (image.hpp); a buffer image's limit in bytes is its pixel limit, which
+// holds for every pixel size. Kernels take as many images and samplers as OpenCL's full profile asks at least.
 ze_result_t device_get_image_properties(ze_device_handle_t device, ze_device_image_properties_t *properties) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  copy_keeping_header(properties, ze_device_image_properties_t{});
+  ze_device_image_properties_t p{};
+  p.maxImageDims1D = uint32_t(ImageLimits::width_1d);
+  p.maxImageDims2D = uint32_t(std::min(ImageLimits::width_2d, ImageLimits::height_2d));
+  p.maxImageDims3D = uint32_t(ImageLimits::size_3d);
+  p.maxImageBufferSize = ImageLimits::buffer_pixels;
+  p.maxImageArraySlices = ImageLimits::array_layers;
+  p.maxSamplers = 16;
+  p.maxReadImageArgs = 128;
+  p.maxWriteImageArgs = 64;
+  copy_keeping_header(properties, p);
   return ZE_RESULT_SUCCESS;
 }
 

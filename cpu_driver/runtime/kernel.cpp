@@ -4,6 +4,7 @@
 #include "common/log.hpp"
 #include "cpu_driver/runtime/ddi.hpp"
 #include "cpu_driver/runtime/driver.hpp"
+#include "cpu_driver/runtime/image.hpp"
 #include "cpu_driver/runtime/module.hpp"
 #include "ze_driver/kernel_attributes.hpp"
 
@@ -54,6 +55,25 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
     // (AdaptiveCpp passes a struct wrapping a null pointer so).
     next.value.assign(expected, std::byte{0});
     if (value != nullptr) std::memcpy(next.value.data(), value, size);
+    break;
+  }
+  case ArgKind::Image:
+  case ArgKind::Sampler: {
+    // The value is the handle; the kernel gets the image's descriptor, or the sampler's bits, in its place.
+    const bool image = arg.kind == ArgKind::Image;
+    if (size != sizeof(void *)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    void *handle = nullptr;
+    if (value != nullptr) std::memcpy(&handle, value, sizeof handle);
+    if (handle == nullptr) {
+      zeal::logger("zeal-cpu").warn("zeKernelSetArgumentValue: argument {} of kernel {} is {}, and no {} was given",
+                                    index, info_.name, image ? "an image" : "a sampler", image ? "image" : "sampler");
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    const uint64_t passed = image ? uint64_t(reinterpret_cast<uintptr_t>(
+                                        Image::from(static_cast<ze_image_handle_t>(handle))->descriptor()))
+                                  : Sampler::from(static_cast<ze_sampler_handle_t>(handle))->bits();
+    next.value.resize(sizeof passed);
+    std::memcpy(next.value.data(), &passed, sizeof passed);
     break;
   }
   }

@@ -3,9 +3,11 @@
 #include "tests/cpu_driver/test_support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <vector>
 
 namespace zeal::cpu::test {
 namespace {
@@ -68,6 +70,98 @@ protected:
     return p;
   }
 };
+
+// ---- level-zero-tests' image kernels (issue 50) ----
+
+// copy_<type>_img_<kind>(in, out): each work-item reads its pixel (global ids as coordinates, layers last) through
+// a literal sampler (unnormalized, clamp, nearest) with read_image{f,ui,i} and writes it to `out`: every pixel of
+// every layer and slice arrives unchanged, for each image kind and value type the module has.
+TEST_F(CorpusRun, LevelZeroTests_ImageLayout_CopiesEveryPixelOfEachImageKind) {
+  struct Case {
+    const char *kernel;
+    ze_image_type_t type;
+    ze_image_format_t format;
+    Dim size;   // the image's pixels (1-D arrays: width × layers; 2-D arrays and 3-D: width × height × depth)
+    uint32_t layers;
+  };
+  const Case cases[] = {
+      {"copy_float_img_1d", ZE_IMAGE_TYPE_1D, rgba_format(ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, ZE_IMAGE_FORMAT_TYPE_FLOAT), {24}, 0},
+      {"copy_uint_img_1d_arr", ZE_IMAGE_TYPE_1DARRAY, rgba_format(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT), {16, 3}, 3},
+      {"copy_sint_img_2d", ZE_IMAGE_TYPE_2D, rgba_format(ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16, ZE_IMAGE_FORMAT_TYPE_SINT), {8, 5}, 0},
+      {"copy_float_img_2d_arr", ZE_IMAGE_TYPE_2DARRAY, rgba_format(ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16, ZE_IMAGE_FORMAT_TYPE_FLOAT), {8, 3, 4}, 4},
+      {"copy_sint_img_3d", ZE_IMAGE_TYPE_3D, rgba_format(ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, ZE_IMAGE_FORMAT_TYPE_SINT), {4, 3, 5}, 0},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.kernel);
+    ze_kernel_handle_t k = load("lzt_image_layout_tests.spv", c.kernel, 2);
+    const bool one_d_array = c.type == ZE_IMAGE_TYPE_1DARRAY;
+    ze_image_handle_t in = image(image_desc(c.type, c.format, c.size.x, one_d_array ? 1 : c.size.y,
+                                            c.type == ZE_IMAGE_TYPE_3D ? c.size.z : 1, c.layers));
+    ze_image_handle_t out = image(image_desc(c.type, c.format, c.size.x, one_d_array ? 1 : c.size.y,
+                                             c.type == ZE_IMAGE_TYPE_3D ? c.size.z : 1, c.layers));
+    const size_t pixel = c.format.layout == ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32   ? 16
+                         : c.format.layout == ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16 ? 8
+                                                                                 : 4;
+    const size_t bytes = pixel * c.size.x * c.size.y * c.size.z;
+    std::vector<uint8_t> pixels(bytes);
+    for (size_t i = 0; i < bytes; ++i) pixels[i] = uint8_t(i * 37 + 11);
+    if (c.format.type == ZE_IMAGE_FORMAT_TYPE_FLOAT) { // finite values only: a NaN's bits need not survive
+      for (size_t i = 0; i < bytes; i += pixel == 16 ? 4 : 2) pixels[i + (pixel == 16 ? 3 : 1)] &= 0x3f;
+    }
+    write_image(in, pixels.data());
+    launch(k, {c.size.x, c.size.y, c.size.z}, {1}, {value(in), value(out)});
+    std::vector<uint8_t> copied(bytes);
+    read_image(copied.data(), out);
+    EXPECT_EQ(pixels, copied);
+  }
+}
+
+// swizzle_test_img_2d(in, out): read_imageui through a clamp sampler, written back: from an RGBA image into one
+// whose swizzle is (A, B, G, R), each pixel's four bytes arrive reversed (the suite's expectation, 0x12345678 ->
+// 0x78563412).
+TEST_F(CorpusRun, LevelZeroTests_ImageSwizzle_ReversesEachPixelsBytesIntoAnAbgrImage) {
+  ze_kernel_handle_t k = load("lzt_image_swizzle_tests.spv", "swizzle_test_img_2d", 2);
+  constexpr uint32_t w = 16, h = 4;
+  ze_image_format_t abgr = rgba_format(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT);
+  abgr.x = ZE_IMAGE_FORMAT_SWIZZLE_A;
+  abgr.y = ZE_IMAGE_FORMAT_SWIZZLE_B;
+  abgr.z = ZE_IMAGE_FORMAT_SWIZZLE_G;
+  abgr.w = ZE_IMAGE_FORMAT_SWIZZLE_R;
+  ze_image_handle_t in = image(image_desc(ZE_IMAGE_TYPE_2D, rgba_format(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT), w, h));
+  ze_image_handle_t out = image(image_desc(ZE_IMAGE_TYPE_2D, abgr, w, h));
+  std::vector<uint32_t> pixels(w * h);
+  for (uint32_t i = 0; i < w * h; ++i) pixels[i] = 0x12345678u + i * 0x01010101u;
+  write_image(in, pixels.data());
+  launch(k, {w, h}, {1}, {value(in), value(out)});
+  std::vector<uint32_t> copied(w * h);
+  read_image(copied.data(), out);
+  for (uint32_t i = 0; i < w * h; ++i) ASSERT_EQ(__builtin_bswap32(pixels[i]), copied[i]) << i;
+}
+
+// many_2d_images(i0..i4): work-item 0 alone reads pixel (n, n) of image n-1 without a sampler and writes it at
+// (n + 10, n + 10) of the same read_write image; nothing else changes.
+TEST_F(CorpusRun, LevelZeroTests_MultiImage_EachOfFiveReadWriteImagesCopiesOnePixel) {
+  ze_kernel_handle_t k = load("lzt_multi_image_argument_kernel_test.spv", "many_2d_images", 5);
+  constexpr uint32_t side = 16;
+  const auto format = rgba_format(ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, ZE_IMAGE_FORMAT_TYPE_UINT);
+  std::vector<ze_image_handle_t> five;
+  std::vector<std::vector<std::array<uint32_t, 4>>> before(5);
+  for (uint32_t n = 0; n < 5; ++n) {
+    five.push_back(image(image_desc(ZE_IMAGE_TYPE_2D, format, side, side)));
+    before[n].resize(side * side);
+    for (uint32_t i = 0; i < side * side; ++i) before[n][i] = {n, i, 7 * i, 0xC0FFEE};
+    write_image(five.back(), before[n].data());
+  }
+  launch(k, {2}, {1}, {value(five[0]), value(five[1]), value(five[2]), value(five[3]), value(five[4])});
+  for (uint32_t n = 0; n < 5; ++n) {
+    std::vector<std::array<uint32_t, 4>> after(side * side);
+    read_image(after.data(), five[n]);
+    std::vector<std::array<uint32_t, 4>> want = before[n];
+    const uint32_t from = n + 1, to = n + 11;
+    want[to * side + to] = before[n][from * side + from];
+    EXPECT_EQ(want, after) << "image " << n;
+  }
+}
 
 // ---- level-zero-tests (oneapi-src/level-zero-tests) ----
 

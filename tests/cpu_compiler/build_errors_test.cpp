@@ -149,11 +149,11 @@ TEST(CpuCompilerRefuses, AKernelCallingAnUnknownBuiltinNamingIt) {
 }
 
 // Its only kernel refused, the module still builds (Intel's does).
-TEST(CpuCompilerRefuses, ImageBlockReadsSayingTheDriverHasNoImages) {
+TEST(CpuCompilerRefuses, ImageBlockReadsSayingTheDriverReadsBlocksOfGlobalMemoryOnly) {
   expect_refused_kernel("image_block_read",
                         "kernel 'image_block_read' calls 'intel_sub_group_block_read(ocl_image2d_ro, int vector[2])' "
-                        "(_Z26intel_sub_group_block_read14ocl_image2d_roDv2_i), which takes an image: this driver "
-                        "supports no images, and sub-group block reads and writes on global memory only");
+                        "(_Z26intel_sub_group_block_read14ocl_image2d_roDv2_i), which reads or writes an image in "
+                        "sub-group blocks: this driver does so on global memory only");
 }
 
 uint32_t get_word(const std::vector<uint8_t> &binary, size_t index) {

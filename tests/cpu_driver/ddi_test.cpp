@@ -80,12 +80,19 @@ TEST_F(TableGetters, EveryEntryIsFilledAndUnimplementedOnesAnswerUnsupported) {
   ZE_ASSERT_OK(get_list(ZE_API_VERSION_1_4, &list));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
             list.pfnAppendImageCopy(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
-  // Image views are not implemented yet (issue 50): their entry answers that.
+  // The fabric topology extension is not implemented: its entries answer that.
+  auto get_fabric =
+      reinterpret_cast<ze_pfnGetFabricVertexExpProcAddrTable_t>(dlsym(library, "zeGetFabricVertexExpProcAddrTable"));
+  ASSERT_NE(nullptr, get_fabric);
+  ze_fabric_vertex_exp_dditable_t fabric{};
+  ZE_ASSERT_OK(get_fabric(ZE_API_VERSION_1_4, &fabric));
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, fabric.pfnGetExp(nullptr, nullptr, nullptr));
+  // Image views are implemented: a null handle is answered as such.
   auto get_image = reinterpret_cast<ze_pfnGetImageExpProcAddrTable_t>(dlsym(library, "zeGetImageExpProcAddrTable"));
   ASSERT_NE(nullptr, get_image);
   ze_image_exp_dditable_t image{};
   ZE_ASSERT_OK(get_image(ZE_API_VERSION_1_4, &image));
-  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, image.pfnViewCreateExp(nullptr, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, image.pfnViewCreateExp(nullptr, nullptr, nullptr, nullptr, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
             list.pfnAppendLaunchKernelIndirect(nullptr, nullptr, nullptr, nullptr, 0, nullptr));
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,

@@ -8,32 +8,14 @@
 namespace zeal::cpu::test {
 namespace {
 
+// An image of `layout` channels of `format_type`, read in order.
 ze_image_desc_t image_desc(ze_image_type_t type, ze_image_format_layout_t layout, ze_image_format_type_t format_type,
                            uint64_t width, uint32_t height = 1, uint32_t depth = 1, uint32_t layers = 0) {
-  ze_image_desc_t desc{};
-  desc.stype = ZE_STRUCTURE_TYPE_IMAGE_DESC;
-  desc.type = type;
-  desc.format = {layout, format_type, ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_G,
-                 ZE_IMAGE_FORMAT_SWIZZLE_B, ZE_IMAGE_FORMAT_SWIZZLE_A};
-  desc.width = width;
-  desc.height = height;
-  desc.depth = depth;
-  desc.arraylevels = layers;
-  return desc;
+  return zeal::cpu::test::image_desc(type, rgba_format(layout, format_type), width, height, depth, layers);
 }
 
 class Images : public CpuDriver {
 protected:
-  void TearDown() override {
-    for (ze_image_handle_t image : images) EXPECT_EQ(ZE_RESULT_SUCCESS, zeImageDestroy(image));
-    CpuDriver::TearDown();
-  }
-  ze_image_handle_t image(const ze_image_desc_t &desc) {
-    ze_image_handle_t out = nullptr;
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeImageCreate(context, device, &desc, &out));
-    if (out != nullptr) images.push_back(out);
-    return out;
-  }
   // Runs `append(list)` on an immediate list and waits for it.
   template <class Append>
   void run(Append append) {
@@ -42,7 +24,6 @@ protected:
     ZE_ASSERT_OK(append(list, done));
     ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
   }
-  std::vector<ze_image_handle_t> images;
 };
 
 TEST_F(Images, OpenClsFormatsAreAcceptedAndMediaLayoutsAndMismatchedTypesAreRefusedWithTheirCodes) {
@@ -186,6 +167,50 @@ TEST_F(Images, SamplersOfEveryModeAreMadeAndUndefinedModesRefused) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeSamplerCreate(context, device, &bad, &none));
   bad = {ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP, ze_sampler_filter_mode_t(2), 1};
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeSamplerCreate(context, device, &bad, &none));
+  EXPECT_EQ(nullptr, none);
+}
+
+// A view (zeImageViewCreateExp) sees its image's pixels in another format of the same pixel size: bytes written
+// through the image read back through the view, which outlives the image it was made from; the allocation id and
+// memory properties are the image's. A view of another pixel size, or larger than its image, is refused.
+TEST_F(Images, AViewSharesItsImagesPixelsInAnotherFormatAndOutlivesIt) {
+  constexpr uint32_t w = 8, h = 4;
+  auto rgba8 = image_desc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT, w, h);
+  ze_image_handle_t base = nullptr;
+  ZE_ASSERT_OK(zeImageCreate(context, device, &rgba8, &base));
+  std::vector<uint8_t> pixels(w * h * 4);
+  std::iota(pixels.begin(), pixels.end(), uint8_t{3});
+  run([&](ze_command_list_handle_t l, ze_event_handle_t done) {
+    return zeCommandListAppendImageCopyFromMemory(l, base, pixels.data(), nullptr, done, 0, nullptr);
+  });
+  auto r32 = image_desc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UINT, w, h);
+  ze_image_handle_t view = nullptr;
+  ZE_ASSERT_OK(zeImageViewCreateExp(context, device, &r32, base, &view));
+  images.push_back(view);
+  ze_image_allocation_ext_properties_t base_id{ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES, nullptr, 0};
+  ze_image_allocation_ext_properties_t view_id = base_id;
+  ZE_ASSERT_OK(zeImageGetAllocPropertiesExt(context, base, &base_id));
+  ZE_ASSERT_OK(zeImageGetAllocPropertiesExt(context, view, &view_id));
+  EXPECT_NE(0u, base_id.id);
+  EXPECT_EQ(base_id.id, view_id.id);
+  ze_image_memory_properties_exp_t memory{ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES, nullptr, 0, 0, 0};
+  ZE_ASSERT_OK(zeImageGetMemoryPropertiesExp(view, &memory));
+  EXPECT_EQ(uint64_t{w} * h * 4, memory.size);
+  EXPECT_EQ(uint64_t{w} * 4, memory.rowPitch);
+  EXPECT_EQ(uint64_t{w} * h * 4, memory.slicePitch);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeImageDestroy(base));
+  std::vector<uint8_t> through_view(pixels.size());
+  run([&](ze_command_list_handle_t l, ze_event_handle_t done) {
+    return zeCommandListAppendImageCopyToMemory(l, through_view.data(), view, nullptr, done, 0, nullptr);
+  });
+  EXPECT_EQ(pixels, through_view);
+
+  ze_image_handle_t other = image(rgba8), none = nullptr;
+  auto rgba16 = image_desc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16, ZE_IMAGE_FORMAT_TYPE_UINT, w, h);
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, zeImageViewCreateExp(context, device, &rgba16, other, &none));
+  auto wider = image_desc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UINT, w + 1, h);
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeImageViewCreateExp(context, device, &wider, other, &none));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeImageViewCreateExp(context, device, &r32, nullptr, &none));
   EXPECT_EQ(nullptr, none);
 }
 

@@ -152,7 +152,7 @@ TEST_F(NativeBinaries, AFlippedByteIsRefusedWhereverItIs) {
   EXPECT_EQ("the binary is not a zeal CPU native binary: it does not start with the magic 'ZEALCPU'", flipped(0));
   uint32_t format = 0;
   std::memcpy(&format, blob.data() + 8, sizeof format);
-  EXPECT_EQ(9u, format);
+  EXPECT_EQ(10u, format);
   EXPECT_EQ("the native binary has format version " + std::to_string(format ^ 0x5a) + "; this driver reads version " +
                 std::to_string(format),
             flipped(8));

@@ -34,10 +34,9 @@ protected:
 
 // Every unsupported call the kernel reaches, in the order its code reaches them.
 constexpr const char *sample_image_refusal =
-    "kernel 'sample_image' calls 'read_imagef(ocl_image2d_ro, ocl_sampler, int vector[2])' "
-    "(_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i), which takes an image: this driver supports no images; it "
-    "also calls '__translate_sampler_initializer', which makes or takes a sampler, used only with images: this driver "
-    "supports no images";
+    "kernel 'sample_image' calls 'intel_sub_group_block_read(ocl_image2d_ro, int vector[2])' "
+    "(_Z26intel_sub_group_block_read14ocl_image2d_roDv2_i), which reads or writes an image in sub-group blocks: this "
+    "driver does so on global memory only";
 // The call two functions down, named with the helper making it.
 constexpr const char *prefetch_refusal =
     "kernel 'prefetch_twice_removed' calls 'prefetch(float vector[4] const AS1*, unsigned long)' "
@@ -72,8 +71,8 @@ TEST_F(RefusedKernels, TheBufferKernelRunsAndTheOthersAreUnsupportedFeatures) {
 }
 
 // Unresolved imports keep their rule: no kernel of the module until it is linked. Linking makes the kernels that
-// reach no unsupported call runnable, not the one writing an image.
-TEST_F(RefusedKernels, AnImportStillWaitsForTheLinkWhileAnImageKernelIsRefusedForGood) {
+// reach no unsupported call runnable, not the one writing an image in sub-group blocks.
+TEST_F(RefusedKernels, AnImportStillWaitsForTheLinkWhileAnImageBlockKernelIsRefusedForGood) {
   ze_module_handle_t user = plain("refused_with_import.spv");
   ze_module_handle_t lib = library("link_library.spv");
   ASSERT_NE(nullptr, user);
@@ -82,9 +81,9 @@ TEST_F(RefusedKernels, AnImportStillWaitsForTheLinkWhileAnImageKernelIsRefusedFo
   EXPECT_NE(std::string::npos, warning.find("the module imports 'link_helper'")) << warning;
   EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, create(user, "write_image", &warning));
   EXPECT_NE(std::string::npos,
-            warning.find("kernel 'write_image' calls 'write_imagei(ocl_image2d_wo, int vector[2], int vector[4])' "
-                         "(_Z12write_imagei14ocl_image2d_woDv2_iDv4_i), which takes an image: this driver supports no "
-                         "images"))
+            warning.find("kernel 'write_image' calls 'intel_sub_group_block_write(ocl_image2d_wo, int vector[2], "
+                         "unsigned int)' (_Z27intel_sub_group_block_write14ocl_image2d_woDv2_ij), which reads or writes "
+                         "an image in sub-group blocks: this driver does so on global memory only"))
       << warning;
   std::string log;
   ASSERT_EQ(ZE_RESULT_SUCCESS, link({user, lib}, &log)) << log;
@@ -96,14 +95,15 @@ TEST_F(RefusedKernels, AnImportStillWaitsForTheLinkWhileAnImageKernelIsRefusedFo
 }
 
 // A library's exported function calling an image built-in does not stop the library: its other exports link.
-TEST_F(RefusedKernels, ALibraryWithoutKernelsWhoseExportTakesAnImageBuildsAndNotesIt) {
+TEST_F(RefusedKernels, ALibraryWithoutKernelsWhoseExportReadsImageBlocksBuildsAndNotesIt) {
   ze_module_handle_t lib = nullptr;
   std::string log;
   ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("image_library.spv"), lib, &log, "-library-compilation")) << log;
   EXPECT_NE(std::string::npos,
             log.find("info: exported function 'first_texel' calls "
-                     "'read_imagef(ocl_image2d_ro, int vector[2])' (_Z11read_imagef14ocl_image2d_roDv2_i), which "
-                     "takes an image: this driver supports no images; such a call is compiled as a trap"))
+                     "'intel_sub_group_block_read(ocl_image2d_ro, int vector[2])' "
+                     "(_Z26intel_sub_group_block_read14ocl_image2d_roDv2_i), which reads or writes an image in "
+                     "sub-group blocks: this driver does so on global memory only; such a call is compiled as a trap"))
       << log;
   EXPECT_TRUE(kernel_names(lib).empty());
   void *add_one = nullptr;

@@ -72,6 +72,27 @@ inline void fill_with_kernel(ze_context_handle_t context, ze_device_handle_t dev
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(m));
 }
 
+// A format whose components read its channels in order (swizzle R, G, B, A).
+constexpr ze_image_format_t rgba_format(ze_image_format_layout_t layout, ze_image_format_type_t type) {
+  return {layout, type, ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
+          ZE_IMAGE_FORMAT_SWIZZLE_A};
+}
+
+// An image kernels may write, of `width` x `height` x `depth` pixels and `layers` array layers.
+inline ze_image_desc_t image_desc(ze_image_type_t type, ze_image_format_t format, uint64_t width, uint32_t height = 1,
+                                  uint32_t depth = 1, uint32_t layers = 0) {
+  ze_image_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_IMAGE_DESC;
+  desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+  desc.type = type;
+  desc.format = format;
+  desc.width = width;
+  desc.height = height;
+  desc.depth = depth;
+  desc.arraylevels = layers;
+  return desc;
+}
+
 // driver, device and context come from ZeDeviceContext; the rest is made on demand and destroyed after the test.
 class CpuDriver : public ::testing::Test, protected zeal::test::ZeDeviceContext {
 protected:
@@ -86,6 +107,8 @@ protected:
 
   // Destroys in dependency order; gtest's EXPECT macros are braced because they expand to an if.
   void TearDown() override {
+    for (ze_sampler_handle_t s : samplers) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeSamplerDestroy(s)); }
+    for (ze_image_handle_t i : images) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeImageDestroy(i)); }
     for (ze_event_handle_t e : events) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e)); }
     if (pool != nullptr) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolDestroy(pool)); }
     for (ze_command_list_handle_t l : lists) { EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(l)); }
@@ -169,6 +192,31 @@ protected:
     return zeEventHostSynchronize(done, UINT64_MAX);
   }
 
+  ze_image_handle_t image(const ze_image_desc_t &desc) {
+    ze_image_handle_t out = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeImageCreate(context, device, &desc, &out));
+    if (out != nullptr) images.push_back(out);
+    return out;
+  }
+  ze_sampler_handle_t sampler(ze_sampler_address_mode_t address, ze_sampler_filter_mode_t filter, bool normalized) {
+    ze_sampler_desc_t desc{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, address, filter, normalized};
+    ze_sampler_handle_t out = nullptr;
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeSamplerCreate(context, device, &desc, &out));
+    if (out != nullptr) samplers.push_back(out);
+    return out;
+  }
+  // The whole image from packed pixels, and back; each copy waited for.
+  void write_image(ze_image_handle_t to, const void *pixels) {
+    ze_event_handle_t done = event();
+    ZE_ASSERT_OK(zeCommandListAppendImageCopyFromMemory(immediate_list(), to, pixels, nullptr, done, 0, nullptr));
+    ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  }
+  void read_image(void *pixels, ze_image_handle_t from) {
+    ze_event_handle_t done = event();
+    ZE_ASSERT_OK(zeCommandListAppendImageCopyToMemory(immediate_list(), pixels, from, nullptr, done, 0, nullptr));
+    ZE_ASSERT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+  }
+
   ze_command_queue_handle_t queue = nullptr;
   ze_event_pool_handle_t pool = nullptr;
   std::vector<ze_event_handle_t> events;
@@ -176,6 +224,8 @@ protected:
   std::vector<ze_module_handle_t> modules;
   std::vector<ze_kernel_handle_t> kernels;
   std::vector<void *> allocations;
+  std::vector<ze_image_handle_t> images;
+  std::vector<ze_sampler_handle_t> samplers;
 };
 
 } // namespace zeal::cpu::test

@@ -24,7 +24,8 @@ constexpr char magic[8] = {'Z', 'E', 'A', 'L', 'C', 'P', 'U', '\0'};
 // 4: and whether barriers became regions; 5: host-access names kept; 6: a work-group
 // function runs GroupContext::group_count groups per call; 7: kernels carry their refusal; 8: kernels and
 // exported functions carry the imports they reach, and exported functions what unsupported call they reach.
-constexpr uint32_t format_version = 9;
+// 10: image and sampler arguments; kernels calling image built-ins run (a binary of 9 recorded them refused).
+constexpr uint32_t format_version = 10;
 constexpr size_t header_bytes = 24, checksum_bytes = 8;
 
 class Writer {
@@ -121,7 +122,7 @@ KernelInfo read_kernel(Reader &r) {
   kernel.args.resize(r.count(9));
   for (ArgInfo &arg : kernel.args) {
     uint8_t kind = r.get<uint8_t>();
-    arg.kind = kind <= uint8_t(ArgKind::LocalPointer) ? ArgKind(kind) : ArgKind::Value;
+    arg.kind = kind <= uint8_t(ArgKind::Sampler) ? ArgKind(kind) : ArgKind::Value;
     arg.size = r.get<uint32_t>();
     arg.type_name = r.string();
   }

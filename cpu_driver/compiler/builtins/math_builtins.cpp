@@ -1,4 +1,5 @@
 // OpenCL math built-ins lowered onto LLVM intrinsics, and the C library functions JIT'd code may call.
+#include "cpu_driver/compiler/builtins/image_sampling.hpp"
 #include "cpu_driver/compiler/host_runtime.hpp"
 
 #include <llvm/ADT/STLExtras.h>
@@ -267,6 +268,7 @@ void lower_math_builtins(llvm::Module &module) {
   define_vector_builtins(module);
   define_libm_builtins(module);
   define_conversion_builtins(module);
+  define_image_builtins(module);
   lower_printf(module);
 }
 
@@ -346,7 +348,7 @@ std::span<const RuntimeSymbol> runtime_symbols() {
   static const std::vector<RuntimeSymbol> symbols = [] {
     std::vector<RuntimeSymbol> all;
     for (auto part : {c_library_symbols(), math_helper_symbols(), fiber_symbols(), region_symbols(), printf_symbols(),
-                      streaming_store_symbols(),
+                      streaming_store_symbols(), image_symbols(),
                       std::span<const RuntimeSymbol>(vector_math().symbols)}) {
       all.insert(all.end(), part.begin(), part.end());
     }

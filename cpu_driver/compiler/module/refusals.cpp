@@ -30,16 +30,17 @@ using Unsupported = llvm::MapVector<llvm::Function *, Why>;
 using Reached = llvm::MapVector<llvm::Function *, llvm::Function *>;
 
 // Images and samplers reach the IR as OpenCL built-ins taking the translator's opaque types
-// (read_imagef(ocl_image2d_ro, ocl_sampler, ...)), or as the sampler's constructor.
+// (read_imagef(ocl_image2d_ro, ocl_sampler, ...)), or as the sampler's constructor; those left undefined here are
+// the ones builtins/images.cpp does not provide (sub-group block reads of images, mip-maps, multisampling).
 Why why_unsupported(const llvm::Function &function) {
   llvm::StringRef name = function.getName();
   if (name.contains("ocl_image") || name.startswith("__spirv_Image") || name.startswith("__spirv_SampledImage")) {
-    bool block_io = name.contains("intel_sub_group_block_");
-    return {0, fmt::format("which takes an image: this driver supports no images{}",
-                           block_io ? ", and sub-group block reads and writes on global memory only" : "")};
+    if (name.contains("intel_sub_group_block_"))
+      return {0, "which reads or writes an image in sub-group blocks: this driver does so on global memory only"};
+    return {0, "which takes an image: this driver does not provide that image built-in"};
   }
   if (name.contains("ocl_sampler") || name == "__translate_sampler_initializer") {
-    return {1, "which makes or takes a sampler, used only with images: this driver supports no images"};
+    return {1, "which makes or takes a sampler: this driver does not provide that built-in"};
   }
   return {2, "which is neither defined in the module nor provided by this driver"};
 }

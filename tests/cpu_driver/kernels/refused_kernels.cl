@@ -4,10 +4,11 @@ kernel void scale_buffer(global int *out, int factor) {
   out[i] = i * factor;
 }
 
-// read_imagef with a sampler: this driver has no images.
+// A sub-group block read of an image (this driver reads blocks of global memory only), then a supported image read.
 constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
 kernel void sample_image(global float4 *out, read_only image2d_t image) {
-  out[get_global_id(0)] = read_imagef(image, nearest, (int2)(0, 0));
+  uint word = intel_sub_group_block_read(image, (int2)(0, 0));
+  out[get_global_id(0)] = read_imagef(image, nearest, (int2)(0, 0)) + (float)word;
 }
 
 // prefetch, a built-in this driver does not provide, two calls down.

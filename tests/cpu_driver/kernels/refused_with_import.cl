@@ -1,4 +1,5 @@
-// An import (link_helper, from link_library.cl) reached through a helper, next to a kernel writing an image.
+// An import (link_helper, from link_library.cl) reached through a helper, next to a kernel writing an image in
+// sub-group blocks (which this driver does on global memory only).
 int link_helper(int x);
 __attribute__((noinline)) int through_helper(int x) { return link_helper(x) + 1; }
 kernel void use_import(global int *out) {
@@ -7,6 +8,6 @@ kernel void use_import(global int *out) {
 }
 
 kernel void write_image(global int *out, write_only image2d_t image) {
-  write_imagei(image, (int2)(0, 0), (int4)(1));
+  intel_sub_group_block_write(image, (int2)(0, 0), 1u);
   out[get_global_id(0)] = 1;
 }
