@@ -57,6 +57,8 @@ using ZeKernel = ZeOwner<ze_kernel_handle_t, zeKernelDestroy>;
 using ZeEventPool = ZeOwner<ze_event_pool_handle_t, zeEventPoolDestroy>;
 using ZeEvent = ZeOwner<ze_event_handle_t, zeEventDestroy>;
 using ZeFence = ZeOwner<ze_fence_handle_t, zeFenceDestroy>;
+using ZeImage = ZeOwner<ze_image_handle_t, zeImageDestroy>;
+using ZeSampler = ZeOwner<ze_sampler_handle_t, zeSamplerDestroy>;
 
 // The stype of each descriptor and properties struct zeal uses.
 template <class T> struct ZeStype;
@@ -81,6 +83,9 @@ ZEAL_ZE_STYPE(ze_event_desc_t, ZE_STRUCTURE_TYPE_EVENT_DESC);
 ZEAL_ZE_STYPE(ze_fence_desc_t, ZE_STRUCTURE_TYPE_FENCE_DESC);
 ZEAL_ZE_STYPE(ze_memory_allocation_properties_t, ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
 ZEAL_ZE_STYPE(ze_module_program_exp_desc_t, ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC);
+ZEAL_ZE_STYPE(ze_device_image_properties_t, ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES);
+ZEAL_ZE_STYPE(ze_image_desc_t, ZE_STRUCTURE_TYPE_IMAGE_DESC);
+ZEAL_ZE_STYPE(ze_sampler_desc_t, ZE_STRUCTURE_TYPE_SAMPLER_DESC);
 #undef ZEAL_ZE_STYPE
 
 // A descriptor or properties struct with its stype set and everything else zero.

@@ -34,12 +34,14 @@ errc to_errc(zeal_result_t result) {
   case ZEAL_RESULT_ERROR_INVALID_HANDLE:
   case ZEAL_RESULT_ERROR_INVALID_ENUMERATION:
   case ZEAL_RESULT_ERROR_INVALID_SIZE:
+  case ZEAL_RESULT_ERROR_INVALID_IMAGE_SIZE:
   case ZEAL_RESULT_ERROR_INVALID_BINARY:
   case ZEAL_RESULT_ERROR_INVALID_PROGRAM_STATE:
   case ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME: return errc::invalid;
   case ZEAL_RESULT_ERROR_OUT_OF_HOST_MEMORY:
   case ZEAL_RESULT_ERROR_OUT_OF_DEVICE_MEMORY: return errc::memory_allocation;
-  case ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE: return errc::feature_not_supported;
+  case ZEAL_RESULT_ERROR_UNSUPPORTED_FEATURE:
+  case ZEAL_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT: return errc::feature_not_supported;
   case ZEAL_RESULT_ERROR_UNINITIALIZED: return errc::platform;
   default: return errc::runtime;
   }

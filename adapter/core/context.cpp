@@ -207,12 +207,7 @@ Status Context::usm_free(void *ptr) {
     auto it = allocations_.find(ptr);
     if (it == allocations_.end() || it->second.kept) return unknown();
   }
-  {
-    // Which commands touch the memory is not known, so every queue's are waited for; their failures belong to
-    // their own events.
-    std::lock_guard lock(queues_mutex_);
-    for (Queue *q : queues_) (void)q->finish();
-  }
+  finish_queues();
   Allocation block{};
   {
     std::lock_guard lock(usm_mutex_);
@@ -228,6 +223,13 @@ Status Context::usm_free(void *ptr) {
   // Outside the lock: the pool takes its own, and its allocations take this one.
   block.pool->keep(ptr, block.kind, block.device, block.block);
   return {};
+}
+
+void Context::finish_queues() {
+  // Which commands touch an object is not known, so every queue's are waited for; their failures belong to their
+  // own events.
+  std::lock_guard lock(queues_mutex_);
+  for (Queue *q : queues_) (void)q->finish();
 }
 
 void Context::usm_reuse(void *ptr, size_t size) {
@@ -251,18 +253,23 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   Device *device = devices_.front();
   for (const void *p : {static_cast<const void *>(dst), src})
     if (auto a = usm_allocation(p); a && a->device != nullptr) device = a->device;
+  const std::string what = "a context copy on device '" + device->name() + "'";
+  auto list = synchronous_list(*device, what);
+  if (!list.ok()) return std::move(list).error();
+  return ze_check(zeCommandListAppendMemoryCopy(list.value().get(), dst, src, size, nullptr, 0, nullptr),
+                  "zeCommandListAppendMemoryCopy", what);
+}
+
+Result<ZeCommandList> Context::synchronous_list(const Device &device, const std::string &what) const {
   auto desc = ze_desc<ze_command_queue_desc_t>();
-  desc.ordinal = device->compute_queue_ordinal();
+  desc.ordinal = device.compute_queue_ordinal();
   desc.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
   ze_command_list_handle_t list = nullptr;
-  const std::string what = "a context copy on device '" + device->name() + "'";
-  if (Status s = ze_check(zeCommandListCreateImmediate(ze(), device->ze(), &desc, &list),
+  if (Status s = ze_check(zeCommandListCreateImmediate(ze(), device.ze(), &desc, &list),
                           "zeCommandListCreateImmediate", what);
       !s.ok())
-    return s;
-  ZeCommandList owned(list);
-  return ze_check(zeCommandListAppendMemoryCopy(list, dst, src, size, nullptr, 0, nullptr),
-                  "zeCommandListAppendMemoryCopy", what);
+    return std::move(s).error();
+  return ZeCommandList(list);
 }
 
 } // namespace zeal::adapter

@@ -61,10 +61,16 @@ public:
   // A blocking copy outside any queue (UR's urUSMContextMemcpyExp), checked as a queue's copy is, on a synchronous
   // immediate command list of the device whose memory it touches (the context's first device for host memory).
   Status copy(void *dst, const void *src, size_t size);
+  // A synchronous immediate command list on `device` (each append returns once done), for work outside any queue;
+  // `what` names that work in a failure.
+  Result<ZeCommandList> synchronous_list(const Device &device, const std::string &what) const;
 
   // Queues register while they live, so that freeing memory can wait for their commands.
   void add_queue(Queue *queue);
   void remove_queue(Queue *queue);
+  // Waits for the commands of every queue of the context: before memory, an image or a sampler a command may
+  // still use goes.
+  void finish_queues();
   // Events whose Level Zero event the application was given (Event::hand_out), so that an event adopted from
   // one describes itself as the original does: `describe(original)` is called, under the registry's lock, when
   // `event` is one of them.

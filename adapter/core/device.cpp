@@ -46,6 +46,8 @@ Status Device::query() {
                           "zeDeviceGetMemoryAccessProperties", what);
       !s.ok())
     return s;
+  // A driver without images may refuse the question: its limits stay zero, so the device has none.
+  if (zeDeviceGetImageProperties(device_, &image_) != ZE_RESULT_SUCCESS) image_ = ze_desc<ze_device_image_properties_t>();
   uint32_t count = 0;
   if (Status s = ze_check(zeDeviceGetMemoryProperties(device_, &count, nullptr), "zeDeviceGetMemoryProperties", what);
       !s.ok())

@@ -35,6 +35,9 @@ public:
   const ze_device_module_properties_t &module() const { return module_; }
   const ze_device_memory_access_properties_t &memory_access() const { return access_; }
   uint64_t global_mem_size() const { return global_mem_size_; }
+  // The driver's image limits; all zero for a device without images (a driver that does not answer is one).
+  const ze_device_image_properties_t &image() const { return image_; }
+  bool has_images() const { return image_.maxImageDims2D != 0; }
   uint32_t compute_queue_ordinal() const { return compute_ordinal_; }
 
   const std::vector<uint32_t> &sub_group_sizes() const { return limits_.sub_group_sizes; }
@@ -60,6 +63,7 @@ private:
   ze_device_compute_properties_t compute_ = ze_desc<ze_device_compute_properties_t>();
   ze_device_module_properties_t module_ = ze_desc<ze_device_module_properties_t>();
   ze_device_memory_access_properties_t access_ = ze_desc<ze_device_memory_access_properties_t>();
+  ze_device_image_properties_t image_ = ze_desc<ze_device_image_properties_t>();
   uint64_t global_mem_size_ = 0;
   uint32_t compute_ordinal_ = 0;
   DeviceLimits limits_;

@@ -98,6 +98,8 @@ const Row kDeviceInfo[] = {
      [](const Device &d) -> Result<InfoValue> {
        return boolean(d.platform().has_extension(ZE_ZEAL_KERNEL_CODE_CACHE_EXT_NAME));
      }},
+    {ZEAL_DEVICE_INFO_IMAGE_SUPPORT, "IMAGE_SUPPORT",
+     [](const Device &d) -> Result<InfoValue> { return boolean(d.has_images()); }},
 };
 
 } // namespace

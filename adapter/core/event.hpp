@@ -18,7 +18,7 @@ class Queue;
 // What an event's command did, for the faces that report it (UR's COMMAND_TYPE).
 enum class Command : uint8_t { Launch, Copy, Fill, Barrier, Marker, Prefetch, Advise, Read, Write, CopyBuffer,
                                FillBuffer, Map, Unmap, ReadRect, WriteRect, CopyBufferRect, Copy2D, Fill2D, HostTask,
-                               CommandBuffer, Timestamp, Native };
+                               CommandBuffer, Timestamp, Native, ImageRead, ImageWrite, ImageCopy };
 
 class Event : public Object {
 public:

@@ -55,6 +55,9 @@ const char *command_name(Command command) {
   case Command::CommandBuffer: return "command buffer";
   case Command::Timestamp: return "timestamp";
   case Command::Native: return "native command";
+  case Command::ImageRead: return "image read";
+  case Command::ImageWrite: return "image write";
+  case Command::ImageCopy: return "image copy";
   }
   return "command";
 }

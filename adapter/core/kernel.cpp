@@ -1,5 +1,7 @@
 // Kernels: creation (also of kernels the program left out), requirements, arguments, info and sub-group info.
 #include "adapter/core/kernel.hpp"
+#include "adapter/core/image.hpp"
+#include "adapter/core/sampler.hpp"
 
 #include <fmt/ranges.h>
 
@@ -139,6 +141,8 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
                         fmt::format("value argument {} of kernel '{}' has size 0", arg.index, name_));
     return {};
   case ZEAL_KERNEL_ARG_USM_POINTER: return {};
+  case ZEAL_KERNEL_ARG_IMAGE:
+  case ZEAL_KERNEL_ARG_SAMPLER: return check_image_arg(arg);
   case ZEAL_KERNEL_ARG_LOCAL:
     if (arg.size == 0)
       return make_error(ZEAL_RESULT_ERROR_INVALID_KERNEL_ARGUMENT,
@@ -147,22 +151,46 @@ Status Kernel::check_arg(const zeal_kernel_arg_t &arg) const {
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
                     fmt::format("argument {} of kernel '{}' has kind {}, which is not a zeal_kernel_arg_kind_t "
-                                "(VALUE {}, USM_POINTER {} or LOCAL {})",
+                                "(VALUE {}, USM_POINTER {}, LOCAL {}, IMAGE {} or SAMPLER {})",
                                 arg.index, name_, kind, static_cast<int>(ZEAL_KERNEL_ARG_VALUE),
-                                static_cast<int>(ZEAL_KERNEL_ARG_USM_POINTER), static_cast<int>(ZEAL_KERNEL_ARG_LOCAL)));
+                                static_cast<int>(ZEAL_KERNEL_ARG_USM_POINTER), static_cast<int>(ZEAL_KERNEL_ARG_LOCAL),
+                                static_cast<int>(ZEAL_KERNEL_ARG_IMAGE), static_cast<int>(ZEAL_KERNEL_ARG_SAMPLER)));
 }
 
-Kernel::ArgBytes Kernel::bytes_of(const zeal_kernel_arg_t &arg) {
+// An image or a sampler of the kernel's context; a sampler has a Level Zero sampler on the kernel's device.
+Status Kernel::check_image_arg(const zeal_kernel_arg_t &arg) const {
+  const bool image = arg.kind == ZEAL_KERNEL_ARG_IMAGE;
+  const std::string role = fmt::format("{} argument {} of kernel '{}'", image ? "image" : "sampler", arg.index, name_);
+  const Context *context = nullptr;
+  if (image) {
+    auto i = from_handle<Image>(const_cast<void *>(arg.value), role.c_str());
+    if (!i.ok()) return std::move(i).error();
+    context = &i.value()->context();
+  } else {
+    auto s = from_handle<Sampler>(const_cast<void *>(arg.value), role.c_str());
+    if (!s.ok()) return std::move(s).error();
+    context = &s.value()->context();
+  }
+  if (context == &program_->context()) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("{} belongs to another context than the kernel's program", role));
+}
+
+Kernel::ArgBytes Kernel::bytes_of(const zeal_kernel_arg_t &arg) const {
+  // An image or a sampler (checked by check_arg) passes its Level Zero handle, as zeKernelSetArgumentValue takes it.
+  auto *object = const_cast<Object *>(static_cast<const Object *>(arg.value));
+  if (arg.kind == ZEAL_KERNEL_ARG_IMAGE) return ArgBytes{static_cast<Image *>(object)->ze_address(), sizeof(void *), false};
+  if (arg.kind == ZEAL_KERNEL_ARG_SAMPLER)
+    return ArgBytes{static_cast<Sampler *>(object)->ze_address(program_->device()), sizeof(void *), false};
   const bool pointer = arg.kind == ZEAL_KERNEL_ARG_USM_POINTER;
   const bool local = arg.kind == ZEAL_KERNEL_ARG_LOCAL;
   return ArgBytes{local ? nullptr : pointer ? static_cast<const void *>(&arg.value) : arg.value,
                   pointer ? sizeof(void *) : arg.size, local};
 }
 
-void Kernel::Arg::assign(const zeal_kernel_arg_t &arg) {
+void Kernel::Arg::assign(const zeal_kernel_arg_t &arg, const ArgBytes &given) {
   set = true;
   ze_holds = false;
-  const ArgBytes given = bytes_of(arg);
   const void *from = given.from;
   local = given.local;
   value = arg.kind == ZEAL_KERNEL_ARG_VALUE;
@@ -183,7 +211,7 @@ Status Kernel::set_arg(const zeal_kernel_arg_t &arg) {
   if (refusal_) return Error(*refusal_);
   if (Status s = check_arg(arg); !s.ok()) return s;
   std::lock_guard lock(mutex_);
-  args_[arg.index].assign(arg);
+  args_[arg.index].assign(arg, bytes_of(arg));
   return {};
 }
 

@@ -93,7 +93,8 @@ private:
     size_t size;
     bool local;
   };
-  static ArgBytes bytes_of(const zeal_kernel_arg_t &arg);
+  ArgBytes bytes_of(const zeal_kernel_arg_t &arg) const;
+  Status check_image_arg(const zeal_kernel_arg_t &arg) const;
   struct Arg {
     bool set = false;
     bool ze_holds = false; // the Level Zero kernel holds this value now
@@ -102,7 +103,7 @@ private:
     std::vector<uint8_t> large;
     bool local = false;
     bool value = false; // a VALUE argument (which an integer's narrowing may apply to)
-    void assign(const zeal_kernel_arg_t &arg);
+    void assign(const zeal_kernel_arg_t &arg, const ArgBytes &given);
     const void *data() const { return local ? nullptr : (size <= small.size() ? small.data() : large.data()); }
   };
   Status choose_local_size(NdRange &range);

@@ -131,6 +131,12 @@ Status Kernel::set_arguments(const zeal_launch_desc_t &desc) {
       r = zeKernelSetArgumentValue(kernel_.get(), arg.index, sizeof(void *), &arg.value);
       break;
     case ZEAL_KERNEL_ARG_LOCAL: r = zeKernelSetArgumentValue(kernel_.get(), arg.index, arg.size, nullptr); break;
+    case ZEAL_KERNEL_ARG_IMAGE:
+    case ZEAL_KERNEL_ARG_SAMPLER: {
+      const ArgBytes handle = bytes_of(arg);
+      r = zeKernelSetArgumentValue(kernel_.get(), arg.index, handle.size, handle.from);
+      break;
+    }
     }
     if (r != ZE_RESULT_SUCCESS)
       return argument_failed(r, arg.index, arg.kind == ZEAL_KERNEL_ARG_USM_POINTER ? sizeof(void *) : arg.size);

@@ -22,6 +22,8 @@ const char *kind_name(Kind kind) {
   case Kind::PhysicalMemory: return "physical memory";
   case Kind::Graph: return "graph";
   case Kind::ExecutableGraph: return "executable graph";
+  case Kind::Image: return "image";
+  case Kind::Sampler: return "sampler";
   case Kind::Dead: break;
   }
   return "object";

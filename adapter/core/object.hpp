@@ -20,7 +20,9 @@ enum class Kind : uint32_t {
   // USM pools and physical memory (adapter/core/usm_pool.hpp, adapter/core/physical_memory.hpp).
   UsmPool, PhysicalMemory,
   // Graphs captured from queues and their instances (adapter/core/graph.hpp).
-  Graph, ExecutableGraph
+  Graph, ExecutableGraph,
+  // Images and samplers (adapter/core/image.hpp, adapter/core/sampler.hpp).
+  Image, Sampler
 };
 
 const char *kind_name(Kind kind);

@@ -166,6 +166,60 @@ Result<Ref<Event>> Queue::fill_rect(void *first, size_t pitch, const void *patte
   return event;
 }
 
+namespace {
+Status check_image_context(const Context &context, const Image &image, const char *what) {
+  if (&image.context() == &context) return {};
+  return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                    fmt::format("{}: the image belongs to another context than the queue's", what));
+}
+} // namespace
+
+Result<Ref<Event>> Queue::image_host_copy(Image &image, const zeal_image_region_t &region, void *host,
+                                          Image::HostPitches pitches, bool to_host, std::span<Event *const> wait) {
+  const char *what = to_host ? "image read" : "image write";
+  if (host == nullptr)
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT, fmt::format("{}: the host pointer is null", what));
+  if (Status s = check_image_context(*context_, image, what); !s.ok()) return std::move(s).error();
+  if (Status s = image.check_region(region, what); !s.ok()) return std::move(s).error();
+  auto host_pitches = image.host_pitches(region, pitches, what);
+  if (!host_pitches.ok()) return std::move(host_pitches).error();
+  const auto [row, slice] = host_pitches.value();
+  const ze_image_region_t ze_region = Image::ze_region(region);
+  if (to_host)
+    return submit(Command::ImageRead, wait, "zeCommandListAppendImageCopyToMemoryExt",
+                  [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                    return zeCommandListAppendImageCopyToMemoryExt(l, host, image.ze(), &ze_region, row, slice, sig,
+                                                                   n, w);
+                  });
+  return submit(Command::ImageWrite, wait, "zeCommandListAppendImageCopyFromMemoryExt",
+                [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                  return zeCommandListAppendImageCopyFromMemoryExt(l, image.ze(), host, &ze_region, row, slice, sig,
+                                                                   n, w);
+                });
+}
+
+Result<Ref<Event>> Queue::image_copy(Image &src, Image &dst, const zeal_image_region_t &region,
+                                     const std::array<size_t, 3> &dst_origin, std::span<Event *const> wait) {
+  constexpr const char *what = "image copy";
+  for (const Image *image : {&src, &dst})
+    if (Status s = check_image_context(*context_, *image, what); !s.ok()) return std::move(s).error();
+  if (src.pixel_bytes() != dst.pixel_bytes())
+    return make_error(ZEAL_RESULT_ERROR_INVALID_ARGUMENT,
+                      fmt::format("image copy: the source's pixels are {} bytes and the destination's {}; a copy "
+                                  "needs pixels of one size",
+                                  src.pixel_bytes(), dst.pixel_bytes()));
+  const zeal_image_region_t to{{dst_origin[0], dst_origin[1], dst_origin[2]},
+                               {region.size[0], region.size[1], region.size[2]}};
+  if (Status s = src.check_region(region, "image copy source"); !s.ok()) return std::move(s).error();
+  if (Status s = dst.check_region(to, "image copy destination"); !s.ok()) return std::move(s).error();
+  const ze_image_region_t from_region = Image::ze_region(region), to_region = Image::ze_region(to);
+  return submit(Command::ImageCopy, wait, "zeCommandListAppendImageCopyRegion",
+                [&](ze_command_list_handle_t l, ze_event_handle_t sig, uint32_t n, ze_event_handle_t *w) {
+                  return zeCommandListAppendImageCopyRegion(l, dst.ze(), src.ze(), &to_region, &from_region, sig, n,
+                                                            w);
+                });
+}
+
 Result<Ref<Event>> Queue::barrier(Command command, std::span<Event *const> wait, Event *also_signal) {
   // Without a wait list the command waits for everything submitted before it.
   WaitList waits;

@@ -5,6 +5,7 @@
 #include "adapter/core/event.hpp"
 #include "adapter/core/function_ref.hpp"
 #include "adapter/core/host_tasks.hpp"
+#include "adapter/core/image.hpp"
 
 #include <atomic>
 #include <memory>
@@ -51,6 +52,12 @@ public:
   // A pattern of any size dividing `size`; the pattern is copied.
   Result<Ref<Event>> fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
                           std::span<Event *const> wait, Command command = Command::Fill);
+  // A region of `image` to host memory (`to_host`) or from it; the host side's rows and slices are `pitches` apart.
+  Result<Ref<Event>> image_host_copy(Image &image, const zeal_image_region_t &region, void *host,
+                                     Image::HostPitches pitches, bool to_host, std::span<Event *const> wait);
+  // `region` of `src` to `dst` at `dst_origin`; their pixels must be of one size.
+  Result<Ref<Event>> image_copy(Image &src, Image &dst, const zeal_image_region_t &region,
+                                const std::array<size_t, 3> &dst_origin, std::span<Event *const> wait);
   // Waits for `wait`, or for every command before it when `wait` is empty, and orders every later command
   // after it (a barrier), or only signals (any other `command`: a marker, a prefetch or advice, which are hints
   // a CPU's shared memory has no use for).

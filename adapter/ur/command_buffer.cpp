@@ -400,13 +400,7 @@ Outcome update_args(const ur_exp_command_buffer_update_kernel_launch_desc_t &u, 
     return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, fmt::format("{}: an argument list is null with a count", entry));
   for (uint32_t i = 0; i < u.numNewMemObjArgs; ++i) {
     const auto &a = u.pNewMemObjArgList[i];
-    void *data = nullptr;
-    if (a.hNewMemObjArg != nullptr) {
-      Buffer *buffer = nullptr;
-      if (Outcome o = check_handle(a.hNewMemObjArg, buffer); !o.ok()) return o;
-      data = buffer->data();
-    }
-    out.push_back({a.argIndex, ZEAL_KERNEL_ARG_USM_POINTER, sizeof(void *), data});
+    if (Outcome o = mem_obj_arg(a.hNewMemObjArg, a.argIndex, out.emplace_back(), entry); !o.ok()) return o;
   }
   for (uint32_t i = 0; i < u.numNewPointerArgs; ++i) {
     const auto &a = u.pNewPointerArgList[i];

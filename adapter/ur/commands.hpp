@@ -58,9 +58,14 @@ Outcome copy_rect_sides(const char *entry, ur_rect_region_t region, const RectPl
 // Its bytes in the two buffers (source, destination), or INVALID_SIZE naming `entry` and the side that does not fit.
 Result<std::pair<Pitched, Pitched>> in_buffers(Buffer &src, Buffer &dst, const CopyRectSides &sides, const char *entry);
 
+// A MEM_OBJ argument as zeal's: a buffer's address (a null handle is a null pointer), or an image. A handle of
+// neither is INVALID_MEM_OBJECT, its sentence naming `entry` and the index. (memory.cpp)
+Outcome mem_obj_arg(ur_mem_handle_t mem, uint32_t index, zeal_kernel_arg_t &out, const char *entry);
+// A SAMPLER argument as zeal's; a handle that is not a live sampler is INVALID_SAMPLER. (sampler.cpp)
+Outcome sampler_arg(ur_sampler_handle_t sampler, uint32_t index, zeal_kernel_arg_t &out, const char *entry);
+
 // One UR argument as zeal's: VALUE (a null value is size zero bytes), POINTER (the USM pointer itself), LOCAL,
-// MEM_OBJ (the buffer's address, a USM pointer). Samplers have no zeal object behind them. `entry` names the
-// caller in sentences.
+// MEM_OBJ (mem_obj_arg), SAMPLER (sampler_arg). `entry` names the caller in sentences.
 Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t &out, const char *entry);
 
 // A launch of `ur_kernel` on `device` as a command buffer records it (its range, and its arguments with `args` over

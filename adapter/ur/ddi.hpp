@@ -21,7 +21,10 @@ void implement(ur_context_dditable_t &table);
 void implement(ur_queue_dditable_t &table);
 void implement(ur_enqueue_dditable_t &table);
 void implement_buffer_commands(ur_enqueue_dditable_t &table); // memory.cpp, called by the above
+void implement_image_commands(ur_enqueue_dditable_t &table);  // image.cpp, likewise
 void implement(ur_mem_dditable_t &table);
+void implement_images(ur_mem_dditable_t &table); // image.cpp, called by the above
+void implement(ur_sampler_dditable_t &table);
 void implement(ur_event_dditable_t &table);
 void implement(ur_event_exp_dditable_t &table); // event.cpp: urEventCreateExp (signalable events)
 void implement(ur_ipc_exp_dditable_t &table);   // event.cpp: IPC events

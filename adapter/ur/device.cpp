@@ -97,10 +97,6 @@ Result<InfoValue> half_elements(const Device &d) {
 }
 Result<InfoValue> no(const Device &) { return ur_bool(false); }
 Result<InfoValue> yes(const Device &) { return ur_bool(true); }
-template <class T>
-Result<InfoValue> zero(const Device &) {
-  return info_of<T>(0);
-}
 // The largest cache the driver reports (Level Zero lists caches, not levels); 0 when it reports none.
 Result<InfoValue> cache_size(const Device &d) {
   uint32_t count = 0;
@@ -191,7 +187,7 @@ const Row kDeviceInfo[] = {
      [](const Device &d) -> R { return info_of<size_t>(d.module().maxArgumentsSize); }},
     {UR_DEVICE_INFO_PRINTF_BUFFER_SIZE, "PRINTF_BUFFER_SIZE",
      [](const Device &d) -> R { return info_of<size_t>(d.module().printfBufferSize); }},
-    {UR_DEVICE_INFO_IMAGE_SUPPORT, "IMAGE_SUPPORT", [](const Device &) -> R { return ur_bool(false); }},
+    {UR_DEVICE_INFO_IMAGE_SUPPORT, "IMAGE_SUPPORT", [](const Device &d) -> R { return ur_bool(d.has_images()); }},
     {UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT, "ERROR_CORRECTION_SUPPORT",
      [](const Device &d) -> R { return ur_bool(d.properties().flags & ZE_DEVICE_PROPERTY_FLAG_ECC); }},
     {UR_DEVICE_INFO_HOST_UNIFIED_MEMORY, "HOST_UNIFIED_MEMORY",
@@ -305,17 +301,30 @@ const Row kDeviceInfo[] = {
      [](const Device &) -> R { return ur_bool(true); }},
     // In bits, as OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN: buffers (and views at multiples of it) are 128-byte aligned.
     {UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN, "MEM_BASE_ADDR_ALIGN", [](const Device &) -> R { return info_of<uint32_t>(128 * 8); }},
-    // No image support (IMAGE_SUPPORT is false): every image limit is 0.
-    {UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS, "MAX_READ_IMAGE_ARGS", zero<uint32_t>},
-    {UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS, "MAX_WRITE_IMAGE_ARGS", zero<uint32_t>},
-    {UR_DEVICE_INFO_MAX_SAMPLERS, "MAX_SAMPLERS", zero<uint32_t>},
-    {UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, "IMAGE2D_MAX_WIDTH", zero<size_t>},
-    {UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT, "IMAGE2D_MAX_HEIGHT", zero<size_t>},
-    {UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH, "IMAGE3D_MAX_WIDTH", zero<size_t>},
-    {UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT, "IMAGE3D_MAX_HEIGHT", zero<size_t>},
-    {UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH, "IMAGE3D_MAX_DEPTH", zero<size_t>},
-    {UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE, "IMAGE_MAX_BUFFER_SIZE", zero<size_t>},
-    {UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE, "IMAGE_MAX_ARRAY_SIZE", zero<size_t>},
+    // The driver's image limits, all 0 on a device without images (IMAGE_SUPPORT false). Read-write image
+    // arguments are written ones too.
+    {UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS, "MAX_READ_IMAGE_ARGS",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.image().maxReadImageArgs); }},
+    {UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS, "MAX_WRITE_IMAGE_ARGS",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.image().maxWriteImageArgs); }},
+    {UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS, "MAX_READ_WRITE_IMAGE_ARGS",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.image().maxWriteImageArgs); }},
+    {UR_DEVICE_INFO_MAX_SAMPLERS, "MAX_SAMPLERS",
+     [](const Device &d) -> R { return info_of<uint32_t>(d.image().maxSamplers); }},
+    {UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, "IMAGE2D_MAX_WIDTH",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageDims2D); }},
+    {UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT, "IMAGE2D_MAX_HEIGHT",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageDims2D); }},
+    {UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH, "IMAGE3D_MAX_WIDTH",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageDims3D); }},
+    {UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT, "IMAGE3D_MAX_HEIGHT",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageDims3D); }},
+    {UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH, "IMAGE3D_MAX_DEPTH",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageDims3D); }},
+    {UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE, "IMAGE_MAX_BUFFER_SIZE",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageBufferSize); }},
+    {UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE, "IMAGE_MAX_ARRAY_SIZE",
+     [](const Device &d) -> R { return info_of<size_t>(d.image().maxImageArraySlices); }},
     {UR_DEVICE_INFO_MAX_WORK_GROUPS, "MAX_WORK_GROUPS",
      [](const Device &d) -> R {
        const auto &c = d.compute();

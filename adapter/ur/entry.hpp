@@ -123,7 +123,9 @@ constexpr ur_result_t wrong_handle_code(Kind kind) {
   case Kind::Kernel:
   case Kind::UrKernel: return UR_RESULT_ERROR_INVALID_KERNEL;
   case Kind::Event: return UR_RESULT_ERROR_INVALID_EVENT;
-  case Kind::Buffer: return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+  case Kind::Buffer:
+  case Kind::Image: return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+  case Kind::Sampler: return UR_RESULT_ERROR_INVALID_SAMPLER;
   case Kind::CommandBuffer: return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;
   case Kind::BufferCommand: return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
   case Kind::Graph:

@@ -59,6 +59,9 @@ ur_command_t command_type(Command command) {
   case Command::CommandBuffer: return UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
   case Command::Timestamp: return UR_COMMAND_TIMESTAMP_RECORDING_EXP;
   case Command::Native: return UR_COMMAND_ENQUEUE_NATIVE_EXP;
+  case Command::ImageRead: return UR_COMMAND_MEM_IMAGE_READ;
+  case Command::ImageWrite: return UR_COMMAND_MEM_IMAGE_WRITE;
+  case Command::ImageCopy: return UR_COMMAND_MEM_IMAGE_COPY;
   }
   return UR_COMMAND_EVENTS_WAIT;
 }

@@ -119,21 +119,8 @@ Outcome convert_arg(const ur_exp_kernel_arg_properties_t &in, zeal_kernel_arg_t 
     out.kind = ZEAL_KERNEL_ARG_LOCAL;
     out.value = nullptr;
     return {};
-  case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
-    out.kind = ZEAL_KERNEL_ARG_USM_POINTER;
-    out.value = nullptr; // a null memory object is a null pointer, as for clSetKernelArg
-    if (in.value.memObjTuple.hMem == nullptr) return {};
-    auto buffer = from_ur<Buffer>(in.value.memObjTuple.hMem, "argument buffer");
-    if (!buffer.ok())
-      return fail(UR_RESULT_ERROR_INVALID_MEM_OBJECT,
-                  fmt::format("{}: argument {}: {}", entry, in.index,
-                              std::move(buffer).error().message));
-    out.value = buffer.value()->data();
-    return {};
-  }
-  case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-    return fail(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                fmt::format("{}: argument {} is a sampler; zeal's devices have no image support", entry, in.index));
+  case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: return mem_obj_arg(in.value.memObjTuple.hMem, in.index, out, entry);
+  case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: return sampler_arg(in.value.sampler, in.index, out, entry);
   default:
     return fail(UR_RESULT_ERROR_INVALID_ENUMERATION,
                 fmt::format("{}: argument {} has type {}, not a ur_exp_kernel_arg_type_t", entry, in.index,

@@ -1,6 +1,8 @@
-// UR entry points of buffers: create, sub-buffers, info, and the commands that read, write, copy, fill and map
-// them, over the Buffer object and the Queue's commands.
+// UR entry points of buffers: create, sub-buffers, and the commands that read, write, copy, fill and map them, over
+// the Buffer object and the Queue's commands; and what every memory object answers, a buffer or an image (info,
+// retain and release, native handles, kernel arguments).
 #include "adapter/core/buffer.hpp"
+#include "adapter/core/image.hpp"
 #include "adapter/core/queue.hpp"
 #include "adapter/ur/commands.hpp"
 #include "adapter/ur/capture.hpp"
@@ -67,21 +69,62 @@ ur_result_t buffer_partition(ur_mem_handle_t handle, ur_mem_flags_t flags, ur_bu
   });
 }
 
-using R = Result<InfoValue>;
-const UrInfoRow<Buffer, ur_mem_info_t> kMemInfo[] = {
-    {UR_MEM_INFO_SIZE, "SIZE", [](const Buffer &b) -> R { return info_of(b.size()); }},
-    {UR_MEM_INFO_CONTEXT, "CONTEXT",
-     [](const Buffer &b) -> R { return info_of(to_ur<ur_context_handle_t>(&b.context())); }},
-    {UR_MEM_INFO_REFERENCE_COUNT, "REFERENCE_COUNT", [](const Buffer &b) -> R { return info_of<uint32_t>(b.ref_count()); }},
+// A UR memory object: a buffer or an image, exactly one of them.
+struct Mem {
+  Buffer *buffer = nullptr;
+  Image *image = nullptr;
+  Object &object() const { return buffer != nullptr ? static_cast<Object &>(*buffer) : *image; }
+  Context &context() const { return buffer != nullptr ? buffer->context() : image->context(); }
+  size_t size() const { return buffer != nullptr ? buffer->size() : image->size(); }
 };
 
-// The native handle of a buffer is its USM address, as for Intel's Level Zero adapter.
+// A live image, else check_handle's answer for a buffer (whose sentence and code serve both kinds).
+Outcome check_mem(ur_mem_handle_t handle, Mem &out) {
+  if (handle != nullptr)
+    if (auto image = from_ur<Image>(handle, "image"); image.ok()) {
+      out.image = image.value();
+      return {};
+    }
+  return check_handle(handle, out.buffer);
+}
+
+using R = Result<InfoValue>;
+const UrInfoRow<Mem, ur_mem_info_t> kMemInfo[] = {
+    {UR_MEM_INFO_SIZE, "SIZE", [](const Mem &m) -> R { return info_of(m.size()); }},
+    {UR_MEM_INFO_CONTEXT, "CONTEXT", [](const Mem &m) -> R { return info_of(to_ur<ur_context_handle_t>(&m.context())); }},
+    {UR_MEM_INFO_REFERENCE_COUNT, "REFERENCE_COUNT",
+     [](const Mem &m) -> R { return info_of<uint32_t>(m.object().ref_count()); }},
+};
+
+ur_result_t mem_get_info(ur_mem_handle_t handle, ur_mem_info_t key, size_t size, void *value, size_t *size_ret) {
+  return run([&]() -> Outcome {
+    Mem mem;
+    if (Outcome o = check_mem(handle, mem); !o.ok()) return o;
+    return answer_ur_info<Mem, ur_mem_info_t>(kMemInfo, mem, key, UR_MEM_INFO_REFERENCE_COUNT, size, value, size_ret,
+                                              mem.image != nullptr ? "image" : "buffer");
+  });
+}
+
+template <bool kRetain>
+ur_result_t mem_retain_or_release(ur_mem_handle_t handle) {
+  return run([&]() -> Outcome {
+    Mem mem;
+    if (Outcome o = check_mem(handle, mem); !o.ok()) return o;
+    if (kRetain) mem.object().retain();
+    else mem.object().release();
+    return {};
+  });
+}
+
+// The native handle of a buffer is its USM address, as for Intel's Level Zero adapter; an image's is its Level
+// Zero image.
 ur_result_t mem_native_handle(ur_mem_handle_t handle, ur_device_handle_t, ur_native_handle_t *out) {
   return run([&]() -> Outcome {
-    Buffer *buffer = nullptr;
-    if (Outcome o = check_handle(handle, buffer); !o.ok()) return o;
+    Mem mem;
+    if (Outcome o = check_mem(handle, mem); !o.ok()) return o;
     if (out == nullptr) return fail(UR_RESULT_ERROR_INVALID_NULL_POINTER, "urMemGetNativeHandle: phNativeMem is null");
-    *out = reinterpret_cast<ur_native_handle_t>(buffer->data());
+    *out = mem.buffer != nullptr ? reinterpret_cast<ur_native_handle_t>(mem.buffer->data())
+                                 : reinterpret_cast<ur_native_handle_t>(mem.image->ze());
     return {};
   });
 }
@@ -278,6 +321,20 @@ ur_result_t mem_unmap(ur_queue_handle_t queue, ur_mem_handle_t buffer, void *map
 
 } // namespace
 
+Outcome mem_obj_arg(ur_mem_handle_t handle, uint32_t index, zeal_kernel_arg_t &out, const char *entry) {
+  // A null memory object is a null pointer, as for clSetKernelArg.
+  out = zeal_kernel_arg_t{index, ZEAL_KERNEL_ARG_USM_POINTER, sizeof(void *), nullptr};
+  if (handle == nullptr) return {};
+  Mem mem;
+  if (Outcome o = check_mem(handle, mem); !o.ok()) {
+    Failure f = std::move(o).error();
+    return fail(UR_RESULT_ERROR_INVALID_MEM_OBJECT, fmt::format("{}: argument {}: {}", entry, index, f.message));
+  }
+  if (mem.image != nullptr) out = zeal_kernel_arg_t{index, ZEAL_KERNEL_ARG_IMAGE, sizeof(void *), to_handle<Image, void *>(mem.image)};
+  else out.value = mem.buffer->data();
+  return {};
+}
+
 Outcome rect_side(const char *entry, const char *name, ur_rect_offset_t origin, ur_rect_region_t region,
                   size_t row_pitch, size_t slice_pitch, RectSide &out) {
   if (region.width == 0 || region.height == 0 || region.depth == 0)
@@ -346,8 +403,11 @@ Result<std::pair<Pitched, Pitched>> in_buffers(Buffer &src, Buffer &dst, const C
 void implement(ur_mem_dditable_t &t) {
   t.pfnBufferCreate = buffer_create;
   t.pfnBufferPartition = buffer_partition;
-  implement_object<Buffer, kMemInfo, UR_MEM_INFO_REFERENCE_COUNT>(t);
+  t.pfnRetain = mem_retain_or_release<true>;
+  t.pfnRelease = mem_retain_or_release<false>;
+  t.pfnGetInfo = mem_get_info;
   t.pfnGetNativeHandle = mem_native_handle;
+  implement_images(t);
   t.pfnBufferCreateWithNativeHandle = buffer_from_native;
 }
 

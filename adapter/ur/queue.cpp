@@ -450,6 +450,7 @@ void implement(ur_enqueue_dditable_t &t) {
   t.pfnEventsWaitWithBarrier = barrier;
   t.pfnEventsWaitWithBarrierExt = barrier_ext;
   implement_buffer_commands(t);
+  implement_image_commands(t);
 }
 
 } // namespace zeal::adapter::ur

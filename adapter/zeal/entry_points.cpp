@@ -16,6 +16,7 @@ extern "C" ZEAL_EXPORT zeal_result_t ZEAL_APICALL zealGetAdapterDispatch(uint32_
   fill_queue_entries(table);
   fill_program_entries(table);
   fill_kernel_entries(table);
+  fill_image_entries(table);
   *dispatch = table;
   return ZEAL_RESULT_SUCCESS;
 }

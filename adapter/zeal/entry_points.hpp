@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adapter/core/event.hpp"
+#include "adapter/core/queue.hpp"
 #include "adapter/core/object.hpp"
 #include "adapter/core/trace.hpp"
 
@@ -15,12 +16,28 @@ void fill_platform_entries(zeal_adapter_dispatch_t &table); // adapter, platform
 void fill_queue_entries(zeal_adapter_dispatch_t &table);    // queue, USM, copies, events
 void fill_program_entries(zeal_adapter_dispatch_t &table);  // programs
 void fill_kernel_entries(zeal_adapter_dispatch_t &table);   // kernels, launch
+void fill_image_entries(zeal_adapter_dispatch_t &table);    // images and samplers
 
 // The events of a wait list, each checked.
 Status wait_list(uint32_t num_wait, const zeal_event_handle_t *wait, WaitList &out);
 
 // Hands an event to the caller when it asked for one; otherwise the reference is dropped.
 void return_event(Ref<Event> event, zeal_event_handle_t *out);
+
+// An enqueue entry point's body: the queue and wait list checked, `command(queue, waits)` enqueued, its event
+// handed out when asked for.
+template <class Enqueue>
+Status enqueue(zeal_queue_handle_t queue, uint32_t num_wait, const zeal_event_handle_t *wait,
+               zeal_event_handle_t *event, Enqueue &&command) {
+  auto q = from_handle<Queue>(queue, "queue");
+  if (!q.ok()) return std::move(q).error();
+  WaitList waits;
+  if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return s;
+  Result<Ref<Event>> e = command(*q.value(), waits.events());
+  if (!e.ok()) return std::move(e).error();
+  return_event(std::move(e).value(), event);
+  return {};
+}
 
 // An info answer copied out per the size protocol.
 template <class Answer>

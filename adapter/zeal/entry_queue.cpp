@@ -104,20 +104,6 @@ zeal_result_t ZEAL_APICALL usm_free(zeal_context_handle_t context, void *ptr) {
       });
 }
 
-// The common part of every enqueue: queue and wait list checked, the command enqueued, its event handed out.
-template <class Enqueue>
-Status enqueue(zeal_queue_handle_t queue, uint32_t num_wait, const zeal_event_handle_t *wait,
-               zeal_event_handle_t *event, Enqueue &&command) {
-  auto q = from_handle<Queue>(queue, "queue");
-  if (!q.ok()) return std::move(q).error();
-  WaitList waits;
-  if (Status s = wait_list(num_wait, wait, waits); !s.ok()) return s;
-  Result<Ref<Event>> e = command(*q.value(), waits.events());
-  if (!e.ok()) return std::move(e).error();
-  return_event(std::move(e).value(), event);
-  return {};
-}
-
 zeal_result_t ZEAL_APICALL enqueue_memcpy(zeal_queue_handle_t queue, void *dst, const void *src, size_t size,
                                           uint32_t num_wait, const zeal_event_handle_t *wait,
                                           zeal_event_handle_t *event) {

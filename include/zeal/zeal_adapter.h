@@ -15,7 +15,7 @@ extern "C" {
 
 /* Major versions break compatibility; a minor version only appends to the
  * dispatch table, so a plugin of a newer minor version serves an older caller. */
-#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 4)
+#define ZEAL_ADAPTER_ABI_VERSION ZEAL_MAKE_VERSION(0, 5)
 
 #if defined(_WIN32)
 #define ZEAL_APICALL __cdecl
@@ -49,6 +49,8 @@ typedef enum zeal_result_t {
   ZEAL_RESULT_ERROR_TIMEOUT,
   ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME,    /* 0.2: the program has no function of that name */
   ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME,      /* 0.2: the program has no global variable of that name */
+  ZEAL_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, /* 0.5: the device has no image of that channel order and type */
+  ZEAL_RESULT_ERROR_INVALID_IMAGE_SIZE,       /* 0.5: an image extent is 0 or over the device's limit */
   ZEAL_RESULT_ERROR_UNKNOWN = 0x7ffffffe
 } zeal_result_t;
 
@@ -60,6 +62,8 @@ typedef struct zeal_queue_s *zeal_queue_handle_t;
 typedef struct zeal_program_s *zeal_program_handle_t;
 typedef struct zeal_kernel_s *zeal_kernel_handle_t;
 typedef struct zeal_event_s *zeal_event_handle_t;
+typedef struct zeal_image_s *zeal_image_handle_t;     /* 0.5 */
+typedef struct zeal_sampler_s *zeal_sampler_handle_t; /* 0.5 */
 
 typedef enum zeal_device_type_t {
   ZEAL_DEVICE_TYPE_ALL = 0,
@@ -108,7 +112,10 @@ typedef enum zeal_device_info_t {
   /* 0.3, uint32_t (bool): the driver keeps each kernel's compiled code across
    * processes itself (zeal's CPU driver: ZE_zeal_kernel_code_cache), so a
    * runtime's persistent cache has nothing to add; 0: store native binaries. */
-  ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE
+  ZEAL_DEVICE_INFO_DRIVER_CACHES_KERNEL_CODE,
+  /* 0.5, uint32_t (bool): imageCreate and samplerCreate work on the device (its
+   * driver reports image limits); 0: they answer UNSUPPORTED_FEATURE. */
+  ZEAL_DEVICE_INFO_IMAGE_SUPPORT
 } zeal_device_info_t;
 
 typedef enum zeal_queue_flags_t {
@@ -218,7 +225,9 @@ typedef enum zeal_kernel_sub_group_info_t {
 typedef enum zeal_kernel_arg_kind_t {
   ZEAL_KERNEL_ARG_VALUE = 1,      /* value points to size bytes, copied at the call; NULL: size zero bytes */
   ZEAL_KERNEL_ARG_USM_POINTER = 2,/* value is the USM pointer itself (NULL: a null pointer); size is ignored */
-  ZEAL_KERNEL_ARG_LOCAL = 3       /* size bytes of local memory per work-group; value is ignored */
+  ZEAL_KERNEL_ARG_LOCAL = 3,      /* size bytes of local memory per work-group; value is ignored */
+  ZEAL_KERNEL_ARG_IMAGE = 4,      /* 0.5: value is a zeal_image_handle_t of the kernel's context; size is ignored */
+  ZEAL_KERNEL_ARG_SAMPLER = 5     /* 0.5: value is a zeal_sampler_handle_t of the kernel's context; size is ignored */
 } zeal_kernel_arg_kind_t;
 
 typedef struct zeal_kernel_arg_t {
@@ -250,6 +259,92 @@ typedef enum zeal_event_status_t {
   ZEAL_EVENT_STATUS_SUBMITTED = 1,
   ZEAL_EVENT_STATUS_COMPLETE = 2
 } zeal_event_status_t;
+
+/* 0.5: images and samplers, as OpenCL C kernels see them (image2d_t, sampler_t, ...). */
+typedef enum zeal_image_type_t {
+  ZEAL_IMAGE_TYPE_1D = 1,
+  ZEAL_IMAGE_TYPE_1D_ARRAY,
+  ZEAL_IMAGE_TYPE_2D,
+  ZEAL_IMAGE_TYPE_2D_ARRAY,
+  ZEAL_IMAGE_TYPE_3D
+} zeal_image_type_t;
+
+/* OpenCL's channel orders, with OpenCL's restrictions: RGB and RGBX only with the packed types (565, 555,
+ * 101010) and the packed types only with them; BGRA, ARGB and ABGR only with 8-bit channels; INTENSITY and
+ * LUMINANCE only with normalized 8- and 16-bit, half and float channels. RX, RGX and RGBX are stored as R, RG
+ * and RGB (no padding channel). Other pairs are UNSUPPORTED_IMAGE_FORMAT. */
+typedef enum zeal_image_channel_order_t {
+  ZEAL_IMAGE_CHANNEL_ORDER_R = 1,
+  ZEAL_IMAGE_CHANNEL_ORDER_A,
+  ZEAL_IMAGE_CHANNEL_ORDER_RG,
+  ZEAL_IMAGE_CHANNEL_ORDER_RA,
+  ZEAL_IMAGE_CHANNEL_ORDER_RGB,
+  ZEAL_IMAGE_CHANNEL_ORDER_RGBA,
+  ZEAL_IMAGE_CHANNEL_ORDER_BGRA,
+  ZEAL_IMAGE_CHANNEL_ORDER_ARGB,
+  ZEAL_IMAGE_CHANNEL_ORDER_ABGR,
+  ZEAL_IMAGE_CHANNEL_ORDER_INTENSITY,
+  ZEAL_IMAGE_CHANNEL_ORDER_LUMINANCE,
+  ZEAL_IMAGE_CHANNEL_ORDER_RX,
+  ZEAL_IMAGE_CHANNEL_ORDER_RGX,
+  ZEAL_IMAGE_CHANNEL_ORDER_RGBX
+} zeal_image_channel_order_t;
+
+/* OpenCL's channel types. */
+typedef enum zeal_image_channel_type_t {
+  ZEAL_IMAGE_CHANNEL_TYPE_SNORM_INT8 = 1,
+  ZEAL_IMAGE_CHANNEL_TYPE_SNORM_INT16,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNORM_INT8,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNORM_INT16,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNORM_SHORT_555,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNORM_INT_101010,
+  ZEAL_IMAGE_CHANNEL_TYPE_SIGNED_INT8,
+  ZEAL_IMAGE_CHANNEL_TYPE_SIGNED_INT16,
+  ZEAL_IMAGE_CHANNEL_TYPE_SIGNED_INT32,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16,
+  ZEAL_IMAGE_CHANNEL_TYPE_UNSIGNED_INT32,
+  ZEAL_IMAGE_CHANNEL_TYPE_HALF_FLOAT,
+  ZEAL_IMAGE_CHANNEL_TYPE_FLOAT
+} zeal_image_channel_type_t;
+
+typedef struct zeal_image_desc_t {
+  zeal_image_type_t type;
+  zeal_image_channel_order_t channel_order;
+  zeal_image_channel_type_t channel_type;
+  size_t width;      /* pixels */
+  size_t height;     /* 2-D and 3-D images; ignored otherwise */
+  size_t depth;      /* 3-D images; ignored otherwise */
+  size_t array_size; /* layers of an array image; ignored otherwise */
+} zeal_image_desc_t;
+
+/* A box of an image in pixels. A 1-D array's layers are its y, a 2-D array's its z; unused extents are 1 and
+ * unused origins 0. */
+typedef struct zeal_image_region_t {
+  size_t origin[3];
+  size_t size[3];
+} zeal_image_region_t;
+
+/* OpenCL's addressing modes: CLAMP_TO_EDGE repeats the edge pixels, CLAMP reads the border colour. */
+typedef enum zeal_sampler_addressing_mode_t {
+  ZEAL_SAMPLER_ADDRESSING_MODE_NONE = 1,
+  ZEAL_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE,
+  ZEAL_SAMPLER_ADDRESSING_MODE_CLAMP,
+  ZEAL_SAMPLER_ADDRESSING_MODE_REPEAT,
+  ZEAL_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT
+} zeal_sampler_addressing_mode_t;
+
+typedef enum zeal_sampler_filter_mode_t {
+  ZEAL_SAMPLER_FILTER_MODE_NEAREST = 1,
+  ZEAL_SAMPLER_FILTER_MODE_LINEAR
+} zeal_sampler_filter_mode_t;
+
+typedef struct zeal_sampler_desc_t {
+  uint32_t normalized_coords; /* bool */
+  zeal_sampler_addressing_mode_t addressing_mode;
+  zeal_sampler_filter_mode_t filter_mode;
+} zeal_sampler_desc_t;
 
 /* The dispatch table. Every function returns a zeal_result_t; on failure the
  * calling thread's last error message (getLastErrorMessage) names the object
@@ -364,6 +459,36 @@ typedef struct zeal_adapter_dispatch_t {
    * is a device like any other: contexts, queues, programs and allocations take it. */
   zeal_result_t (ZEAL_APICALL *deviceGetSubDevices)(zeal_device_handle_t device, uint32_t *count,
                                                     zeal_device_handle_t *sub_devices);
+
+  /* ---- 0.5: appended ---- */
+
+  /* An image of the context, its pixels undefined until written. Kernels take it as ZEAL_KERNEL_ARG_IMAGE and may
+   * read and write it. */
+  zeal_result_t (ZEAL_APICALL *imageCreate)(zeal_context_handle_t context, const zeal_image_desc_t *desc,
+                                            zeal_image_handle_t *image);
+  zeal_result_t (ZEAL_APICALL *imageRetain)(zeal_image_handle_t image);
+  zeal_result_t (ZEAL_APICALL *imageRelease)(zeal_image_handle_t image);
+  /* Host memory to a region of the image (enqueueImageWrite) and back (enqueueImageRead). The host side's rows
+   * are row_pitch bytes apart and its slices (a 1-D array's layers, a 2-D array's layers, a 3-D image's slices)
+   * slice_pitch bytes apart; 0 packs them. */
+  zeal_result_t (ZEAL_APICALL *enqueueImageWrite)(zeal_queue_handle_t queue, zeal_image_handle_t image,
+                                                  const zeal_image_region_t *region, size_t row_pitch,
+                                                  size_t slice_pitch, const void *src, uint32_t num_wait,
+                                                  const zeal_event_handle_t *wait, zeal_event_handle_t *event);
+  zeal_result_t (ZEAL_APICALL *enqueueImageRead)(zeal_queue_handle_t queue, zeal_image_handle_t image,
+                                                 const zeal_image_region_t *region, size_t row_pitch,
+                                                 size_t slice_pitch, void *dst, uint32_t num_wait,
+                                                 const zeal_event_handle_t *wait, zeal_event_handle_t *event);
+  /* region of src (its origin) to dst at dst_origin; the images' formats must have pixels of one size. */
+  zeal_result_t (ZEAL_APICALL *enqueueImageCopy)(zeal_queue_handle_t queue, zeal_image_handle_t src,
+                                                 zeal_image_handle_t dst, const zeal_image_region_t *region,
+                                                 const size_t dst_origin[3], uint32_t num_wait,
+                                                 const zeal_event_handle_t *wait, zeal_event_handle_t *event);
+  /* A sampler of the context, for every device of it. Kernels take it as ZEAL_KERNEL_ARG_SAMPLER. */
+  zeal_result_t (ZEAL_APICALL *samplerCreate)(zeal_context_handle_t context, const zeal_sampler_desc_t *desc,
+                                              zeal_sampler_handle_t *sampler);
+  zeal_result_t (ZEAL_APICALL *samplerRetain)(zeal_sampler_handle_t sampler);
+  zeal_result_t (ZEAL_APICALL *samplerRelease)(zeal_sampler_handle_t sampler);
 } zeal_adapter_dispatch_t;
 
 /* The plugin's one exported entry point. Fills *dispatch for abi_version, or
@@ -399,6 +524,8 @@ static inline const char *zealResultName(zeal_result_t r) {
   case ZEAL_RESULT_ERROR_TIMEOUT: return "ZEAL_RESULT_ERROR_TIMEOUT";
   case ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME: return "ZEAL_RESULT_ERROR_INVALID_FUNCTION_NAME";
   case ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME: return "ZEAL_RESULT_ERROR_INVALID_GLOBAL_NAME";
+  case ZEAL_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT: return "ZEAL_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT";
+  case ZEAL_RESULT_ERROR_INVALID_IMAGE_SIZE: return "ZEAL_RESULT_ERROR_INVALID_IMAGE_SIZE";
   case ZEAL_RESULT_ERROR_UNKNOWN: return "ZEAL_RESULT_ERROR_UNKNOWN";
   }
   return "ZEAL_RESULT_(unknown code)";
