@@ -102,7 +102,7 @@ TEST_F(EnumArgTest, GivenUnknownArgumentKind_WhenSettingIt_ThenInvalidEnumeratio
   write_number(arg.kind, kOutOfRange);
   EXPECT_EQ(d.kernelSetArg(k, &arg), ZEAL_RESULT_ERROR_INVALID_ENUMERATION);
   EXPECT_EQ(last_error(), "argument 1 of kernel 'scale' has kind 999, which is not a zeal_kernel_arg_kind_t "
-                          "(VALUE 1, USM_POINTER 2 or LOCAL 3)");
+                          "(VALUE 1, USM_POINTER 2, LOCAL 3, IMAGE 4 or SAMPLER 5)");
 }
 
 TEST_F(EnumArgTest, GivenUnknownArgumentKind_WhenLaunching_ThenInvalidEnumerationAndNothingRuns) {
@@ -114,6 +114,6 @@ TEST_F(EnumArgTest, GivenUnknownArgumentKind_WhenLaunching_ThenInvalidEnumeratio
   auto launch = launch_1d(16, 0, 2, args);
   EXPECT_EQ(d.enqueueKernelLaunch(queue, k, &launch, 0, nullptr, nullptr), ZEAL_RESULT_ERROR_INVALID_ENUMERATION);
   EXPECT_EQ(last_error(), "argument 1 of kernel 'scale' has kind 999, which is not a zeal_kernel_arg_kind_t "
-                          "(VALUE 1, USM_POINTER 2 or LOCAL 3)");
+                          "(VALUE 1, USM_POINTER 2, LOCAL 3, IMAGE 4 or SAMPLER 5)");
   EXPECT_EQ(d.usmFree(context, out), ZEAL_RESULT_SUCCESS);
 }
