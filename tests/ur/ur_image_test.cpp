@@ -171,6 +171,9 @@ TEST_F(UrImage, RegionsAreWrittenAndReadBackWithTheHostsPitches) {
 }
 
 TEST_F(UrImage, AOneDimensionalArraysLayersAreTheSlicePitchApart) {
+  // UR's validation layer bounds a region by the image's WIDTH, HEIGHT and DEPTH only (boundsImage), and an array's
+  // layers are none of them (OpenCL's HEIGHT of a 1-D array is 0): it refuses any region of more than one layer.
+  if (!zeal_sees_bad_input()) GTEST_SKIP() << "UR's validation layer refuses regions of several array layers";
   const ur_image_format_t format{UR_IMAGE_CHANNEL_ORDER_RG, UR_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16};
   ur_mem_handle_t layers = image(format, image_desc(UR_MEM_TYPE_IMAGE1D_ARRAY, 4, 0, 0, 3));
   ASSERT_NE(nullptr, layers);
@@ -365,26 +368,31 @@ TEST_F(UrImage, BadFormatsAndDescriptionsGetTheSpecsCodes) {
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR,
             create({UR_IMAGE_CHANNEL_ORDER_RGBA, static_cast<ur_image_channel_type_t>(99)}, plain));
 
-  ur_image_desc_t bad = plain;
-  bad.stype = UR_STRUCTURE_TYPE_BUFFER_PROPERTIES;
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, create(kRgbaFloat, bad));
-  bad = plain;
-  bad.numMipLevel = 2;
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, create(kRgbaFloat, bad));
-  expect_sentence("numMipLevel is 2");
-  bad = plain;
-  bad.rowPitch = 64;
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, create(kRgbaFloat, bad));
-  bad = plain;
-  bad.height = 0;
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_SIZE, create(kRgbaFloat, bad));
-  expect_sentence("2-D image's height is 0");
-  bad = plain;
-  bad.width = size_t{1} << 40;
-  EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_SIZE, create(kRgbaFloat, bad));
+  struct BadDesc {
+    void (*change)(ur_image_desc_t &);
+    ur_result_t code;
+    const char *words;
+  };
+  const BadDesc bad_descs[] = {
+      {[](ur_image_desc_t &d) { d.stype = UR_STRUCTURE_TYPE_BUFFER_PROPERTIES; },
+       UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, "not UR_STRUCTURE_TYPE_IMAGE_DESC"},
+      {[](ur_image_desc_t &d) { d.numMipLevel = 2; }, UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+       "numMipLevel is 2"},
+      {[](ur_image_desc_t &d) { d.rowPitch = 64; }, UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+       "must be 0 without pHost"},
+      {[](ur_image_desc_t &d) { d.height = 0; }, UR_RESULT_ERROR_INVALID_IMAGE_SIZE, "2-D image's height is 0"},
+      {[](ur_image_desc_t &d) { d.width = size_t{1} << 40; }, UR_RESULT_ERROR_INVALID_IMAGE_SIZE,
+       "width is 1099511627776"},
+  };
+  for (const BadDesc &b : bad_descs) {
+    ur_image_desc_t desc = plain;
+    b.change(desc);
+    EXPECT_EQ(b.code, create(kRgbaFloat, desc)) << b.words;
+    expect_sentence(b.words);
+  }
   // A host row pitch that does not hold a row.
   std::vector<float> host(64);
-  bad = plain;
+  ur_image_desc_t bad = plain;
   bad.rowPitch = 8;
   EXPECT_EQ(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR,
             create(kRgbaFloat, bad, host.data(), UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER));
