@@ -97,12 +97,28 @@ struct QueueImpl {
   ~QueueImpl();
 };
 
+// An image or a sampler of the adapter, released with the last C++ handle.
+struct ImageImpl {
+  std::shared_ptr<ContextImpl> context;
+  zeal_image_handle_t handle = nullptr;
+  zeal_image_desc_t desc{};
+  ~ImageImpl();
+};
+struct SamplerImpl {
+  std::shared_ptr<ContextImpl> context;
+  zeal_sampler_handle_t handle = nullptr;
+  ~SamplerImpl();
+};
+
 struct EventImpl {
   const zeal_adapter_dispatch_t *dispatch = nullptr;
   zeal_event_handle_t handle = nullptr;
   std::shared_ptr<QueueImpl> queue; // keeps the queue alive while the event is
   ~EventImpl();
 };
+
+// The C++ event of an adapter event the queue's command gave.
+event wrap_event(const std::shared_ptr<QueueImpl> &q, zeal_event_handle_t handle);
 
 // The C++ API's devices of `impls`, in order.
 std::vector<device> to_devices(const std::vector<DeviceImpl *> &impls);

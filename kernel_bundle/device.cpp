@@ -160,6 +160,7 @@ std::vector<uint32_t> device::sub_group_sizes() const {
 }
 
 size_t device::max_work_group_size() const { return info<size_t>(ZEAL_DEVICE_INFO_MAX_WORK_GROUP_SIZE); }
+bool device::image_support() const { return info<uint32_t>(ZEAL_DEVICE_INFO_IMAGE_SUPPORT) != 0; }
 
 zeal_device_handle_t device::native_handle() const { return impl_->handle; }
 const zeal_adapter_dispatch_t &device::dispatch() const { return impl_->adapter->dispatch; }

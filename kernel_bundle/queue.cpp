@@ -17,6 +17,14 @@ EventImpl::~EventImpl() {
   if (handle != nullptr) (void)dispatch->eventRelease(handle);
 }
 
+event wrap_event(const std::shared_ptr<QueueImpl> &q, zeal_event_handle_t handle) {
+  auto e = std::make_shared<EventImpl>();
+  e->dispatch = &q->dispatch();
+  e->handle = handle;
+  e->queue = q;
+  return event(std::move(e));
+}
+
 namespace {
 
 std::shared_ptr<QueueImpl> create_queue(std::shared_ptr<ContextImpl> ctx, DeviceImpl *dev, bool in_order) {
@@ -27,14 +35,6 @@ std::shared_ptr<QueueImpl> create_queue(std::shared_ptr<ContextImpl> ctx, Device
   uint32_t flags = in_order ? ZEAL_QUEUE_FLAG_IN_ORDER : ZEAL_QUEUE_FLAG_OUT_OF_ORDER;
   check(q->dispatch(), q->dispatch().queueCreate(q->context->handle, dev->handle, flags, &q->handle));
   return q;
-}
-
-event wrap_event(const std::shared_ptr<QueueImpl> &q, zeal_event_handle_t handle) {
-  auto e = std::make_shared<EventImpl>();
-  e->dispatch = &q->dispatch();
-  e->handle = handle;
-  e->queue = q;
-  return event(std::move(e));
 }
 
 void *usm_alloc(const queue &q, zeal_usm_kind_t kind, size_t bytes, size_t alignment) {

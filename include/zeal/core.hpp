@@ -23,6 +23,8 @@ struct ContextImpl;
 struct QueueImpl;
 struct KernelImpl;
 struct EventImpl;
+struct ImageImpl;
+struct SamplerImpl;
 } // namespace detail
 
 enum class device_type { cpu, gpu, accelerator, fpga, all };
@@ -77,6 +79,8 @@ public:
   bool is_gpu() const { return type() == device_type::gpu; }
   std::vector<uint32_t> sub_group_sizes() const;
   size_t max_work_group_size() const;
+  // Whether kernels on it take images and samplers (class image, class sampler).
+  bool image_support() const;
   // Its position among the devices of its backend, as ONEAPI_DEVICE_SELECTOR counts.
   uint32_t index() const;
   platform get_platform() const;
@@ -178,6 +182,35 @@ struct local_memory {
   size_t bytes;
 };
 
+// An image of a context, as OpenCL C kernels take it (image1d_t ... image3d_t, arrays): its pixels live on the
+// context's device, written and read with queue::copy_to_image and copy_from_image. Passed to
+// queue::parallel_for as a kernel argument. An unsupported format is errc::feature_not_supported; a device without
+// images (device::image_support() false) too.
+class image {
+public:
+  image(const context &ctx, const zeal_image_desc_t &desc);
+  const zeal_image_desc_t &desc() const;
+  zeal_image_handle_t native_handle() const;
+
+  explicit image(std::shared_ptr<detail::ImageImpl> impl) : impl_(std::move(impl)) {}
+
+private:
+  std::shared_ptr<detail::ImageImpl> impl_;
+};
+
+// A sampler of a context (OpenCL C's sampler_t): addressing, filtering, normalized coordinates. Passed to
+// queue::parallel_for as a kernel argument.
+class sampler {
+public:
+  sampler(const context &ctx, const zeal_sampler_desc_t &desc);
+  zeal_sampler_handle_t native_handle() const;
+
+  explicit sampler(std::shared_ptr<detail::SamplerImpl> impl) : impl_(std::move(impl)) {}
+
+private:
+  std::shared_ptr<detail::SamplerImpl> impl_;
+};
+
 namespace property::queue {
 struct in_order {};
 } // namespace property::queue
@@ -215,6 +248,9 @@ public:
   event fill(T *ptr, const T &value, size_t count) {
     return fill(ptr, &value, sizeof(T), count * sizeof(T));
   }
+  // Host pixels, packed, into the whole image, and back (the host's memory must stay until the event completes).
+  event copy_to_image(const image &dst, const void *src);
+  event copy_from_image(void *dst, const image &src);
   void wait();
 
   const std::shared_ptr<detail::QueueImpl> &impl() const { return impl_; }
@@ -244,6 +280,10 @@ private:
   static zeal_kernel_arg_t make_arg(uint32_t index, const T &arg) {
     if constexpr (std::is_same_v<T, local_memory>) {
       return {index, ZEAL_KERNEL_ARG_LOCAL, arg.bytes, nullptr};
+    } else if constexpr (std::is_same_v<T, image>) {
+      return {index, ZEAL_KERNEL_ARG_IMAGE, sizeof(void *), arg.native_handle()};
+    } else if constexpr (std::is_same_v<T, sampler>) {
+      return {index, ZEAL_KERNEL_ARG_SAMPLER, sizeof(void *), arg.native_handle()};
     } else if constexpr (std::is_pointer_v<T> || std::is_null_pointer_v<T>) {
       return {index, ZEAL_KERNEL_ARG_USM_POINTER, sizeof(void *), static_cast<const void *>(arg)};
     } else {

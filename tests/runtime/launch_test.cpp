@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +39,48 @@ TEST(Launch, ScalarArgumentsArePassedByValue) {
   q.memcpy(host.data(), data, n * sizeof(int)).wait();
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(host[i], 3 * static_cast<int>(i)) << "at " << i;
   zeal::free(data, q);
+}
+
+// An image and a sampler made through the C++ API pass to a kernel like any argument: a 4x2 RGBA float image
+// sampled half a pixel to the right, linearly and clamped to the edge, blends each pixel with its right neighbour.
+TEST(Launch, ImagesAndSamplersPassToKernelsAsArguments) {
+  zeal::queue q;
+  if (!q.get_device().image_support()) GTEST_SKIP() << q.get_device().name() << " has no image support";
+  constexpr size_t w = 4, h = 2;
+  const zeal_image_desc_t desc{ZEAL_IMAGE_TYPE_2D, ZEAL_IMAGE_CHANNEL_ORDER_RGBA, ZEAL_IMAGE_CHANNEL_TYPE_FLOAT, w, h,
+                               1, 0};
+  zeal::image src(q.get_context(), desc), dst(q.get_context(), desc);
+  zeal::sampler linear(q.get_context(), {0, ZEAL_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE, ZEAL_SAMPLER_FILTER_MODE_LINEAR});
+  std::vector<float> pixels(w * h * 4);
+  for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<float>(i);
+  q.copy_to_image(src, pixels.data()).wait();
+  q.parallel_for(zeal::range<2>{w, h}, zeal::get_kernel_id("sample_shifted"), src, linear, dst, 0.5f).wait();
+  std::vector<float> sampled(pixels.size(), -1.0f);
+  q.copy_from_image(sampled.data(), dst).wait();
+  for (size_t y = 0; y < h; ++y) {
+    for (size_t x = 0; x < w; ++x) {
+      const size_t right = std::min(x + 1, w - 1); // the edge pixel repeats
+      for (size_t c = 0; c < 4; ++c) {
+        const float want = 0.5f * (pixels[(y * w + x) * 4 + c] + pixels[(y * w + right) * 4 + c]);
+        ASSERT_EQ(want, sampled[(y * w + x) * 4 + c]) << x << "," << y << " channel " << c;
+      }
+    }
+  }
+}
+
+// An unsupported format is refused through the C++ API with the C ABI's code and sentence.
+TEST(Launch, AnImageOfAFormatOpenClDoesNotHaveIsRefused) {
+  zeal::queue q;
+  if (!q.get_device().image_support()) GTEST_SKIP() << q.get_device().name() << " has no image support";
+  const zeal_image_desc_t bgra_float{ZEAL_IMAGE_TYPE_2D, ZEAL_IMAGE_CHANNEL_ORDER_BGRA, ZEAL_IMAGE_CHANNEL_TYPE_FLOAT,
+                                     4, 4, 1, 0};
+  try {
+    zeal::image refused(q.get_context(), bgra_float);
+    FAIL() << "expected zeal::exception";
+  } catch (const zeal::exception &e) {
+    EXPECT_EQ(ZEAL_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, e.result()) << e.what();
+    EXPECT_NE(std::string(e.what()).find("BGRA"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Launch, KernelIdsListTheRegisteredKernels) {

@@ -257,6 +257,13 @@ bool names_channel(uint8_t swizzle, const Format &format) {
 
 // A pixel (or, for nullptr, the border: every channel 0) through the swizzle, as a Float read gives it.
 void swizzled_floats(const unsigned char *pixel, const Format &format, const uint8_t swizzle[4], float out[4]) {
+  // RGBA of 32-bit floats, the common case of filtering: the pixel is the result.
+  if (pixel != nullptr && format.encoding == Encoding::Float && format.word_bytes == 4 && format.channels == 4 &&
+      swizzle[0] == ZE_IMAGE_FORMAT_SWIZZLE_R && swizzle[1] == ZE_IMAGE_FORMAT_SWIZZLE_G &&
+      swizzle[2] == ZE_IMAGE_FORMAT_SWIZZLE_B && swizzle[3] == ZE_IMAGE_FORMAT_SWIZZLE_A) {
+    std::memcpy(out, pixel, 4 * sizeof(float));
+    return;
+  }
   for (unsigned c = 0; c < 4; ++c) {
     out[c] = swizzle[c] == ZE_IMAGE_FORMAT_SWIZZLE_1 ? 1.0f : 0.0f;
     if (pixel == nullptr || !names_channel(swizzle[c], format)) continue;
