@@ -3,6 +3,7 @@
 #include "adapter/core/image.hpp"
 
 #include "adapter/core/image_format.hpp"
+#include "adapter/core/info.hpp"
 
 namespace zeal::adapter {
 
@@ -16,16 +17,16 @@ Status check_extent(const zeal_image_desc_t &desc, const char *what, size_t valu
   if (value >= 1 && value <= limit) return {};
   return make_error(ZEAL_RESULT_ERROR_INVALID_IMAGE_SIZE,
                     fmt::format("image create: the {} image's {} is {}, but device '{}' takes 1 to {}",
-                                image_type_name(desc.type), what, value, device.name(), limit));
+                                image_type_name(abi_value(desc.type)), what, value, device.name(), limit));
 }
 
 } // namespace
 
 Result<ze_image_desc_t> Image::describe(const Context &context, const zeal_image_desc_t &desc, bool kernel_writes,
                                         std::array<size_t, 3> &extent) {
-  auto type = ze_image_type(desc.type);
+  auto type = ze_image_type(abi_value(desc.type));
   if (!type.ok()) return std::move(type).error();
-  auto format = ze_image_format(desc.channel_order, desc.channel_type);
+  auto format = ze_image_format(abi_value(desc.channel_order), abi_value(desc.channel_type));
   if (!format.ok()) return std::move(format).error();
   const Device &device = *context.devices().front();
   if (!device.has_images())
@@ -129,7 +130,7 @@ Status Image::check_region(const zeal_image_region_t &region, const char *what) 
                         fmt::format("{}: the region of {}x{}x{} pixels at ({}, {}, {}) passes the {} image's {}x{}x{} "
                                     "in {}",
                                     what, region.size[0], region.size[1], region.size[2], region.origin[0],
-                                    region.origin[1], region.origin[2], image_type_name(desc_.type), extent_[0],
+                                    region.origin[1], region.origin[2], image_type_name(abi_value(desc_.type)), extent_[0],
                                     extent_[1], extent_[2], kAxes[d]));
   }
   return {};

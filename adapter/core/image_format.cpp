@@ -66,12 +66,12 @@ constexpr Type kTypes[] = {
     {"FLOAT", ZE_IMAGE_FORMAT_TYPE_FLOAT, 32, kNone, true},
 };
 
-const Order *order_of(zeal_image_channel_order_t order) {
-  const int32_t i = static_cast<int32_t>(order) - 1;
+const Order *order_of(int32_t order) {
+  const int32_t i = order - 1;
   return i >= 0 && i < static_cast<int32_t>(std::size(kOrders)) ? &kOrders[i] : nullptr;
 }
-const Type *type_of(zeal_image_channel_type_t type) {
-  const int32_t i = static_cast<int32_t>(type) - 1;
+const Type *type_of(int32_t type) {
+  const int32_t i = type - 1;
   return i >= 0 && i < static_cast<int32_t>(std::size(kTypes)) ? &kTypes[i] : nullptr;
 }
 
@@ -98,13 +98,13 @@ ze_image_format_layout_t layout_of(uint32_t count, uint32_t bits) {
 
 } // namespace
 
-Result<ze_image_format_t> ze_image_format(zeal_image_channel_order_t order, zeal_image_channel_type_t type) {
+Result<ze_image_format_t> ze_image_format(int32_t order, int32_t type) {
   const Order *o = order_of(order);
   const Type *t = type_of(type);
   if (o == nullptr || t == nullptr)
     return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
                       fmt::format("image channel {} {} is not a zeal_image_channel_{}_t", o == nullptr ? "order" : "type",
-                                  o == nullptr ? static_cast<int32_t>(order) : static_cast<int32_t>(type),
+                                  o == nullptr ? order : type,
                                   o == nullptr ? "order" : "type"));
   if (!allowed(*o, *t))
     return make_error(ZEAL_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT,
@@ -143,7 +143,7 @@ uint32_t bytes_per_pixel(const ze_image_format_t &format) {
   }
 }
 
-Result<ze_image_type_t> ze_image_type(zeal_image_type_t type) {
+Result<ze_image_type_t> ze_image_type(int32_t type) {
   switch (type) {
   case ZEAL_IMAGE_TYPE_1D: return ZE_IMAGE_TYPE_1D;
   case ZEAL_IMAGE_TYPE_1D_ARRAY: return ZE_IMAGE_TYPE_1DARRAY;
@@ -152,20 +152,20 @@ Result<ze_image_type_t> ze_image_type(zeal_image_type_t type) {
   case ZEAL_IMAGE_TYPE_3D: return ZE_IMAGE_TYPE_3D;
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                    fmt::format("image type {} is not a zeal_image_type_t", static_cast<int32_t>(type)));
+                    fmt::format("image type {} is not a zeal_image_type_t", type));
 }
 
-const char *channel_order_name(zeal_image_channel_order_t order) {
+const char *channel_order_name(int32_t order) {
   const Order *o = order_of(order);
   return o != nullptr ? o->name : "(not an order)";
 }
 
-const char *channel_type_name(zeal_image_channel_type_t type) {
+const char *channel_type_name(int32_t type) {
   const Type *t = type_of(type);
   return t != nullptr ? t->name : "(not a type)";
 }
 
-const char *image_type_name(zeal_image_type_t type) {
+const char *image_type_name(int32_t type) {
   switch (type) {
   case ZEAL_IMAGE_TYPE_1D: return "1-D";
   case ZEAL_IMAGE_TYPE_1D_ARRAY: return "1-D array";

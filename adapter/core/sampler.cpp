@@ -1,6 +1,8 @@
 // Samplers: OpenCL's addressing and filter modes as Level Zero samplers, one per device of the context.
 #include "adapter/core/sampler.hpp"
 
+#include "adapter/core/info.hpp"
+
 #include <map>
 #include <mutex>
 
@@ -19,7 +21,8 @@ Made &made() {
   return registry;
 }
 
-Result<ze_sampler_address_mode_t> address_mode(zeal_sampler_addressing_mode_t mode) {
+// Modes arrive as the numbers callers passed (abi_value): reading any number as the enum would be undefined.
+Result<ze_sampler_address_mode_t> address_mode(int32_t mode) {
   switch (mode) {
   case ZEAL_SAMPLER_ADDRESSING_MODE_NONE: return ZE_SAMPLER_ADDRESS_MODE_NONE;
   // Level Zero's CLAMP is OpenCL's clamp-to-edge, its CLAMP_TO_BORDER OpenCL's clamp.
@@ -29,27 +32,25 @@ Result<ze_sampler_address_mode_t> address_mode(zeal_sampler_addressing_mode_t mo
   case ZEAL_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT: return ZE_SAMPLER_ADDRESS_MODE_MIRROR;
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                    fmt::format("sampler create: addressing mode {} is not a zeal_sampler_addressing_mode_t",
-                                static_cast<int32_t>(mode)));
+                    fmt::format("sampler create: addressing mode {} is not a zeal_sampler_addressing_mode_t", mode));
 }
 
-Result<ze_sampler_filter_mode_t> filter_mode(zeal_sampler_filter_mode_t mode) {
+Result<ze_sampler_filter_mode_t> filter_mode(int32_t mode) {
   switch (mode) {
   case ZEAL_SAMPLER_FILTER_MODE_NEAREST: return ZE_SAMPLER_FILTER_MODE_NEAREST;
   case ZEAL_SAMPLER_FILTER_MODE_LINEAR: return ZE_SAMPLER_FILTER_MODE_LINEAR;
   }
   return make_error(ZEAL_RESULT_ERROR_INVALID_ENUMERATION,
-                    fmt::format("sampler create: filter mode {} is not a zeal_sampler_filter_mode_t",
-                                static_cast<int32_t>(mode)));
+                    fmt::format("sampler create: filter mode {} is not a zeal_sampler_filter_mode_t", mode));
 }
 
 } // namespace
 
 Result<Sampler *> Sampler::create(Context &context, const zeal_sampler_desc_t &desc) {
   auto ze_sampler_desc = ze_desc<ze_sampler_desc_t>();
-  auto address = address_mode(desc.addressing_mode);
+  auto address = address_mode(abi_value(desc.addressing_mode));
   if (!address.ok()) return std::move(address).error();
-  auto filter = filter_mode(desc.filter_mode);
+  auto filter = filter_mode(abi_value(desc.filter_mode));
   if (!filter.ok()) return std::move(filter).error();
   ze_sampler_desc.addressMode = address.value();
   ze_sampler_desc.filterMode = filter.value();
