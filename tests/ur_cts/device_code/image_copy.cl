@@ -3,7 +3,7 @@
 // accessor out_acc, a read image accessor in_acc (2D, float4 RGBA) and a sampler smpl, that
 // copies the texel at int2(global id 0, global id 1) (SYCL's dimensions) from in_acc to out_acc.
 // An image accessor reaches the kernel as the image alone and the sampler as a sampler.
-// No UR test uses this program; zeal has no images yet.
+// No UR test launches this program (tests/ur/ur_image_test.cpp launches one of the same shape).
 // kernels: _ZTSZZ4mainENKUlRN4sycl3_V17handlerEE_clES2_E10image_copy
 #include "sycl_device.h"
 
