@@ -176,6 +176,15 @@ ze_result_t append_copy(ze_command_list_handle_t handle, void *dst, const void *
   return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
 }
 
+// Every context of the driver is the device's primary CUDA context, so another context's allocation is reached as
+// this one's are: a copy from another context is a copy.
+ze_result_t append_copy_from_context(ze_command_list_handle_t handle, void *dst, ze_context_handle_t src_context,
+                                     const void *src, size_t size, ze_event_handle_t signal, uint32_t count,
+                                     ze_event_handle_t *waits) {
+  if (src_context == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return append_copy(handle, dst, src, size, signal, count, waits);
+}
+
 // A box of `region` (width in bytes, height rows, depth slices) between two pitched layouts: one 2-D copy per slice.
 ze_result_t append_copy_region(ze_command_list_handle_t handle, void *dst, const ze_copy_region_t *dst_region,
                                uint32_t dst_pitch, uint32_t dst_slice_pitch, const void *src,
@@ -379,6 +388,7 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendLaunchKernelIndirect = guarded<append_launch_indirect>;
   t.pfnAppendLaunchMultipleKernelsIndirect = guarded<append_launch_multiple_indirect>;
   t.pfnAppendMemoryCopy = guarded<append_copy>;
+  t.pfnAppendMemoryCopyFromContext = guarded<append_copy_from_context>;
   t.pfnAppendMemoryCopyRegion = guarded<append_copy_region>;
   t.pfnAppendLaunchCooperativeKernel = guarded<append_launch_cooperative>;
   t.pfnAppendMemoryFill = guarded<append_fill>;

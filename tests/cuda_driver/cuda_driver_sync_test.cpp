@@ -345,5 +345,53 @@ TEST_F(CudaDriver, ARegularListRunsOnAQueueAsOftenAsItIsExecutedAndAFenceTellsWh
   zeCommandQueueDestroy(queue);
 }
 
+// level-zero-tests' copy between two contexts' memory, with events: on a regular list, copies (from the other
+// context with zeCommandListAppendMemoryCopyFromContext) and barriers signal the same two events again and again
+// and wait on each other's (the list's own earlier signals, never reset); the list runs to its end and the bytes
+// arrive through device memory of both contexts.
+TEST_F(CudaDriver, ARegularListSignallingItsEventsAgainAndWaitingOnThemRunsThroughTwoContextsMemory) {
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+  ze_context_handle_t other = nullptr;
+  auto cdesc = ze_desc<ze_context_desc_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(driver, &cdesc, &other));
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t events[2] = {};
+  ZeCall made = create_host_events(context, pool, events);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, made.result) << made.name;
+  constexpr size_t size = 4096;
+  auto hdesc = ze_desc<ze_host_mem_alloc_desc_t>();
+  auto ddesc = ze_desc<ze_device_mem_alloc_desc_t>();
+  void *host_other = nullptr, *host_here = nullptr, *device_other = nullptr, *device_here = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(other, &hdesc, size, 1, &host_other));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(context, &hdesc, size, 1, &host_here));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(other, &ddesc, size, 1, device, &device_other));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(context, &ddesc, size, 1, device, &device_here));
+  auto *pattern = static_cast<uint8_t *>(host_other);
+  for (size_t i = 0; i < size; ++i) pattern[i] = uint8_t(i * 7 + 1);
+  std::memset(host_here, 0, size);
+  ze_event_handle_t e1 = events[0], e2 = events[1];
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopyFromContext(regular, device_here, other, host_other, size, e1, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(regular, e2, 1, &e1));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(regular, device_other, device_here, size, e1, 1, &e2));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(regular, e2, 1, &e1));
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopyFromContext(regular, host_here, other, device_other, size, e1, 0, &e2));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(regular, nullptr, 1, &e1));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 10'000'000'000ull));
+  EXPECT_EQ(0, std::memcmp(host_other, host_here, size));
+  for (void *p : {host_here, device_here}) zeMemFree(context, p);
+  for (void *p : {host_other, device_other}) zeMemFree(other, p);
+  for (ze_event_handle_t e : events) zeEventDestroy(e);
+  zeEventPoolDestroy(pool);
+  zeCommandListDestroy(regular);
+  zeCommandQueueDestroy(queue);
+  zeContextDestroy(other);
+}
+
 } // namespace
 } // namespace zeal::test
