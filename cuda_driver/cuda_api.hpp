@@ -203,6 +203,8 @@ static_assert(sizeof(MemAllocationProp) == 32 && sizeof(MemAccessDesc) == 12);
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                                                                 \
     CUresult (*)(int *blocks, CUfunction function, int block_size, size_t shared_bytes))                         \
   X(cuStreamCreate, CUresult (*)(CUstream * stream, unsigned flags))                                             \
+  X(cuStreamCreateWithPriority, CUresult (*)(CUstream * stream, unsigned flags, int priority))                    \
+  X(cuCtxGetStreamPriorityRange, CUresult (*)(int *least, int *greatest))                                        \
   X(cuStreamDestroy_v2, CUresult (*)(CUstream stream))                                                           \
   X(cuStreamSynchronize, CUresult (*)(CUstream stream))                                                          \
   X(cuStreamQuery, CUresult (*)(CUstream stream))                                                                \

@@ -57,8 +57,19 @@ ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t time
   return result;
 }
 
-ze_result_t new_stream(const Device &device, CUstream &stream) {
+ze_result_t new_stream(const Device &device, CUstream &stream, ze_command_queue_priority_t priority) {
   device.make_current();
+  // CUDA's default is its least priority, so a low-priority queue is a default stream; a high one gets CUDA's
+  // greatest, and its work is scheduled before the others' as it becomes ready.
+  if (priority == ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH) {
+    int least = 0, greatest = 0;
+    if (ze_result_t r = checked(device.api().cuCtxGetStreamPriorityRange(&least, &greatest),
+                                "cuCtxGetStreamPriorityRange");
+        r != ZE_RESULT_SUCCESS)
+      return r;
+    return checked(device.api().cuStreamCreateWithPriority(&stream, CU_STREAM_NON_BLOCKING, greatest),
+                   "cuStreamCreateWithPriority");
+  }
   return checked(device.api().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
@@ -357,7 +368,7 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   CUstream stream = nullptr;
-  if (ze_result_t r = new_stream(*Device::from(device), stream); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = new_stream(*Device::from(device), stream, desc->priority); r != ZE_RESULT_SUCCESS) return r;
   *out = new CommandList(*Device::from(device), stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

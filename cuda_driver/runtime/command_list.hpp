@@ -43,6 +43,8 @@ private:
 ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout);
 
 // A stream of the device's context that does not wait for CUDA's legacy stream: an immediate list's or a queue's.
-ze_result_t new_stream(const Device &device, CUstream &stream);
+// A non-blocking stream of the device's primary context, of CUDA's greatest priority for a high-priority queue.
+ze_result_t new_stream(const Device &device, CUstream &stream,
+                       ze_command_queue_priority_t priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL);
 
 } // namespace zeal::cuda

@@ -48,7 +48,7 @@ ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device,
   if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   Device &d = *Device::from(device);
   CUstream stream = nullptr;
-  if (ze_result_t r = new_stream(d, stream); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = new_stream(d, stream, desc->priority); r != ZE_RESULT_SUCCESS) return r;
   *out = new CommandQueue(d, stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

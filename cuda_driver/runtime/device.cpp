@@ -97,13 +97,17 @@ constexpr char stamp_ptx[] = R"(.version 7.0
 
 } // namespace
 
-ze_result_t Device::write_timestamp(CUstream stream, uint64_t *at) const {
+void Device::load_timestamp_kernel() const {
   std::call_once(stamp_once_, [this] {
     make_current();
     CUmodule module = nullptr; // kept for the process: the device's own code
     if (checked(api().cuModuleLoadData(&module, stamp_ptx), "cuModuleLoadData") == ZE_RESULT_SUCCESS)
       checked(api().cuModuleGetFunction(&stamp_, module, "zeal_timestamp"), "cuModuleGetFunction");
   });
+}
+
+ze_result_t Device::write_timestamp(CUstream stream, uint64_t *at) const {
+  load_timestamp_kernel();
   if (stamp_ == nullptr) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   void *params[] = {&at};
   return checked(api().cuLaunchKernel(stamp_, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel");

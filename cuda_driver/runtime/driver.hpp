@@ -30,8 +30,12 @@ public:
   // the fault ("sticky" errors), which a query of the legacy stream shows without waiting for anything.
   bool lost() const;
   // Enqueues a write of the device's nanosecond clock (%globaltimer) to `at` (device-visible memory) on `stream`:
-  // a one-thread kernel of the driver's own, loaded at its first use.
+  // a one-thread kernel of the driver's own (load_timestamp_kernel).
   ze_result_t write_timestamp(CUstream stream, uint64_t *at) const;
+  // Loads the device's timestamp kernel, once. Loading a module synchronises the CUDA context, so it must not happen
+  // first inside a command while another stream waits for the host (that wait would never end): timestamp event
+  // pools load it when they are made.
+  void load_timestamp_kernel() const;
   // Whether a module that calls printf (CUDA's vprintf) was loaded: CUDA prints what kernels wrote only at its own
   // synchronisations, so host waits that end by polling then synchronise the stream or event they waited for.
   bool prints() const { return prints_.load(std::memory_order_relaxed); }

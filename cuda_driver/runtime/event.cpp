@@ -172,6 +172,8 @@ ze_result_t event_pool_create(ze_context_handle_t context, const ze_event_pool_d
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
   Driver &driver = Context::from(context)->driver();
+  if ((desc->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0)
+    for (const Device *d : driver.devices()) d->load_timestamp_kernel();
   const Device &device = any_device(driver);
   device.make_current();
   if ((desc->flags & ZE_EVENT_POOL_FLAG_IPC) != 0) {

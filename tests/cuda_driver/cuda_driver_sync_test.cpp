@@ -393,5 +393,60 @@ TEST_F(CudaDriver, ARegularListSignallingItsEventsAgainAndWaitingOnThemRunsThrou
   zeContextDestroy(other);
 }
 
+// level-zero-tests' queue-priority case: six queues each run a regular list that waits for one event the host
+// signals after executing them all, then fills its buffer and signals an event of a timestamp pool (the first two of
+// those share the pool's first slot, as the test makes them). Every queue finishes, every fill is done. (The first
+// timestamp once loaded its kernel inside the command, and loading a module waits for every stream, the first
+// queue's among them, which waited for the host: the host never got to signal.)
+TEST_F(CudaDriver, RegularListsOnSixQueuesWaitingForOneHostSignalAllRunAfterIt) {
+  constexpr int queues = 6;
+  constexpr size_t bytes = 1 << 20;
+  auto sync_desc = ze_desc<ze_event_pool_desc_t>();
+  sync_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+  sync_desc.count = 1;
+  auto time_desc = sync_desc;
+  time_desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+  time_desc.count = 256;
+  ze_event_pool_handle_t sync_pool = nullptr, time_pool = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(context, &sync_desc, 0, nullptr, &sync_pool));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(context, &time_desc, 0, nullptr, &time_pool));
+  auto edesc = ze_desc<ze_event_desc_t>();
+  ze_event_handle_t go = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(sync_pool, &edesc, &go));
+  std::vector<ze_event_handle_t> done(queues);
+  std::vector<ze_command_queue_handle_t> qs(queues);
+  std::vector<ze_command_list_handle_t> lists(queues);
+  std::vector<uint8_t *> buffers(queues);
+  for (int i = 0; i < queues; ++i) {
+    edesc.index = uint32_t(i == 0 ? 0 : i - 1); // the first two share slot 0
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(time_pool, &edesc, &done[i]));
+    ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(qs[i], lists[i]));
+    buffers[i] = static_cast<uint8_t *>(shared_memory(bytes));
+    const uint8_t value = uint8_t(i + 1);
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(lists[i], 1, &go));
+    ASSERT_EQ(ZE_RESULT_SUCCESS,
+              zeCommandListAppendMemoryFill(lists[i], buffers[i], &value, 1, bytes, done[i], 0, nullptr));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(lists[i]));
+  }
+  for (int i = 0; i < queues; ++i)
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(qs[i], 1, &lists[i], nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+  for (int i = 0; i < queues; ++i) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(qs[i], 10'000'000'000ull)) << "queue " << i;
+    EXPECT_EQ(uint8_t(i + 1), buffers[i][0]);
+    EXPECT_EQ(uint8_t(i + 1), buffers[i][bytes - 1]);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(done[i])) << "queue " << i;
+  }
+  for (int i = 0; i < queues; ++i) {
+    zeEventDestroy(done[i]);
+    zeMemFree(context, buffers[i]);
+    zeCommandListDestroy(lists[i]);
+    zeCommandQueueDestroy(qs[i]);
+  }
+  zeEventDestroy(go);
+  zeEventPoolDestroy(time_pool);
+  zeEventPoolDestroy(sync_pool);
+}
+
 } // namespace
 } // namespace zeal::test
