@@ -178,6 +178,9 @@ bool is_math_builtin(llvm::StringRef name);
 void lower_printf(llvm::Module &module);             // builtins/printf.cpp
 // builtins/images.cpp: read_image*, write_image*, get_image_*, literal samplers (image_sampling.hpp: the host side).
 void define_image_builtins(llvm::Module &module);
+// The translator's opaque struct a pointer type points to, as images and samplers reach the IR
+// ("opencl.image2d_ro_t", "opencl.sampler_t"); empty for any other type. Argument kinds and the image built-ins read it.
+llvm::StringRef opaque_pointee(const llvm::Type *type);
 
 // --- Helpers shared by the generators (builtins/builtin_support.cpp) ----------------
 // The element letter of a mangled parameter ("i", "j", "f", "Dh", ...), for

@@ -172,6 +172,11 @@ ze_result_t refuse_image_copy(const char *entry_point, ze_result_t result, const
   return result;
 }
 
+// The image side of a copy: `region`, as byte_region gave it, of the image's pixels at its pitches.
+RegionSide image_side(const Image &image, const ze_copy_region_t &region) {
+  return {image.data(), region, uint32_t(image.row_pitch()), uint32_t(image.slice_pitch())};
+}
+
 ze_result_t append_image_copy_region(ze_command_list_handle_t list, ze_image_handle_t dst, ze_image_handle_t src,
                                      const ze_image_region_t *dst_region, const ze_image_region_t *src_region,
                                      ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
@@ -187,9 +192,7 @@ ze_result_t append_image_copy_region(ze_command_list_handle_t list, ze_image_han
     return refuse_image_copy("zeCommandListAppendImageCopyRegion", r, "destination: " + why);
   if (ze_result_t r = s.byte_region(src_region, sr, why); r != ZE_RESULT_SUCCESS)
     return refuse_image_copy("zeCommandListAppendImageCopyRegion", r, "source: " + why);
-  return append_image_bytes_copy(list, {d.data(), dr, uint32_t(d.row_pitch()), uint32_t(d.slice_pitch())},
-                                 {s.data(), sr, uint32_t(s.row_pitch()), uint32_t(s.slice_pitch())}, signal,
-                                 wait_count, waits);
+  return append_image_bytes_copy(list, image_side(d, dr), image_side(s, sr), signal, wait_count, waits);
 }
 
 ze_result_t append_image_copy(ze_command_list_handle_t list, ze_image_handle_t dst, ze_image_handle_t src,
@@ -216,8 +219,7 @@ ze_result_t append_image_copy_to_memory_ext(ze_command_list_handle_t list, void 
   std::string why;
   if (ze_result_t r = s.byte_region(src_region, sr, why); r != ZE_RESULT_SUCCESS)
     return refuse_image_copy("zeCommandListAppendImageCopyToMemory", r, why);
-  return append_image_bytes_copy(list, memory_side(dst, sr, mr, row_pitch, slice_pitch),
-                                 {s.data(), sr, uint32_t(s.row_pitch()), uint32_t(s.slice_pitch())}, signal,
+  return append_image_bytes_copy(list, memory_side(dst, sr, mr, row_pitch, slice_pitch), image_side(s, sr), signal,
                                  wait_count, waits);
 }
 
@@ -238,7 +240,7 @@ ze_result_t append_image_copy_from_memory_ext(ze_command_list_handle_t list, ze_
   std::string why;
   if (ze_result_t r = d.byte_region(dst_region, dr, why); r != ZE_RESULT_SUCCESS)
     return refuse_image_copy("zeCommandListAppendImageCopyFromMemory", r, why);
-  return append_image_bytes_copy(list, {d.data(), dr, uint32_t(d.row_pitch()), uint32_t(d.slice_pitch())},
+  return append_image_bytes_copy(list, image_side(d, dr),
                                  memory_side(src, dr, mr, row_pitch, slice_pitch), signal, wait_count, waits);
 }
 

@@ -53,16 +53,8 @@ std::optional<ImageBuiltin> image_builtin(llvm::StringRef base) {
       .Default(std::nullopt);
 }
 
-// The name of the opaque struct a pointer parameter points to ("opencl.image2d_ro_t"), or empty.
-llvm::StringRef pointee_name(llvm::Type *type) {
-  auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
-  if (pointer == nullptr || pointer->isOpaque()) return {};
-  auto *pointee = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
-  return pointee != nullptr && pointee->hasName() ? pointee->getName() : llvm::StringRef();
-}
-
-bool is_image(llvm::Type *type) { return pointee_name(type).startswith("opencl.image"); }
-bool is_sampler(llvm::Type *type) { return pointee_name(type) == "opencl.sampler_t"; }
+bool is_image(llvm::Type *type) { return opaque_pointee(type).startswith("opencl.image"); }
+bool is_sampler(llvm::Type *type) { return opaque_pointee(type) == "opencl.sampler_t"; }
 
 // What the built-in's image is: 1-D (buffers too) or 2-D without layers get the fast path.
 bool has_fast_path(llvm::StringRef image_type) {
@@ -169,7 +161,7 @@ private:
     llvm::BasicBlock *done = llvm::BasicBlock::Create(context(), "done", &function_);
     llvm::SmallVector<std::pair<llvm::Value *, llvm::BasicBlock *>, 3> results;
     if (!float_coords && result->isVectorTy() && builtin_.value != ImageValue::Half &&
-        has_fast_path(pointee_name(image()->getType()))) {
+        has_fast_path(opaque_pointee(image()->getType()))) {
       fast_reads(sampler, coord, slow, done, results);
     } else {
       b_.CreateBr(slow);
@@ -245,7 +237,7 @@ private:
     llvm::BasicBlock *slow = llvm::BasicBlock::Create(context(), "host", &function_);
     llvm::BasicBlock *done = llvm::BasicBlock::Create(context(), "done", &function_);
     if (color->getType()->isVectorTy() && builtin_.value != ImageValue::Half && !coord->getType()->isFPOrFPVectorTy() &&
-        has_fast_path(pointee_name(image()->getType()))) {
+        has_fast_path(opaque_pointee(image()->getType()))) {
       fast_writes(coord, color, slow, done);
     } else {
       b_.CreateBr(slow);
@@ -365,6 +357,13 @@ bool signature_fits(const llvm::Function &function, ImageBuiltin builtin) {
 }
 
 } // namespace
+
+llvm::StringRef opaque_pointee(const llvm::Type *type) {
+  auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
+  if (pointer == nullptr || pointer->isOpaque()) return {};
+  auto *pointee = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+  return pointee != nullptr && pointee->isOpaque() && pointee->hasName() ? pointee->getName() : llvm::StringRef();
+}
 
 void define_image_builtins(llvm::Module &module) {
   if (llvm::Function *initializer = module.getFunction("__translate_sampler_initializer");

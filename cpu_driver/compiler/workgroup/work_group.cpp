@@ -21,14 +21,6 @@ namespace {
 // of values kept across barriers, which count as its private memory.
 constexpr const char *slot_bytes_attribute = "zeal-region-slot-bytes";
 
-// The translator's opaque struct behind an image or sampler parameter (%opencl.image2d_ro_t, %opencl.sampler_t).
-llvm::StringRef opaque_pointee(const llvm::Type *type) {
-  auto *pointer = llvm::cast<llvm::PointerType>(type);
-  if (pointer->isOpaque()) return {};
-  auto *pointee = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
-  return pointee != nullptr && pointee->isOpaque() && pointee->hasName() ? pointee->getName() : llvm::StringRef();
-}
-
 ArgKind kind_of(const llvm::Argument &arg) {
   if (arg.hasByValAttr() || !arg.getType()->isPointerTy()) return ArgKind::Value;
   llvm::StringRef opaque = opaque_pointee(arg.getType());
