@@ -140,6 +140,13 @@ struct MemAccessDesc {
 };
 static_assert(sizeof(MemAllocationProp) == 32 && sizeof(MemAccessDesc) == 12);
 
+// CUipcMemHandle: what another process opens device memory with (cuIpcGetMemHandle, cuIpcOpenMemHandle), as many
+// bytes as Level Zero's IPC handle holds.
+struct CUipcMemHandle {
+  char reserved[64];
+};
+inline constexpr unsigned CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1;
+
 // The entry points, by the names libcuda.so.1 exports (the _v2 names where cuda.h maps to them). One list, so that
 // the declarations and the lookups cannot disagree.
 #define ZEAL_CUDA_ENTRY_POINTS(X)                                                                                 \
@@ -181,6 +188,10 @@ static_assert(sizeof(MemAllocationProp) == 32 && sizeof(MemAccessDesc) == 12);
   X(cuMemsetD8Async, CUresult (*)(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))         \
   X(cuMemsetD16Async, CUresult (*)(CUdeviceptr dst, unsigned short value, size_t count, CUstream stream))       \
   X(cuMemsetD32Async, CUresult (*)(CUdeviceptr dst, unsigned value, size_t count, CUstream stream))             \
+  X(cuMemGetAddressRange_v2, CUresult (*)(CUdeviceptr * base, size_t * size, CUdeviceptr pointer))              \
+  X(cuIpcGetMemHandle, CUresult (*)(CUipcMemHandle * handle, CUdeviceptr pointer))                               \
+  X(cuIpcOpenMemHandle_v2, CUresult (*)(CUdeviceptr * pointer, CUipcMemHandle handle, unsigned flags))          \
+  X(cuIpcCloseMemHandle, CUresult (*)(CUdeviceptr pointer))                                                      \
   X(cuModuleLoadDataEx,                                                                                          \
     CUresult (*)(CUmodule * module, const void *image, unsigned count, int *options, void **values))             \
   X(cuModuleLoadData, CUresult (*)(CUmodule * module, const void *image))                                        \

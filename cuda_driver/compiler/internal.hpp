@@ -140,6 +140,10 @@ Status internalize_and_check(llvm::Module &module, const std::vector<PtxKernel> 
 void publish_function_addresses(llvm::Module &module, const std::vector<PtxKernel> &kernels,
                                 const std::set<std::string> &exports);
 
+// Every call through a function pointer first maps an id zeModuleGetFunctionPointer handed out to its address in
+// the device's joint module, through ptx_function_table (declared here when the module has such a call).
+void route_indirect_calls(llvm::Module &module);
+
 // The NVPTX target: initialised once per process (with the fatal-error handler emit_ptx relies on), a target
 // machine per call, for the newest architecture LLVM 15 knows at or below sm_<sm> (kNewestSm at most); one before
 // sm_30 is an invalid argument.

@@ -1,5 +1,6 @@
 // What a PTX module keeps visible: kernels (and, with library compilation, exported functions and variables); what
-// stays declared must be an import of the SPIR-V module, kept as `.extern` for the runtime's cuLink.
+// stays declared must be an import of the SPIR-V module, kept as `.extern` for the runtime's cuLink; calls through
+// function pointers go by the joint module's table.
 #include "cuda_driver/compiler/internal.hpp"
 
 #include <fmt/format.h>
@@ -62,6 +63,37 @@ void publish_function_addresses(llvm::Module &module, const std::vector<PtxKerne
                                              ptx_function_address_prefix + name, nullptr,
                                              llvm::GlobalValue::NotThreadLocal, kNvptxGlobal);
     address->setAlignment(llvm::Align(8));
+  }
+}
+
+void route_indirect_calls(llvm::Module &module) {
+  std::vector<llvm::CallBase *> calls;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &instruction : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+            call != nullptr && call->isIndirectCall() && !call->isInlineAsm())
+          calls.push_back(call);
+  if (calls.empty()) return;
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  auto *table_type = llvm::ArrayType::get(i64, 0);
+  auto *table = new llvm::GlobalVariable(module, table_type, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                         ptx_function_table, nullptr, llvm::GlobalValue::NotThreadLocal, kNvptxGlobal);
+  table->setAlignment(llvm::Align(8));
+  for (llvm::CallBase *call : calls) {
+    llvm::IRBuilder<> b(call);
+    llvm::Value *callee = call->getCalledOperand();
+    llvm::Value *bits = b.CreatePtrToInt(callee, i64);
+    llvm::Value *tagged = b.CreateICmpEQ(b.CreateLShr(bits, ptx_function_id_shift),
+                                         b.getInt64(ptx_function_id_tag >> ptx_function_id_shift));
+    // Entry 0 is never an id's: a pointer without the tag reads it and keeps its own value.
+    llvm::Value *index = b.CreateSelect(tagged, b.CreateAnd(bits, b.getInt64(ptx_function_table_entries - 1)),
+                                        b.getInt64(0));
+    llvm::Value *slot = b.CreateInBoundsGEP(table_type, table, {b.getInt64(0), index});
+    auto *address = b.CreateAlignedLoad(i64, slot, llvm::Align(8));
+    llvm::Value *target = b.CreateIntToPtr(b.CreateSelect(tagged, address, bits), callee->getType());
+    call->setCalledOperand(target);
   }
 }
 

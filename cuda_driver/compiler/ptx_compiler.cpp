@@ -78,6 +78,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   Status visible = internalize_and_check(module, kernels, imports, exports, keep_exported_functions);
   if (!visible) return std::move(visible).error();
   if (keep_exported_functions) publish_function_addresses(module, kernels, exports);
+  route_indirect_calls(module);
   resolve_subgroup_sizes(module, kernels);
   if (Status valid = check_before_codegen(module); !valid) return std::move(valid).error();
   optimize(module, **machine, options.opt_level);

@@ -6,6 +6,7 @@
 #include "spirv_frontend/spec_constant.hpp"
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -66,6 +67,18 @@ inline constexpr unsigned ptx_reserved_shared_bytes = 32;
 // (PTX lets a global's initializer name a function; the host has no other way to learn the address).
 inline constexpr const char *ptx_function_address_prefix = "__zeal_fp_";
 
+// CUDA's function addresses are offsets into the code of the CUDA module that holds the function, meaningful only to
+// kernels of that module. So zeModuleGetFunctionPointer hands out an id (ptx_function_id_tag | n, n ≥ 1) instead,
+// and every call through a pointer is compiled to look an id up in the table `ptx_function_table` (ids are
+// indexes; a pointer without the tag is an address of the caller's own code, called as it is). A module that calls
+// through pointers declares the table; the runtime loads it into the device's joint module
+// (cuda_driver/runtime/joint_module.hpp), which defines the table and fills it with the addresses each id has
+// there.
+inline constexpr const char *ptx_function_table = "__zeal_function_table";
+inline constexpr uint64_t ptx_function_id_tag = uint64_t(0x5A1) << 52;
+inline constexpr unsigned ptx_function_id_shift = 52;
+inline constexpr uint32_t ptx_function_table_entries = 16384; // ids 1 to 16383
+
 struct PtxProgram {
   std::string ptx;                 // the module's PTX text (the native binary)
   std::vector<PtxKernel> kernels;  // every kernel, in module order
@@ -85,6 +98,10 @@ struct PtxOptions {
                                                    // the build, as one requiring a size but 8, 16 or 32 does
                                                    // (sub-groups are warps or segments of one)
 };
+
+// Symbols of a PTX text renamed as `names` says (ptx_rename.cpp): whole identifiers only, never a register (%r1), a
+// directive or type (.global), a number, or text in a comment or string.
+std::string rename_ptx_symbols(const std::string &ptx, const std::map<std::string, std::string> &names);
 
 // SPIR-V → PTX. Malformed SPIR-V: ZE_RESULT_ERROR_INVALID_ARGUMENT; a module that cannot be compiled for the GPU (a
 // built-in it lacks, an unsupported sub-group size, a capability): ZE_RESULT_ERROR_MODULE_BUILD_FAILURE; each with

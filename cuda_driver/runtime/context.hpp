@@ -17,6 +17,7 @@ struct Allocation {
   size_t size = 0;        // bytes the caller asked for
   ze_memory_type_t type = ZE_MEMORY_TYPE_UNKNOWN;
   Device *device = nullptr; // null for host memory
+  bool opened_ipc = false;  // another process's device memory (zeMemOpenIpcHandle): closed, not freed
 };
 
 class PhysicalMemory;

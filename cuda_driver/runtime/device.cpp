@@ -2,6 +2,7 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 #include "cuda_driver/runtime/driver.hpp"
+#include "cuda_driver/runtime/joint_module.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,7 +12,7 @@
 namespace zeal::cuda {
 
 Device::Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice device, CUcontext context)
-    : cuda_(cuda), facts_(facts), device_(device), context_(context) {
+    : cuda_(cuda), facts_(facts), device_(device), context_(context), joint_(std::make_unique<JointModule>(*this)) {
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_GPU;
   p.vendorId = 0x10de; // NVIDIA's PCI vendor id
@@ -67,6 +68,8 @@ Device::Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice devic
   std::snprintf(reinterpret_cast<char *>(m.nativeKernelSupported.id), sizeof m.nativeKernelSupported.id, "ptx-sm%u",
                 ptx_sm());
 }
+
+Device::~Device() = default;
 
 int Device::attribute(Attribute which) const {
   int value = 0;

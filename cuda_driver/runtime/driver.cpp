@@ -106,7 +106,8 @@ ze_result_t driver_get_properties(ze_driver_handle_t handle, ze_driver_propertie
 ze_result_t driver_get_ipc_properties(ze_driver_handle_t handle, ze_driver_ipc_properties_t *properties) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  properties->flags = 0; // no IPC yet
+  // Device memory (CUDA's IPC handles) and event pools (memory files); not host memory.
+  properties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
   return ZE_RESULT_SUCCESS;
 }
 

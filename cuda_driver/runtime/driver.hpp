@@ -12,9 +12,12 @@
 
 namespace zeal::cuda {
 
+class JointModule;
+
 class Device : public _ze_device_handle_t {
 public:
   Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice device, CUcontext context);
+  ~Device();
   static Device *from(ze_device_handle_t h) { return static_cast<Device *>(h); }
 
   const DriverApi &api() const { return cuda_.api(); }
@@ -45,6 +48,8 @@ public:
   const ze_device_compute_properties_t &compute_properties() const { return compute_; }
   const ze_device_module_properties_t &module_properties() const { return module_; }
   int attribute(Attribute which) const;
+  // The CUDA module of the device's modules that call each other's functions through pointers (joint_module.hpp).
+  JointModule &joint() const { return *joint_; }
 
 private:
   const CudaLibrary &cuda_;
@@ -57,6 +62,7 @@ private:
   mutable std::once_flag stamp_once_;
   mutable CUfunction stamp_ = nullptr;
   std::atomic<bool> prints_{false};
+  std::unique_ptr<JointModule> joint_;
 };
 
 class Driver : public _ze_driver_handle_t {

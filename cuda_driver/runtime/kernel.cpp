@@ -2,6 +2,7 @@
 #include "cuda_driver/runtime/kernel.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
+#include "cuda_driver/runtime/joint_module.hpp"
 
 #include "common/log.hpp"
 #include "ze_driver/kernel_attributes.hpp"
@@ -23,9 +24,25 @@ Kernel::Kernel(Module &module, const KernelFacts &facts, CUfunction function)
   if (required[0] != 0) group_size_ = {required[0], required[1], required[2]};
 }
 
+CUfunction Kernel::function() const {
+  if (!module_.joined()) return function_;
+  JointModule &joint = module_.device().joint();
+  std::lock_guard lock(function_mutex_);
+  if (generation_ != joint.generation()) {
+    CUfunction now = nullptr;
+    uint64_t generation = 0;
+    // Found when the kernel was made, so found in every later load while its module lives.
+    if (joint.function(module_, facts_.kernel.name, now, generation) == ZE_RESULT_SUCCESS) {
+      function_ = now;
+      generation_ = generation;
+    }
+  }
+  return function_;
+}
+
 int Kernel::function_attribute(FunctionAttribute which) const {
   int value = 0;
-  module_.device().api().cuFuncGetAttribute(&value, int(which), function_);
+  module_.device().api().cuFuncGetAttribute(&value, int(which), function());
   return value;
 }
 
@@ -79,7 +96,7 @@ uint32_t work_dimensions(const ze_group_count_t &groups, const std::array<uint32
 
 ze_result_t Kernel::record(const ze_group_count_t &groups, Launch &launch, std::string &why) const {
   const auto &args = facts_.kernel.args;
-  launch = Launch{function_, &module_.device(), {groups.groupCountX, groups.groupCountY, groups.groupCountZ},
+  launch = Launch{function(), &module_.device(), {groups.groupCountX, groups.groupCountY, groups.groupCountZ},
                   group_size_, 0, {}, {}};
   // Compiled kernels keep their hidden values at the start of dynamic shared memory (ptx_compiler.hpp).
   uint64_t shared = facts_.hidden_params ? ptx_reserved_shared_bytes : 0;
@@ -164,11 +181,17 @@ ze_result_t kernel_create(ze_module_handle_t handle, const ze_kernel_desc_t *des
   }
   module->device().make_current();
   CUfunction function = nullptr;
-  if (ze_result_t r = checked(module->device().api().cuModuleGetFunction(&function, module->cu_module(),
-                                                                         desc->pKernelName),
-                              "cuModuleGetFunction");
-      r != ZE_RESULT_SUCCESS)
+  if (module->joined()) {
+    uint64_t generation = 0;
+    if (ze_result_t r = module->device().joint().function(*module, desc->pKernelName, function, generation);
+        r != ZE_RESULT_SUCCESS)
+      return r;
+  } else if (ze_result_t r = checked(module->device().api().cuModuleGetFunction(&function, module->cu_module(),
+                                                                                desc->pKernelName),
+                                     "cuModuleGetFunction");
+             r != ZE_RESULT_SUCCESS) {
     return r == ZE_RESULT_ERROR_UNKNOWN ? ZE_RESULT_ERROR_INVALID_KERNEL_NAME : r;
+  }
   *out = new Kernel(*module, *facts, function);
   return ZE_RESULT_SUCCESS;
 }

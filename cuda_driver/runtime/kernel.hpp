@@ -5,6 +5,7 @@
 #include "cuda_driver/runtime/module.hpp"
 
 #include <array>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,8 @@ public:
   // was never set or the local memory asked for is more than the device has.
   ze_result_t record(const ze_group_count_t &groups, Launch &launch, std::string &why) const;
   int function_attribute(FunctionAttribute which) const;
-  CUfunction function() const { return function_; }
+  // Its CUDA function: a member's kernel is the current joint module's (found again after each load of it).
+  CUfunction function() const;
   // What zeKernelSetIndirectAccess set (every allocation is reachable under unified addressing, so nothing else
   // depends on it) and what zeKernelGetSourceAttributes answers.
   void set_indirect_access(ze_kernel_indirect_access_flags_t flags) { indirect_access_ = flags; }
@@ -50,7 +52,9 @@ public:
 private:
   Module &module_;
   const KernelFacts &facts_;
-  CUfunction function_;
+  mutable std::mutex function_mutex_; // a member's function_ and generation_
+  mutable CUfunction function_;
+  mutable uint64_t generation_ = 0;   // the joint module's load function_ is of
   std::vector<std::vector<uint8_t>> values_; // per argument; a local pointer's holds nothing
   std::vector<size_t> local_sizes_;           // per argument; local pointers only
   std::vector<bool> set_;

@@ -2,6 +2,7 @@
 // zeModuleBuildLog* entry points.
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
+#include "cuda_driver/runtime/joint_module.hpp"
 #include "cuda_driver/runtime/module.hpp"
 #include "cuda_driver/runtime/ptx_cache.hpp"
 
@@ -9,12 +10,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
 namespace zeal::cuda {
 
 Module::~Module() {
+  if (joined()) device_.joint().leave(*this);
   if (module_ == nullptr) return;
   device_.make_current();
   checked(device_.api().cuModuleUnload(module_), "cuModuleUnload");
@@ -33,7 +36,14 @@ ze_result_t Module::load(std::string ptx, std::vector<KernelFacts> kernels, std:
   aliases_ = read_aliases(native_);
   if (symbols_.prints) device_.note_printing();
   if (!symbols_.imports.empty()) return ZE_RESULT_SUCCESS; // loaded when linked
+  // A module that calls through function pointers runs from the joint module, where the functions are.
+  if (symbols_.calls_through_table) return join(log);
   return load_image(native_.c_str(), log);
+}
+
+ze_result_t Module::join(std::string &log) {
+  if (joined()) return ZE_RESULT_SUCCESS;
+  return device_.joint().join(*this, log);
 }
 
 const std::string &Module::exported_name(const std::string &host_name) const {
@@ -182,40 +192,42 @@ ze_result_t module_get_global_pointer(ze_module_handle_t handle, const char *nam
   module->device().make_current();
   CUdeviceptr address = 0;
   size_t bytes = 0;
-  CUresult r = module->device().api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(),
-                                                           module->exported_name(name).c_str());
-  if (r == CUDA_ERROR_NOT_FOUND) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
-  if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
+  if (module->joined()) {
+    if (ze_result_t r = module->device().joint().global(*module, module->exported_name(name), address, bytes);
+        r != ZE_RESULT_SUCCESS)
+      return r;
+  } else {
+    CUresult r = module->device().api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(),
+                                                             module->exported_name(name).c_str());
+    if (r == CUDA_ERROR_NOT_FOUND) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+    if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
+  }
   if (size != nullptr) *size = bytes;
   if (pointer != nullptr) *pointer = reinterpret_cast<void *>(address);
   return ZE_RESULT_SUCCESS;
 }
 
-// The address the back end left in the function's `__zeal_fp_` global (ptx_compiler.hpp): a device address, which
-// kernels of the module (and of modules linked with it) call through.
+// A function's pointer is an id of the device's joint module (ptx_compiler.hpp), which the module joins at the
+// first request: kernels of every member, whichever module they came from, call the function through it.
 ze_result_t module_get_function_pointer(ze_module_handle_t handle, const char *name, void **pointer) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (name == nullptr || pointer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Module *module = Module::from(handle);
   if (module->unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
-  const Device &device = module->device();
-  device.make_current();
-  CUdeviceptr address = 0;
-  size_t bytes = 0;
-  const std::string global = ptx_function_address_prefix + std::string(name);
-  CUresult r = device.api().cuModuleGetGlobal_v2(&address, &bytes, module->cu_module(), global.c_str());
-  if (r == CUDA_ERROR_NOT_FOUND || (r == CUDA_SUCCESS && bytes != sizeof(uint64_t))) {
+  const std::vector<std::string> &exports = module->symbols().exports;
+  if (std::find(exports.begin(), exports.end(), ptx_function_address_prefix + std::string(name)) == exports.end()) {
     zeal::logger("zeal-cuda").error("zeModuleGetFunctionPointer: the module exports no function named '{}'", name);
     return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
   }
-  if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
+  std::string log;
+  if (ze_result_t r = module->join(log); r != ZE_RESULT_SUCCESS) {
+    zeal::logger("zeal-cuda").error("zeModuleGetFunctionPointer: '{}': {}", name, log);
+    return r;
+  }
   uint64_t value = 0;
-  // The legacy stream: the driver's streams do not block on it, so this waits for nothing else.
-  ze_result_t result = checked(device.api().cuMemcpyAsync(CUdeviceptr(&value), address, sizeof value, nullptr),
-                               "cuMemcpyAsync");
-  if (result == ZE_RESULT_SUCCESS) result = checked(device.api().cuStreamSynchronize(nullptr), "cuStreamSynchronize");
-  if (result == ZE_RESULT_SUCCESS) *pointer = reinterpret_cast<void *>(value);
-  return result;
+  ze_result_t r = module->device().joint().function_pointer(*module, name, value);
+  if (r == ZE_RESULT_SUCCESS) *pointer = reinterpret_cast<void *>(value);
+  return r;
 }
 
 } // namespace

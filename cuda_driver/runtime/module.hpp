@@ -5,6 +5,8 @@
 #include "cuda_driver/compiler/ptx_compiler.hpp"
 #include "cuda_driver/runtime/context.hpp"
 
+#include <atomic>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,7 +32,9 @@ std::vector<std::pair<std::string, std::string>> read_aliases(const std::string 
 // and variables; kernels are reached as kernels, not listed).
 struct PtxSymbols {
   std::vector<std::string> imports, exports; // PTX's system calls (vprintf), which CUDA's JIT provides, are neither
+  std::vector<std::string> variables;        // the exports that are variables
   bool prints = false;                       // the PTX calls vprintf
+  bool calls_through_table = false;          // it calls through function pointers (ptx_function_table)
 };
 PtxSymbols ptx_symbols(const std::string &ptx);
 
@@ -40,7 +44,6 @@ public:
   ~Module();
   static Module *from(ze_module_handle_t h) { return static_cast<Module *>(h); }
   Device &device() const { return device_; }
-  CUmodule cu_module() const { return module_; }
   const std::vector<KernelFacts> &kernels() const { return kernels_; }
   const KernelFacts *find(const char *name) const;
   const std::string &native() const { return native_; }
@@ -53,9 +56,20 @@ public:
   ze_result_t load(std::string ptx, std::vector<KernelFacts> kernels, std::string &log);
   const PtxSymbols &symbols() const { return symbols_; }
   // Imports not linked yet: its kernels cannot be made before zeModuleDynamicLink.
-  bool unlinked() const { return module_ == nullptr; }
+  bool unlinked() const { return module_ == nullptr && !joined(); }
   // Loads what cuLinkComplete made of this module and those it imports from.
   ze_result_t load_linked(const void *image, std::string &log);
+  // The CUDA module it was loaded as alone or linked, if it was: null for a member of the joint module that joined
+  // when it was made.
+  CUmodule cu_module() const { return module_; }
+  // Whether it is a member of the device's joint module (joint_module.hpp): its kernels and variables are there.
+  bool joined() const { return joined_.load(std::memory_order_acquire); }
+  void set_joined() { joined_.store(true, std::memory_order_release); }
+  // For each import, the module zeModuleDynamicLink resolved it to.
+  const std::map<std::string, Module *> &import_sources() const { return import_sources_; }
+  void set_import_sources(std::map<std::string, Module *> sources) { import_sources_ = std::move(sources); }
+  // Makes it a member of the device's joint module (with the modules it imports from) if it is not one.
+  ze_result_t join(std::string &log);
 
 private:
   ze_result_t load_image(const void *image, std::string &log);
@@ -65,6 +79,8 @@ private:
   std::string native_;
   PtxSymbols symbols_;
   std::vector<std::pair<std::string, std::string>> aliases_;
+  std::map<std::string, Module *> import_sources_;
+  std::atomic<bool> joined_{false};
 };
 
 // CUDA's JIT (cuModuleLoadDataEx, cuLinkCreate) writes its errors here: pass `count` options and `values`.
@@ -81,8 +97,10 @@ struct JitErrorLog {
 };
 
 // zeModuleDynamicLink (module_link.cpp): every module that imports symbols is linked, by CUDA's linker, with the
-// modules of the list that export them (and theirs in turn) into an image of its own. A variable one module
-// exports is therefore a copy per importing image, not shared.
+// modules of the list that export them (and theirs in turn) into an image of its own. When one of them is a
+// member of the joint module (it calls through function pointers) or the module imports a variable, they all join
+// the joint module instead, where each module is there once: an exported variable is one for the exporter's
+// kernels and every importer's, as on the CPU driver.
 ze_result_t dynamic_link(uint32_t count, ze_module_handle_t *modules, ze_module_build_log_handle_t *link_log);
 
 using ze::BuildLog;

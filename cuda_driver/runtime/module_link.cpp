@@ -1,5 +1,6 @@
 // zeModuleDynamicLink on CUDA (module.hpp): each module that imports symbols is linked by CUDA's linker with the
-// modules of the list that export them, then loaded; an import no module exports is named in the link log.
+// modules of the list that export them, then loaded, or, when one of them calls through function pointers or
+// imports a variable, they join the device's joint module; an import no module exports is named in the link log.
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 #include "cuda_driver/runtime/module.hpp"
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -90,6 +92,16 @@ bool parts_of(Module *m, const std::vector<Module *> &modules,
   return complete;
 }
 
+// Whether the module imports a variable: importer and exporter must then share one, which only the joint module
+// gives (a link of its own would have a copy of the exporter's).
+bool imports_variable(const Module &m) {
+  for (const auto &[name, source] : m.import_sources()) {
+    const std::vector<std::string> &variables = source->symbols().variables;
+    if (std::find(variables.begin(), variables.end(), name) != variables.end()) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 ze_result_t dynamic_link(uint32_t count, ze_module_handle_t *handles, ze_module_build_log_handle_t *link_log) {
@@ -102,13 +114,28 @@ ze_result_t dynamic_link(uint32_t count, ze_module_handle_t *handles, ze_module_
   std::map<std::string, std::vector<Module *>, std::less<>> exporters;
   for (Module *m : modules)
     for (const std::string &name : m->symbols().exports) exporters[name].push_back(m);
+  // What each import resolves to, for a join of the joint module now or later (one exporter: parts_of refuses
+  // the others).
+  for (Module *m : modules) {
+    if (!m->unlinked()) continue;
+    std::map<std::string, Module *> sources;
+    for (const std::string &name : m->symbols().imports)
+      if (auto found = exporters.find(name); found != exporters.end() && found->second.size() == 1)
+        sources[name] = found->second.front();
+    m->set_import_sources(std::move(sources));
+  }
   std::string log;
   ze_result_t result = ZE_RESULT_SUCCESS;
   for (Module *m : modules) {
     if (!m->unlinked()) continue;
     std::vector<Module *> parts;
-    ze_result_t linked = parts_of(m, modules, exporters, parts, log) ? link_into(parts, log)
-                                                                     : ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    ze_result_t linked = ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    if (parts_of(m, modules, exporters, parts, log)) {
+      const bool joint = std::any_of(parts.begin(), parts.end(), [](const Module *p) {
+        return p->joined() || p->symbols().calls_through_table || imports_variable(*p);
+      });
+      linked = joint ? m->join(log) : link_into(parts, log);
+    }
     if (linked != ZE_RESULT_SUCCESS && result == ZE_RESULT_SUCCESS) result = linked;
   }
   if (!log.empty()) zeal::logger("zeal-cuda").error("zeModuleDynamicLink: {}", log);

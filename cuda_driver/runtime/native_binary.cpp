@@ -133,13 +133,21 @@ PtxSymbols ptx_symbols(const std::string &ptx) {
     for (size_t at = ptx.find(directive); at != std::string::npos; at = ptx.find(directive, at + 1)) {
       const std::string head = ptx.substr(at, 512);
       std::smatch m;
+      bool is_variable = false;
       if (std::regex_search(head, m, function, std::regex_constants::match_continuous) ||
-          std::regex_search(head, m, variable, std::regex_constants::match_continuous))
+          (is_variable = std::regex_search(head, m, variable, std::regex_constants::match_continuous)))
       {
         if (m[2] == "vprintf") {
           symbols.prints = true;
           continue;
         }
+        if (m[2] == ptx_function_table) {
+          symbols.calls_through_table = true;
+          continue;
+        }
+        if (is_variable && m[1] == "visible" &&
+            std::find(symbols.variables.begin(), symbols.variables.end(), m[2]) == symbols.variables.end())
+          symbols.variables.push_back(m[2]);
         // A function whose address a global holds is declared before its definition: one name, once.
         std::vector<std::string> &names = m[1] == "extern" ? symbols.imports : symbols.exports;
         if (std::find(names.begin(), names.end(), m[2]) == names.end()) names.push_back(m[2]);

@@ -314,7 +314,7 @@ TEST_F(CudaDriver, GlobalOffsetsAndTwoDimensionsReachTheWorkItemIds) {
   zeModuleDestroy(module);
 }
 
-TEST_F(CudaDriver, DynamicLinkResolvesAnImportedFunctionAndVariableAndNamesWhatIsMissing) {
+TEST_F(CudaDriver, DynamicLinkResolvesAnImportedFunctionAndSharesAVariableAndNamesWhatIsMissing) {
   std::vector<uint8_t> library_spirv = read_kernel("link_library"), user_spirv = read_kernel("link_user");
   ze_module_handle_t library = nullptr, user = nullptr;
   ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, library_spirv, library, "-library-compilation"));
@@ -348,6 +348,17 @@ TEST_F(CudaDriver, DynamicLinkResolvesAnImportedFunctionAndVariableAndNamesWhatI
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
   finish();
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(3 * i + 1 + 1000), out[i]) << i;
+  // The variable is the library's own, not a copy: what the host writes to it through the library, the importing
+  // kernel reads.
+  void *offset = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetGlobalPointer(library, "link_offset", &size, &offset));
+  const int two_thousand = 2000;
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopy(list, offset, &two_thousand, sizeof two_thousand, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
+  finish();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(3 * i + 1 + 2000), out[i]) << i;
   zeMemFree(context, out);
   zeKernelDestroy(kernel);
   zeModuleDestroy(user);
@@ -379,6 +390,90 @@ TEST_F(CudaDriver, FunctionPointersFromTheModuleAreCalledThroughByItsKernel) {
   zeMemFree(context, values);
   zeKernelDestroy(kernel);
   zeModuleDestroy(module);
+}
+
+// CUDA's function addresses mean something only inside the CUDA module that holds the function: the driver's joint
+// module holds every module that calls through pointers or whose function a pointer was asked for. A pointer to a
+// library's function is called by another module's kernel; a second build of the same module (the same names) joins
+// too, and pointers handed out before stay the same and keep working from kernels made before; a module linked
+// with a member joins and shares its variable, whose value, set before the library joined, is carried along.
+TEST_F(CudaDriver, FunctionPointersCrossModulesAndStayTheSameAsMoreModulesJoin) {
+  ze_module_handle_t library = nullptr, caller = nullptr, second = nullptr, user = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("link_library"), library,
+                                             "-library-compilation"));
+  void *offset = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetGlobalPointer(library, "link_offset", &size, &offset));
+  ASSERT_EQ(sizeof(int), size);
+  const int seven = 7;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, offset, &seven, sizeof seven, nullptr, 0, nullptr));
+  finish();
+
+  ASSERT_NO_FATAL_FAILURE(build(read_kernel("function_pointer_self"), caller));
+  void *helper = nullptr, *add = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(library, "link_helper", &helper));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(caller, "add_int", &add));
+  constexpr int n = 64;
+  int *values = static_cast<int *>(shared_memory(n * sizeof(int)));
+  ze_group_count_t one{1, 1, 1};
+  auto run = [&](ze_kernel_handle_t kernel, void *function) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &values));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &function));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, n, 1, 1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &one, nullptr, 0, nullptr));
+    finish();
+  };
+  ze_kernel_handle_t first = nullptr, again = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(caller, "call_fptr", first));
+  ASSERT_NO_FATAL_FAILURE(run(first, helper));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i + 1, values[i]) << "the library's function, at " << i;
+  ASSERT_NO_FATAL_FAILURE(run(first, add));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(i + 1, values[i]) << "the caller's own function, at " << i;
+
+  ASSERT_NO_FATAL_FAILURE(build(read_kernel("function_pointer_self"), second));
+  void *second_add = nullptr, *helper_again = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(second, "add_int", &second_add));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(library, "link_helper", &helper_again));
+  EXPECT_NE(add, second_add);
+  EXPECT_EQ(helper, helper_again);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(second, "call_fptr", again));
+  ASSERT_NO_FATAL_FAILURE(run(again, helper));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i + 1, values[i]) << "the second module's kernel, at " << i;
+  ASSERT_NO_FATAL_FAILURE(run(first, second_add));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(i + 1, values[i]) << "the first module's kernel, made before, at " << i;
+
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("link_user"), user));
+  ze_module_handle_t both[] = {user, library};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleDynamicLink(2, both, nullptr));
+  ze_kernel_handle_t use = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(user, "use_helper", use));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(use, 0, 8, &values));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(use, n, 1, 1));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, use, &one, nullptr, 0, nullptr));
+  finish();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i + 1 + seven, values[i]) << "the library's variable, at " << i;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetGlobalPointer(library, "link_offset", &size, &offset));
+  int read = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, &read, offset, sizeof read, nullptr, 0, nullptr));
+  finish();
+  EXPECT_EQ(seven, read);
+
+  // The library destroyed, and one more module joining after: the pointer taken from it stays callable, and the
+  // module linked with it still runs.
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(library));
+  ze_module_handle_t third = nullptr;
+  ASSERT_NO_FATAL_FAILURE(build(read_kernel("function_pointer_self"), third));
+  void *third_add = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(third, "add_int", &third_add));
+  ASSERT_NO_FATAL_FAILURE(run(first, helper));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i + 1, values[i]) << "the destroyed library's function, at " << i;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, use, &one, nullptr, 0, nullptr));
+  finish();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i + 1 + seven, values[i]) << "the linked module, at " << i;
+
+  zeMemFree(context, values);
+  for (ze_kernel_handle_t k : {first, again, use}) zeKernelDestroy(k);
+  for (ze_module_handle_t m : {user, second, caller, third}) zeModuleDestroy(m);
 }
 
 TEST_F(CudaDriver, KernelTimestampsBracketTheKernelAndTheDeviceClockRunsOnPastThem) {
@@ -484,6 +579,119 @@ TEST_F(CudaDriver, ACooperativeLaunchTakesAtMostTheGroupsTheDeviceHoldsAtOnce) {
   zeModuleDestroy(module);
 }
 
+// This test binary run again in a child process, with `environment` (NAME=value ...) and only the test `filter`
+// names: what it printed (stdout and stderr) and its exit status; 120 seconds at most.
+struct Child {
+  std::string output;
+  int status = -1;
+};
+Child run_child(const std::string &environment, const char *filter) {
+  const std::string command = environment + " timeout 120 /proc/" + std::to_string(getpid()) +
+                              "/exe --gtest_filter=" + filter + " 2>&1";
+  Child child;
+  FILE *pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    child.output = "popen failed: " + command;
+    return child;
+  }
+  char buffer[4096];
+  while (size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) child.output.append(buffer, got);
+  child.status = pclose(pipe);
+  return child;
+}
+
+// Device memory passes between processes with IPC handles (CUDA's): the parent fills an allocation and gives its
+// handle to a child process (this binary again, with a filter), which opens it, reads the parent's values, writes
+// its own and closes it; the parent then reads the child's. In one process a handle opens as the allocation itself;
+// host memory, a pointer inside an allocation and bytes that are no handle are refused with their codes.
+TEST(CudaIpc, ChildOpensTheParentsDeviceMemory) {
+  const char *hex = std::getenv("ZEAL_CUDA_IPC_HANDLE");
+  if (hex == nullptr) GTEST_SKIP() << "run in a child process by CudaDriver.DeviceMemoryPassesBetweenProcesses";
+  ze_ipc_mem_handle_t handle{};
+  ASSERT_EQ(2 * sizeof handle.data, std::strlen(hex));
+  for (size_t i = 0; i < sizeof handle.data; ++i)
+    handle.data[i] = char(std::stoi(std::string(hex + 2 * i, 2), nullptr, 16));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, init_once());
+  ZeDeviceContext ze;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, ze.open_device().result);
+  ze_command_list_handle_t list = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_immediate_list(ze.context, ze.device, list));
+  void *shared = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemOpenIpcHandle(ze.context, ze.device, handle, 0, &shared));
+  auto props = ze_desc<ze_memory_allocation_properties_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(ze.context, shared, &props, nullptr));
+  EXPECT_EQ(ZE_MEMORY_TYPE_DEVICE, props.type);
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t done = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(ze.context, 1, pool));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, done));
+  auto wait = [&] {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, done));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 60'000'000'000ull));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(done));
+  };
+  constexpr int n = 1024;
+  std::vector<int> values(n);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, values.data(), shared, n * 4, nullptr, 0, nullptr));
+  ASSERT_NO_FATAL_FAILURE(wait());
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i, values[i]) << i;
+  for (int i = 0; i < n; ++i) values[i] = i + 1000;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, shared, values.data(), n * 4, nullptr, 0, nullptr));
+  ASSERT_NO_FATAL_FAILURE(wait());
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(ze.context, shared)) << "closed, not freed";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemCloseIpcHandle(ze.context, shared));
+  zeEventDestroy(done);
+  zeEventPoolDestroy(pool);
+  zeCommandListDestroy(list);
+  std::printf("child: read the parent's memory and wrote its own values\n");
+}
+
+TEST_F(CudaDriver, DeviceMemoryPassesBetweenProcesses) {
+  ze_driver_ipc_properties_t ipc{ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES, nullptr, 0};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetIpcProperties(driver, &ipc));
+  EXPECT_EQ(ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL, ipc.flags);
+  constexpr int n = 1024;
+  int *memory = static_cast<int *>(device_memory(n * 4));
+  std::vector<int> values(n);
+  for (int i = 0; i < n; ++i) values[i] = 3 * i;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, memory, values.data(), n * 4, nullptr, 0, nullptr));
+  finish();
+  ze_ipc_mem_handle_t handle{};
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(context, memory, &handle));
+  void *same = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemOpenIpcHandle(context, device, handle, 0, &same));
+  EXPECT_EQ(static_cast<void *>(memory), same) << "in the process that made it, the handle opens as the allocation";
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemCloseIpcHandle(context, same));
+
+  std::string hex;
+  for (char c : handle.data) {
+    char two[3];
+    std::snprintf(two, sizeof two, "%02x", unsigned(uint8_t(c)));
+    hex += two;
+  }
+  const Child child = run_child("ZEAL_CUDA_IPC_HANDLE=" + hex, "CudaIpc.ChildOpensTheParentsDeviceMemory");
+  EXPECT_EQ(0, child.status) << child.output;
+  EXPECT_NE(std::string::npos, child.output.find("child: read the parent's memory and wrote its own values"))
+      << child.output;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, values.data(), memory, n * 4, nullptr, 0, nullptr));
+  finish();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(i + 1000, values[i]) << "the child's value, at " << i;
+
+  void *host = nullptr;
+  auto host_desc = ze_desc<ze_host_mem_alloc_desc_t>();
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(context, &host_desc, 4096, 0, &host));
+  ze_ipc_mem_handle_t refused{};
+  EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeMemGetIpcHandle(context, host, &refused));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemGetIpcHandle(context, memory + 1, &refused));
+  ze_ipc_mem_handle_t garbage{};
+  std::memset(garbage.data, 0x5a, sizeof garbage.data);
+  void *none = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemOpenIpcHandle(context, device, garbage, 0, &none));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemCloseIpcHandle(context, host));
+  zeMemFree(context, host);
+  zeMemFree(context, memory);
+}
+
 // A kernel that writes to an unmapped address loses the device, and the process lives on. CUDA's context is
 // unusable after a fault, so the faulting part runs in a child process: this binary again, with a filter.
 TEST(CudaFault, ChildRunsAFaultingKernel) {
@@ -529,17 +737,10 @@ TEST(CudaFault, AFaultingKernelLosesTheDeviceNotTheProcess) {
   if (std::getenv("ZEAL_CUDA_FAULT_CHILD") != nullptr) {
     GTEST_SKIP() << "this is the child";
   }
-  std::string command = "ZEAL_CUDA_FAULT_CHILD=1 timeout 120 /proc/" + std::to_string(getpid()) +
-                        "/exe --gtest_filter=CudaFault.ChildRunsAFaultingKernel 2>&1";
-  FILE *child = popen(command.c_str(), "r");
-  ASSERT_NE(nullptr, child);
-  std::string output;
-  char buffer[4096];
-  while (size_t n = std::fread(buffer, 1, sizeof buffer, child)) output.append(buffer, n);
-  int status = pclose(child);
-  EXPECT_EQ(0, status) << output;
-  EXPECT_NE(std::string::npos, output.find("child: the device is lost and the process goes on")) << output;
-  EXPECT_NE(std::string::npos, output.find("[  PASSED  ] 1 test")) << output;
+  const Child child = run_child("ZEAL_CUDA_FAULT_CHILD=1", "CudaFault.ChildRunsAFaultingKernel");
+  EXPECT_EQ(0, child.status) << child.output;
+  EXPECT_NE(std::string::npos, child.output.find("child: the device is lost and the process goes on")) << child.output;
+  EXPECT_NE(std::string::npos, child.output.find("[  PASSED  ] 1 test")) << child.output;
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CommandLine.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,6 +27,9 @@ using zeal::cuda::PtxArgKind;
 using zeal::cuda::PtxKernel;
 using zeal::cuda::PtxOptions;
 using zeal::cuda::PtxProgram;
+using zeal::cuda::ptx_function_id_tag;
+using zeal::cuda::ptx_function_table;
+using zeal::cuda::rename_ptx_symbols;
 
 std::vector<uint8_t> read_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -364,6 +368,53 @@ TEST(PtxCompiler, ExportedFunctionsOfAFunctionPointerModuleHaveTheirAddressesInG
   auto plain = compile_ptx(cpu_test_kernel("link_user"), PtxOptions{});
   ASSERT_TRUE(plain) << plain.error().message;
   EXPECT_EQ(std::string::npos, plain->ptx.find("__zeal_fp_")) << "a module not made for function pointers has none";
+}
+
+// A call through a pointer first looks an id zeModuleGetFunctionPointer handed out up in the joint module's table
+// (CUDA's function addresses mean something only inside one CUDA module); a module without such calls has no table.
+TEST(PtxCompiler, ACallThroughAPointerLooksItsIdUpInTheJointModulesTable) {
+  auto program = compile_ptx(cpu_test_kernel("function_pointer_self"), PtxOptions{});
+  ASSERT_TRUE(program) << program.error().message;
+  const std::string &ptx = program->ptx;
+  EXPECT_NE(std::string::npos, ptx.find(".extern .global .align 8 .b8 __zeal_function_table[];")) << ptx;
+  // The tag is compared in the pointer's top twelve bits; a pointer without it reads entry 0 and is called as it is.
+  EXPECT_NE(std::string::npos, ptx.find(fmt::format("{}", ptx_function_id_tag))) << ptx;
+  EXPECT_NE(std::string::npos, ptx.find("ld.global.u64")) << ptx;
+  EXPECT_NE(std::string::npos, ptx.find("selp.b64")) << ptx;
+  auto plain = compile_ptx(cpu_test_kernel("vector_add"), PtxOptions{});
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(std::string::npos, plain->ptx.find(ptx_function_table)) << plain->ptx;
+}
+
+// The joint module's renaming: whole symbols only, never registers, directives, types, numbers, parameters that
+// start with the name, or comments.
+TEST(PtxRename, WholeSymbolsAreRenamedAndNothingThatMerelyLooksLikeThem) {
+  const std::string ptx = ".visible .func (.param .b32 func_retval0) f(.param .b32 f_param_0);\n"
+                          ".visible .global .align 8 .u64 __zeal_fp_f = f;\n"
+                          ".extern .func (.param .b32 func_retval0) g(.param .b32 g_param_0);\n"
+                          "// f calls g\n"
+                          ".visible .entry k(.param .u64 k_param_0) {\n"
+                          "  .reg .f32 %f<3>;\n"
+                          "  mov.f32 %f1, 0f3F800000;\n"
+                          "  mov.u64 %rd1, f;\n"
+                          "  call.uni (retval0), g, (param0);\n"
+                          "$L__f: ret; /* f */\n"
+                          "}\n";
+  const std::map<std::string, std::string> names{
+      {"f", "f__zm1"}, {"__zeal_fp_f", "__zeal_fp_f__zm1"}, {"g", "g__zm2"}, {"k", "k__zm1"}, {"f32", "x"}};
+  const std::string expected = ".visible .func (.param .b32 func_retval0) f__zm1(.param .b32 f_param_0);\n"
+                               ".visible .global .align 8 .u64 __zeal_fp_f__zm1 = f__zm1;\n"
+                               ".extern .func (.param .b32 func_retval0) g__zm2(.param .b32 g_param_0);\n"
+                               "// f calls g\n"
+                               ".visible .entry k__zm1(.param .u64 k_param_0) {\n"
+                               "  .reg .f32 %f<3>;\n"
+                               "  mov.f32 %f1, 0f3F800000;\n"
+                               "  mov.u64 %rd1, f__zm1;\n"
+                               "  call.uni (retval0), g__zm2, (param0);\n"
+                               "$L__f: ret; /* f */\n"
+                               "}\n";
+  EXPECT_EQ(expected, rename_ptx_symbols(ptx, names));
+  EXPECT_EQ(ptx, rename_ptx_symbols(ptx, {}));
 }
 
 TEST(PtxCompiler, AnArchitectureNewerThanLlvm15KnowsGetsPtxForSm86AndANote) {
