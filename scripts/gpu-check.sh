@@ -3,7 +3,7 @@
 # prefix, shows the card and driver, then runs each test with the loader pointed at zeal's CUDA driver; exits
 # non-zero when something fails (issue 49).
 # usage: gpu-check.sh [tests [gtest arguments] | examples | acceptance | bench [rounds] | lzt | cts [group...]]
-#   (default: tests)
+#   (default: tests; examples also runs UR's urinfo)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kit="$PWD/build/gpu-kit"
@@ -35,7 +35,13 @@ case "${1:-tests}" in
       "$kit/bin/$p" || status=1
     done
     echo "== gpu-check: ur_vector_add"
-    "$kit/bin/ur_vector_add" "$kit/kernels/ur_vector_add.spv" || status=1 ;;
+    "$kit/bin/ur_vector_add" "$kit/kernels/ur_vector_add.spv" || status=1
+    # UR's own tool through zeal's UR face, with the selector above (level_zero:gpu): it must list the GPU.
+    echo "== gpu-check: urinfo"
+    "$kit/bin/urinfo" > "$prefix/urinfo.txt" 2>&1 || status=1
+    cat "$prefix/urinfo.txt"
+    grep -q "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$prefix/urinfo.txt" ||
+      { echo "gpu-check: urinfo does not list the GPU"; status=1; } ;;
   acceptance)
     # The sub-group and dynamic-linking test plans' acceptance suites, through the public C++ API on the GPU.
     for p in acceptance_sub_group acceptance_sub_group_spirv acceptance_range_type acceptance_link_checks; do

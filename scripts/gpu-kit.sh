@@ -52,6 +52,8 @@ for l in libze_zeal_cuda.so.1 ${libraries[@]+"${libraries[@]}"}; do strip -o "$k
 # UR's loader from the SDK (the real file: a copy of the SDK may have lost its links).
 sdk_loader=$(ls "${ZEAL_UR_SDK:-../shared/ur/sdk}"/lib/libur_loader.so.0.* | head -1)
 strip -o "$kit/lib/libur_loader.so.0" "$sdk_loader"
+# UR's own urinfo, which finds that loader by its run path ($ORIGIN/../lib).
+[ -n "$lzt" ] || strip -o "$kit/bin/urinfo" "${ZEAL_UR_SDK:-../shared/ur/sdk}/bin/urinfo"
 cp "$build"/tests/cuda_driver/kernels/*.spv "$build"/bench/cuda/kernels/*.spv \
    "$build"/examples/ur_vector_add/ur_vector_add.spv "$build"/bench/adapter/kernels/launch.spv "$kit/kernels/"
 gzip -9 -c /usr/lib/clc/nvptx64--nvidiacl.bc > "$kit/clc/nvptx64--nvidiacl.bc.gz"

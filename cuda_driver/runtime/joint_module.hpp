@@ -11,8 +11,8 @@
 // kernels of members move to the new load at their next launch (Kernel::function). The pointers handed out are ids
 // (ptx_compiler.hpp), the same in every load: each load's table maps them to its addresses. Members' variables are
 // carried to the new load; a pointer to one taken before a later join still points into the load it came from.
-// Earlier loads stay loaded (a list recorded before a join still launches from the one it was recorded with) until
-// the last member leaves. A destroyed member's code stays in the joint module while another member lives, since a
+// A regular list recorded before a join finds its members' kernels again in the newest load when it runs; earlier
+// loads stay loaded (a launch in flight may run from one) until the last member leaves. A destroyed member's code stays in the joint module while another member lives, since a
 // pointer to its functions, or a member linked with it, may still call it.
 #pragma once
 

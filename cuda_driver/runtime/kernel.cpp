@@ -96,8 +96,15 @@ uint32_t work_dimensions(const ze_group_count_t &groups, const std::array<uint32
 
 ze_result_t Kernel::record(const ze_group_count_t &groups, Launch &launch, std::string &why) const {
   const auto &args = facts_.kernel.args;
+  // The joint module's load number first: a load after it makes run() find the function again, at worst once more.
+  const uint64_t generation = module_.joined() ? module_.device().joint().generation() : 0;
   launch = Launch{function(), &module_.device(), {groups.groupCountX, groups.groupCountY, groups.groupCountZ},
                   group_size_, 0, {}, {}};
+  if (module_.joined()) {
+    launch.member = &module_;
+    launch.kernel_name = &facts_.kernel.name;
+    launch.generation = generation;
+  }
   // Compiled kernels keep their hidden values at the start of dynamic shared memory (ptx_compiler.hpp).
   uint64_t shared = facts_.hidden_params ? ptx_reserved_shared_bytes : 0;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -140,21 +147,27 @@ void Launch::set_groups(const ze_group_count_t &count) {
 }
 
 ze_result_t Launch::run(CUstream stream) const {
+  CUfunction target = function;
+  if (member != nullptr && member->device().joint().generation() != generation) {
+    CUfunction now = nullptr;
+    uint64_t newest = 0;
+    if (member->device().joint().function(*member, *kernel_name, now, newest) == ZE_RESULT_SUCCESS) target = now;
+  }
   std::vector<void *> params(offsets.size());
   for (size_t i = 0; i < offsets.size(); ++i) params[i] = const_cast<uint8_t *>(bytes.data() + offsets[i]);
   const DriverApi &api = device->api();
   // Above 48 KiB, dynamic shared memory must be asked for per function (CUDA's opt-in).
   if (shared_bytes > 48 * 1024) {
-    ze_result_t r = checked(api.cuFuncSetAttribute(function, int(FunctionAttribute::MaxDynamicSharedSizeBytes),
+    ze_result_t r = checked(api.cuFuncSetAttribute(target, int(FunctionAttribute::MaxDynamicSharedSizeBytes),
                                                    int(shared_bytes)),
                             "cuFuncSetAttribute");
     if (r != ZE_RESULT_SUCCESS) return r;
   }
   if (cooperative)
-    return checked(api.cuLaunchCooperativeKernel(function, groups[0], groups[1], groups[2], group_size[0],
+    return checked(api.cuLaunchCooperativeKernel(target, groups[0], groups[1], groups[2], group_size[0],
                                                  group_size[1], group_size[2], shared_bytes, stream, params.data()),
                    "cuLaunchCooperativeKernel");
-  return checked(api.cuLaunchKernel(function, groups[0], groups[1], groups[2], group_size[0], group_size[1],
+  return checked(api.cuLaunchKernel(target, groups[0], groups[1], groups[2], group_size[0], group_size[1],
                                     group_size[2], shared_bytes, stream, params.data(), nullptr),
                  "cuLaunchKernel");
 }

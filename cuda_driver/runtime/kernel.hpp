@@ -21,6 +21,11 @@ struct Launch {
   std::vector<size_t> offsets;    // where each parameter starts in `bytes`
   bool cooperative = false;       // all work-groups resident at once (cuLaunchCooperativeKernel)
   int dims_at = -1;               // the hidden work-dimensions parameter's index in `offsets`; -1 when none
+  // A kernel of a member of the joint module: found again in the newest load when the joint module was loaded
+  // again since it was recorded (a regular list replayed after another module joined).
+  const Module *member = nullptr;
+  const std::string *kernel_name = nullptr;
+  uint64_t generation = 0;
   ze_result_t run(CUstream stream) const;
   // Another group count for the same launch (an indirect launch's, known when it runs): the work dimensions follow.
   void set_groups(const ze_group_count_t &count);

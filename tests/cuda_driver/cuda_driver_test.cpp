@@ -430,7 +430,21 @@ TEST_F(CudaDriver, FunctionPointersCrossModulesAndStayTheSameAsMoreModulesJoin) 
   ASSERT_NO_FATAL_FAILURE(run(first, add));
   for (int i = 0; i < n; ++i) ASSERT_EQ(i + 1, values[i]) << "the caller's own function, at " << i;
 
+  // A regular list recorded before the next join, executed after it.
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(first, 1, 8, &helper));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(regular, first, &one, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+
   ASSERT_NO_FATAL_FAILURE(build(read_kernel("function_pointer_self"), second));
+  std::fill(values, values + n, 0);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, UINT64_MAX));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(3 * i + 1, values[i]) << "the list recorded before the join, at " << i;
+  zeCommandListDestroy(regular);
+  zeCommandQueueDestroy(queue);
   void *second_add = nullptr, *helper_again = nullptr;
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(second, "add_int", &second_add));
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(library, "link_helper", &helper_again));
