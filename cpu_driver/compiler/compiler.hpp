@@ -126,9 +126,9 @@ Status check_runnable(const CpuTarget &target);
 // The process's target: ZEAL_CPU_TARGET (default native), found and checked runnable once.
 const Result<CpuTarget> &process_cpu_target();
 
-// Parses Level Zero build flags; flags it does not know are reported in `log`. The flags of Intel's GPU
-// compiler that mean nothing on a CPU (-ze-opt-*, -ze-intel-*, -cl-*, -g, -s FILE, ...) are accepted silently.
-CompileOptions parse_build_flags(const char *flags, std::string &log);
+// The build flags of zeModuleCreate as CompileOptions (ze_driver/build_flags.hpp reads them; flags it does not
+// know are reported in `log`).
+CompileOptions compile_options_of(const char *flags, std::string &log);
 // The options a module's code is compiled with, as Intel's compiler records them in its binaries
 // ("-ze-opt-level=O2 -library-compilation"): kept in native binaries.
 std::string build_options_record(const CompileOptions &options);

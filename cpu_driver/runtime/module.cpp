@@ -23,10 +23,11 @@ CompileOptions device_options(const Device &device) {
 
 CompileOptions input_options(const Device &device, const char *flags, const ze_module_constants_t *constants,
                              std::string &log) {
-  CompileOptions parsed = parse_build_flags(flags, log);
+  CompileOptions parsed = compile_options_of(flags, log);
   CompileOptions options = device_options(device);
   options.opt_level = parsed.opt_level;
   options.library_compilation = parsed.library_compilation;
+  options.fiber_barriers = parsed.fiber_barriers;
   if (constants != nullptr) {
     for (uint32_t i = 0; i < constants->numConstants; ++i) {
       options.spec_constants.push_back({constants->pConstantIds[i], constants->pConstantValues[i]});

@@ -7,6 +7,7 @@
 #include "cuda_driver/runtime/ptx_cache.hpp"
 
 #include "common/log.hpp"
+#include "ze_driver/build_flags.hpp"
 
 #include <fmt/format.h>
 
@@ -70,16 +71,12 @@ ze_result_t Module::load_image(const void *image, std::string &log) {
 
 namespace {
 
-// The build flags the back end takes; the others are accepted and ignored, as Intel's compiler does.
-PtxOptions options_from(const char *flags, const Device &device) {
+// The back end's options from the build flags (ze_driver/build_flags.hpp: unknown ones get a line in `log`).
+PtxOptions options_from(const ze::BuildFlags &flags, const Device &device) {
   PtxOptions options;
   options.sm = device.ptx_sm();
-  std::istringstream words(flags != nullptr ? flags : "");
-  for (std::string word; words >> word;) {
-    if (word == "-ze-opt-disable") options.opt_level = 0;
-    else if (word.rfind("-ze-opt-level=", 0) == 0) options.opt_level = unsigned(std::atoi(word.c_str() + 14));
-    else if (word == "-library-compilation") options.library_compilation = true;
-  }
+  options.opt_level = flags.opt_level;
+  options.library_compilation = flags.library_compilation;
   return options;
 }
 
@@ -104,7 +101,8 @@ ze_result_t ptx_of(const ze_module_desc_t &desc, const Device &device, std::stri
     }
     return ZE_RESULT_SUCCESS;
   }
-  PtxOptions options = options_from(desc.pBuildFlags, device);
+  const ze::BuildFlags flags = ze::parse_build_flags(desc.pBuildFlags, log);
+  PtxOptions options = options_from(flags, device);
   add_constants(desc.pConstants, options);
   PtxCache *cache = PtxCache::instance();
   const std::string key = cache != nullptr ? PtxCache::key_of({bytes, desc.inputSize}, options) : std::string();
@@ -125,7 +123,8 @@ ze_result_t ptx_of(const ze_module_desc_t &desc, const Device &device, std::stri
   }
   log += program->log;
   for (const PtxKernel &k : program->kernels) kernels.push_back({k, true});
-  ptx = native_binary(*program);
+  // What the code depends on (and the cache key holds): the level and library compilation.
+  ptx = native_binary(*program, ze::build_flags_record({flags.opt_level, flags.library_compilation, false}));
   if (!key.empty()) cache->store(key, ptx);
   return ZE_RESULT_SUCCESS;
 }

@@ -22,7 +22,8 @@ struct KernelFacts {
 // The native binary is PTX; zeal's facts about each kernel ride along as PTX comments ("// zeal.kernel ..."), so
 // the binary stays PTX that CUDA loads as it is. PTX with no such lines (written by hand, or by another compiler)
 // has its kernels' parameters read from the .entry lines, every one taken as bytes by value.
-std::string native_binary(const PtxProgram &program);
+// The flags its code was built with ride along too ("// zeal.build -ze-opt-level=O2", ze_driver/build_flags.hpp).
+std::string native_binary(const PtxProgram &program, const std::string &build_record);
 // The kernels of a native binary; false, with `why` set, when it is not PTX.
 bool read_native_binary(const std::string &ptx, std::vector<KernelFacts> &kernels, std::string &why);
 // Its aliases of variables ("// zeal.alias <host name> <exported name>", after the kernels' lines): PtxProgram's.

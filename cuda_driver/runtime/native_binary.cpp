@@ -77,10 +77,11 @@ void read_entries(const std::string &ptx, std::vector<KernelFacts> &kernels) {
 
 } // namespace
 
-std::string native_binary(const PtxProgram &program) {
+std::string native_binary(const PtxProgram &program, const std::string &build_record) {
   std::string out = header;
   for (const PtxKernel &k : program.kernels) out += kernel_line(k);
   for (const auto &[host, exported] : program.aliases) out += fmt::format("// zeal.alias {} {}\n", host, exported);
+  out += fmt::format("// zeal.build {}\n", build_record);
   return out + program.ptx;
 }
 

@@ -83,7 +83,7 @@ TEST_F(CodeCacheTest, AnotherOptimisationLevelOrKernelIsAnotherEntry) {
   build_and_run_vector_add();
   std::string log;
   CodeCacheStats before = code_cache_stats();
-  build_and_run_vector_add(parse_build_flags("-ze-opt-disable", log));
+  build_and_run_vector_add(compile_options_of("-ze-opt-disable", log));
   EXPECT_EQ(code_cache_stats().misses, before.misses + 1);
   auto ids = build("work_item_ids");
   ASSERT_NE(ids, nullptr);

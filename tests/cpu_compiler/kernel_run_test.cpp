@@ -35,7 +35,7 @@ TEST(CpuCompilerRuns, VectorAddElementByElement) {
 
 TEST(CpuCompilerRuns, VectorAddWithOptimisationDisabled) {
   std::string log;
-  auto program = build("vector_add", parse_build_flags("-ze-opt-disable", log));
+  auto program = build("vector_add", compile_options_of("-ze-opt-disable", log));
   ASSERT_NE(program, nullptr);
   check_vector_add(*program->find_kernel("vector_add"));
 }

@@ -91,7 +91,8 @@ TEST_F(NativeBinaries, KernelPropertiesSurviveTheRoundTrip) {
 TEST_F(NativeBinaries, ABinarySaysTheOptionsItsCodeWasCompiledWith) {
   for (const auto &[flags, record] : {std::pair("-ze-opt-level=1 -ze-opt-large-register-file", "-ze-opt-level=O1"),
                                       std::pair("-ze-opt-disable -g", "-ze-opt-level=O0"),
-                                      std::pair("-library-compilation", "-ze-opt-level=O2 -library-compilation")}) {
+                                      std::pair("-library-compilation", "-ze-opt-level=O2 -library-compilation"),
+                                      std::pair("-zeal-barriers=fibers", "-ze-opt-level=O2 -zeal-barriers=fibers")}) {
     ze_module_handle_t spirv = nullptr;
     std::string log;
     ASSERT_EQ(ZE_RESULT_SUCCESS, build(read_kernel("vector_add.spv"), spirv, &log, flags)) << log;

@@ -205,6 +205,31 @@ TEST_F(CudaDriver, ASpirvVectorAddRunsAndItsNativeBinaryBuildsAgain) {
 
 // Virtual memory: a reserved range, physical memory mapped into it read-write, filled and read back by commands;
 // access attributes as set; sizes that are not whole pages and ranges not reserved are refused.
+// The native binary says which flags its code was built with, as Intel's compiler's binaries do; a flag neither
+// zeal nor Intel's compiler knows gets a line in the build log (the build goes on).
+TEST_F(CudaDriver, TheNativeBinaryRecordsTheBuildFlagsAndTheLogNamesAnUnknownOne) {
+  for (const auto &[flags, record] : {std::pair("-ze-opt-level=3 -ze-opt-large-register-file", "-ze-opt-level=O3"),
+                                      std::pair("-ze-opt-disable -library-compilation",
+                                                "-ze-opt-level=O0 -library-compilation")}) {
+    ze_module_handle_t module = nullptr;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("vector_add"), module, flags));
+    size_t size = 0;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, nullptr));
+    std::string native(size, '\0');
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, reinterpret_cast<uint8_t *>(native.data())));
+    EXPECT_NE(std::string::npos, native.find(std::string("// zeal.build ") + record + "\n")) << flags;
+    zeModuleDestroy(module);
+  }
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("vector_add"), module, "-no-such-flag",
+                                             ZE_MODULE_FORMAT_IL_SPIRV, &log));
+  std::string text;
+  read_build_log(log, text);
+  EXPECT_NE(std::string::npos, text.find("unknown build flag '-no-such-flag' ignored")) << text;
+  zeModuleDestroy(module);
+}
+
 TEST_F(CudaDriver, PhysicalMemoryMappedIntoAReservedRangeIsFilledAndReadBackThroughIt) {
   size_t page = 0;
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemQueryPageSize(context, device, 1, &page));
@@ -251,7 +276,7 @@ TEST_F(CudaDriver, PhysicalMemoryMappedIntoAReservedRangeIsFilledAndReadBackThro
 
 TEST_F(CudaDriver, ASecondBuildOfAModuleIsReadFromTheCacheAndACorruptEntryIsBuiltAgain) {
   std::vector<uint8_t> spirv = read_kernel("vector_add");
-  const char *flags = "-ze-opt-level=1"; // a key no other test builds
+  const char *flags = "-ze-opt-level=1"; // a key no other test builds (the cache entries are counted)
   size_t before = cached_modules();
   uintmax_t whole = 0;
   for (int build = 0; build < 3; ++build) {
