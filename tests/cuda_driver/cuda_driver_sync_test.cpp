@@ -448,5 +448,57 @@ TEST_F(CudaDriver, RegularListsOnSixQueuesWaitingForOneHostSignalAllRunAfterIt) 
   zeEventPoolDestroy(sync_pool);
 }
 
+// Threads that each build a module calling through function pointers (each joins the device's joint module), take
+// a pointer, launch and destroy it, over and over, at once: every launch gets its own module's function and the
+// joint module is loaded again and unloaded under them.
+TEST_F(CudaDriver, ModulesJoiningAndLeavingTheJointModuleFromSeveralThreadsEachRunTheirOwnFunction) {
+  const std::vector<uint8_t> spirv = read_kernel("function_pointer_self");
+  constexpr int threads = 4, rounds = 5, n = 64;
+  std::atomic<int> wrong{0}, failed{0};
+  auto work = [&](int t) {
+    ze_command_list_handle_t own = nullptr;
+    if (create_immediate_list(context, device, own) != ZE_RESULT_SUCCESS) return void(++failed);
+    ze_event_pool_handle_t pool = nullptr;
+    ze_event_handle_t done = nullptr;
+    if (create_host_event_pool(context, 1, pool) != ZE_RESULT_SUCCESS ||
+        create_host_event(pool, 0, done) != ZE_RESULT_SUCCESS)
+      return void(++failed);
+    int *values = static_cast<int *>(shared_memory(n * sizeof(int)));
+    for (int round = 0; round < rounds; ++round) {
+      ze_module_handle_t module = nullptr;
+      ze_kernel_handle_t kernel = nullptr;
+      void *function = nullptr;
+      const char *name = (t + round) % 2 == 0 ? "add_int" : "times_three";
+      if (create_module(context, device, spirv, module) != ZE_RESULT_SUCCESS ||
+          zeModuleGetFunctionPointer(module, name, &function) != ZE_RESULT_SUCCESS ||
+          create_kernel(module, "call_fptr", kernel) != ZE_RESULT_SUCCESS) {
+        ++failed;
+        break;
+      }
+      ze_group_count_t one{1, 1, 1};
+      bool ok = zeKernelSetArgumentValue(kernel, 0, 8, &values) == ZE_RESULT_SUCCESS &&
+                zeKernelSetArgumentValue(kernel, 1, 8, &function) == ZE_RESULT_SUCCESS &&
+                zeKernelSetGroupSize(kernel, n, 1, 1) == ZE_RESULT_SUCCESS &&
+                zeCommandListAppendLaunchKernel(own, kernel, &one, done, 0, nullptr) == ZE_RESULT_SUCCESS &&
+                zeEventHostSynchronize(done, 60'000'000'000ull) == ZE_RESULT_SUCCESS &&
+                zeEventHostReset(done) == ZE_RESULT_SUCCESS;
+      if (!ok) ++failed;
+      for (int i = 0; ok && i < n; ++i)
+        if (values[i] != ((t + round) % 2 == 0 ? i + 1 : 3 * i)) ++wrong;
+      zeKernelDestroy(kernel);
+      zeModuleDestroy(module);
+    }
+    zeMemFree(context, values);
+    zeEventDestroy(done);
+    zeEventPoolDestroy(pool);
+    zeCommandListDestroy(own);
+  };
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) running.emplace_back(work, t);
+  for (std::thread &thread : running) thread.join();
+  EXPECT_EQ(0, failed.load());
+  EXPECT_EQ(0, wrong.load());
+}
+
 } // namespace
 } // namespace zeal::test
