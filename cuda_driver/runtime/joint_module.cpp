@@ -25,15 +25,6 @@ std::string ptx_header_of(const std::string &ptx) {
   return header + "\n.address_size 64\n";
 }
 
-// CUDA's linker's state, destroyed with the object.
-struct LinkState {
-  const DriverApi &api;
-  CUlinkState state = nullptr;
-  ~LinkState() {
-    if (state != nullptr) api.cuLinkDestroy(state);
-  }
-};
-
 // Copies `bytes` between two device addresses, or from one to the host, on the legacy stream (which the driver's
 // streams do not wait for), and waits for it.
 ze_result_t copy_now(const Device &device, CUdeviceptr to, CUdeviceptr from, size_t bytes) {
@@ -109,36 +100,21 @@ ze_result_t JointModule::load(std::string &log) {
   const std::string table = fmt::format("{}.visible .global .align 8 .u64 {}[{}];\n",
                                         ptx_header_of(members_.front().ptx), ptx_function_table,
                                         ptx_function_table_entries);
-  JitErrorLog errors;
-  LinkState link{api};
-  auto failed = [&](const char *call, CUresult r) {
-    log += fmt::format("CUDA's linker failed to make the joint module of {} modules ({}): {}{}\n", members_.size(),
-                       call, device_.cuda().describe(r), errors.suffix());
-    return r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_VALUE ? ZE_RESULT_ERROR_MODULE_LINK_FAILURE
-                                                                        : to_ze_result(r);
-  };
-  if (CUresult r = api.cuLinkCreate_v2(errors.count, errors.options, errors.values, &link.state); r != CUDA_SUCCESS)
-    return failed("cuLinkCreate", r);
-  auto add = [&](const std::string &ptx, const std::string &name) {
-    return api.cuLinkAddData_v2(link.state, CU_JIT_INPUT_PTX, const_cast<char *>(ptx.c_str()), ptx.size() + 1,
-                                name.c_str(), 0, nullptr, nullptr);
-  };
-  if (CUresult r = add(table, "joint_table.ptx"); r != CUDA_SUCCESS) return failed("cuLinkAddData", r);
-  for (const Member &member : members_)
-    if (CUresult r = add(member.ptx, fmt::format("member{}.ptx", member.instance)); r != CUDA_SUCCESS)
-      return failed("cuLinkAddData", r);
-  void *image = nullptr;
-  size_t size = 0;
-  if (CUresult r = api.cuLinkComplete(link.state, &image, &size); r != CUDA_SUCCESS) return failed("cuLinkComplete", r);
+  std::vector<PtxInput> inputs{{&table, "joint_table.ptx"}};
+  for (const Member &member : members_) inputs.push_back({&member.ptx, fmt::format("member{}.ptx", member.instance)});
   CUmodule loaded = nullptr;
-  JitErrorLog load_errors;
-  if (CUresult r = api.cuModuleLoadDataEx(&loaded, image, load_errors.count, load_errors.options, load_errors.values);
-      r != CUDA_SUCCESS)
-  {
-    log += fmt::format("CUDA could not load the joint module: {}{}\n", device_.cuda().describe(r),
-                       load_errors.suffix());
-    return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE : to_ze_result(r);
-  }
+  ze_result_t linked = link_ptx(device_, inputs, fmt::format(" to make the joint module of {} modules", members_.size()),
+                                log, [&](const void *image) {
+                                  JitErrorLog errors;
+                                  CUresult r = api.cuModuleLoadDataEx(&loaded, image, errors.count, errors.options,
+                                                                      errors.values);
+                                  if (r == CUDA_SUCCESS) return ZE_RESULT_SUCCESS;
+                                  log += fmt::format("CUDA could not load the joint module: {}{}\n",
+                                                     device_.cuda().describe(r), errors.suffix());
+                                  return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE
+                                                                     : to_ze_result(r);
+                                });
+  if (linked != ZE_RESULT_SUCCESS) return linked;
   if (ze_result_t r = fill_table(loaded, log); r != ZE_RESULT_SUCCESS) {
     api.cuModuleUnload(loaded);
     return r;

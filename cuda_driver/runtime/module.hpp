@@ -6,6 +6,7 @@
 #include "cuda_driver/runtime/context.hpp"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -96,6 +97,17 @@ struct JitErrorLog {
   // "\n<the log>" when CUDA wrote one, else nothing: the end of a sentence about the failure.
   std::string suffix() const { return text[0] != '\0' ? std::string("\n") + text : std::string(); }
 };
+
+// A PTX text CUDA's linker takes, and the name its log gives it.
+struct PtxInput {
+  const std::string *ptx;
+  std::string name;
+};
+// Links `inputs` with CUDA's linker and hands the image to `use` (which loads it) while the image lives; a failure
+// of the linker is a sentence in `log` ("CUDA's linker failed<what> (cuLinkComplete): ..." with CUDA's own log) and
+// ZE_RESULT_ERROR_MODULE_LINK_FAILURE for PTX it refuses.
+ze_result_t link_ptx(const Device &device, const std::vector<PtxInput> &inputs, const std::string &what,
+                     std::string &log, const std::function<ze_result_t(const void *image)> &use);
 
 // zeModuleDynamicLink (module_link.cpp): every module that imports symbols is linked, by CUDA's linker, with the
 // modules of the list that export them (and theirs in turn) into an image of its own. When one of them is a

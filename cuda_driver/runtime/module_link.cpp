@@ -10,47 +10,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
 namespace zeal::cuda {
 namespace {
 
-// A link's state, destroyed with the object (after the image it made was loaded).
-struct LinkState {
-  const DriverApi &api;
-  CUlinkState state = nullptr;
-  ~LinkState() {
-    if (state != nullptr) api.cuLinkDestroy(state);
-  }
-};
-
 // Links `parts` (the importing module first) and loads the image into the first.
 ze_result_t link_into(const std::vector<Module *> &parts, std::string &log) {
   Module &importer = *parts.front();
-  const Device &device = importer.device();
-  device.make_current();
-  JitErrorLog errors;
-  LinkState link{device.api()};
-  auto failed = [&](const char *call, CUresult r) {
-    log += fmt::format("CUDA's linker failed ({}): {}{}\n", call, device.cuda().describe(r), errors.suffix());
-    return r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_VALUE ? ZE_RESULT_ERROR_MODULE_LINK_FAILURE
-                                                                        : to_ze_result(r);
-  };
-  if (CUresult r = device.api().cuLinkCreate_v2(errors.count, errors.options, errors.values, &link.state); r != CUDA_SUCCESS)
-    return failed("cuLinkCreate", r);
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const std::string &ptx = parts[i]->native();
-    std::string name = fmt::format("module{}.ptx", i);
-    CUresult r = device.api().cuLinkAddData_v2(link.state, CU_JIT_INPUT_PTX, const_cast<char *>(ptx.c_str()),
-                                               ptx.size() + 1, name.c_str(), 0, nullptr, nullptr);
-    if (r != CUDA_SUCCESS) return failed("cuLinkAddData", r);
-  }
-  void *image = nullptr;
-  size_t size = 0;
-  if (CUresult r = device.api().cuLinkComplete(link.state, &image, &size); r != CUDA_SUCCESS)
-    return failed("cuLinkComplete", r);
-  return importer.load_linked(image, log);
+  std::vector<PtxInput> inputs;
+  for (size_t i = 0; i < parts.size(); ++i) inputs.push_back({&parts[i]->native(), fmt::format("module{}.ptx", i)});
+  return link_ptx(importer.device(), inputs, "", log,
+                  [&](const void *image) { return importer.load_linked(image, log); });
 }
 
 // "module 1 (kernels: use_helper)": how the link log names a module of the list.
@@ -103,6 +76,36 @@ bool imports_variable(const Module &m) {
 }
 
 } // namespace
+
+ze_result_t link_ptx(const Device &device, const std::vector<PtxInput> &inputs, const std::string &what,
+                     std::string &log, const std::function<ze_result_t(const void *image)> &use) {
+  device.make_current();
+  const DriverApi &api = device.api();
+  JitErrorLog errors;
+  CUlinkState state = nullptr;
+  auto failed = [&](const char *call, CUresult r) {
+    log += fmt::format("CUDA's linker failed{} ({}): {}{}\n", what, call, device.cuda().describe(r), errors.suffix());
+    return r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_VALUE ? ZE_RESULT_ERROR_MODULE_LINK_FAILURE
+                                                                        : to_ze_result(r);
+  };
+  if (CUresult r = api.cuLinkCreate_v2(errors.count, errors.options, errors.values, &state); r != CUDA_SUCCESS)
+    return failed("cuLinkCreate", r);
+  // The image belongs to the link's state: `use` loads it before the state goes.
+  struct Destroy {
+    const DriverApi &api;
+    CUlinkState state;
+    ~Destroy() { api.cuLinkDestroy(state); }
+  } destroy{api, state};
+  for (const PtxInput &input : inputs) {
+    CUresult r = api.cuLinkAddData_v2(state, CU_JIT_INPUT_PTX, const_cast<char *>(input.ptx->c_str()),
+                                      input.ptx->size() + 1, input.name.c_str(), 0, nullptr, nullptr);
+    if (r != CUDA_SUCCESS) return failed("cuLinkAddData", r);
+  }
+  void *image = nullptr;
+  size_t size = 0;
+  if (CUresult r = api.cuLinkComplete(state, &image, &size); r != CUDA_SUCCESS) return failed("cuLinkComplete", r);
+  return use(image);
+}
 
 ze_result_t dynamic_link(uint32_t count, ze_module_handle_t *handles, ze_module_build_log_handle_t *link_log) {
   if (count > 0 && handles == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
