@@ -57,6 +57,7 @@ enum class Attribute : int {
   GlobalMemoryBusWidth = 37, // bits
   L2CacheSize = 38,
   MaxThreadsPerMultiprocessor = 39,
+  AsyncEngineCount = 40, // copy engines that run beside kernels
   UnifiedAddressing = 41,
   ComputeCapabilityMajor = 75,
   ComputeCapabilityMinor = 76,

@@ -1,5 +1,6 @@
 // Command lists (command_list.hpp) and the zeCommandList* entry points: launches, copies, fills, barriers, events.
 #include "cuda_driver/runtime/command_list.hpp"
+#include "cuda_driver/runtime/command_queue.hpp"
 #include "cuda_driver/runtime/indirect_launch.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
@@ -12,8 +13,8 @@
 
 namespace zeal::cuda {
 
-CommandList::CommandList(Device &device, CUstream stream, bool synchronous)
-    : device_(device), stream_(stream), synchronous_(synchronous) {}
+CommandList::CommandList(Device &device, CUstream stream, uint32_t group, bool synchronous)
+    : device_(device), stream_(stream), group_(group), synchronous_(synchronous) {}
 
 CommandList::~CommandList() {
   if (stream_ == nullptr) return;
@@ -101,11 +102,22 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
   });
 }
 
+// A list of the copy-only queue group runs no kernels.
+ze_result_t check_compute(const char *entry_point, const CommandList &list) {
+  if (list.group() == compute_group) return ZE_RESULT_SUCCESS;
+  zeal::logger("zeal-cuda").error("{}: the command list belongs to the copy-only queue group {}, which runs no "
+                                  "kernels", entry_point, list.group());
+  return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
 ze_result_t append_launch_as(bool cooperative, ze_command_list_handle_t handle, ze_kernel_handle_t kernel,
                              const ze_group_count_t *groups, ze_event_handle_t signal, uint32_t count,
                              ze_event_handle_t *waits) {
   if (handle == nullptr || kernel == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (groups == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_compute("zeCommandListAppendLaunchKernel", *CommandList::from(handle));
+      r != ZE_RESULT_SUCCESS)
+    return r;
   auto launch = std::make_shared<Launch>();
   std::string why;
   if (ze_result_t r = Kernel::from(kernel)->record(*groups, *launch, why); r != ZE_RESULT_SUCCESS) {
@@ -128,6 +140,9 @@ ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t k
                                      ze_event_handle_t *waits) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (kernels == nullptr || groups_at == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = check_compute("zeCommandListAppendLaunchKernelIndirect", *CommandList::from(handle));
+      r != ZE_RESULT_SUCCESS)
+    return r;
   std::vector<std::shared_ptr<Launch>> launches;
   for (uint32_t i = 0; i < kernel_count; ++i) {
     if (kernels[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -359,7 +374,11 @@ ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device, 
                         ze_command_list_handle_t *out) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *out = new CommandList(*Device::from(device), nullptr, false);
+  if (std::string why; !valid_queue(*Device::from(device), desc->commandQueueGroupOrdinal, 0, why)) {
+    zeal::logger("zeal-cuda").error("zeCommandListCreate: {}", why);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  *out = new CommandList(*Device::from(device), nullptr, desc->commandQueueGroupOrdinal, false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -367,9 +386,14 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
                                   const ze_command_queue_desc_t *desc, ze_command_list_handle_t *out) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (std::string why; !valid_queue(*Device::from(device), desc->ordinal, desc->index, why)) {
+    zeal::logger("zeal-cuda").error("zeCommandListCreateImmediate: {}", why);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   CUstream stream = nullptr;
   if (ze_result_t r = new_stream(*Device::from(device), stream, desc->priority); r != ZE_RESULT_SUCCESS) return r;
-  *out = new CommandList(*Device::from(device), stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  *out = new CommandList(*Device::from(device), stream, desc->ordinal,
+                         desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
 

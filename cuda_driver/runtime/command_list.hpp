@@ -15,7 +15,7 @@ using Command = std::function<ze_result_t(CUstream)>;
 class CommandList : public _ze_command_list_handle_t {
 public:
   // `immediate`: with the stream it enqueues on; `synchronous`: each append also waits for its command to finish.
-  CommandList(Device &device, CUstream stream, bool synchronous);
+  CommandList(Device &device, CUstream stream, uint32_t group, bool synchronous);
   ~CommandList();
   static CommandList *from(ze_command_list_handle_t h) { return static_cast<CommandList *>(h); }
   Device &device() const { return device_; }
@@ -24,6 +24,8 @@ public:
   void close() { closed_ = true; }
   void reset();
   CUstream stream() const { return stream_; }
+  // Its queue group (command_queue.hpp): a list of the copy group runs no kernels.
+  uint32_t group() const { return group_; }
 
   // Records the command, or, on an immediate list, enqueues it now.
   ze_result_t append(Command command);
@@ -33,6 +35,7 @@ public:
 private:
   Device &device_;
   CUstream stream_; // immediate lists only
+  uint32_t group_;
   bool synchronous_;
   bool closed_ = false;
   std::vector<Command> commands_;

@@ -4,6 +4,12 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 
+#include "common/log.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace zeal::cuda {
 
@@ -39,17 +45,41 @@ ze_result_t Fence::wait(uint64_t timeout) const {
   return result;
 }
 
+uint32_t queues_in_group(const Device &device, uint32_t ordinal) {
+  if (ordinal == copy_group) return uint32_t(std::max(1, device.attribute(Attribute::AsyncEngineCount)));
+  const char *connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  const int set = connections != nullptr ? std::atoi(connections) : 0;
+  return uint32_t(set >= 1 && set <= 32 ? set : 8);
+}
+
+bool valid_queue(const Device &device, uint32_t ordinal, uint32_t index, std::string &why) {
+  if (ordinal >= queue_group_count) {
+    why = fmt::format("queue group {} does not exist; {} has groups 0 (compute and copy) and 1 (copy)", ordinal,
+                      device.properties().name);
+    return false;
+  }
+  if (index >= queues_in_group(device, ordinal)) {
+    why = fmt::format("queue group {} of {} has {} queues; index {} is past them", ordinal, device.properties().name,
+                      queues_in_group(device, ordinal), index);
+    return false;
+  }
+  return true;
+}
+
 namespace {
 
 ze_result_t queue_create(ze_context_handle_t context, ze_device_handle_t device, const ze_command_queue_desc_t *desc,
                          ze_command_queue_handle_t *out) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (desc == nullptr || out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->ordinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   Device &d = *Device::from(device);
+  if (std::string why; !valid_queue(d, desc->ordinal, desc->index, why)) {
+    zeal::logger("zeal-cuda").error("zeCommandQueueCreate: {}", why);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   CUstream stream = nullptr;
   if (ze_result_t r = new_stream(d, stream, desc->priority); r != ZE_RESULT_SUCCESS) return r;
-  *out = new CommandQueue(d, stream, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  *out = new CommandQueue(d, stream, desc->ordinal, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -62,6 +92,11 @@ ze_result_t queue_execute(ze_command_queue_handle_t handle, uint32_t count, ze_c
     if (lists[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     const CommandList *list = CommandList::from(lists[i]);
     if (list->immediate() || !list->closed()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    if (list->group() != queue->group()) {
+      zeal::logger("zeal-cuda").error("zeCommandQueueExecuteCommandLists: list {} was made for queue group {}, the "
+                                      "queue belongs to group {}", i, list->group(), queue->group());
+      return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    }
   }
   queue->device().make_current();
   for (uint32_t i = 0; i < count; ++i)

@@ -4,21 +4,34 @@
 
 #include "cuda_driver/runtime/context.hpp"
 
+#include <string>
+
 namespace zeal::cuda {
+
+// Two groups of queues, as zeDeviceGetCommandQueueGroupProperties lists them: 0 computes and copies (as many queues
+// as CUDA has hardware work queues: CUDA_DEVICE_MAX_CONNECTIONS, 8 unless set), 1 only copies (as many as the card
+// has copy engines). Every queue is a stream of its own whatever its index; CUDA picks the engines.
+enum QueueGroup : uint32_t { compute_group = 0, copy_group = 1 };
+inline constexpr uint32_t queue_group_count = 2;
+uint32_t queues_in_group(const Device &device, uint32_t ordinal);
+// Whether `ordinal` and `index` name a queue of the device; a sentence in `why` when not.
+bool valid_queue(const Device &device, uint32_t ordinal, uint32_t index, std::string &why);
 
 class CommandQueue : public _ze_command_queue_handle_t {
 public:
-  CommandQueue(Device &device, CUstream stream, bool synchronous)
-      : device_(device), stream_(stream), synchronous_(synchronous) {}
+  CommandQueue(Device &device, CUstream stream, uint32_t group, bool synchronous)
+      : device_(device), stream_(stream), group_(group), synchronous_(synchronous) {}
   ~CommandQueue();
   static CommandQueue *from(ze_command_queue_handle_t h) { return static_cast<CommandQueue *>(h); }
   Device &device() const { return device_; }
   CUstream stream() const { return stream_; }
   bool synchronous() const { return synchronous_; }
+  uint32_t group() const { return group_; }
 
 private:
   Device &device_;
   CUstream stream_;
+  uint32_t group_;
   bool synchronous_;
 };
 

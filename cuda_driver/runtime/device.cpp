@@ -1,10 +1,12 @@
 // The CUDA devices: their Level Zero properties, as CUDA reports the card, and the zeDevice* entry points.
+#include "cuda_driver/runtime/command_queue.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 #include "cuda_driver/runtime/driver.hpp"
 #include "cuda_driver/runtime/joint_module.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -164,16 +166,22 @@ ze_result_t device_get_module_properties(ze_device_handle_t device, ze_device_mo
   return properties_of<&Device::module_properties>(device, out);
 }
 
-// One group of queues that compute and copy: every queue is a CUDA stream of its own.
+// The two queue groups of command_queue.hpp: every queue is a CUDA stream of its own.
 ze_result_t device_get_command_queue_group_properties(ze_device_handle_t device, uint32_t *count,
                                                       ze_command_queue_group_properties_t *out) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (count == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  ze_command_queue_group_properties_t group{};
-  group.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
-  group.maxMemoryFillPatternSize = 128;
-  group.numQueues = 1;
-  return ze::list_properties(group, count, out);
+  std::array<ze_command_queue_group_properties_t, queue_group_count> groups{};
+  for (uint32_t ordinal = 0; ordinal < queue_group_count; ++ordinal) {
+    ze_command_queue_group_properties_t &group = groups[ordinal];
+    group.flags = ordinal == compute_group
+                      ? ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
+                            ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS
+                      : ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+    group.maxMemoryFillPatternSize = 128;
+    group.numQueues = queues_in_group(*Device::from(device), ordinal);
+  }
+  return ze::list_properties(std::span<const ze_command_queue_group_properties_t>(groups), count, out);
 }
 
 ze_result_t device_get_memory_properties(ze_device_handle_t handle, uint32_t *count,

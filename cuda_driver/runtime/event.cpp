@@ -30,7 +30,13 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
     return checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, 0, 0), "cuStreamWriteValue32");
   }
   ze_result_t r = ZE_RESULT_SUCCESS;
-  if (!slot_.word_waited.load()) {
+  if (!slot_.word_waited.load() && slot_.recorded.load()) {
+    // A second signal with no reset between them: a CUDA event stands for its latest record only, so recording it
+    // again would make the waits enqueued meanwhile wait for this signal instead of the first (a ping-pong of two
+    // lists through two events would then wait for ever). Waits go to the first record; signals write the word
+    // from now on.
+    slot_.word_waited.store(true);
+  } else if (!slot_.word_waited.load()) {
     std::call_once(slot_.made, [&] {
       checked(api.cuEventCreate(&slot_.recorded_event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
     });

@@ -448,6 +448,53 @@ TEST_F(CudaDriver, RegularListsOnSixQueuesWaitingForOneHostSignalAllRunAfterIt) 
   zeEventPoolDestroy(sync_pool);
 }
 
+// A ping-pong of two lists through two events (level-zero-tests' mixed-list case): a regular list executed first
+// waits for ev0, resets it and signals ev1, many times over, before the immediate list that answers (waits for ev1,
+// resets it, signals ev0) is even appended. Each wait must be released by the other side's next signal, not its
+// last: a CUDA event recorded for every signal stands for the latest record only, so only a slot's first signal
+// (with no reset since) is recorded, and the later ones write the event's word.
+TEST_F(CudaDriver, TwoListsPingPongThroughTwoEventsARegularOneExecutedFirst) {
+  constexpr int rounds = 200;
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t ev0 = nullptr, ev1 = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 2, pool));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, ev0));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 1, ev1));
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+  for (int i = 0; i < rounds; ++i) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &ev0));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(regular, ev0));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(regular, ev1));
+  }
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(ev0));
+  for (int i = 0; i < rounds; ++i) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &ev1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(list, ev1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, ev0));
+  }
+  const ze_result_t finished = zeCommandQueueSynchronize(queue, 20'000'000'000ull);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, finished) << "the ping-pong stopped";
+  if (finished == ZE_RESULT_SUCCESS) {
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 20'000'000'000ull));
+    EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(ev1));
+  } else {
+    // Release both sides so that the test ends.
+    for (int i = 0; i < 2 * rounds; ++i) {
+      zeEventHostSignal(ev0);
+      zeEventHostSignal(ev1);
+    }
+  }
+  zeCommandListDestroy(regular);
+  zeCommandQueueDestroy(queue);
+  zeEventDestroy(ev1);
+  zeEventDestroy(ev0);
+  zeEventPoolDestroy(pool);
+}
+
 // Threads that each build a module calling through function pointers (each joins the device's joint module), take
 // a pointer, launch and destroy it, over and over, at once: every launch gets its own module's function and the
 // joint module is loaded again and unloaded under them.

@@ -54,6 +54,79 @@ TEST_F(CudaDriver, TheDeviceIsAGpuWithSubGroupsOfAWarpAndItsHalvesAndQuarters) {
               static_cast<unsigned long>(p.maxMemAllocSize >> 20));
 }
 
+// Two queue groups: 0 computes and copies with CUDA's hardware work queues, 1 only copies with the card's copy
+// engines. A copy-only list copies and refuses kernels, a list runs only on a queue of its own group, and a group or
+// index past the device's is refused.
+TEST_F(CudaDriver, AComputeGroupAndACopyOnlyGroupOfQueuesEachRunTheirOwnLists) {
+  uint32_t count = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));
+  ASSERT_EQ(2u, count);
+  std::vector<ze_command_queue_group_properties_t> groups(
+      count, ze_command_queue_group_properties_t{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES, nullptr, 0, 0, 0});
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetCommandQueueGroupProperties(device, &count, groups.data()));
+  EXPECT_NE(0u, groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
+  EXPECT_NE(0u, groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS);
+  EXPECT_EQ(uint32_t(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY), groups[1].flags);
+  EXPECT_GE(groups[0].numQueues, 1u);
+  EXPECT_GE(groups[1].numQueues, 1u);
+
+  auto copy_desc = ze_desc<ze_command_queue_desc_t>();
+  copy_desc.ordinal = 1;
+  copy_desc.index = groups[1].numQueues - 1;
+  ze_command_list_handle_t copier = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(context, device, &copy_desc, &copier));
+  constexpr int n = 1024;
+  std::vector<int> values(n), back(n, 0);
+  std::iota(values.begin(), values.end(), 7);
+  int *memory = static_cast<int *>(device_memory(n * sizeof(int)));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(copier, memory, values.data(), n * 4, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(copier, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(copier, back.data(), memory, n * 4, nullptr, 0, nullptr));
+  ze_module_handle_t module = nullptr;
+  ze_kernel_handle_t kernel = nullptr;
+  ASSERT_NO_FATAL_FAILURE(build(read_kernel("vector_add"), module));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "vector_add", kernel));
+  ze_group_count_t one{1, 1, 1};
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListAppendLaunchKernel(copier, kernel, &one, nullptr, 0, nullptr))
+      << "a copy-only list runs no kernels";
+  zeCommandListDestroy(copier); // waits for its copies
+  EXPECT_EQ(values, back);
+
+  // A regular list runs on a queue of its own group only.
+  ze_command_queue_handle_t copy_queue = nullptr;
+  copy_desc.index = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(context, device, &copy_desc, &copy_queue));
+  auto compute_list_desc = ze_desc<ze_command_list_desc_t>();
+  ze_command_list_handle_t compute_list = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &compute_list_desc, &compute_list));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(compute_list));
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+            zeCommandQueueExecuteCommandLists(copy_queue, 1, &compute_list, nullptr));
+  auto copy_list_desc = ze_desc<ze_command_list_desc_t>();
+  copy_list_desc.commandQueueGroupOrdinal = 1;
+  ze_command_list_handle_t copy_list = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(context, device, &copy_list_desc, &copy_list));
+  std::fill(back.begin(), back.end(), 0);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(copy_list, back.data(), memory, n * 4, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(copy_list));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(copy_queue, 1, &copy_list, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(copy_queue, UINT64_MAX));
+  EXPECT_EQ(values, back);
+
+  ze_command_queue_handle_t none = nullptr;
+  auto past = ze_desc<ze_command_queue_desc_t>();
+  past.ordinal = 2;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(context, device, &past, &none));
+  past.ordinal = 1;
+  past.index = groups[1].numQueues;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(context, device, &past, &none));
+  for (ze_command_list_handle_t l : {compute_list, copy_list}) zeCommandListDestroy(l);
+  zeCommandQueueDestroy(copy_queue);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+  zeMemFree(context, memory);
+}
+
 TEST_F(CudaDriver, MemoryOfEveryKindRoundTripsThroughCopies) {
   constexpr size_t n = 1 << 20;
   std::vector<int> in(n), out(n, -1);
