@@ -16,7 +16,28 @@
 
 namespace zeal::cuda {
 
+namespace {
+
+// IPC handles of device memory are CUDA's (CUipcMemHandle, the 64 bytes of Level Zero's handle). CUDA does not open
+// a handle in the process that made it, so this process's own handles are remembered and open as the allocation.
+struct OwnHandles {
+  std::mutex mutex;
+  std::map<std::string, uintptr_t> pointers; // the handle's bytes → the allocation's start
+  static OwnHandles &instance() {
+    static auto *own = new OwnHandles; // never destroyed: handles may be used while the process exits
+    return *own;
+  }
+};
+
+} // namespace
+
 void release(const Driver &driver, const Allocation &a) {
+  if (a.type == ZE_MEMORY_TYPE_DEVICE && !a.opened_ipc) {
+    // Its IPC handles name nothing from now on (zeMemFree, or the context going with it).
+    OwnHandles &own = OwnHandles::instance();
+    std::lock_guard lock(own.mutex);
+    std::erase_if(own.pointers, [&](const auto &entry) { return entry.second == a.start; });
+  }
   const Device *device = a.device != nullptr ? a.device : driver.devices().front();
   device->make_current();
   if (a.opened_ipc) {
@@ -91,17 +112,6 @@ ze_result_t mem_alloc_shared(ze_context_handle_t context, const ze_device_mem_al
   return allocate(*Context::from(context), owner, ZE_MEMORY_TYPE_SHARED, size, alignment, out);
 }
 
-// IPC handles of device memory are CUDA's (CUipcMemHandle, the 64 bytes of Level Zero's handle). CUDA does not open
-// a handle in the process that made it, so this process's own handles are remembered and open as the allocation.
-struct OwnHandles {
-  std::mutex mutex;
-  std::map<std::string, uintptr_t> pointers; // the handle's bytes → the allocation's start
-  static OwnHandles &instance() {
-    static auto *own = new OwnHandles; // never destroyed: handles may be used while the process exits
-    return *own;
-  }
-};
-
 ze_result_t mem_free(ze_context_handle_t handle, void *pointer) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (pointer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -118,9 +128,6 @@ ze_result_t mem_free(ze_context_handle_t handle, void *pointer) {
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   release(context->driver(), *allocation);
-  OwnHandles &own = OwnHandles::instance();
-  std::lock_guard lock(own.mutex);
-  std::erase_if(own.pointers, [&](const auto &entry) { return entry.second == allocation->start; });
   return ZE_RESULT_SUCCESS;
 }
 
