@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <map>
 #include <iterator>
 #include <regex>
 #include <string>
@@ -415,6 +417,69 @@ TEST(PtxRename, WholeSymbolsAreRenamedAndNothingThatMerelyLooksLikeThem) {
                                "}\n";
   EXPECT_EQ(expected, rename_ptx_symbols(ptx, names));
   EXPECT_EQ(ptx, rename_ptx_symbols(ptx, {}));
+}
+
+// The renaming on the back end's own PTX, as the joint module does it: every visible symbol of a library built for
+// function pointers and of a module importing from it takes its new name wherever it stands (definitions,
+// declarations, calls, the address globals' initialisers), and every other word of the text stays as it was.
+TEST(PtxRename, ALibraryAndItsImportersPtxTakeTheirNewNamesEverywhereAndNothingElseChanges) {
+  PtxOptions library;
+  library.library_compilation = true;
+  auto exporter = compile_ptx(cpu_test_kernel("link_library"), library);
+  auto importer = compile_ptx(cpu_test_kernel("link_user"), PtxOptions{});
+  ASSERT_TRUE(exporter) << exporter.error().message;
+  ASSERT_TRUE(importer) << importer.error().message;
+  const std::map<std::string, std::string> names{{"link_helper", "link_helper__zm1"},
+                                                 {"link_twice", "link_twice__zm1"},
+                                                 {"link_offset", "link_offset__zm1"},
+                                                 {"__zeal_fp_link_helper", "__zeal_fp_link_helper__zm1"},
+                                                 {"__zeal_fp_link_twice", "__zeal_fp_link_twice__zm1"},
+                                                 {"use_helper", "use_helper__zm2"}};
+  // The words of a text outside its comments (which the renaming leaves as they are), split where PTX splits
+  // identifiers.
+  auto words = [](const std::string &text) {
+    std::vector<std::string> out;
+    std::string word;
+    bool comment = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (!comment && c == '/' && i + 1 < text.size() && text[i + 1] == '/') comment = true;
+      if (comment) {
+        comment = c != '\n';
+        continue;
+      }
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.') {
+        word += c;
+      } else if (!word.empty()) {
+        out.push_back(word);
+        word.clear();
+      }
+    }
+    if (!word.empty()) out.push_back(word);
+    return out;
+  };
+  for (const std::string *ptx : {&exporter->ptx, &importer->ptx}) {
+    const std::string renamed = rename_ptx_symbols(*ptx, names);
+    std::vector<std::string> before = words(*ptx), after = words(renamed);
+    ASSERT_EQ(before.size(), after.size());
+    size_t changed = 0;
+    for (size_t i = 0; i < before.size(); ++i) {
+      auto found = names.find(before[i]);
+      if (found == names.end()) {
+        EXPECT_EQ(before[i], after[i]) << "word " << i;
+      } else {
+        EXPECT_EQ(found->second, after[i]) << "word " << i;
+        ++changed;
+      }
+    }
+    EXPECT_GT(changed, 0u);
+  }
+  const std::string user = rename_ptx_symbols(importer->ptx, names);
+  EXPECT_NE(std::string::npos, user.find(".visible .entry use_helper__zm2(")) << user;
+  EXPECT_NE(std::string::npos, user.find("link_helper__zm1")) << user;
+  EXPECT_NE(std::string::npos, user.find("link_offset__zm1")) << user;
+  const std::string lib = rename_ptx_symbols(exporter->ptx, names);
+  EXPECT_NE(std::string::npos, lib.find("__zeal_fp_link_helper__zm1 = link_helper__zm1;")) << lib;
 }
 
 TEST(PtxCompiler, AnArchitectureNewerThanLlvm15KnowsGetsPtxForSm86AndANote) {
