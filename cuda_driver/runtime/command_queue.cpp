@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace zeal::cuda {
 
@@ -47,9 +46,7 @@ ze_result_t Fence::wait(uint64_t timeout) const {
 
 uint32_t queues_in_group(const Device &device, uint32_t ordinal) {
   if (ordinal == copy_group) return uint32_t(std::max(1, device.attribute(Attribute::AsyncEngineCount)));
-  const char *connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  const int set = connections != nullptr ? std::atoi(connections) : 0;
-  return uint32_t(set >= 1 && set <= 32 ? set : 8);
+  return device.work_queues();
 }
 
 bool valid_queue(const Device &device, uint32_t ordinal, uint32_t index, std::string &why) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -15,6 +16,8 @@ namespace zeal::cuda {
 
 Device::Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice device, CUcontext context)
     : cuda_(cuda), facts_(facts), device_(device), context_(context), joint_(std::make_unique<JointModule>(*this)) {
+  if (const char *connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"))
+    if (const int set = std::atoi(connections); set >= 1 && set <= 32) work_queues_ = uint32_t(set);
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_GPU;
   p.vendorId = 0x10de; // NVIDIA's PCI vendor id

@@ -50,6 +50,9 @@ public:
   int attribute(Attribute which) const;
   // The CUDA module of the device's modules that call each other's functions through pointers (joint_module.hpp).
   JointModule &joint() const { return *joint_; }
+  // How many hardware work queues CUDA feeds the device's streams through: CUDA_DEVICE_MAX_CONNECTIONS (CUDA's own
+  // variable, 1 to 32, read when the device is made as CUDA reads it at its start), else CUDA's default of 8.
+  uint32_t work_queues() const { return work_queues_; }
 
 private:
   const CudaLibrary &cuda_;
@@ -63,6 +66,7 @@ private:
   mutable CUfunction stamp_ = nullptr;
   std::atomic<bool> prints_{false};
   std::unique_ptr<JointModule> joint_;
+  uint32_t work_queues_ = 8;
 };
 
 class Driver : public _ze_driver_handle_t {
