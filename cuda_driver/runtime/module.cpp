@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 namespace zeal::cuda {
 
