@@ -212,9 +212,6 @@ ze_result_t JointModule::global(const Module &module, const std::string &name, C
   std::lock_guard lock(mutex_);
   const Member *member = find(module);
   if (member == nullptr || current_ == nullptr) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
-  // A variable the module imports is its exporter's.
-  if (auto source = module.import_sources().find(name); source != module.import_sources().end())
-    if (const Member *exporter = find(*source->second)) member = exporter;
   device_.make_current();
   const std::string there = renamed(name, member->instance);
   CUresult r = device_.api().cuModuleGetGlobal_v2(&address, &bytes, current_, there.c_str());
