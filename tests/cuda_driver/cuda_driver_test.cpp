@@ -457,6 +457,9 @@ TEST_F(CudaDriver, DynamicLinkResolvesAnImportedFunctionAndSharesAVariableAndNam
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, nullptr, 0, nullptr));
   finish();
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(int(3 * i + 1 + 2000), out[i]) << i;
+  void *imported = nullptr;
+  EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, zeModuleGetGlobalPointer(user, "link_offset", &size, &imported))
+      << "a variable is its exporter's to give, as on the CPU driver";
   zeMemFree(context, out);
   zeKernelDestroy(kernel);
   zeModuleDestroy(user);
