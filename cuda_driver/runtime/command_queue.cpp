@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace zeal::cuda {
 
 CommandQueue::~CommandQueue() {
@@ -45,8 +43,7 @@ ze_result_t Fence::wait(uint64_t timeout) const {
 }
 
 uint32_t queues_in_group(const Device &device, uint32_t ordinal) {
-  if (ordinal == copy_group) return uint32_t(std::max(1, device.attribute(Attribute::AsyncEngineCount)));
-  return device.work_queues();
+  return ordinal == copy_group ? device.copy_engines() : device.work_queues();
 }
 
 bool valid_queue(const Device &device, uint32_t ordinal, uint32_t index, std::string &why) {
@@ -55,9 +52,9 @@ bool valid_queue(const Device &device, uint32_t ordinal, uint32_t index, std::st
                       device.properties().name);
     return false;
   }
-  if (index >= queues_in_group(device, ordinal)) {
+  if (const uint32_t queues = queues_in_group(device, ordinal); index >= queues) {
     why = fmt::format("queue group {} of {} has {} queues; index {} is past them", ordinal, device.properties().name,
-                      queues_in_group(device, ordinal), index);
+                      queues, index);
     return false;
   }
   return true;

@@ -18,6 +18,7 @@ Device::Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice devic
     : cuda_(cuda), facts_(facts), device_(device), context_(context), joint_(std::make_unique<JointModule>(*this)) {
   if (const char *connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"))
     if (const int set = std::atoi(connections); set >= 1 && set <= 32) work_queues_ = uint32_t(set);
+  copy_engines_ = uint32_t(std::max(1, attribute(Attribute::AsyncEngineCount)));
   auto &p = properties_;
   p.type = ZE_DEVICE_TYPE_GPU;
   p.vendorId = 0x10de; // NVIDIA's PCI vendor id

@@ -53,6 +53,8 @@ public:
   // How many hardware work queues CUDA feeds the device's streams through: CUDA_DEVICE_MAX_CONNECTIONS (CUDA's own
   // variable, 1 to 32, read when the device is made as CUDA reads it at its start), else CUDA's default of 8.
   uint32_t work_queues() const { return work_queues_; }
+  // The copy engines that run beside kernels (CUDA's async engine count, at least 1).
+  uint32_t copy_engines() const { return copy_engines_; }
 
 private:
   const CudaLibrary &cuda_;
@@ -67,6 +69,7 @@ private:
   std::atomic<bool> prints_{false};
   std::unique_ptr<JointModule> joint_;
   uint32_t work_queues_ = 8;
+  uint32_t copy_engines_ = 1;
 };
 
 class Driver : public _ze_driver_handle_t {

@@ -103,17 +103,10 @@ ze_result_t JointModule::load(std::string &log) {
   std::vector<PtxInput> inputs{{&table, "joint_table.ptx"}};
   for (const Member &member : members_) inputs.push_back({&member.ptx, fmt::format("member{}.ptx", member.instance)});
   CUmodule loaded = nullptr;
-  ze_result_t linked = link_ptx(device_, inputs, fmt::format(" to make the joint module of {} modules", members_.size()),
-                                log, [&](const void *image) {
-                                  JitErrorLog errors;
-                                  CUresult r = api.cuModuleLoadDataEx(&loaded, image, errors.count, errors.options,
-                                                                      errors.values);
-                                  if (r == CUDA_SUCCESS) return ZE_RESULT_SUCCESS;
-                                  log += fmt::format("CUDA could not load the joint module: {}{}\n",
-                                                     device_.cuda().describe(r), errors.suffix());
-                                  return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE
-                                                                     : to_ze_result(r);
-                                });
+  const std::string what = fmt::format(" to make the joint module of {} modules", members_.size());
+  ze_result_t linked = link_ptx(device_, inputs, what, log, [&](const void *image) {
+    return load_cuda_module(device_, image, "the joint module", loaded, log);
+  });
   if (linked != ZE_RESULT_SUCCESS) return linked;
   if (ze_result_t r = fill_table(loaded, log); r != ZE_RESULT_SUCCESS) {
     api.cuModuleUnload(loaded);
@@ -131,29 +124,41 @@ ze_result_t JointModule::load(std::string &log) {
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t JointModule::fill_table(CUmodule module, std::string &log) {
+ze_result_t JointModule::enter(CUmodule module, CUdeviceptr table, size_t id, const Pointer &pointer) {
   const DriverApi &api = device_.api();
-  CUdeviceptr table = 0;
+  CUdeviceptr address = 0;
+  size_t size = 0;
+  const std::string global = renamed(ptx_function_address_prefix + pointer.name, pointer.instance);
+  CUresult r = api.cuModuleGetGlobal_v2(&address, &size, module, global.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND || (r == CUDA_SUCCESS && size != sizeof(uint64_t)))
+    return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
+  return checked(api.cuMemcpyAsync(table + id * sizeof(uint64_t), address, sizeof(uint64_t), nullptr),
+                 "cuMemcpyAsync");
+}
+
+ze_result_t JointModule::table_of(CUmodule module, CUdeviceptr &table) const {
   size_t bytes = 0;
-  if (ze_result_t r = checked(api.cuModuleGetGlobal_v2(&table, &bytes, module, ptx_function_table),
-                              "cuModuleGetGlobal_v2");
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  std::vector<uint64_t> entries(pointers_.size(), 0);
+  return checked(device_.api().cuModuleGetGlobal_v2(&table, &bytes, module, ptx_function_table),
+                 "cuModuleGetGlobal_v2");
+}
+
+// Entries of pointers whose code went with the last member stay 0, as a new load's table starts.
+ze_result_t JointModule::fill_table(CUmodule module, std::string &log) {
+  CUdeviceptr table = 0;
+  if (ze_result_t r = table_of(module, table); r != ZE_RESULT_SUCCESS) return r;
   for (size_t id = 1; id < pointers_.size(); ++id) {
     const Pointer &p = pointers_[id];
     if (std::none_of(members_.begin(), members_.end(), [&](const Member &m) { return m.instance == p.instance; }))
-      continue; // its code went with the last member: entry 0
-    CUdeviceptr address = 0;
-    size_t size = 0;
-    const std::string global = renamed(ptx_function_address_prefix + p.name, p.instance);
-    if (api.cuModuleGetGlobal_v2(&address, &size, module, global.c_str()) != CUDA_SUCCESS || size != 8) {
+      continue;
+    if (ze_result_t r = enter(module, table, id, p); r == ZE_RESULT_ERROR_INVALID_FUNCTION_NAME) {
       log += fmt::format("the joint module lacks the address of '{}'\n", p.name);
       return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    } else if (r != ZE_RESULT_SUCCESS) {
+      return r;
     }
-    if (ze_result_t r = copy_now(device_, CUdeviceptr(&entries[id]), address, 8); r != ZE_RESULT_SUCCESS) return r;
   }
-  return copy_now(device_, table, CUdeviceptr(entries.data()), entries.size() * sizeof(uint64_t));
+  return checked(device_.api().cuStreamSynchronize(nullptr), "cuStreamSynchronize");
 }
 
 void JointModule::carry_variables(CUmodule to) {
@@ -208,6 +213,18 @@ ze_result_t JointModule::function(const Module &module, const std::string &kerne
   return checked(r, "cuModuleGetFunction");
 }
 
+void JointModule::refresh(const Module &module, const std::string &kernel, CUfunction &function,
+                          uint64_t &generation) {
+  if (generation == this->generation()) return;
+  CUfunction now = nullptr;
+  uint64_t newest = 0;
+  // Found when the kernel was made, so found in every later load while its module lives.
+  if (this->function(module, kernel, now, newest) == ZE_RESULT_SUCCESS) {
+    function = now;
+    generation = newest;
+  }
+}
+
 ze_result_t JointModule::global(const Module &module, const std::string &name, CUdeviceptr &address, size_t &bytes) {
   std::lock_guard lock(mutex_);
   const Member *member = find(module);
@@ -235,22 +252,14 @@ ze_result_t JointModule::function_pointer(const Module &module, const std::strin
     return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
   }
   device_.make_current();
-  const DriverApi &api = device_.api();
-  CUdeviceptr address = 0, table = 0;
-  size_t bytes = 0, table_bytes = 0;
-  const std::string global = renamed(ptx_function_address_prefix + name, member->instance);
-  CUresult r = api.cuModuleGetGlobal_v2(&address, &bytes, current_, global.c_str());
-  if (r == CUDA_ERROR_NOT_FOUND || (r == CUDA_SUCCESS && bytes != sizeof(uint64_t)))
-    return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
-  if (ze_result_t result = checked(r, "cuModuleGetGlobal_v2"); result != ZE_RESULT_SUCCESS) return result;
-  if (ze_result_t result = checked(api.cuModuleGetGlobal_v2(&table, &table_bytes, current_, ptx_function_table),
-                                   "cuModuleGetGlobal_v2");
-      result != ZE_RESULT_SUCCESS)
-    return result;
+  CUdeviceptr table = 0;
+  if (ze_result_t r = table_of(current_, table); r != ZE_RESULT_SUCCESS) return r;
   const size_t id = pointers_.size();
-  if (ze_result_t result = copy_now(device_, table + id * sizeof(uint64_t), address, sizeof(uint64_t));
-      result != ZE_RESULT_SUCCESS)
-    return result;
+  if (ze_result_t r = enter(current_, table, id, Pointer{&module, member->instance, name}); r != ZE_RESULT_SUCCESS)
+    return r;
+  if (ze_result_t r = checked(device_.api().cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+      r != ZE_RESULT_SUCCESS)
+    return r;
   pointers_.push_back({&module, member->instance, name});
   pointer = ptx_function_id_tag | id;
   zeal::logger("zeal-cuda").debug("function pointer {} is '{}' of joint module member {}", id, name, member->instance);

@@ -12,8 +12,9 @@
 // (ptx_compiler.hpp), the same in every load: each load's table maps them to its addresses. Members' variables are
 // carried to the new load; a pointer to one taken before a later join still points into the load it came from.
 // A regular list recorded before a join finds its members' kernels again in the newest load when it runs; earlier
-// loads stay loaded (a launch in flight may run from one) until the last member leaves. A destroyed member's code stays in the joint module while another member lives, since a
-// pointer to its functions, or a member linked with it, may still call it.
+// loads stay loaded (a launch in flight may run from one) until the last member leaves. A destroyed member's code
+// stays in the joint module while another member lives, since a pointer to its functions, or a member linked with
+// it, may still call it.
 #pragma once
 
 #include "cuda_driver/runtime/context.hpp"
@@ -48,6 +49,9 @@ public:
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   // A member's kernel in the current load, and that load's number.
   ze_result_t function(const Module &module, const std::string &kernel, CUfunction &function, uint64_t &generation);
+  // Brings `function`, a member's kernel found in load `generation`, to the current load when the joint module was
+  // loaded again since; leaves both as they are otherwise.
+  void refresh(const Module &module, const std::string &kernel, CUfunction &function, uint64_t &generation);
   // A member's variable (by the name it has in its own PTX) in the current load.
   ze_result_t global(const Module &module, const std::string &name, CUdeviceptr &address, size_t &bytes);
   // The pointer zeModuleGetFunctionPointer hands out for a member's function that publishes its address: the same
@@ -73,6 +77,12 @@ private:
   const Member *find(const Module &module) const;
   ze_result_t load(std::string &log);
   ze_result_t fill_table(CUmodule module, std::string &log);
+  // Where a load's table of function addresses is.
+  ze_result_t table_of(CUmodule module, CUdeviceptr &table) const;
+  // Enqueues, on the legacy stream, the copy of pointer `id`'s function address in `module` (its `__zeal_fp_`
+  // global) into that module's table at `table`; ZE_RESULT_ERROR_INVALID_FUNCTION_NAME when the module has no such
+  // address.
+  ze_result_t enter(CUmodule module, CUdeviceptr table, size_t id, const Pointer &pointer);
   // Members' variables, from the load (or their own CUDA module) they were in, to `to`.
   void carry_variables(CUmodule to);
 

@@ -26,17 +26,8 @@ Kernel::Kernel(Module &module, const KernelFacts &facts, CUfunction function)
 
 CUfunction Kernel::function() const {
   if (!module_.joined()) return function_;
-  JointModule &joint = module_.device().joint();
   std::lock_guard lock(function_mutex_);
-  if (generation_ != joint.generation()) {
-    CUfunction now = nullptr;
-    uint64_t generation = 0;
-    // Found when the kernel was made, so found in every later load while its module lives.
-    if (joint.function(module_, facts_.kernel.name, now, generation) == ZE_RESULT_SUCCESS) {
-      function_ = now;
-      generation_ = generation;
-    }
-  }
+  module_.device().joint().refresh(module_, facts_.kernel.name, function_, generation_);
   return function_;
 }
 
@@ -148,10 +139,9 @@ void Launch::set_groups(const ze_group_count_t &count) {
 
 ze_result_t Launch::run(CUstream stream) const {
   CUfunction target = function;
-  if (member != nullptr && member->device().joint().generation() != generation) {
-    CUfunction now = nullptr;
-    uint64_t newest = 0;
-    if (member->device().joint().function(*member, *kernel_name, now, newest) == ZE_RESULT_SUCCESS) target = now;
+  if (member != nullptr) {
+    uint64_t recorded = generation;
+    member->device().joint().refresh(*member, *kernel_name, target, recorded);
   }
   std::vector<void *> params(offsets.size());
   for (size_t i = 0; i < offsets.size(); ++i) params[i] = const_cast<uint8_t *>(bytes.data() + offsets[i]);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <map>
@@ -26,6 +27,11 @@ struct OwnHandles {
   static OwnHandles &instance() {
     static auto *own = new OwnHandles; // never destroyed: handles may be used while the process exits
     return *own;
+  }
+  // Whether a handle of the allocation starting at `start` was made here.
+  bool made_for(uintptr_t start) {
+    std::lock_guard lock(mutex);
+    return std::any_of(pointers.begin(), pointers.end(), [&](const auto &entry) { return entry.second == start; });
   }
 };
 
@@ -206,20 +212,16 @@ ze_result_t mem_close_ipc_handle(ze_context_handle_t handle, const void *pointer
   if (pointer == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Context *context = Context::from(handle);
   std::optional<Allocation> found = context->find(pointer);
-  if (found && !found->opened_ipc && found->start == reinterpret_cast<uintptr_t>(pointer)) {
-    OwnHandles &own = OwnHandles::instance();
-    std::lock_guard lock(own.mutex);
-    for (const auto &[bytes, start] : own.pointers)
-      if (start == found->start) return ZE_RESULT_SUCCESS; // this process's own memory, opened as it is
+  if (found && found->start == reinterpret_cast<uintptr_t>(pointer)) {
+    if (found->opened_ipc) {
+      if (std::optional<Allocation> allocation = context->take(pointer)) release(context->driver(), *allocation);
+      return ZE_RESULT_SUCCESS;
+    }
+    if (OwnHandles::instance().made_for(found->start)) return ZE_RESULT_SUCCESS; // this process's own, opened as it is
   }
-  if (!found || !found->opened_ipc || found->start != reinterpret_cast<uintptr_t>(pointer)) {
-    zeal::logger("zeal-cuda").error("zeMemCloseIpcHandle: {} was not opened from an IPC handle in this context",
-                                    pointer);
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  }
-  std::optional<Allocation> allocation = context->take(pointer);
-  if (allocation) release(context->driver(), *allocation);
-  return ZE_RESULT_SUCCESS;
+  zeal::logger("zeal-cuda").error("zeMemCloseIpcHandle: {} was not opened from an IPC handle in this context",
+                                  pointer);
+  return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
 
 ze_result_t mem_get_alloc_properties(ze_context_handle_t handle, const void *pointer,

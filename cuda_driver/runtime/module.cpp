@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 namespace zeal::cuda {
 
@@ -58,15 +57,20 @@ ze_result_t Module::load_linked(const void *image, std::string &log) {
   return load_image(image, log);
 }
 
-ze_result_t Module::load_image(const void *image, std::string &log) {
-  device_.make_current();
+ze_result_t load_cuda_module(const Device &device, const void *image, const std::string &what, CUmodule &module,
+                             std::string &log) {
+  device.make_current();
   JitErrorLog errors;
-  CUresult r = device_.api().cuModuleLoadDataEx(&module_, image, errors.count, errors.options, errors.values);
+  CUresult r = device.api().cuModuleLoadDataEx(&module, image, errors.count, errors.options, errors.values);
   if (r == CUDA_SUCCESS) return ZE_RESULT_SUCCESS;
-  module_ = nullptr;
-  log += fmt::format("CUDA could not load the module's PTX for {}: {}{}\n", device_.properties().name,
-                     device_.cuda().describe(r), errors.suffix());
+  module = nullptr;
+  log += fmt::format("CUDA could not load {} for {}: {}{}\n", what, device.properties().name,
+                     device.cuda().describe(r), errors.suffix());
   return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE : to_ze_result(r);
+}
+
+ze_result_t Module::load_image(const void *image, std::string &log) {
+  return load_cuda_module(device_, image, "the module's PTX", module_, log);
 }
 
 namespace {

@@ -98,6 +98,11 @@ struct JitErrorLog {
   std::string suffix() const { return text[0] != '\0' ? std::string("\n") + text : std::string(); }
 };
 
+// Loads `image` (PTX or what CUDA's linker made) into the device's context; a failure is a sentence in `log` naming
+// `what` was loaded ("CUDA could not load <what> for <device>: ...", with CUDA's own log).
+ze_result_t load_cuda_module(const Device &device, const void *image, const std::string &what, CUmodule &module,
+                             std::string &log);
+
 // A PTX text CUDA's linker takes, and the name its log gives it.
 struct PtxInput {
   const std::string *ptx;
