@@ -143,10 +143,14 @@ ze_result_t JointModule::table_of(CUmodule module, CUdeviceptr &table) const {
                  "cuModuleGetGlobal_v2");
 }
 
-// Entries of pointers whose code went with the last member stay 0, as a new load's table starts.
+// Entries of pointers whose code went with the last member are 0.
 ze_result_t JointModule::fill_table(CUmodule module, std::string &log) {
   CUdeviceptr table = 0;
   if (ze_result_t r = table_of(module, table); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = checked(device_.api().cuMemsetD32Async(table, 0, 2 * pointers_.size(), nullptr),
+                              "cuMemsetD32Async");
+      r != ZE_RESULT_SUCCESS)
+    return r;
   for (size_t id = 1; id < pointers_.size(); ++id) {
     const Pointer &p = pointers_[id];
     if (std::none_of(members_.begin(), members_.end(), [&](const Member &m) { return m.instance == p.instance; }))
