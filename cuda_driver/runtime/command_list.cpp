@@ -9,15 +9,18 @@
 
 #include "common/log.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace zeal::cuda {
 
 CommandList::CommandList(Device &device, CUstream stream, uint32_t group, bool synchronous)
-    : device_(device), stream_(stream), group_(group), synchronous_(synchronous) {}
+    : device_(device), stream_(stream), group_(group), synchronous_(synchronous),
+      feeder_(stream != nullptr ? std::make_unique<StreamFeeder>(device, stream) : nullptr) {}
 
 CommandList::~CommandList() {
   if (stream_ == nullptr) return;
+  feeder_.reset(); // once everything is enqueued
   device_.make_current();
   wait_for_stream(device_, stream_, UINT64_MAX);
   checked(device_.api().cuStreamDestroy_v2(stream_), "cuStreamDestroy_v2");
@@ -25,19 +28,36 @@ CommandList::~CommandList() {
 
 void CommandList::reset() {
   commands_.clear();
+  events_.clear();
+  waits_ = false;
   closed_ = false;
 }
 
-ze_result_t CommandList::append(Command command) {
+ze_result_t CommandList::append(Command command, const std::vector<Event *> &events, bool waits) {
   if (!immediate()) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     commands_.push_back(std::move(command));
+    waits_ = waits_ || waits;
+    for (Event *e : events)
+      if (std::find(events_.begin(), events_.end(), e) == events_.end()) events_.push_back(e);
     return ZE_RESULT_SUCCESS;
   }
-  device_.make_current();
-  ze_result_t result = command(stream_);
-  if (result == ZE_RESULT_SUCCESS && synchronous_) result = wait_for_stream(device_, stream_, UINT64_MAX);
+  ze_result_t result = feeder_->submit(std::move(command), 1, waits, "an immediate command list's command", [&] {
+    for (Event *e : events)
+      if (ze_result_t r = e->use_word(device_); r != ZE_RESULT_SUCCESS) return r;
+    return ZE_RESULT_SUCCESS;
+  });
+  if (result == ZE_RESULT_SUCCESS && synchronous_) {
+    feeder_->wait_enqueued(UINT64_MAX);
+    result = wait_for_stream(device_, stream_, UINT64_MAX);
+  }
   return result;
+}
+
+ze_result_t CommandList::use_words() const {
+  for (Event *e : events_)
+    if (ze_result_t r = e->use_word(device_); r != ZE_RESULT_SUCCESS) return r;
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t CommandList::replay(CUstream stream) const {
@@ -78,19 +98,26 @@ namespace {
 
 // A command with its events: waits for `waits`, runs `body`, signals `signal`, all in stream order.
 ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_t signal, uint32_t count,
-                               ze_event_handle_t *waits) {
+                               ze_event_handle_t *waits, bool body_waits = false) {
   if (count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  std::vector<Event *> wait_for;
+  // The events it waits for, then the one it signals.
+  std::vector<Event *> events;
+  events.reserve(count + (signal != nullptr ? 1 : 0));
   for (uint32_t i = 0; i < count; ++i) {
     if (waits[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    wait_for.push_back(Event::from(waits[i]));
+    events.push_back(Event::from(waits[i]));
   }
   Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
+  if (signalled != nullptr) events.push_back(signalled);
   const Device *device = &list.device();
   uint64_t *stamps = signalled != nullptr ? signalled->device_timestamps() : nullptr;
-  return list.append([=, body = std::move(body)](CUstream stream) {
-    for (Event *e : wait_for)
-      if (ze_result_t r = e->wait_on(*device, stream); r != ZE_RESULT_SUCCESS) return r;
+  // Whether enqueueing it may put a wait on the stream (stream_feeder.hpp); a wait on an immediate list's own last
+  // signal is left out (Event::wait_on).
+  bool may_wait = body_waits;
+  for (uint32_t i = 0; i < count; ++i) may_wait = may_wait || events[i]->would_wait_on(list.stream());
+  Command command = [=, body = std::move(body)](CUstream stream) {
+    for (uint32_t i = 0; i < count; ++i)
+      if (ze_result_t r = events[i]->wait_on(*device, stream); r != ZE_RESULT_SUCCESS) return r;
     // A timestamp event's command is bracketed by stamps: from when its waits are over to when it is done.
     if (stamps != nullptr)
       if (ze_result_t r = device->write_timestamp(stream, &stamps[0]); r != ZE_RESULT_SUCCESS) return r;
@@ -99,7 +126,8 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
     if (stamps != nullptr)
       if (ze_result_t r = device->write_timestamp(stream, &stamps[1]); r != ZE_RESULT_SUCCESS) return r;
     return signalled != nullptr ? signalled->signal_on(*device, stream) : ZE_RESULT_SUCCESS;
-  });
+  };
+  return list.append(std::move(command), events, may_wait);
 }
 
 // A list of the copy-only queue group runs no kernels.
@@ -160,7 +188,7 @@ ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t k
   Command body = [device, work = std::move(work)](CUstream stream) {
     return IndirectLauncher::of(*device).submit(stream, work);
   };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, true);
 }
 
 ze_result_t append_launch_indirect(ze_command_list_handle_t handle, ze_kernel_handle_t kernel,
@@ -319,7 +347,8 @@ ze_result_t append_event_reset(ze_command_list_handle_t handle, ze_event_handle_
   if (handle == nullptr || event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   const Device *device = &CommandList::from(handle)->device();
   Event *e = Event::from(event);
-  return CommandList::from(handle)->append([=](CUstream stream) { return e->signal_on(*device, stream, 0); });
+  return CommandList::from(handle)->append([=](CUstream stream) { return e->signal_on(*device, stream, 0); }, {e},
+                                           false);
 }
 
 ze_result_t append_write_global_timestamp(ze_command_list_handle_t handle, uint64_t *at, ze_event_handle_t signal,
@@ -406,7 +435,10 @@ ze_result_t list_close(ze_command_list_handle_t handle) {
 ze_result_t list_reset(ze_command_list_handle_t handle) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   CommandList *list = CommandList::from(handle);
-  if (list->immediate()) return wait_for_stream(list->device(), list->stream(), UINT64_MAX);
+  if (list->immediate()) {
+    list->wait_enqueued();
+    return wait_for_stream(list->device(), list->stream(), UINT64_MAX);
+  }
   list->reset();
   return ZE_RESULT_SUCCESS;
 }

@@ -4,11 +4,15 @@
 #pragma once
 
 #include "cuda_driver/runtime/context.hpp"
+#include "cuda_driver/runtime/stream_feeder.hpp"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace zeal::cuda {
+
+class Event;
 
 using Command = std::function<ze_result_t(CUstream)>;
 
@@ -24,13 +28,24 @@ public:
   void close() { closed_ = true; }
   void reset();
   CUstream stream() const { return stream_; }
+  // An immediate list: waits until every append is enqueued on its stream (stream_feeder.hpp).
+  void wait_enqueued() const {
+    if (feeder_) feeder_->wait_enqueued(UINT64_MAX);
+  }
   // Its queue group (command_queue.hpp): a list of the copy group runs no kernels.
   uint32_t group() const { return group_; }
 
-  // Records the command, or, on an immediate list, enqueues it now.
-  ze_result_t append(Command command);
+  // Records the command, or, on an immediate list, enqueues it (now, or through the list's feeder). `events`: those
+  // it waits on, signals or resets, which go to word mode if it is enqueued later than now (event.hpp); `waits`:
+  // whether it may enqueue a wait on the stream (stream_feeder.hpp).
+  ze_result_t append(Command command, const std::vector<Event *> &events, bool waits);
   // Enqueues every recorded command on `stream` (a queue's), in order.
   ze_result_t replay(CUstream stream) const;
+  size_t size() const { return commands_.size(); }
+  // Whether a recorded command may enqueue a wait.
+  bool waits() const { return waits_; }
+  // A regular list handed to a queue's feeder: every event its commands use goes to word mode (Event::use_word).
+  ze_result_t use_words() const;
 
 private:
   Device &device_;
@@ -39,6 +54,9 @@ private:
   bool synchronous_;
   bool closed_ = false;
   std::vector<Command> commands_;
+  std::vector<Event *> events_; // what the recorded commands use
+  bool waits_ = false;
+  std::unique_ptr<StreamFeeder> feeder_; // immediate lists only
 };
 
 // Waits for the stream on the host for at most `timeout` ns (UINT64_MAX: until it is done); ZE_RESULT_NOT_READY

@@ -8,11 +8,34 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 namespace zeal::cuda {
 
 CommandQueue::~CommandQueue() {
+  feeder_.reset(); // once everything is enqueued
   wait_for_stream(device_, stream_, UINT64_MAX);
   checked(device_.api().cuStreamDestroy_v2(stream_), "cuStreamDestroy_v2");
+}
+
+ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, Fence *fence) {
+  size_t commands = 0;
+  bool waits = false;
+  for (const CommandList *list : lists) {
+    commands += list->size();
+    waits = waits || list->waits();
+  }
+  return feeder_->submit(
+      [lists, fence](CUstream stream) {
+        for (const CommandList *list : lists)
+          if (ze_result_t r = list->replay(stream); r != ZE_RESULT_SUCCESS) return r;
+        return fence != nullptr ? fence->record() : ZE_RESULT_SUCCESS;
+      },
+      commands, waits, "zeCommandQueueExecuteCommandLists", [&] {
+        for (const CommandList *list : lists)
+          if (ze_result_t r = list->use_words(); r != ZE_RESULT_SUCCESS) return r;
+        return ZE_RESULT_SUCCESS;
+      });
 }
 
 Fence::~Fence() {
@@ -92,17 +115,27 @@ ze_result_t queue_execute(ze_command_queue_handle_t handle, uint32_t count, ze_c
       return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
     }
   }
-  queue->device().make_current();
-  for (uint32_t i = 0; i < count; ++i)
-    if (ze_result_t r = CommandList::from(lists[i])->replay(queue->stream()); r != ZE_RESULT_SUCCESS) return r;
-  if (fence != nullptr)
-    if (ze_result_t r = Fence::from(fence)->record(); r != ZE_RESULT_SUCCESS) return r;
-  return queue->synchronous() ? wait_for_stream(queue->device(), queue->stream(), UINT64_MAX) : ZE_RESULT_SUCCESS;
+  std::vector<const CommandList *> submitted;
+  for (uint32_t i = 0; i < count; ++i) submitted.push_back(CommandList::from(lists[i]));
+  if (fence != nullptr) Fence::from(fence)->reset(); // recorded again once its lists are enqueued
+  if (ze_result_t r = queue->submit(std::move(submitted), fence != nullptr ? Fence::from(fence) : nullptr);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  if (!queue->synchronous()) return ZE_RESULT_SUCCESS;
+  queue->wait_enqueued(UINT64_MAX);
+  return wait_for_stream(queue->device(), queue->stream(), UINT64_MAX);
 }
 
 ze_result_t queue_synchronize(ze_command_queue_handle_t handle, uint64_t timeout) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   CommandQueue *queue = CommandQueue::from(handle);
+  const auto start = std::chrono::steady_clock::now();
+  if (ze_result_t r = queue->wait_enqueued(timeout); r != ZE_RESULT_SUCCESS) return r;
+  if (timeout != UINT64_MAX) {
+    const auto spent = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - start).count());
+    timeout = spent >= timeout ? 0 : timeout - spent;
+  }
   return wait_for_stream(queue->device(), queue->stream(), timeout);
 }
 

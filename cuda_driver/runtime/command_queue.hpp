@@ -3,8 +3,12 @@
 #pragma once
 
 #include "cuda_driver/runtime/context.hpp"
+#include "cuda_driver/runtime/stream_feeder.hpp"
 
+#include <atomic>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace zeal::cuda {
 
@@ -17,10 +21,15 @@ uint32_t queues_in_group(const Device &device, uint32_t ordinal);
 // Whether `ordinal` and `index` name a queue of the device; a sentence in `why` when not.
 bool valid_queue(const Device &device, uint32_t ordinal, uint32_t index, std::string &why);
 
+class CommandList;
+class Fence;
+
+// A queue enqueues what it executes on its stream through a StreamFeeder (stream_feeder.hpp).
 class CommandQueue : public _ze_command_queue_handle_t {
 public:
   CommandQueue(Device &device, CUstream stream, uint32_t group, bool synchronous)
-      : device_(device), stream_(stream), group_(group), synchronous_(synchronous) {}
+      : device_(device), stream_(stream), group_(group), synchronous_(synchronous),
+        feeder_(std::make_unique<StreamFeeder>(device, stream)) {}
   ~CommandQueue();
   static CommandQueue *from(ze_command_queue_handle_t h) { return static_cast<CommandQueue *>(h); }
   Device &device() const { return device_; }
@@ -28,11 +37,17 @@ public:
   bool synchronous() const { return synchronous_; }
   uint32_t group() const { return group_; }
 
+  // Enqueues the lists' commands, then the fence's record, on the stream (on this thread or the feeder's).
+  ze_result_t submit(const std::vector<const CommandList *> &lists, Fence *fence);
+  // Waits for at most `timeout` ns until everything submitted is enqueued; ZE_RESULT_NOT_READY when it is not.
+  ze_result_t wait_enqueued(uint64_t timeout) { return feeder_->wait_enqueued(timeout); }
+
 private:
   Device &device_;
   CUstream stream_;
   uint32_t group_;
   bool synchronous_;
+  std::unique_ptr<StreamFeeder> feeder_;
 };
 
 class Fence : public _ze_fence_handle_t {
@@ -50,7 +65,7 @@ public:
 private:
   CommandQueue &queue_;
   CUevent event_;
-  bool recorded_ = false;
+  std::atomic<bool> recorded_{false}; // set by the feeder thread when it enqueues the record
 };
 
 } // namespace zeal::cuda

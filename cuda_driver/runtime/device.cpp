@@ -1,9 +1,11 @@
 // The CUDA devices: their Level Zero properties, as CUDA reports the card, and the zeDevice* entry points.
+#include "cuda_driver/runtime/code_loader.hpp"
 #include "cuda_driver/runtime/command_queue.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 #include "cuda_driver/runtime/driver.hpp"
 #include "cuda_driver/runtime/joint_module.hpp"
+#include "cuda_driver/runtime/stream_feeder.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +17,8 @@
 namespace zeal::cuda {
 
 Device::Device(const CudaLibrary &cuda, const DeviceFacts &facts, CUdevice device, CUcontext context)
-    : cuda_(cuda), facts_(facts), device_(device), context_(context), joint_(std::make_unique<JointModule>(*this)) {
+    : cuda_(cuda), facts_(facts), device_(device), context_(context), joint_(std::make_unique<JointModule>(*this)),
+      loader_(std::make_unique<CodeLoader>(*this)) {
   if (const char *connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"))
     if (const int set = std::atoi(connections); set >= 1 && set <= 32) work_queues_ = uint32_t(set);
   copy_engines_ = uint32_t(std::max(1, attribute(Attribute::AsyncEngineCount)));
@@ -120,6 +123,29 @@ ze_result_t Device::write_timestamp(CUstream stream, uint64_t *at) const {
   if (stamp_ == nullptr) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   void *params[] = {&at};
   return checked(api().cuLaunchKernel(stamp_, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel");
+}
+
+void Device::add_feeder(StreamFeeder *feeder) const {
+  std::lock_guard lock(feeders_mutex_);
+  feeders_.push_back(feeder);
+}
+
+void Device::remove_feeder(StreamFeeder *feeder) const {
+  std::lock_guard lock(feeders_mutex_);
+  feeders_.erase(std::remove(feeders_.begin(), feeders_.end(), feeder), feeders_.end());
+}
+
+bool Device::streams_may_stall() const {
+  std::lock_guard lock(feeders_mutex_);
+  return std::any_of(feeders_.begin(), feeders_.end(), [](StreamFeeder *f) { return f->may_stall(); });
+}
+
+CUstream Device::bridge_stream() const {
+  std::call_once(bridge_once_, [this] {
+    make_current();
+    checked(api().cuStreamCreate(&bridge_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  });
+  return bridge_;
 }
 
 bool Device::lost() const {

@@ -13,6 +13,8 @@
 namespace zeal::cuda {
 
 class JointModule;
+class CodeLoader;
+class StreamFeeder;
 
 class Device : public _ze_device_handle_t {
 public:
@@ -39,6 +41,9 @@ public:
   // first inside a command while another stream waits for the host (that wait would never end): timestamp event
   // pools load it when they are made.
   void load_timestamp_kernel() const;
+  // A stream of the driver's own on which an event that switches to its word has its word written after its
+  // recorded signal (Event::use_word); made at the first switch and kept for the process, like the timestamp kernel.
+  CUstream bridge_stream() const;
   // Whether a module that calls printf (CUDA's vprintf) was loaded: CUDA prints what kernels wrote only at its own
   // synchronisations, so host waits that end by polling then synchronise the stream or event they waited for.
   bool prints() const { return prints_.load(std::memory_order_relaxed); }
@@ -55,6 +60,13 @@ public:
   uint32_t work_queues() const { return work_queues_; }
   // The copy engines that run beside kernels (CUDA's async engine count, at least 1).
   uint32_t copy_engines() const { return copy_engines_; }
+  // Loads and unloads modules on a thread of its own while a stream may be stalled (code_loader.hpp).
+  CodeLoader &loader() const { return *loader_; }
+  // The feeders of the device's queues and immediate lists (stream_feeder.hpp), and whether one of their streams
+  // may be stalled by a wait (then CUDA would not load code until it moves).
+  void add_feeder(StreamFeeder *feeder) const;
+  void remove_feeder(StreamFeeder *feeder) const;
+  bool streams_may_stall() const;
 
 private:
   const CudaLibrary &cuda_;
@@ -66,10 +78,15 @@ private:
   ze_device_module_properties_t module_{};
   mutable std::once_flag stamp_once_;
   mutable CUfunction stamp_ = nullptr;
+  mutable std::once_flag bridge_once_;
+  mutable CUstream bridge_ = nullptr;
   std::atomic<bool> prints_{false};
   std::unique_ptr<JointModule> joint_;
   uint32_t work_queues_ = 8;
   uint32_t copy_engines_ = 1;
+  mutable std::mutex feeders_mutex_;
+  mutable std::vector<StreamFeeder *> feeders_;
+  std::unique_ptr<CodeLoader> loader_; // last: its thread ends first
 };
 
 class Driver : public _ze_driver_handle_t {

@@ -2,6 +2,7 @@
 #include "cuda_driver/runtime/event.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
+#include "cuda_driver/runtime/stream_feeder.hpp"
 
 #include "common/log.hpp"
 #include "ze_driver/shared_file.hpp"
@@ -25,41 +26,105 @@ const Device &any_device(const Driver &driver) { return *driver.devices().front(
 ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t value) {
   const DriverApi &api = device.api();
   if (value == 0) {
+    slot_.host_signalled.store(false);
     slot_.recorded.store(false);
     slot_.signal_stream.store(nullptr);
+    if (slot_.bridge_pending.load()) {
+      if (api.cuEventQuery(slot_.bridged) == CUDA_SUCCESS) {
+        slot_.bridge_pending.store(false);
+      } else {
+        // The word's late write for a recorded signal (use_word) lands before this reset.
+        note_stream_wait();
+        if (ze_result_t r = checked(api.cuStreamWaitEvent(stream, slot_.bridged, 0), "cuStreamWaitEvent");
+            r != ZE_RESULT_SUCCESS)
+          return r;
+      }
+    }
     return checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, 0, 0), "cuStreamWriteValue32");
   }
   ze_result_t r = ZE_RESULT_SUCCESS;
-  if (!slot_.word_waited.load() && slot_.recorded.load()) {
-    // A second signal with no reset between them: a CUDA event stands for its latest record only, so recording it
-    // again would make the waits enqueued meanwhile wait for this signal instead of the first (a ping-pong of two
-    // lists through two events would then wait for ever). Waits go to the first record; signals write the word
-    // from now on.
-    slot_.word_waited.store(true);
-  } else if (!slot_.word_waited.load()) {
-    std::call_once(slot_.made, [&] {
-      checked(api.cuEventCreate(&slot_.recorded_event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-    });
-    if (slot_.recorded_event != nullptr) {
-      r = checked(api.cuEventRecord(slot_.recorded_event, stream), "cuEventRecord");
-      if (r == ZE_RESULT_SUCCESS) slot_.recorded.store(true);
+  bool recorded_now = false;
+  if (!slot_.word_waited.load()) {
+    std::lock_guard lock(slot_.switching);
+    if (slot_.word_waited.load() || slot_.host_signalled.load()) {
+      // use_word came first, or the host's signal is the last: write the word
+    } else if (slot_.recorded.load()) {
+      // A second signal with no reset between them: a CUDA event stands for its latest record only, so recording it
+      // again would make the waits enqueued meanwhile wait for this signal instead of the first (a ping-pong of two
+      // lists through two events would then wait for ever). Waits go to the first record; signals write the word
+      // from now on.
+      slot_.word_waited.store(true);
+    } else {
+      std::call_once(slot_.made, [&] {
+        checked(api.cuEventCreate(&slot_.recorded_event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+      });
+      if (slot_.recorded_event != nullptr) {
+        r = checked(api.cuEventRecord(slot_.recorded_event, stream), "cuEventRecord");
+        recorded_now = r == ZE_RESULT_SUCCESS;
+        if (recorded_now) slot_.recorded.store(true);
+      }
     }
   }
   // A stream that began waiting on the word meanwhile (wait_on sets word_waited before it looks at `recorded`)
   // needs the word written: one of the two sees the other.
-  if (r == ZE_RESULT_SUCCESS && (slot_.word_waited.load() || !slot_.recorded.load()))
+  if (r == ZE_RESULT_SUCCESS && (!recorded_now || slot_.word_waited.load()))
     r = checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, value, 0), "cuStreamWriteValue32");
   slot_.signal_stream.store(r == ZE_RESULT_SUCCESS ? stream : nullptr);
   return r;
 }
 
 ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
-  if (stream != nullptr && slot_.signal_stream.load() == stream) return ZE_RESULT_SUCCESS;
+  // The wait on the stream that signalled last is stream order already; not in word mode, where the feeders
+  // enqueue out of the application's order and `signal_stream` may be a later signal's.
+  if (!would_wait_on(stream)) return ZE_RESULT_SUCCESS;
   slot_.word_waited.store(true);
+  note_stream_wait();
   if (slot_.recorded.load())
     return checked(device.api().cuStreamWaitEvent(stream, slot_.recorded_event, 0), "cuStreamWaitEvent");
   return checked(device.api().cuStreamWaitValue32_v2(stream, slot_.device_word, 1, CU_STREAM_WAIT_VALUE_GEQ),
                  "cuStreamWaitValue32");
+}
+
+ze_result_t Event::use_word(const Device &device) {
+  std::lock_guard lock(slot_.switching);
+  slot_.word_waited.store(true);
+  if (!slot_.recorded.load()) return ZE_RESULT_SUCCESS;
+  const CUstream bridge = device.bridge_stream();
+  if (bridge == nullptr) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+  device.make_current();
+  const DriverApi &api = device.api();
+  if (ze_result_t r = checked(api.cuStreamWaitEvent(bridge, slot_.recorded_event, 0), "cuStreamWaitEvent");
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  if (ze_result_t r = checked(api.cuStreamWriteValue32_v2(bridge, slot_.device_word, 1, 0), "cuStreamWriteValue32");
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  if (slot_.bridged == nullptr)
+    if (ze_result_t r = checked(api.cuEventCreate(&slot_.bridged, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+        r != ZE_RESULT_SUCCESS)
+      return r;
+  if (ze_result_t r = checked(api.cuEventRecord(slot_.bridged, bridge), "cuEventRecord"); r != ZE_RESULT_SUCCESS)
+    return r;
+  slot_.bridge_pending.store(true);
+  slot_.recorded.store(false);
+  return ZE_RESULT_SUCCESS;
+}
+
+void Event::host_reset() {
+  slot_.host_signalled.store(false);
+  slot_.signal_stream.store(nullptr);
+  slot_.recorded.store(false);
+  // A pending bridge write stands for a recorded signal: while that signal has not happened, it sets the event later
+  // as the signal itself would; once it has, the write is imminent and must land before the reset.
+  if (slot_.bridge_pending.load()) {
+    const Device &device = any_device(pool_.driver());
+    device.make_current();
+    if (device.api().cuEventQuery(slot_.recorded_event) == CUDA_SUCCESS) {
+      checked(device.api().cuEventSynchronize(slot_.bridged), "cuEventSynchronize");
+      slot_.bridge_pending.store(false);
+    }
+  }
+  std::atomic_ref<uint32_t>(*slot_.word).store(0, std::memory_order_release);
 }
 
 bool Event::signalled() const {
@@ -96,9 +161,16 @@ EventPool::EventPool(Driver &driver, uint32_t count, ze_event_pool_flags_t flags
 EventPool::~EventPool() {
   const Device &device = any_device(driver_);
   device.make_current();
-  for (uint32_t i = 0; i < count_; ++i)
-    if (slots_[i].recorded_event != nullptr)
-      checked(device.api().cuEventDestroy_v2(slots_[i].recorded_event), "cuEventDestroy_v2");
+  for (uint32_t i = 0; i < count_; ++i) {
+    EventSlot &slot = slots_[i];
+    if (slot.bridged != nullptr) {
+      // A bridge write still to come would land in freed memory; it waits only for a signal the application enqueued
+      if (slot.bridge_pending.load()) checked(device.api().cuEventSynchronize(slot.bridged), "cuEventSynchronize");
+      checked(device.api().cuEventDestroy_v2(slot.bridged), "cuEventDestroy_v2");
+    }
+    if (slot.recorded_event != nullptr)
+      checked(device.api().cuEventDestroy_v2(slot.recorded_event), "cuEventDestroy_v2");
+  }
   if (fd_ < 0 && !opened_) {
     checked(device.api().cuMemFreeHost(words_), "cuMemFreeHost");
     return;
@@ -144,6 +216,7 @@ Event *EventPool::create(uint32_t index) {
   if (!opened_) std::memset(slot.word, 0, 24); // state and stamps; another process's pool keeps its state
   slot.signal_stream.store(nullptr);
   slot.recorded.store(false);
+  slot.host_signalled.store(false);
   events_.push_back(std::make_unique<Event>(*this, index, slot));
   return events_.back().get();
 }

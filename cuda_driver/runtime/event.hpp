@@ -4,6 +4,13 @@
 // on a slot's word, a stream's signal is a CUDA event recorded instead (cuEventRecord costs the host about a
 // tenth of cuStreamWriteValue32: an in-order queue's chain of events is one of those per command), which host
 // queries and later waits of other streams read.
+//
+// A recorded signal is right only while waits are enqueued in the order the application appended them: a wait
+// reads the slot's latest record, and cuStreamWaitEvent waits for the record as it was at the wait's enqueue. So a
+// slot leaves recording for good (its "word mode") when a command that uses it is enqueued later than it was
+// appended, by a stream's feeder (stream_feeder.hpp): Event::use_word. And while the host's signal is the slot's
+// last (no reset since), signals write the word: a record would make later waits wait for it although the event is
+// signalled already.
 #pragma once
 
 #include "cuda_driver/runtime/context.hpp"
@@ -27,8 +34,14 @@ struct EventSlot {
   std::atomic<CUstream> signal_stream{nullptr}; // the stream whose last operation on the slot was its signal
   std::atomic<bool> recorded{false};            // the last signal was recorded in `recorded_event`, not written
   std::atomic<bool> word_waited{false};         // a stream has waited on the word: signals write it from then on
+  std::atomic<bool> host_signalled{false};      // the host signalled it last, with no reset since
+  std::mutex switching;                         // a recorded signal against Event::use_word
   std::once_flag made;
   CUevent recorded_event = nullptr;             // made at the slot's first recorded signal
+  // After Event::use_word: recorded on the bridge stream after the word is written for the last record. A reset
+  // enqueued while it is pending waits for it, so that the late write does not undo the reset.
+  CUevent bridged = nullptr;
+  std::atomic<bool> bridge_pending{false};
 };
 
 class Event : public _ze_event_handle_t {
@@ -40,18 +53,27 @@ public:
 
   bool signalled() const;
   void host_signal() {
+    {
+      std::lock_guard lock(slot_.switching);
+      slot_.host_signalled.store(true);
+      slot_.recorded.store(false);
+    }
     slot_.signal_stream.store(nullptr);
     std::atomic_ref<uint32_t>(*slot_.word).store(1, std::memory_order_release);
   }
-  void host_reset() {
-    slot_.signal_stream.store(nullptr);
-    slot_.recorded.store(false);
-    std::atomic_ref<uint32_t>(*slot_.word).store(0, std::memory_order_release);
-  }
+  void host_reset();
   // Enqueued on a stream: the device signals (1) or resets (0) the event, or waits until it is signalled. A wait on
   // the stream whose last enqueued operation on the event is its signal is stream order already, and is left out.
   ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1);
   ze_result_t wait_on(const Device &device, CUstream stream) const;
+  // Whether wait_on(stream) would enqueue a wait now (not when `stream` signalled the slot last; null: any stream).
+  bool would_wait_on(CUstream stream) const {
+    return stream == nullptr || slot_.word_waited.load() || slot_.signal_stream.load() != stream;
+  }
+  // Puts the slot in word mode for good (event.hpp's header), before a command that uses it is handed to a feeder:
+  // when its last signal was recorded, `device`'s bridge stream writes the word once that record is done, and waits
+  // go to the word from now on.
+  ze_result_t use_word(const Device &device);
   // For an event of a timestamp pool: where the command's start and end are written (device nanoseconds), as the
   // host reads them and as the device writes them; null for others.
   uint64_t *timestamps() const;

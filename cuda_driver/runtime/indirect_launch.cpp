@@ -2,6 +2,7 @@
 #include "cuda_driver/runtime/indirect_launch.hpp"
 #include "cuda_driver/runtime/command_list.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
+#include "cuda_driver/runtime/stream_feeder.hpp"
 
 #include "common/log.hpp"
 
@@ -64,9 +65,11 @@ ze_result_t IndirectLauncher::submit(CUstream stream, const IndirectLaunches &wo
   job.ticket = gate.ticket + 1;
   ze_result_t r = checked(api.cuEventCreate(&job.reached, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
   if (r == ZE_RESULT_SUCCESS) r = checked(api.cuEventRecord(job.reached, stream), "cuEventRecord");
-  if (r == ZE_RESULT_SUCCESS)
+  if (r == ZE_RESULT_SUCCESS) {
+    note_stream_wait();
     r = checked(api.cuStreamWaitValue32_v2(stream, CUdeviceptr(gate.word), job.ticket, CU_STREAM_WAIT_VALUE_GEQ),
                 "cuStreamWaitValue32");
+  }
   if (r != ZE_RESULT_SUCCESS) {
     if (job.reached != nullptr) api.cuEventDestroy_v2(job.reached);
     free_gates_.push_back(job.gate);

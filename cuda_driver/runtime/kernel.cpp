@@ -16,7 +16,8 @@
 namespace zeal::cuda {
 
 Kernel::Kernel(Module &module, const KernelFacts &facts, CUfunction function)
-    : module_(module), facts_(facts), function_(function), values_(facts.kernel.args.size()),
+    : module_(module), facts_(facts), function_(function), resolved_(function != nullptr),
+      values_(facts.kernel.args.size()),
       local_sizes_(facts.kernel.args.size()), set_(facts.kernel.args.size()),
       source_attributes_(ze::source_attributes(facts.kernel.required_group_size, facts.kernel.group_size_hint, "",
                                                facts.kernel.required_subgroup_size)) {
@@ -25,7 +26,18 @@ Kernel::Kernel(Module &module, const KernelFacts &facts, CUfunction function)
 }
 
 CUfunction Kernel::function() const {
-  if (!module_.joined()) return function_;
+  if (!module_.joined()) {
+    if (resolved_.load(std::memory_order_acquire)) return function_;
+    const CUmodule loaded = module_.cu_module(); // waits for the code loader
+    std::lock_guard lock(function_mutex_);
+    if (!resolved_.load(std::memory_order_relaxed) && loaded != nullptr) {
+      module_.device().make_current();
+      if (checked(module_.device().api().cuModuleGetFunction(&function_, loaded, facts_.kernel.name.c_str()),
+                  "cuModuleGetFunction") == ZE_RESULT_SUCCESS)
+        resolved_.store(true, std::memory_order_release);
+    }
+    return resolved_.load(std::memory_order_relaxed) ? function_ : nullptr;
+  }
   std::lock_guard lock(function_mutex_);
   module_.device().joint().refresh(module_, facts_.kernel.name, function_, generation_);
   return function_;
@@ -89,8 +101,10 @@ ze_result_t Kernel::record(const ze_group_count_t &groups, Launch &launch, std::
   const auto &args = facts_.kernel.args;
   // The joint module's load number first: a load after it makes run() find the function again, at worst once more.
   const uint64_t generation = module_.joined() ? module_.device().joint().generation() : 0;
-  launch = Launch{function(), &module_.device(), {groups.groupCountX, groups.groupCountY, groups.groupCountZ},
-                  group_size_, 0, {}, {}};
+  const bool ready = function_ready();
+  launch = Launch{ready ? function() : nullptr, &module_.device(),
+                  {groups.groupCountX, groups.groupCountY, groups.groupCountZ}, group_size_, 0, {}, {}};
+  if (!ready) launch.pending = this;
   if (module_.joined()) {
     launch.member = &module_;
     launch.kernel_name = &facts_.kernel.name;
@@ -139,6 +153,14 @@ void Launch::set_groups(const ze_group_count_t &count) {
 
 ze_result_t Launch::run(CUstream stream) const {
   CUfunction target = function;
+  if (target == nullptr && pending != nullptr) {
+    target = pending->function();
+    if (target == nullptr) {
+      zeal::logger("zeal-cuda").error("kernel {}: its module did not load (above), the launch is not enqueued",
+                                      pending->facts().name);
+      return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+  }
   if (member != nullptr) {
     uint64_t recorded = generation;
     member->device().joint().refresh(*member, *kernel_name, target, recorded);
@@ -184,7 +206,9 @@ ze_result_t kernel_create(ze_module_handle_t handle, const ze_kernel_desc_t *des
   }
   module->device().make_current();
   CUfunction function = nullptr;
-  if (module->joined()) {
+  if (module->loading()) {
+    // Found at its first launch, once the code loader has loaded the module (code_loader.hpp).
+  } else if (module->joined()) {
     uint64_t generation = 0;
     if (ze_result_t r = module->device().joint().function(*module, desc->pKernelName, function, generation);
         r != ZE_RESULT_SUCCESS)
@@ -221,7 +245,11 @@ ze_result_t kernel_suggest_group_size(ze_kernel_handle_t handle, uint32_t gx, ui
     *x = required[0], *y = required[1], *z = required[2];
     return ZE_RESULT_SUCCESS;
   }
-  uint32_t budget = std::min<uint32_t>(256, uint32_t(kernel->function_attribute(FunctionAttribute::MaxThreadsPerBlock)));
+  // CUDA's own limit of threads per block is never under 256 on this driver's cards (64 Ki registers a block, at
+  // most 255 a thread), so a kernel whose module still loads need not wait for it here.
+  uint32_t budget = kernel->function_ready()
+                        ? std::min<uint32_t>(256, uint32_t(kernel->function_attribute(FunctionAttribute::MaxThreadsPerBlock)))
+                        : 256;
   const ze_device_compute_properties_t &limits = kernel->module().device().compute_properties();
   // The largest divisor of `global` within what is left of the budget and the dimension's limit.
   auto pick = [&](uint32_t global, uint32_t dimension_limit) {

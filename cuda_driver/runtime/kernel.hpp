@@ -5,6 +5,7 @@
 #include "cuda_driver/runtime/module.hpp"
 
 #include <array>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct Launch {
   const Module *member = nullptr;
   const std::string *kernel_name = nullptr;
   uint64_t generation = 0;
+  // A kernel whose module was still loading when it was recorded (code_loader.hpp): `function` is found when it
+  // runs, on the thread that enqueues it (a stream's feeder, while the load is pending).
+  const class Kernel *pending = nullptr;
   ze_result_t run(CUstream stream) const;
   // Another group count for the same launch (an indirect launch's, known when it runs): the work dimensions follow.
   void set_groups(const ze_group_count_t &count);
@@ -46,8 +50,11 @@ public:
   // was never set or the local memory asked for is more than the device has.
   ze_result_t record(const ze_group_count_t &groups, Launch &launch, std::string &why) const;
   int function_attribute(FunctionAttribute which) const;
-  // Its CUDA function: a member's kernel is the current joint module's (found again after each load of it).
+  // Its CUDA function: a member's kernel is the current joint module's (found again after each load of it); a
+  // kernel of a module the code loader still loads waits for the load (null when it failed).
   CUfunction function() const;
+  // Whether function() answers without waiting for a load.
+  bool function_ready() const { return module_.joined() || resolved_.load(std::memory_order_acquire); }
   // What zeKernelSetIndirectAccess set (every allocation is reachable under unified addressing, so nothing else
   // depends on it) and what zeKernelGetSourceAttributes answers.
   void set_indirect_access(ze_kernel_indirect_access_flags_t flags) { indirect_access_ = flags; }
@@ -59,6 +66,7 @@ private:
   const KernelFacts &facts_;
   mutable std::mutex function_mutex_; // a member's function_ and generation_
   mutable CUfunction function_;
+  mutable std::atomic<bool> resolved_; // function_ is known (not a joint member's)
   mutable uint64_t generation_ = 0;   // the joint module's load function_ is of
   std::vector<std::vector<uint8_t>> values_; // per argument; a local pointer's holds nothing
   std::vector<size_t> local_sizes_;           // per argument; local pointers only

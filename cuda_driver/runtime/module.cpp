@@ -18,9 +18,49 @@ namespace zeal::cuda {
 
 Module::~Module() {
   if (joined()) device_.joint().leave(*this);
+  std::lock_guard lock(load_mutex_);
+  if (pending_) {
+    std::lock_guard load(pending_->mutex);
+    if (!pending_->done) {
+      pending_->abandoned = true; // the loader unloads it
+      return;
+    }
+    module_ = pending_->module;
+  }
   if (module_ == nullptr) return;
+  // Unloading waits, as loading does, for every stream to move: not on the application's thread while one may not.
+  if (device_.streams_may_stall()) {
+    device_.loader().unload(module_);
+    return;
+  }
   device_.make_current();
   checked(device_.api().cuModuleUnload(module_), "cuModuleUnload");
+}
+
+CUmodule Module::cu_module() const {
+  std::shared_ptr<PendingLoad> pending;
+  {
+    std::lock_guard lock(load_mutex_);
+    if (!pending_) return module_;
+    pending = pending_;
+  }
+  pending->wait(UINT64_MAX); // not holding the lock: loading() and other kernels' creation go on meanwhile
+  std::lock_guard lock(load_mutex_);
+  if (pending_ == pending) {
+    module_ = pending->module;
+    if (pending->result != ZE_RESULT_SUCCESS)
+      zeal::logger("zeal-cuda").error("zeModuleCreate returned before CUDA loaded the module, which then failed: {}",
+                                      pending->log);
+    pending_.reset();
+  }
+  return module_;
+}
+
+bool Module::loading() const {
+  std::lock_guard lock(load_mutex_);
+  if (!pending_) return false;
+  std::lock_guard load(pending_->mutex);
+  return !pending_->done;
 }
 
 const KernelFacts *Module::find(const char *name) const {
@@ -38,7 +78,7 @@ ze_result_t Module::load(std::string ptx, std::vector<KernelFacts> kernels, std:
   if (!symbols_.imports.empty()) return ZE_RESULT_SUCCESS; // loaded when linked
   // A module that calls through function pointers runs from the joint module, where the functions are.
   if (symbols_.calls_through_table) return join(log);
-  return load_image(native_.c_str(), log);
+  return load_image(native_.c_str(), log, true);
 }
 
 ze_result_t Module::join(std::string &log) {
@@ -54,7 +94,7 @@ const std::string &Module::exported_name(const std::string &host_name) const {
 
 ze_result_t Module::load_linked(const void *image, std::string &log) {
   if (module_ != nullptr) return ZE_RESULT_SUCCESS; // linked before: Level Zero links a module once
-  return load_image(image, log);
+  return load_image(image, log, false);
 }
 
 ze_result_t load_cuda_module(const Device &device, const void *image, const std::string &what, CUmodule &module,
@@ -69,8 +109,22 @@ ze_result_t load_cuda_module(const Device &device, const void *image, const std:
   return r == CUDA_ERROR_INVALID_PTX ? ZE_RESULT_ERROR_MODULE_BUILD_FAILURE : to_ze_result(r);
 }
 
-ze_result_t Module::load_image(const void *image, std::string &log) {
-  return load_cuda_module(device_, image, "the module's PTX", module_, log);
+ze_result_t Module::load_image(const void *image, std::string &log, bool own_ptx) {
+  std::lock_guard lock(load_mutex_);
+  if (!own_ptx || !device_.streams_may_stall())
+    return load_cuda_module(device_, image, "the module's PTX", module_, log);
+  // A stream may wait for the host, and CUDA would load only once it moves: the code loader loads it, and if that
+  // is not done soon, the module is made with its load pending. CUDA's JIT errors then reach the log when its
+  // kernels are first enqueued, not the build log.
+  constexpr uint64_t a_while = 20'000'000; // ns
+  auto pending = device_.loader().load(native_, "the module's PTX");
+  if (!pending->wait(a_while)) {
+    pending_ = std::move(pending);
+    return ZE_RESULT_SUCCESS;
+  }
+  module_ = pending->module;
+  log += pending->log;
+  return pending->result;
 }
 
 namespace {

@@ -3,11 +3,14 @@
 #pragma once
 
 #include "cuda_driver/compiler/ptx_compiler.hpp"
+#include "cuda_driver/runtime/code_loader.hpp"
 #include "cuda_driver/runtime/context.hpp"
 
 #include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,12 +61,14 @@ public:
   ze_result_t load(std::string ptx, std::vector<KernelFacts> kernels, std::string &log);
   const PtxSymbols &symbols() const { return symbols_; }
   // Imports not linked yet: its kernels cannot be made before zeModuleDynamicLink.
-  bool unlinked() const { return module_ == nullptr && !joined(); }
+  bool unlinked() const { return !symbols_.imports.empty() && module_ == nullptr && !joined(); }
   // Loads what cuLinkComplete made of this module and those it imports from.
   ze_result_t load_linked(const void *image, std::string &log);
   // The CUDA module it was loaded as alone or linked, if it was: null for a member of the joint module that joined
-  // when it was made.
-  CUmodule cu_module() const { return module_; }
+  // when it was made, or when its load failed. Waits for a load the code loader has not finished (code_loader.hpp).
+  CUmodule cu_module() const;
+  // Whether its own PTX is still being loaded by the code loader.
+  bool loading() const;
   // Whether it is a member of the device's joint module (joint_module.hpp): its kernels and variables are there.
   bool joined() const { return joined_.load(std::memory_order_acquire); }
   void set_joined() { joined_.store(true, std::memory_order_release); }
@@ -74,9 +79,12 @@ public:
   ze_result_t join(std::string &log);
 
 private:
-  ze_result_t load_image(const void *image, std::string &log);
+  // Loads `image`: the module's own PTX (`own_ptx`, which the code loader may load) or a linked image.
+  ze_result_t load_image(const void *image, std::string &log, bool own_ptx);
   Device &device_;
-  CUmodule module_ = nullptr;
+  mutable std::mutex load_mutex_;                // module_ and pending_
+  mutable CUmodule module_ = nullptr;
+  mutable std::shared_ptr<PendingLoad> pending_; // its load, while the code loader has it
   std::vector<KernelFacts> kernels_;
   std::string native_;
   PtxSymbols symbols_;

@@ -448,21 +448,52 @@ TEST_F(CudaDriver, RegularListsOnSixQueuesWaitingForOneHostSignalAllRunAfterIt) 
   zeEventPoolDestroy(sync_pool);
 }
 
+// Two events of a host-visible pool and a queue with a regular list, for the tests that play lists against each
+// other (and the host) through events.
+class CudaDriverTwoEvents : public CudaDriver {
+protected:
+  void SetUp() override {
+    CudaDriver::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 2, pool));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, ev0));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 1, ev1));
+    ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+  }
+  void TearDown() override {
+    if (regular != nullptr) zeCommandListDestroy(regular);
+    if (queue != nullptr) zeCommandQueueDestroy(queue);
+    for (ze_event_handle_t e : {ev1, ev0})
+      if (e != nullptr) zeEventDestroy(e);
+    if (pool != nullptr) zeEventPoolDestroy(pool);
+    CudaDriver::TearDown();
+  }
+
+  ze_event_pool_handle_t pool = nullptr;
+  ze_event_handle_t ev0 = nullptr, ev1 = nullptr;
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t regular = nullptr;
+};
+
+namespace {
+
+// How many rounds the ping-pongs below play: level-zero-tests' 10,000, 30,000 commands a side, more than a CUDA
+// stream holds pending.
+constexpr int ping_pong_rounds = 10'000;
+
+} // namespace
+
 // A ping-pong of two lists through two events (level-zero-tests' mixed-list case): a regular list executed first
 // waits for ev0, resets it and signals ev1, many times over, before the immediate list that answers (waits for ev1,
 // resets it, signals ev0) is even appended. Each wait must be released by the other side's next signal, not its
 // last: a CUDA event recorded for every signal stands for the latest record only, so only a slot's first signal
-// (with no reset since) is recorded, and the later ones write the event's word.
-TEST_F(CudaDriver, TwoListsPingPongThroughTwoEventsARegularOneExecutedFirst) {
-  constexpr int rounds = 200;
-  ze_event_pool_handle_t pool = nullptr;
-  ze_event_handle_t ev0 = nullptr, ev1 = nullptr;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event_pool(context, 2, pool));
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 0, ev0));
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_host_event(pool, 1, ev1));
-  ze_command_queue_handle_t queue = nullptr;
-  ze_command_list_handle_t regular = nullptr;
-  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(queue, regular));
+// (with no reset since) is recorded, and the later ones write the event's word. The regular list's 30,000 commands
+// are more than a CUDA stream holds pending: its queue's feeder thread enqueues them while the stream waits for
+// the host, so that zeCommandQueueExecuteCommandLists returns and the host can signal. The host signals ev0 before
+// the feeder has enqueued the regular list's first wait, and the immediate list's first signal of ev0 then must not
+// be a CUDA event that the wait would wait for (ev0 is signalled already).
+TEST_F(CudaDriverTwoEvents, TwoListsPingPongThroughTwoEventsARegularOneExecutedFirst) {
+  constexpr int rounds = ping_pong_rounds;
   for (int i = 0; i < rounds; ++i) {
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &ev0));
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(regular, ev0));
@@ -476,10 +507,10 @@ TEST_F(CudaDriver, TwoListsPingPongThroughTwoEventsARegularOneExecutedFirst) {
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(list, ev1));
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, ev0));
   }
-  const ze_result_t finished = zeCommandQueueSynchronize(queue, 20'000'000'000ull);
+  const ze_result_t finished = zeCommandQueueSynchronize(queue, 60'000'000'000ull);
   EXPECT_EQ(ZE_RESULT_SUCCESS, finished) << "the ping-pong stopped";
   if (finished == ZE_RESULT_SUCCESS) {
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 20'000'000'000ull));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 60'000'000'000ull));
     EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(ev1));
   } else {
     // Release both sides so that the test ends.
@@ -488,11 +519,39 @@ TEST_F(CudaDriver, TwoListsPingPongThroughTwoEventsARegularOneExecutedFirst) {
       zeEventHostSignal(ev1);
     }
   }
-  zeCommandListDestroy(regular);
-  zeCommandQueueDestroy(queue);
-  zeEventDestroy(ev1);
-  zeEventDestroy(ev0);
-  zeEventPoolDestroy(pool);
+}
+
+// The same ping-pong with the immediate list appended first: its stream waits for ev0, which the host signals only
+// after all 30,000 appends (and the regular list's, interleaved), so the appends past what a stream holds go to the
+// list's feeder instead of waiting in CUDA for a stream that cannot move; then the host signals and the queue
+// executes the regular list.
+TEST_F(CudaDriverTwoEvents, TwoListsPingPongThroughTwoEventsAnImmediateOneAppendedFirst) {
+  constexpr int rounds = ping_pong_rounds;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < rounds; ++i) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &ev0));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(list, ev0));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, ev1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &ev1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(regular, ev1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(regular, ev0));
+  }
+  const double append_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(append_seconds, 30.0) << "the appends waited for a stream that waits for the host";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(ev0));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  const ze_result_t finished = zeCommandQueueSynchronize(queue, 60'000'000'000ull);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, finished) << "the ping-pong stopped";
+  if (finished == ZE_RESULT_SUCCESS) {
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 60'000'000'000ull));
+    EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(ev1));
+  } else {
+    for (int i = 0; i < 2 * rounds; ++i) {
+      zeEventHostSignal(ev0);
+      zeEventHostSignal(ev1);
+    }
+  }
 }
 
 // Threads that each build a module calling through function pointers (each joins the device's joint module), take
@@ -545,6 +604,66 @@ TEST_F(CudaDriver, ModulesJoiningAndLeavingTheJointModuleFromSeveralThreadsEachR
   for (std::thread &thread : running) thread.join();
   EXPECT_EQ(0, failed.load());
   EXPECT_EQ(0, wrong.load());
+}
+
+// CUDA loads and unloads code only when no stream waits: with a queue waiting for an event the host signals later,
+// zeModuleCreate, zeKernelCreate, the group-size suggestion, a launch's append and zeModuleDestroy all return on the
+// application's thread before the host signals (the code loader loads the module meanwhile, and the immediate
+// list's feeder enqueues the launch once it is loaded); then the host signals and everything runs. A watchdog
+// signals the event after 20 s so that a hang fails instead of hanging.
+TEST_F(CudaDriverTwoEvents, AModuleBuiltWhileAQueueWaitsForTheHostIsMadeBeforeTheSignalAndRunsAfterIt) {
+  const std::vector<uint8_t> spirv = read_kernel("vector_add");
+  ze_module_handle_t earlier = nullptr;
+  ASSERT_NO_FATAL_FAILURE(build(spirv, earlier)); // loaded before the queue waits; destroyed while it does
+  ze_event_handle_t go = ev0, done = ev1;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &go));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+
+  std::atomic<bool> signalled{false}, watchdog_fired{false};
+  std::thread watchdog([&] {
+    for (int i = 0; i < 2000 && !signalled.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!signalled.load()) {
+      watchdog_fired = true;
+      zeEventHostSignal(go);
+    }
+  });
+  constexpr uint32_t n = 1 << 16;
+  float *a = static_cast<float *>(shared_memory(n * 4)), *b = static_cast<float *>(shared_memory(n * 4));
+  float *c = static_cast<float *>(shared_memory(n * 4));
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = float(2 * i), c[i] = -1;
+  ze_module_handle_t module = nullptr;
+  ze_kernel_handle_t kernel = nullptr;
+  const ze_result_t built = create_module(context, device, spirv, module);
+  const ze_result_t made = built == ZE_RESULT_SUCCESS ? create_kernel(module, "vector_add", kernel) : built;
+  uint32_t x = 0, y = 0, z = 0;
+  if (made == ZE_RESULT_SUCCESS) {
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSuggestGroupSize(kernel, n, 1, 1, &x, &y, &z));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &a));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &b));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 2, 8, &c));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, x, y, z));
+    ze_group_count_t groups{n / std::max(x, 1u), 1, 1};
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, done, 0, nullptr));
+  }
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(earlier));
+  const bool before_signal = !watchdog_fired.load();
+  signalled = true;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+  watchdog.join();
+  EXPECT_TRUE(before_signal) << "zeModuleCreate, zeKernelCreate or an append waited for the host's signal";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, built);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, made);
+  EXPECT_EQ(256u, x) << "the suggestion while the module loads is the one after";
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 20'000'000'000ull));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 20'000'000'000ull));
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(float(3 * i), c[i]) << i;
+  auto properties = ze_desc<ze_kernel_properties_t>();
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelGetProperties(kernel, &properties));
+  EXPECT_EQ(3u, properties.numKernelArgs);
+  for (float *p : {a, b, c}) zeMemFree(context, p);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
 }
 
 } // namespace
