@@ -74,8 +74,8 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
 }
 
 ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
-  // The wait on the stream that signalled last is stream order already; not in word mode, where the feeders
-  // enqueue out of the application's order and `signal_stream` may be a later signal's.
+  // The wait on the stream that signalled last is stream order already (a stream's commands are enqueued in the
+  // application's order; use_word forgets the signalling stream, as a reset does, for work enqueued later).
   if (!would_wait_on(stream)) return ZE_RESULT_SUCCESS;
   slot_.word_waited.store(true);
   note_stream_wait();
@@ -88,6 +88,7 @@ ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
 ze_result_t Event::use_word(const Device &device) {
   std::lock_guard lock(slot_.switching);
   slot_.word_waited.store(true);
+  slot_.signal_stream.store(nullptr); // the work may reset it before a wait enqueued sooner
   if (!slot_.recorded.load()) return ZE_RESULT_SUCCESS;
   const CUstream bridge = device.bridge_stream();
   if (bridge == nullptr) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;

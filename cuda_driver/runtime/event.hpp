@@ -67,9 +67,7 @@ public:
   ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1);
   ze_result_t wait_on(const Device &device, CUstream stream) const;
   // Whether wait_on(stream) would enqueue a wait now (not when `stream` signalled the slot last; null: any stream).
-  bool would_wait_on(CUstream stream) const {
-    return stream == nullptr || slot_.word_waited.load() || slot_.signal_stream.load() != stream;
-  }
+  bool would_wait_on(CUstream stream) const { return stream == nullptr || slot_.signal_stream.load() != stream; }
   // Puts the slot in word mode for good (event.hpp's header), before a command that uses it is handed to a feeder:
   // when its last signal was recorded, `device`'s bridge stream writes the word once that record is done, and waits
   // go to the word from now on.
