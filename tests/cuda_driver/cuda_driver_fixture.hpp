@@ -51,8 +51,10 @@ inline size_t cached_modules() {
   return n;
 }
 
+// CUDA's library, or the one ZEAL_CUDA_LIBRARY names for the driver (the fake one of fake_cuda/ in CI).
 inline bool has_cuda() {
-  void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  const char *library = std::getenv("ZEAL_CUDA_LIBRARY");
+  void *handle = dlopen(library != nullptr ? library : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (handle != nullptr) dlclose(handle);
   return handle != nullptr;
 }
