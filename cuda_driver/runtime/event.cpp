@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 namespace zeal::cuda {
 namespace {
@@ -21,9 +22,26 @@ constexpr size_t event_stride = 64;
 
 const Device &any_device(const Driver &driver) { return *driver.devices().front(); }
 
+// A thread inside an operation on the slot, for its lifetime (EventSlot::users).
+class SlotUse {
+public:
+  explicit SlotUse(EventSlot &slot) : slot_(slot) { slot_.users.fetch_add(1); }
+  ~SlotUse() { slot_.users.fetch_sub(1); }
+  SlotUse(const SlotUse &) = delete;
+  SlotUse &operator=(const SlotUse &) = delete;
+
+private:
+  EventSlot &slot_;
+};
+
 } // namespace
 
+void EventSlot::wait_unused() const {
+  while (users.load() != 0) std::this_thread::yield();
+}
+
 ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t value) {
+  SlotUse use(slot_);
   const DriverApi &api = device.api();
   if (value == 0) {
     slot_.host_signalled.store(false);
@@ -74,6 +92,7 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
 }
 
 ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
+  SlotUse use(slot_);
   // The wait on the stream that signalled last is stream order already (a stream's commands are enqueued in the
   // application's order; use_word forgets the signalling stream, as a reset does, for work enqueued later).
   if (!would_wait_on(stream)) return ZE_RESULT_SUCCESS;
@@ -160,6 +179,7 @@ EventPool::EventPool(Driver &driver, uint32_t count, ze_event_pool_flags_t flags
 }
 
 EventPool::~EventPool() {
+  for (uint32_t i = 0; i < count_; ++i) slots_[i].wait_unused();
   const Device &device = any_device(driver_);
   device.make_current();
   for (uint32_t i = 0; i < count_; ++i) {
@@ -223,6 +243,7 @@ Event *EventPool::create(uint32_t index) {
 }
 
 void EventPool::forget(const Event *event) {
+  slots_[event->index()].wait_unused();
   std::lock_guard lock(mutex_);
   auto it = std::find_if(events_.begin(), events_.end(), [&](const auto &e) { return e.get() == event; });
   if (it != events_.end()) events_.erase(it);

@@ -42,6 +42,10 @@ struct EventSlot {
   // enqueued while it is pending waits for it, so that the late write does not undo the reset.
   CUevent bridged = nullptr;
   std::atomic<bool> bridge_pending{false};
+  // Threads inside signal_on or wait_on for the slot: a stream's feeder may still be in one after the signal it
+  // enqueued has run and the host has seen it, so an event of the slot, or its pool, goes only once none is.
+  std::atomic<int> users{0};
+  void wait_unused() const;
 };
 
 class Event : public _ze_event_handle_t {
