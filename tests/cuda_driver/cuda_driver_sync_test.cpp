@@ -469,6 +469,29 @@ protected:
     CudaDriver::TearDown();
   }
 
+  // vector_add's arrays (shared memory), and a launch of it over them in groups of 256 signalling `signal`.
+  template <class Arrays>
+  void vector_add_arrays(Arrays &v) {
+    for (float **p : {&v.a, &v.b, &v.c}) {
+      *p = static_cast<float *>(shared_memory(v.n * sizeof(float)));
+      ASSERT_NE(nullptr, *p);
+    }
+    for (uint32_t i = 0; i < v.n; ++i) v.a[i] = float(i), v.b[i] = float(2 * i), v.c[i] = -1;
+  }
+  template <class Arrays>
+  void free_vector_add_arrays(Arrays &v) {
+    for (float *p : {v.a, v.b, v.c}) zeMemFree(context, p);
+  }
+  template <class Arrays>
+  void append_vector_add(ze_command_list_handle_t to, ze_kernel_handle_t kernel, const Arrays &v,
+                         ze_event_handle_t signal) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &v.a));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &v.b));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 2, 8, &v.c));
+    const ze_group_count_t groups{v.n / 256, 1, 1}; // groups of 256, which the tests set
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(to, kernel, &groups, signal, 0, nullptr));
+  }
+
   ze_event_pool_handle_t pool = nullptr;
   ze_event_handle_t ev0 = nullptr, ev1 = nullptr;
   ze_command_queue_handle_t queue = nullptr;
@@ -606,11 +629,52 @@ TEST_F(CudaDriver, ModulesJoiningAndLeavingTheJointModuleFromSeveralThreadsEachR
   EXPECT_EQ(0, wrong.load());
 }
 
+namespace {
+
+// Signals `event` from the host after 20 s unless disarmed first: a test that would hang waiting for its own
+// thread's signal fails instead.
+class Watchdog {
+public:
+  explicit Watchdog(ze_event_handle_t event)
+      : thread_([this, event] {
+          for (int i = 0; i < 2000 && !disarmed_.load(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          if (!disarmed_.load()) {
+            fired_ = true;
+            zeEventHostSignal(event);
+          }
+        }) {}
+  ~Watchdog() { disarm(); }
+  // Whether it had to signal; it will not from now on.
+  bool disarm() {
+    disarmed_ = true;
+    if (thread_.joinable()) thread_.join();
+    return fired_.load();
+  }
+  bool fired() const { return fired_.load(); }
+
+private:
+  std::atomic<bool> disarmed_{false}, fired_{false};
+  std::thread thread_;
+};
+
+// Three arrays for vector_add: a[i] = i, b[i] = 2i, c[i] = -1 until the kernel writes 3i.
+struct VectorAddArrays {
+  static constexpr uint32_t n = 1 << 16;
+  float *a = nullptr, *b = nullptr, *c = nullptr;
+  bool added() const {
+    for (uint32_t i = 0; i < n; ++i)
+      if (c[i] != float(3 * i)) return false;
+    return true;
+  }
+};
+
+} // namespace
+
 // CUDA loads and unloads code only when no stream waits: with a queue waiting for an event the host signals later,
 // zeModuleCreate, zeKernelCreate, the group-size suggestion, a launch's append and zeModuleDestroy all return on the
 // application's thread before the host signals (the code loader loads the module meanwhile, and the immediate
-// list's feeder enqueues the launch once it is loaded); then the host signals and everything runs. A watchdog
-// signals the event after 20 s so that a hang fails instead of hanging.
+// list's feeder enqueues the launch once it is loaded); then the host signals and everything runs.
 TEST_F(CudaDriverTwoEvents, AModuleBuiltWhileAQueueWaitsForTheHostIsMadeBeforeTheSignalAndRunsAfterIt) {
   const std::vector<uint8_t> spirv = read_kernel("vector_add");
   ze_module_handle_t earlier = nullptr;
@@ -620,48 +684,77 @@ TEST_F(CudaDriverTwoEvents, AModuleBuiltWhileAQueueWaitsForTheHostIsMadeBeforeTh
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
 
-  std::atomic<bool> signalled{false}, watchdog_fired{false};
-  std::thread watchdog([&] {
-    for (int i = 0; i < 2000 && !signalled.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (!signalled.load()) {
-      watchdog_fired = true;
-      zeEventHostSignal(go);
-    }
-  });
-  constexpr uint32_t n = 1 << 16;
-  float *a = static_cast<float *>(shared_memory(n * 4)), *b = static_cast<float *>(shared_memory(n * 4));
-  float *c = static_cast<float *>(shared_memory(n * 4));
-  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = float(2 * i), c[i] = -1;
+  Watchdog watchdog(go);
+  VectorAddArrays v{};
+  ASSERT_NO_FATAL_FAILURE(vector_add_arrays(v));
   ze_module_handle_t module = nullptr;
   ze_kernel_handle_t kernel = nullptr;
   const ze_result_t built = create_module(context, device, spirv, module);
   const ze_result_t made = built == ZE_RESULT_SUCCESS ? create_kernel(module, "vector_add", kernel) : built;
   uint32_t x = 0, y = 0, z = 0;
   if (made == ZE_RESULT_SUCCESS) {
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSuggestGroupSize(kernel, n, 1, 1, &x, &y, &z));
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &a));
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &b));
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 2, 8, &c));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSuggestGroupSize(kernel, v.n, 1, 1, &x, &y, &z));
     EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, x, y, z));
-    ze_group_count_t groups{n / std::max(x, 1u), 1, 1};
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(list, kernel, &groups, done, 0, nullptr));
+    EXPECT_NO_FATAL_FAILURE(append_vector_add(list, kernel, v, done));
   }
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(earlier));
-  const bool before_signal = !watchdog_fired.load();
-  signalled = true;
+  const bool before_signal = !watchdog.fired();
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
-  watchdog.join();
+  watchdog.disarm();
   EXPECT_TRUE(before_signal) << "zeModuleCreate, zeKernelCreate or an append waited for the host's signal";
   ASSERT_EQ(ZE_RESULT_SUCCESS, built);
   ASSERT_EQ(ZE_RESULT_SUCCESS, made);
   EXPECT_EQ(256u, x) << "the suggestion while the module loads is the one after";
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 20'000'000'000ull));
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 20'000'000'000ull));
-  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(float(3 * i), c[i]) << i;
+  EXPECT_TRUE(v.added());
   auto properties = ze_desc<ze_kernel_properties_t>();
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelGetProperties(kernel, &properties));
   EXPECT_EQ(3u, properties.numKernelArgs);
-  for (float *p : {a, b, c}) zeMemFree(context, p);
+  free_vector_add_arrays(v);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
+// While a queue waits for the host: a regular list that launches a kernel of a module still loading is executed on
+// a second queue without waiting (its queue's feeder enqueues it once the module is loaded), and a module destroyed
+// before its load is done goes when the load is (the code loader unloads what it loaded for nobody).
+TEST_F(CudaDriverTwoEvents, ARegularListOfAModuleStillLoadingAndAModuleDestroyedWhileLoadingDoNotWaitForTheHost) {
+  const std::vector<uint8_t> spirv = read_kernel("vector_add");
+  ze_event_handle_t go = ev0, done = ev1;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &go));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  ze_command_queue_handle_t second = nullptr;
+  ze_command_list_handle_t launches = nullptr;
+  ASSERT_NO_FATAL_FAILURE(queue_and_regular_list(second, launches));
+
+  Watchdog watchdog(go);
+  VectorAddArrays v{};
+  ASSERT_NO_FATAL_FAILURE(vector_add_arrays(v));
+  ze_module_handle_t module = nullptr, dropped = nullptr;
+  ze_kernel_handle_t kernel = nullptr;
+  const ze_result_t built = create_module(context, device, spirv, module);
+  const ze_result_t made = built == ZE_RESULT_SUCCESS ? create_kernel(module, "vector_add", kernel) : built;
+  if (made == ZE_RESULT_SUCCESS) {
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernel, 256, 1, 1));
+    EXPECT_NO_FATAL_FAILURE(append_vector_add(launches, kernel, v, done));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(launches));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(second, 1, &launches, nullptr));
+  }
+  EXPECT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, dropped));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(dropped));
+  const bool before_signal = !watchdog.fired();
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+  watchdog.disarm();
+  EXPECT_TRUE(before_signal) << "an execution, zeModuleCreate or zeModuleDestroy waited for the host's signal";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, made);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(second, 20'000'000'000ull));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(done));
+  EXPECT_TRUE(v.added());
+  free_vector_add_arrays(v);
+  zeCommandListDestroy(launches);
+  zeCommandQueueDestroy(second);
   zeKernelDestroy(kernel);
   zeModuleDestroy(module);
 }
