@@ -4,6 +4,8 @@
 # non-zero when something fails (issue 49).
 # usage: gpu-check.sh [tests [gtest arguments] | examples | acceptance | bench [rounds] | lzt | cts [group...]]
 #   (default: tests; examples also runs UR's urinfo)
+# ZEAL_WRAP: a command the tests run under, e.g. "/usr/local/cuda/bin/compute-sanitizer --tool memcheck
+#   --error-exitcode 9" (slow: give cuda_driver_test a --gtest_filter)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kit="$PWD/build/gpu-kit"
@@ -27,7 +29,7 @@ case "${1:-tests}" in
     shift || true
     while read -r t; do
       echo "== gpu-check: $t"
-      "$kit/bin/$t" "$@" || status=1
+      ${ZEAL_WRAP:-} "$kit/bin/$t" "$@" || status=1
     done < "$kit/tests" ;;
   examples)
     for p in zeal-ls vector_add sub_groups shared_libraries; do
