@@ -57,6 +57,22 @@ protected:
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(to, kernel, &groups, signal, 0, nullptr));
   }
 
+  // The end of a ping-pong of `rounds` through ev0 and ev1 whose regular list is on `queue`: the queue finishes, the
+  // last signal is ev0's and ev1 is reset. When it stopped instead, both sides are released so that the test ends.
+  void expect_ping_pong_ended(int rounds) {
+    const ze_result_t finished = zeCommandQueueSynchronize(queue, 60'000'000'000ull);
+    EXPECT_EQ(ZE_RESULT_SUCCESS, finished) << "the ping-pong stopped";
+    if (finished == ZE_RESULT_SUCCESS) {
+      EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 60'000'000'000ull));
+      EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(ev1));
+      return;
+    }
+    for (int i = 0; i < 2 * rounds; ++i) {
+      zeEventHostSignal(ev0);
+      zeEventHostSignal(ev1);
+    }
+  }
+
   ze_event_pool_handle_t pool = nullptr;
   ze_event_handle_t ev0 = nullptr, ev1 = nullptr;
   ze_command_queue_handle_t queue = nullptr;
@@ -91,18 +107,7 @@ TEST_F(CudaDriverTwoEvents, TwoListsPingPongThroughTwoEventsARegularOneExecutedF
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(list, ev1));
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(list, ev0));
   }
-  const ze_result_t finished = zeCommandQueueSynchronize(queue, 60'000'000'000ull);
-  EXPECT_EQ(ZE_RESULT_SUCCESS, finished) << "the ping-pong stopped";
-  if (finished == ZE_RESULT_SUCCESS) {
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 60'000'000'000ull));
-    EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(ev1));
-  } else {
-    // Release both sides so that the test ends.
-    for (int i = 0; i < 2 * rounds; ++i) {
-      zeEventHostSignal(ev0);
-      zeEventHostSignal(ev1);
-    }
-  }
+  expect_ping_pong_ended(rounds);
 }
 
 // The same ping-pong with the immediate list appended first: its stream waits for ev0, which the host signals only
@@ -125,17 +130,7 @@ TEST_F(CudaDriverTwoEvents, TwoListsPingPongThroughTwoEventsAnImmediateOneAppend
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(ev0));
   ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
-  const ze_result_t finished = zeCommandQueueSynchronize(queue, 60'000'000'000ull);
-  EXPECT_EQ(ZE_RESULT_SUCCESS, finished) << "the ping-pong stopped";
-  if (finished == ZE_RESULT_SUCCESS) {
-    EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev0, 60'000'000'000ull));
-    EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(ev1));
-  } else {
-    for (int i = 0; i < 2 * rounds; ++i) {
-      zeEventHostSignal(ev0);
-      zeEventHostSignal(ev1);
-    }
-  }
+  expect_ping_pong_ended(rounds);
 }
 
 // Signals `event` from the host after 20 s unless disarmed first: a test that would hang waiting for its own
