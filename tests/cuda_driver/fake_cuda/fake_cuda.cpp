@@ -213,10 +213,11 @@ CUresult load(CUmodule *out, const void *image) {
   if (ptx.find(".version") == std::string::npos) return CUDA_ERROR_INVALID_PTX;
   wait_until_no_stream_waits();
   auto module = std::make_unique<Module>();
-  static const std::regex entry(R"(\.entry\s+([A-Za-z_$][\w$]*))");
+  // Never destroyed: the driver's code loader may still be loading while the process exits.
+  static const std::regex &entry = *new std::regex(R"(\.entry\s+([A-Za-z_$][\w$]*))");
   for (std::sregex_iterator it(ptx.begin(), ptx.end(), entry), end; it != end; ++it)
     module->kernels[(*it)[1]] = std::make_unique<Function>(Function{(*it)[1]});
-  static const std::regex variable(R"(\.global\s+(?:\.align\s+\d+\s+)?(\.[bsuf]\d+)\s+([A-Za-z_$][\w$]*)(?:\[(\d+)\])?)");
+  static const std::regex &variable = *new std::regex(R"(\.global\s+(?:\.align\s+\d+\s+)?(\.[bsuf]\d+)\s+([A-Za-z_$][\w$]*)(?:\[(\d+)\])?)");
   for (std::sregex_iterator it(ptx.begin(), ptx.end(), variable), end; it != end; ++it) {
     const size_t count = (*it)[3].matched ? std::stoul((*it)[3]) : 1;
     module->variables[(*it)[2]].assign(type_bytes((*it)[1]) * count, 0);
