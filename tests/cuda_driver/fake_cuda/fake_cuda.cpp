@@ -7,7 +7,8 @@
 // - cuEventRecord captures the stream's work so far; cuStreamWaitEvent and cuEventQuery use the record that was the
 //   latest when they were called, and later records do not change a wait already enqueued.
 // - Loading and unloading a module wait while any stream waits for a word (as measured on an H200).
-// - Memory is host memory; device pointers are host pointers (unified addressing). Virtual memory is mmap.
+// - Memory is host memory; device pointers are host pointers (unified addressing). Virtual memory is mmap. A copy
+//   from pageable host memory (none of the library's) reads it at the call, and one into it returns once done.
 // Kernels are not run, except two it knows by name: zeal_timestamp (the driver's own: a clock to a pointer) and
 // vector_add (the driver tests' kernel: c = a + b over the launch). A PTX module's kernels are its .entry lines,
 // its variables its .global lines. IPC and cooperative launches are refused.
@@ -137,6 +138,7 @@ struct Library {
   std::set<Stream *> streams;
   std::unique_ptr<Stream> legacy;
   std::map<uintptr_t, size_t> allocations;
+  std::map<uintptr_t, size_t> registered, reserved; // host memory registered with CUDA; virtual address ranges
   std::set<Module *> modules; // loaded: a context holds its modules until it goes (the driver keeps some for good)
 };
 
@@ -153,6 +155,28 @@ Stream *stream_of(CUstream s) {
     return lib.legacy.get();
   }
   return reinterpret_cast<Stream *>(s);
+}
+
+// Whether `p` lies in none of the library's memory: pageable host memory, which CUDA copies from at the call (into
+// staging memory) and into before the call returns, not in stream order.
+bool pageable(uintptr_t p) {
+  Library &lib = library();
+  std::lock_guard lock(lib.mutex);
+  for (const auto *ranges : {&lib.allocations, &lib.registered, &lib.reserved}) {
+    auto it = ranges->upper_bound(p);
+    if (it != ranges->begin() && p < std::prev(it)->first + std::max<size_t>(std::prev(it)->second, 1)) return false;
+  }
+  return true;
+}
+
+// Enqueues a copy (`run`) and, when its destination is pageable host memory, returns once it is done, as CUDA does.
+void enqueue_copy(CUstream stream, std::function<void()> run, bool wait) {
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  stream_of(stream)->enqueue({nullptr, [run = std::move(run), done] {
+    run();
+    *done = true;
+  }});
+  while (wait && !*done) nap();
 }
 
 // Takes `object` out of the library's `set` and deletes it; an object the library does not hold is a bad handle.
@@ -344,26 +368,46 @@ CUresult cuMemHostAlloc(void **pointer, size_t bytes, unsigned) {
   return *pointer != nullptr ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 CUresult cuMemFreeHost(void *pointer) { return release(uintptr_t(pointer)); }
-CUresult cuMemHostRegister_v2(void *, size_t, unsigned) { return CUDA_SUCCESS; }
-CUresult cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
+CUresult cuMemHostRegister_v2(void *pointer, size_t bytes, unsigned) {
+  Library &lib = library();
+  std::lock_guard lock(lib.mutex);
+  lib.registered[uintptr_t(pointer)] = bytes;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *pointer) {
+  Library &lib = library();
+  std::lock_guard lock(lib.mutex);
+  return lib.registered.erase(uintptr_t(pointer)) != 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device, void *pointer, unsigned) {
   *device = CUdeviceptr(pointer);
   return CUDA_SUCCESS;
 }
 CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned) { return cuMemAlloc_v2(pointer, bytes); }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
-  stream_of(stream)->enqueue({nullptr, [=] {
-    std::memmove(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), bytes);
-  }});
+  const auto *from = reinterpret_cast<const char *>(src);
+  std::shared_ptr<std::vector<char>> staged;
+  if (pageable(uintptr_t(src))) staged = std::make_shared<std::vector<char>>(from, from + bytes);
+  enqueue_copy(stream, [=] {
+    std::memmove(reinterpret_cast<void *>(dst), staged ? staged->data() : from, bytes);
+  }, pageable(uintptr_t(dst)));
   return CUDA_SUCCESS;
 }
 CUresult cuMemAddressReserve(CUdeviceptr *pointer, size_t bytes, size_t, CUdeviceptr hint, unsigned long long) {
   void *p = mmap(reinterpret_cast<void *>(hint), bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) return CUDA_ERROR_OUT_OF_MEMORY;
   *pointer = CUdeviceptr(p);
+  Library &lib = library();
+  std::lock_guard lock(lib.mutex);
+  lib.reserved[uintptr_t(p)] = bytes;
   return CUDA_SUCCESS;
 }
 CUresult cuMemAddressFree(CUdeviceptr pointer, size_t bytes) {
+  {
+    Library &lib = library();
+    std::lock_guard lock(lib.mutex);
+    lib.reserved.erase(uintptr_t(pointer));
+  }
   return munmap(reinterpret_cast<void *>(pointer), bytes) == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuMemGetAllocationGranularity(size_t *granularity, const MemAllocationProp *, int) {
@@ -402,15 +446,24 @@ CUresult cuMemSetAccess(CUdeviceptr pointer, size_t bytes, const MemAccessDesc *
   return mprotect(reinterpret_cast<void *>(pointer), bytes, protection) == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuMemcpy2DAsync_v2(const Memcpy2D *copy, CUstream stream) {
-  const Memcpy2D c = *copy;
-  stream_of(stream)->enqueue({nullptr, [c] {
-    const char *src = c.src_host != nullptr ? static_cast<const char *>(c.src_host)
-                                            : reinterpret_cast<const char *>(c.src_device);
-    char *dst = c.dst_host != nullptr ? static_cast<char *>(c.dst_host) : reinterpret_cast<char *>(c.dst_device);
+  Memcpy2D c = *copy;
+  const char *src = c.src_host != nullptr ? static_cast<const char *>(c.src_host)
+                                          : reinterpret_cast<const char *>(c.src_device);
+  char *dst = c.dst_host != nullptr ? static_cast<char *>(c.dst_host) : reinterpret_cast<char *>(c.dst_device);
+  std::shared_ptr<std::vector<char>> staged; // pageable rows, copied now and packed
+  if (pageable(uintptr_t(src))) {
+    staged = std::make_shared<std::vector<char>>(c.width_bytes * c.height);
+    for (size_t row = 0; row < c.height; ++row)
+      std::memcpy(staged->data() + row * c.width_bytes, src + (c.src_y + row) * c.src_pitch + c.src_x_bytes,
+                  c.width_bytes);
+    c.src_x_bytes = 0, c.src_y = 0, c.src_pitch = c.width_bytes;
+  }
+  enqueue_copy(stream, [c, src, dst, staged] {
+    const char *from = staged ? staged->data() : src;
     for (size_t row = 0; row < c.height; ++row)
       std::memmove(dst + (c.dst_y + row) * c.dst_pitch + c.dst_x_bytes,
-                   src + (c.src_y + row) * c.src_pitch + c.src_x_bytes, c.width_bytes);
-  }});
+                   from + (c.src_y + row) * c.src_pitch + c.src_x_bytes, c.width_bytes);
+  }, pageable(uintptr_t(dst)));
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream) {
