@@ -14,8 +14,8 @@
 
 namespace zeal::cuda {
 
-CommandList::CommandList(Device &device, CUstream stream, uint32_t group, bool synchronous)
-    : device_(device), stream_(stream), group_(group), synchronous_(synchronous),
+CommandList::CommandList(Device &device, const Context &context, CUstream stream, uint32_t group, bool synchronous)
+    : device_(device), context_(context), stream_(stream), group_(group), synchronous_(synchronous),
       feeder_(stream != nullptr ? std::make_unique<StreamFeeder>(device, stream) : nullptr) {}
 
 CommandList::~CommandList() {
@@ -29,20 +29,22 @@ CommandList::~CommandList() {
 void CommandList::reset() {
   commands_.clear();
   events_.clear();
-  waits_ = false;
+  waits_ = drains_ = false;
   closed_ = false;
 }
 
-ze_result_t CommandList::append(Command command, const std::vector<Event *> &events, bool waits) {
+ze_result_t CommandList::append(Command command, const std::vector<Event *> &events, bool waits, bool drains) {
   if (!immediate()) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     commands_.push_back(std::move(command));
     waits_ = waits_ || waits;
+    drains_ = drains_ || drains;
     for (Event *e : events)
       if (std::find(events_.begin(), events_.end(), e) == events_.end()) events_.push_back(e);
     return ZE_RESULT_SUCCESS;
   }
-  ze_result_t result = feeder_->submit(std::move(command), 1, waits, "an immediate command list's command", [&] {
+  const char *what = "an immediate command list's command";
+  ze_result_t result = feeder_->submit(std::move(command), 1, waits, drains, what, [&] {
     for (Event *e : events)
       if (ze_result_t r = e->use_word(device_); r != ZE_RESULT_SUCCESS) return r;
     return ZE_RESULT_SUCCESS;
@@ -96,9 +98,14 @@ ze_result_t new_stream(const Device &device, CUstream &stream, ze_command_queue_
 
 namespace {
 
+// Whether `pointer` is none of the list's context's allocations: pageable host memory (or another context's, taken
+// for it), which CUDA copies from or into only once the stream has run what is before the copy, on the enqueuing
+// thread (a command that copies it "drains": stream_feeder.hpp).
+bool pageable(const CommandList &list, const void *pointer) { return !list.context().find(pointer).has_value(); }
+
 // A command with its events: waits for `waits`, runs `body`, signals `signal`, all in stream order.
 ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_t signal, uint32_t count,
-                               ze_event_handle_t *waits, bool body_waits = false) {
+                               ze_event_handle_t *waits, bool body_waits = false, bool body_drains = false) {
   if (count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // The events it waits for, then the one it signals.
   std::vector<Event *> events;
@@ -127,7 +134,7 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
       if (ze_result_t r = device->write_timestamp(stream, &stamps[1]); r != ZE_RESULT_SUCCESS) return r;
     return signalled != nullptr ? signalled->signal_on(*device, stream) : ZE_RESULT_SUCCESS;
   };
-  return list.append(std::move(command), events, may_wait);
+  return list.append(std::move(command), events, may_wait, body_drains);
 }
 
 // A list of the copy-only queue group runs no kernels.
@@ -227,7 +234,9 @@ ze_result_t append_copy(ze_command_list_handle_t handle, void *dst, const void *
     body = [=](CUstream stream) {
       return checked(device->api().cuMemcpyAsync(CUdeviceptr(dst), CUdeviceptr(src), size, stream), "cuMemcpyAsync");
     };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+  const CommandList &list = *CommandList::from(handle);
+  const bool drains = size > 0 && (pageable(list, dst) || pageable(list, src));
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, drains);
 }
 
 // Every context of the driver is the device's primary CUDA context, so another context's allocation is reached as
@@ -276,11 +285,19 @@ ze_result_t append_copy_region(ze_command_list_handle_t handle, void *dst, const
       }
       return ZE_RESULT_SUCCESS;
     };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+  const CommandList &list = *CommandList::from(handle);
+  const bool drains = width > 0 && (pageable(list, dst) || pageable(list, src));
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, drains);
 }
 
 // Patterns of 1, 2 and 4 bytes (aligned) are CUDA's memsets; a longer one is copied once from the host, then
 // doubled by copies within the destination.
+// Whether a fill of `size` bytes at `at` with an `n`-byte pattern copies the pattern from host memory (else one of
+// CUDA's memsets writes it).
+bool fill_copies_pattern(CUdeviceptr at, size_t n, size_t size) {
+  return !(n == 1 || (n == 2 && at % 2 == 0 && size % 2 == 0) || (n == 4 && at % 4 == 0 && size % 4 == 0));
+}
+
 ze_result_t fill(const Device &device, CUstream stream, char *dst, const std::vector<uint8_t> &pattern, size_t size) {
   const DriverApi &api = device.api();
   const size_t n = pattern.size();
@@ -318,7 +335,9 @@ ze_result_t append_fill(ze_command_list_handle_t handle, void *ptr, const void *
                                                       static_cast<const uint8_t *>(pattern) + pattern_size);
   Command body;
   if (size > 0) body = [=](CUstream stream) { return fill(*device, stream, static_cast<char *>(ptr), *bytes, size); };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits);
+  // The pattern is copied from pageable memory (the command's own): CUDA may wait for the stream to take it.
+  const bool drains = size > 0 && fill_copies_pattern(CUdeviceptr(ptr), pattern_size, size);
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, drains);
 }
 
 ze_result_t append_barrier(ze_command_list_handle_t handle, ze_event_handle_t signal, uint32_t count,
@@ -385,7 +404,8 @@ ze_result_t append_query_kernel_timestamps(ze_command_list_handle_t handle, uint
           return r;
     return ZE_RESULT_SUCCESS;
   };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, wait_count, waits);
+  const bool drains = count > 0 && pageable(*CommandList::from(handle), dst);
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, wait_count, waits, false, drains);
 }
 
 ze_result_t append_memory_prefetch(ze_command_list_handle_t handle, const void *ptr, size_t) {
@@ -407,7 +427,8 @@ ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device, 
     zeal::logger("zeal-cuda").error("zeCommandListCreate: {}", why);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
-  *out = new CommandList(*Device::from(device), nullptr, desc->commandQueueGroupOrdinal, false);
+  *out = new CommandList(*Device::from(device), *Context::from(context), nullptr, desc->commandQueueGroupOrdinal,
+                         false);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -421,7 +442,7 @@ ze_result_t list_create_immediate(ze_context_handle_t context, ze_device_handle_
   }
   CUstream stream = nullptr;
   if (ze_result_t r = new_stream(*Device::from(device), stream, desc->priority); r != ZE_RESULT_SUCCESS) return r;
-  *out = new CommandList(*Device::from(device), stream, desc->ordinal,
+  *out = new CommandList(*Device::from(device), *Context::from(context), stream, desc->ordinal,
                          desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   return ZE_RESULT_SUCCESS;
 }

@@ -19,10 +19,11 @@ using Command = std::function<ze_result_t(CUstream)>;
 class CommandList : public _ze_command_list_handle_t {
 public:
   // `immediate`: with the stream it enqueues on; `synchronous`: each append also waits for its command to finish.
-  CommandList(Device &device, CUstream stream, uint32_t group, bool synchronous);
+  CommandList(Device &device, const Context &context, CUstream stream, uint32_t group, bool synchronous);
   ~CommandList();
   static CommandList *from(ze_command_list_handle_t h) { return static_cast<CommandList *>(h); }
   Device &device() const { return device_; }
+  const Context &context() const { return context_; }
   bool immediate() const { return stream_ != nullptr; }
   bool closed() const { return closed_; }
   void close() { closed_ = true; }
@@ -37,25 +38,28 @@ public:
 
   // Records the command, or, on an immediate list, enqueues it (now, or through the list's feeder). `events`: those
   // it waits on, signals or resets, which go to word mode if it is enqueued later than now (event.hpp); `waits`:
-  // whether it may enqueue a wait on the stream (stream_feeder.hpp).
-  ze_result_t append(Command command, const std::vector<Event *> &events, bool waits);
+  // whether it may enqueue a wait on the stream; `drains`: whether enqueueing it may wait until the stream has run
+  // what is before it (stream_feeder.hpp).
+  ze_result_t append(Command command, const std::vector<Event *> &events, bool waits, bool drains = false);
   // Enqueues every recorded command on `stream` (a queue's), in order.
   ze_result_t replay(CUstream stream) const;
   size_t size() const { return commands_.size(); }
-  // Whether a recorded command may enqueue a wait.
+  // Whether a recorded command may enqueue a wait, or wait for the stream when it is enqueued.
   bool waits() const { return waits_; }
+  bool drains() const { return drains_; }
   // A regular list handed to a queue's feeder: every event its commands use goes to word mode (Event::use_word).
   ze_result_t use_words() const;
 
 private:
   Device &device_;
+  const Context &context_;
   CUstream stream_; // immediate lists only
   uint32_t group_;
   bool synchronous_;
   bool closed_ = false;
   std::vector<Command> commands_;
   std::vector<Event *> events_; // what the recorded commands use
-  bool waits_ = false;
+  bool waits_ = false, drains_ = false;
   std::unique_ptr<StreamFeeder> feeder_; // immediate lists only
 };
 

@@ -20,10 +20,11 @@ CommandQueue::~CommandQueue() {
 
 ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, Fence *fence) {
   size_t commands = 0;
-  bool waits = false;
+  bool waits = false, drains = false;
   for (const CommandList *list : lists) {
     commands += list->size();
     waits = waits || list->waits();
+    drains = drains || list->drains();
   }
   return feeder_->submit(
       [lists, fence](CUstream stream) {
@@ -31,7 +32,7 @@ ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, 
           if (ze_result_t r = list->replay(stream); r != ZE_RESULT_SUCCESS) return r;
         return fence != nullptr ? fence->record() : ZE_RESULT_SUCCESS;
       },
-      commands, waits, "zeCommandQueueExecuteCommandLists", [&] {
+      commands, waits, drains, "zeCommandQueueExecuteCommandLists", [&] {
         for (const CommandList *list : lists)
           if (ze_result_t r = list->use_words(); r != ZE_RESULT_SUCCESS) return r;
         return ZE_RESULT_SUCCESS;

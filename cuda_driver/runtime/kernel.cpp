@@ -247,9 +247,9 @@ ze_result_t kernel_suggest_group_size(ze_kernel_handle_t handle, uint32_t gx, ui
   }
   // CUDA's own limit of threads per block is never under 256 on this driver's cards (64 Ki registers a block, at
   // most 255 a thread), so a kernel whose module still loads need not wait for it here.
-  uint32_t budget = kernel->function_ready()
-                        ? std::min<uint32_t>(256, uint32_t(kernel->function_attribute(FunctionAttribute::MaxThreadsPerBlock)))
-                        : 256;
+  uint32_t budget = 256;
+  if (kernel->function_ready())
+    budget = std::min(budget, uint32_t(kernel->function_attribute(FunctionAttribute::MaxThreadsPerBlock)));
   const ze_device_compute_properties_t &limits = kernel->module().device().compute_properties();
   // The largest divisor of `global` within what is left of the budget and the dimension's limit.
   auto pick = [&](uint32_t global, uint32_t dimension_limit) {

@@ -42,7 +42,12 @@ void StreamFeeder::look_at_markers() {
   }
 }
 
-bool StreamFeeder::direct(uint64_t commands, bool waits) {
+bool StreamFeeder::direct(uint64_t commands, bool waits, bool drains) {
+  if (drains) {
+    if (waits) return false;
+    if (done_ < waits_at_) look_at_markers();
+    return done_ >= waits_at_;
+  }
   // `done_` only grows: a pending count from an old `done_` is too high, never too low.
   auto nothing_stalls = [&] { return !waits && done_ >= waits_at_; };
   auto few_pending = [&] { return count_ - done_ + commands <= kDirectCommands; };
@@ -76,13 +81,13 @@ ze_result_t StreamFeeder::enqueue(const Work &work, uint64_t commands) {
   return result;
 }
 
-ze_result_t StreamFeeder::submit(Work work, uint64_t commands, bool waits, const char *what,
+ze_result_t StreamFeeder::submit(Work work, uint64_t commands, bool waits, bool drains, const char *what,
                                  const std::function<ze_result_t()> &deferring) {
   std::unique_lock lock(mutex_);
   // While a module loads (code_loader.hpp), a launch of its kernels waits for the load where it is enqueued.
   if (pending_.empty() && !enqueueing_ && !device_.loader().loading()) {
     device_.make_current();
-    if (direct(commands, waits)) {
+    if (direct(commands, waits, drains)) {
       enqueueing_ = true;
       lock.unlock();
       const ze_result_t result = enqueue(work, commands);

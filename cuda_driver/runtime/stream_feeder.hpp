@@ -40,8 +40,10 @@ public:
   // Enqueues `work` (`commands` commands) on the stream, now on this thread or later on the feeder's; what fails on
   // the feeder's thread is logged, naming `what`. `deferring` runs first when it goes to the feeder (the events
   // the work uses then leave recording: event.hpp); its failure is the answer, and nothing is enqueued.
-  // `waits`: whether the work may enqueue a wait.
-  ze_result_t submit(Work work, uint64_t commands, bool waits, const char *what,
+  // `waits`: whether the work may enqueue a wait; `drains`: whether enqueueing it may wait until the stream has run
+  // what is before it (CUDA's copies from and into pageable host memory), which the caller's thread does only while
+  // nothing pending on the stream, and no wait in the work, can stall it.
+  ze_result_t submit(Work work, uint64_t commands, bool waits, bool drains, const char *what,
                      const std::function<ze_result_t()> &deferring);
   // Waits for at most `timeout` ns until everything submitted is enqueued; ZE_RESULT_NOT_READY when it is not.
   ze_result_t wait_enqueued(uint64_t timeout);
@@ -60,7 +62,7 @@ private:
   };
   void feed();
   // With the mutex held and nothing enqueueing: whether the caller may enqueue the work itself.
-  bool direct(uint64_t commands, bool waits);
+  bool direct(uint64_t commands, bool waits, bool drains);
   // Moves `done_` up to the newest marker the stream has passed.
   void look_at_markers();
   // Enqueues `work` (`commands` commands), on the thread that holds the stream (`enqueueing_`): counts them and

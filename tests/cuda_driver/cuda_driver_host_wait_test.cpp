@@ -259,5 +259,32 @@ TEST_F(CudaDriverTwoEvents, ARegularListOfAModuleStillLoadingAndAModuleDestroyed
   zeModuleDestroy(module);
 }
 
+// CUDA copies from and into pageable host memory (the application's own, or a fill's pattern) only once the stream
+// has run what is before the copy, on the thread that enqueues it: after a wait for the host, a fill with an 8-byte
+// pattern and a copy into a std::vector are appended on the immediate list before the host signals (its feeder
+// enqueues them), and run after.
+TEST_F(CudaDriverTwoEvents, AFillAndACopyIntoPageableMemoryAfterAWaitForTheHostAreAppendedBeforeTheSignal) {
+  constexpr size_t bytes = 4096;
+  void *on_device = device_memory(bytes);
+  ASSERT_NE(nullptr, on_device);
+  std::vector<uint8_t> pageable(bytes, 0);
+  const uint64_t pattern = 0x0102030405060708ull;
+  ze_event_handle_t go = ev0, done = ev1;
+  Watchdog watchdog(go);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &go));
+  EXPECT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryFill(list, on_device, &pattern, sizeof pattern, bytes, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendMemoryCopy(list, pageable.data(), on_device, bytes, done, 0, nullptr));
+  const bool before_signal = !watchdog.fired();
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+  watchdog.disarm();
+  EXPECT_TRUE(before_signal) << "an append waited for the host's signal";
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 20'000'000'000ull));
+  for (size_t i = 0; i < bytes; ++i)
+    ASSERT_EQ(uint8_t(pattern >> (8 * (i % 8))), pageable[i]) << "byte " << i;
+  zeMemFree(context, on_device);
+}
+
 } // namespace
 } // namespace zeal::test
