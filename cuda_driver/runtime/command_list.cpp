@@ -29,22 +29,34 @@ CommandList::~CommandList() {
 void CommandList::reset() {
   commands_.clear();
   events_.clear();
+  waited_.clear();
   waits_ = drains_ = false;
   closed_ = false;
 }
 
-ze_result_t CommandList::append(Command command, const std::vector<Event *> &events, bool waits, bool drains) {
+namespace {
+
+void add_once(std::vector<Event *> &to, Event *e) {
+  if (std::find(to.begin(), to.end(), e) == to.end()) to.push_back(e);
+}
+
+} // namespace
+
+ze_result_t CommandList::append(Command command, const std::vector<Event *> &events, size_t waited,
+                                WorkTraits traits) {
   if (!immediate()) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     commands_.push_back(std::move(command));
-    waits_ = waits_ || waits;
-    drains_ = drains_ || drains;
-    for (Event *e : events)
-      if (std::find(events_.begin(), events_.end(), e) == events_.end()) events_.push_back(e);
+    waits_ = waits_ || traits.waits;
+    drains_ = drains_ || traits.drains;
+    for (Event *e : events) add_once(events_, e);
+    for (size_t i = events.size() - waited; i < events.size(); ++i) add_once(waited_, events[i]);
     return ZE_RESULT_SUCCESS;
   }
+  for (size_t i = events.size() - waited; i < events.size(); ++i)
+    traits.host_waits = traits.host_waits || (events[i]->would_wait_on(stream_) && events[i]->signal_unknown());
   const char *what = "an immediate command list's command";
-  ze_result_t result = feeder_->submit(std::move(command), 1, waits, drains, what, [&] {
+  ze_result_t result = feeder_->submit(std::move(command), traits, what, [&] {
     for (Event *e : events)
       if (ze_result_t r = e->use_word(device_); r != ZE_RESULT_SUCCESS) return r;
     return ZE_RESULT_SUCCESS;
@@ -54,6 +66,15 @@ ze_result_t CommandList::append(Command command, const std::vector<Event *> &eve
     result = wait_for_stream(device_, stream_, UINT64_MAX);
   }
   return result;
+}
+
+WorkTraits CommandList::traits() const {
+  WorkTraits traits;
+  traits.commands = commands_.size();
+  traits.waits = waits_;
+  traits.drains = drains_;
+  for (const Event *e : waited_) traits.host_waits = traits.host_waits || e->signal_unknown();
+  return traits;
 }
 
 ze_result_t CommandList::use_words() const {
@@ -115,7 +136,6 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
     events.push_back(Event::from(waits[i]));
   }
   Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
-  if (signalled != nullptr) events.push_back(signalled);
   const Device *device = &list.device();
   uint64_t *stamps = signalled != nullptr ? signalled->device_timestamps() : nullptr;
   // Whether enqueueing it may put a wait on the stream (stream_feeder.hpp); a wait on an immediate list's own last
@@ -134,7 +154,15 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
       if (ze_result_t r = device->write_timestamp(stream, &stamps[1]); r != ZE_RESULT_SUCCESS) return r;
     return signalled != nullptr ? signalled->signal_on(*device, stream) : ZE_RESULT_SUCCESS;
   };
-  return list.append(std::move(command), events, may_wait, body_drains);
+  // For the list: the signalled event first, then those waited on.
+  std::vector<Event *> used;
+  used.reserve(events.size() + 1);
+  if (signalled != nullptr) used.push_back(signalled);
+  used.insert(used.end(), events.begin(), events.end());
+  WorkTraits traits;
+  traits.waits = may_wait;
+  traits.drains = body_drains;
+  return list.append(std::move(command), used, count, traits);
 }
 
 // A list of the copy-only queue group runs no kernels.
@@ -366,8 +394,8 @@ ze_result_t append_event_reset(ze_command_list_handle_t handle, ze_event_handle_
   if (handle == nullptr || event == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   const Device *device = &CommandList::from(handle)->device();
   Event *e = Event::from(event);
-  return CommandList::from(handle)->append([=](CUstream stream) { return e->signal_on(*device, stream, 0); }, {e},
-                                           false);
+  return CommandList::from(handle)->append([=](CUstream stream) { return e->signal_on(*device, stream, 0); }, {e}, 0,
+                                           WorkTraits{});
 }
 
 ze_result_t append_write_global_timestamp(ze_command_list_handle_t handle, uint64_t *at, ze_event_handle_t signal,

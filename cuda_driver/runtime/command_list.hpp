@@ -37,16 +37,14 @@ public:
   uint32_t group() const { return group_; }
 
   // Records the command, or, on an immediate list, enqueues it (now, or through the list's feeder). `events`: those
-  // it waits on, signals or resets, which go to word mode if it is enqueued later than now (event.hpp); `waits`:
-  // whether it may enqueue a wait on the stream; `drains`: whether enqueueing it may wait until the stream has run
-  // what is before it (stream_feeder.hpp).
-  ze_result_t append(Command command, const std::vector<Event *> &events, bool waits, bool drains = false);
+  // it signals or resets, then those it waits on (`waited` of them, last), which go to word mode if it is enqueued
+  // later than now (event.hpp); `traits`: what the feeder decides by (stream_feeder.hpp).
+  ze_result_t append(Command command, const std::vector<Event *> &events, size_t waited, WorkTraits traits);
   // Enqueues every recorded command on `stream` (a queue's), in order.
   ze_result_t replay(CUstream stream) const;
   size_t size() const { return commands_.size(); }
-  // Whether a recorded command may enqueue a wait, or wait for the stream when it is enqueued.
-  bool waits() const { return waits_; }
-  bool drains() const { return drains_; }
+  // What the feeder decides the recorded commands' submission by: `host_waits` as the events they wait on are now.
+  WorkTraits traits() const;
   // A regular list handed to a queue's feeder: every event its commands use goes to word mode (Event::use_word).
   ze_result_t use_words() const;
 
@@ -58,7 +56,7 @@ private:
   bool synchronous_;
   bool closed_ = false;
   std::vector<Command> commands_;
-  std::vector<Event *> events_; // what the recorded commands use
+  std::vector<Event *> events_, waited_; // what the recorded commands use; of those, what they wait on
   bool waits_ = false, drains_ = false;
   std::unique_ptr<StreamFeeder> feeder_; // immediate lists only
 };

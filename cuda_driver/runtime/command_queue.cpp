@@ -19,12 +19,14 @@ CommandQueue::~CommandQueue() {
 }
 
 ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, Fence *fence) {
-  size_t commands = 0;
-  bool waits = false, drains = false;
+  WorkTraits traits;
+  traits.commands = 0;
   for (const CommandList *list : lists) {
-    commands += list->size();
-    waits = waits || list->waits();
-    drains = drains || list->drains();
+    const WorkTraits of_list = list->traits();
+    traits.commands += of_list.commands;
+    traits.waits = traits.waits || of_list.waits;
+    traits.drains = traits.drains || of_list.drains;
+    traits.host_waits = traits.host_waits || of_list.host_waits;
   }
   return feeder_->submit(
       [lists, fence](CUstream stream) {
@@ -32,7 +34,7 @@ ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, 
           if (ze_result_t r = list->replay(stream); r != ZE_RESULT_SUCCESS) return r;
         return fence != nullptr ? fence->record() : ZE_RESULT_SUCCESS;
       },
-      commands, waits, drains, "zeCommandQueueExecuteCommandLists", [&] {
+      traits, "zeCommandQueueExecuteCommandLists", [&] {
         for (const CommandList *list : lists)
           if (ze_result_t r = list->use_words(); r != ZE_RESULT_SUCCESS) return r;
         return ZE_RESULT_SUCCESS;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -45,6 +46,7 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
   const DriverApi &api = device.api();
   if (value == 0) {
     slot_.host_signalled.store(false);
+    slot_.signal_enqueued.store(false);
     slot_.recorded.store(false);
     slot_.signal_stream.store(nullptr);
     if (slot_.bridge_pending.load()) {
@@ -88,7 +90,16 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
   if (r == ZE_RESULT_SUCCESS && (!recorded_now || slot_.word_waited.load()))
     r = checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, value, 0), "cuStreamWriteValue32");
   slot_.signal_stream.store(r == ZE_RESULT_SUCCESS ? stream : nullptr);
+  if (r == ZE_RESULT_SUCCESS) {
+    slot_.host_signalled.store(false);
+    slot_.signal_enqueued.store(true);
+  }
   return r;
+}
+
+bool Event::signal_unknown() const {
+  if (slot_.shared) return std::atomic_ref<uint32_t>(*slot_.word).load(std::memory_order_acquire) == 0;
+  return !slot_.signal_enqueued.load() && !slot_.host_signalled.load();
 }
 
 ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
@@ -96,6 +107,11 @@ ze_result_t Event::wait_on(const Device &device, CUstream stream) const {
   // The wait on the stream that signalled last is stream order already (a stream's commands are enqueued in the
   // application's order; use_word forgets the signalling stream, as a reset does, for work enqueued later).
   if (!would_wait_on(stream)) return ZE_RESULT_SUCCESS;
+  // A signal not enqueued yet is waited for here, on the feeder's thread, until it is (or the host gives it): the
+  // stream then waits only for work it already has. (On the application's thread, which must not wait, only when
+  // another thread reset the event since the append looked: the stream waits for the word, as before.)
+  if (on_feeder_thread())
+    while (signal_unknown()) std::this_thread::sleep_for(std::chrono::microseconds(20));
   slot_.word_waited.store(true);
   note_stream_wait();
   if (slot_.recorded.load())
@@ -132,6 +148,7 @@ ze_result_t Event::use_word(const Device &device) {
 
 void Event::host_reset() {
   slot_.host_signalled.store(false);
+  slot_.signal_enqueued.store(false);
   slot_.signal_stream.store(nullptr);
   slot_.recorded.store(false);
   // A pending bridge write stands for a recorded signal: while that signal has not happened, it sets the event later
@@ -174,7 +191,10 @@ EventPool::EventPool(Driver &driver, uint32_t count, ze_event_pool_flags_t flags
     slots_[i].word = reinterpret_cast<uint32_t *>(static_cast<char *>(words_) + i * event_stride);
     slots_[i].device_word = device_words + i * event_stride;
     // Another process may wait on the word or signal through it: signals always write it.
-    if (fd_ >= 0 || opened_) slots_[i].word_waited.store(true);
+    if (fd_ >= 0 || opened_) {
+      slots_[i].word_waited.store(true);
+      slots_[i].shared = true;
+    }
   }
 }
 
@@ -238,6 +258,7 @@ Event *EventPool::create(uint32_t index) {
   slot.signal_stream.store(nullptr);
   slot.recorded.store(false);
   slot.host_signalled.store(false);
+  slot.signal_enqueued.store(false);
   events_.push_back(std::make_unique<Event>(*this, index, slot));
   return events_.back().get();
 }

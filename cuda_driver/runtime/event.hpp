@@ -35,6 +35,10 @@ struct EventSlot {
   std::atomic<bool> recorded{false};            // the last signal was recorded in `recorded_event`, not written
   std::atomic<bool> word_waited{false};         // a stream has waited on the word: signals write it from then on
   std::atomic<bool> host_signalled{false};      // the host signalled it last, with no reset since
+  // A device signal is enqueued, with no reset enqueued (or done by the host) since: a wait enqueued now waits for
+  // something already on a stream (see Event::wait_on).
+  std::atomic<bool> signal_enqueued{false};
+  bool shared = false; // of an IPC pool: another process may signal it, which only the word shows
   std::mutex switching;                         // a recorded signal against Event::use_word
   std::once_flag made;
   CUevent recorded_event = nullptr;             // made at the slot's first recorded signal
@@ -61,6 +65,7 @@ public:
       std::lock_guard lock(slot_.switching);
       slot_.host_signalled.store(true);
       slot_.recorded.store(false);
+      slot_.signal_enqueued.store(false);
     }
     slot_.signal_stream.store(nullptr);
     std::atomic_ref<uint32_t>(*slot_.word).store(1, std::memory_order_release);
@@ -70,6 +75,10 @@ public:
   // the stream whose last enqueued operation on the event is its signal is stream order already, and is left out.
   ze_result_t signal_on(const Device &device, CUstream stream, uint32_t value = 1);
   ze_result_t wait_on(const Device &device, CUstream stream) const;
+  // Whether the event's next signal is not enqueued yet (nor given by the host): a stream that waited for it now
+  // would wait for something no stream holds, which CUDA lets block its loads, its pageable copies and a full
+  // stream's enqueues. Such a wait is made on the host by the stream's feeder (wait_on), never on the stream.
+  bool signal_unknown() const;
   // Whether wait_on(stream) would enqueue a wait now (not when `stream` signalled the slot last; null: any stream).
   bool would_wait_on(CUstream stream) const { return stream == nullptr || slot_.signal_stream.load() != stream; }
   // Puts the slot in word mode for good (event.hpp's header), before a command that uses it is handed to a feeder:

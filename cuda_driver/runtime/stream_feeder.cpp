@@ -28,10 +28,13 @@ StreamFeeder::~StreamFeeder() {
 namespace {
 
 thread_local uint64_t waits_enqueued = 0;
+thread_local bool feeder_thread = false;
 
 } // namespace
 
 void note_stream_wait() { ++waits_enqueued; }
+
+bool on_feeder_thread() { return feeder_thread; }
 
 void StreamFeeder::look_at_markers() {
   const DriverApi &api = device_.api();
@@ -42,8 +45,11 @@ void StreamFeeder::look_at_markers() {
   }
 }
 
-bool StreamFeeder::direct(uint64_t commands, bool waits, bool drains) {
-  if (drains) {
+bool StreamFeeder::direct(const WorkTraits &traits) {
+  const uint64_t commands = traits.commands;
+  const bool waits = traits.waits;
+  if (traits.host_waits) return false;
+  if (traits.drains) {
     if (waits) return false;
     if (done_ < waits_at_) look_at_markers();
     return done_ >= waits_at_;
@@ -81,16 +87,16 @@ ze_result_t StreamFeeder::enqueue(const Work &work, uint64_t commands) {
   return result;
 }
 
-ze_result_t StreamFeeder::submit(Work work, uint64_t commands, bool waits, bool drains, const char *what,
+ze_result_t StreamFeeder::submit(Work work, const WorkTraits &traits, const char *what,
                                  const std::function<ze_result_t()> &deferring) {
   std::unique_lock lock(mutex_);
   // While a module loads (code_loader.hpp), a launch of its kernels waits for the load where it is enqueued.
   if (pending_.empty() && !enqueueing_ && !device_.loader().loading()) {
     device_.make_current();
-    if (direct(commands, waits, drains)) {
+    if (direct(traits)) {
       enqueueing_ = true;
       lock.unlock();
-      const ze_result_t result = enqueue(work, commands);
+      const ze_result_t result = enqueue(work, traits.commands);
       lock.lock();
       enqueueing_ = false;
       if (!pending_.empty()) work_.notify_one(); // not from this thread: it was busy here
@@ -99,13 +105,14 @@ ze_result_t StreamFeeder::submit(Work work, uint64_t commands, bool waits, bool 
     }
   }
   if (ze_result_t r = deferring(); r != ZE_RESULT_SUCCESS) return r;
-  pending_.push_back({std::move(work), commands, what});
+  pending_.push_back({std::move(work), traits.commands, what});
   if (!thread_.joinable()) thread_ = std::thread([this] { feed(); });
   work_.notify_one();
   return ZE_RESULT_SUCCESS;
 }
 
 void StreamFeeder::feed() {
+  feeder_thread = true;
   device_.make_current();
   std::unique_lock lock(mutex_);
   for (;;) {

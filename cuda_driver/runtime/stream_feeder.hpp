@@ -22,9 +22,21 @@
 
 namespace zeal::cuda {
 
+// Whether the calling thread is a stream feeder's (which may wait on the host for what it enqueues).
+bool on_feeder_thread();
+
 // Called by whatever enqueues a wait on a stream (an event's, an indirect launch's gate): the feeder that enqueued
 // the command then knows that the stream may stall there.
 void note_stream_wait();
+
+// What the feeder needs to know of work to decide who enqueues it.
+struct WorkTraits {
+  uint64_t commands = 1;
+  bool waits = false;      // it may enqueue a wait on the stream
+  bool drains = false;     // enqueueing it may wait until the stream has run what is before it (pageable copies)
+  bool host_waits = false; // it waits for a signal not enqueued yet (Event::signal_unknown): only the feeder's
+                           // thread, which may wait on the host, enqueues it
+};
 
 class StreamFeeder {
 public:
@@ -40,10 +52,9 @@ public:
   // Enqueues `work` (`commands` commands) on the stream, now on this thread or later on the feeder's; what fails on
   // the feeder's thread is logged, naming `what`. `deferring` runs first when it goes to the feeder (the events
   // the work uses then leave recording: event.hpp); its failure is the answer, and nothing is enqueued.
-  // `waits`: whether the work may enqueue a wait; `drains`: whether enqueueing it may wait until the stream has run
-  // what is before it (CUDA's copies from and into pageable host memory), which the caller's thread does only while
-  // nothing pending on the stream, and no wait in the work, can stall it.
-  ze_result_t submit(Work work, uint64_t commands, bool waits, bool drains, const char *what,
+  // Work that drains is enqueued by the caller's thread only while nothing pending on the stream, and no wait in the
+  // work, can stall it; work that waits on the host, never.
+  ze_result_t submit(Work work, const WorkTraits &traits, const char *what,
                      const std::function<ze_result_t()> &deferring);
   // Waits for at most `timeout` ns until everything submitted is enqueued; ZE_RESULT_NOT_READY when it is not.
   ze_result_t wait_enqueued(uint64_t timeout);
@@ -62,7 +73,7 @@ private:
   };
   void feed();
   // With the mutex held and nothing enqueueing: whether the caller may enqueue the work itself.
-  bool direct(uint64_t commands, bool waits, bool drains);
+  bool direct(const WorkTraits &traits);
   // Moves `done_` up to the newest marker the stream has passed.
   void look_at_markers();
   // Enqueues `work` (`commands` commands), on the thread that holds the stream (`enqueueing_`): counts them and

@@ -286,5 +286,43 @@ TEST_F(CudaDriverTwoEvents, AFillAndACopyIntoPageableMemoryAfterAWaitForTheHostA
   zeMemFree(context, on_device);
 }
 
+// A stream never waits for a signal no stream holds yet: its feeder waits for it on the host. So while a queue's list
+// waits for an event the host signals later, CUDA's loads do not wait either, and what needs a module loaded answers
+// before the signal: a dynamic link and its variable's address, a function pointer (its module joins the joint
+// module), a kernel's properties.
+TEST_F(CudaDriverTwoEvents, LinkingFunctionPointersGlobalsAndKernelPropertiesAnswerWhileAQueueWaitsForTheHost) {
+  ze_event_handle_t go = ev0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &go));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  Watchdog watchdog(go);
+  ze_module_handle_t library = nullptr, user = nullptr, pointers = nullptr;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("link_library"), library,
+                                             "-library-compilation"));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("link_user"), user));
+  ze_module_handle_t both[] = {user, library};
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDynamicLink(2, both, nullptr));
+  void *offset = nullptr;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetGlobalPointer(library, "link_offset", nullptr, &offset));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, read_kernel("function_pointer_self"), pointers));
+  void *add = nullptr;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleGetFunctionPointer(pointers, "add_int", &add));
+  ze_kernel_handle_t kernel = nullptr;
+  EXPECT_EQ(ZE_RESULT_SUCCESS, create_kernel(user, "use_helper", kernel));
+  auto properties = ze_desc<ze_kernel_properties_t>();
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelGetProperties(kernel, &properties));
+  const bool before_signal = !watchdog.fired();
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+  watchdog.disarm();
+  EXPECT_TRUE(before_signal) << "linking, a global's address, a function pointer or kernel properties waited for "
+                                "the host's signal";
+  EXPECT_NE(nullptr, offset);
+  EXPECT_NE(nullptr, add);
+  EXPECT_EQ(1u, properties.numKernelArgs);
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 20'000'000'000ull));
+  zeKernelDestroy(kernel);
+  for (ze_module_handle_t m : {pointers, user, library}) zeModuleDestroy(m);
+}
+
 } // namespace
 } // namespace zeal::test
