@@ -90,10 +90,7 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
   if (r == ZE_RESULT_SUCCESS && (!recorded_now || slot_.word_waited.load()))
     r = checked(api.cuStreamWriteValue32_v2(stream, slot_.device_word, value, 0), "cuStreamWriteValue32");
   slot_.signal_stream.store(r == ZE_RESULT_SUCCESS ? stream : nullptr);
-  if (r == ZE_RESULT_SUCCESS) {
-    slot_.host_signalled.store(false);
-    slot_.signal_enqueued.store(true);
-  }
+  if (r == ZE_RESULT_SUCCESS) slot_.signal_enqueued.store(true);
   return r;
 }
 
