@@ -6,9 +6,12 @@
 // stream then only makes the caller wait for the device, as CUDA's own launches do), or when few commands will be
 // pending with it (kDirectCommands); otherwise the feeder's own thread enqueues, in order, and the caller goes on.
 // Marker events, recorded after every command that waits and every kMarkEvery commands, tell how far the stream
-// got. What the feeder enqueues is enqueued later than the application appended it, so the events it uses leave
-// recording first (event.hpp). Waits for the stream first wait until everything is enqueued. One thread submits
-// to a feeder at a time (Level Zero lets one thread at a time use a queue or a command list).
+// got. Work that waits for an event whose signal no stream holds yet goes to the feeder's thread, which waits for
+// that signal on the host before it enqueues the stream's wait (Event::wait_on): a stream only ever waits for work
+// some stream has, so CUDA's loads, pageable copies and full streams never wait for the host. What the feeder
+// enqueues is enqueued later than the application appended it, so the events it uses leave recording first
+// (event.hpp). Waits for the stream first wait until everything is enqueued. One thread submits to a feeder at a
+// time (Level Zero lets one thread at a time use a queue or a command list).
 #pragma once
 
 #include "cuda_driver/runtime/context.hpp"
