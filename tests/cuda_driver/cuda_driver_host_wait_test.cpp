@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -218,7 +219,8 @@ TEST_F(CudaDriverTwoEvents, AModuleBuiltWhileAQueueWaitsForTheHostIsMadeBeforeTh
 
 // While a queue waits for the host: a regular list that launches a kernel of a module still loading is executed on
 // a second queue without waiting (its queue's feeder enqueues it once the module is loaded), and a module destroyed
-// before its load is done goes when the load is (the code loader unloads what it loaded for nobody).
+// before its load is done goes when the load is (the code loader unloads what it loaded for nobody). On the fake
+// CUDA library each load takes 200 ms here, so that both happen while the loads are pending.
 TEST_F(CudaDriverTwoEvents, ARegularListOfAModuleStillLoadingAndAModuleDestroyedWhileLoadingDoNotWaitForTheHost) {
   const std::vector<uint8_t> spirv = read_kernel("vector_add");
   ze_event_handle_t go = ev0, done = ev1;
@@ -232,6 +234,7 @@ TEST_F(CudaDriverTwoEvents, ARegularListOfAModuleStillLoadingAndAModuleDestroyed
   Watchdog watchdog(go);
   VectorAddArrays v{};
   ASSERT_NO_FATAL_FAILURE(vector_add_arrays(v));
+  setenv("ZEAL_FAKE_CUDA_LOAD_MS", "200", 1);
   ze_module_handle_t module = nullptr, dropped = nullptr;
   ze_kernel_handle_t kernel = nullptr;
   const ze_result_t built = create_module(context, device, spirv, module);
@@ -244,6 +247,7 @@ TEST_F(CudaDriverTwoEvents, ARegularListOfAModuleStillLoadingAndAModuleDestroyed
   }
   EXPECT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, spirv, dropped));
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(dropped));
+  unsetenv("ZEAL_FAKE_CUDA_LOAD_MS");
   const bool before_signal = !watchdog.fired();
   EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
   watchdog.disarm();

@@ -11,7 +11,8 @@
 //   from pageable host memory (none of the library's) reads it at the call, and one into it returns once done.
 // Kernels are not run, except two it knows by name: zeal_timestamp (the driver's own: a clock to a pointer) and
 // vector_add (the driver tests' kernel: c = a + b over the launch). A PTX module's kernels are its .entry lines,
-// its variables its .global lines. IPC and cooperative launches are refused.
+// its variables its .global lines. IPC and cooperative launches are refused. ZEAL_FAKE_CUDA_LOAD_MS makes each
+// module load take that long.
 #include "cuda_driver/cuda_api.hpp"
 
 #include <sys/mman.h>
@@ -236,6 +237,9 @@ CUresult load(CUmodule *out, const void *image) {
   const std::string ptx(static_cast<const char *>(image));
   if (ptx.find(".version") == std::string::npos) return CUDA_ERROR_INVALID_PTX;
   wait_until_no_stream_waits();
+  // A slow JIT, for tests of what happens while a load is not done (ZEAL_FAKE_CUDA_LOAD_MS).
+  if (const char *ms = std::getenv("ZEAL_FAKE_CUDA_LOAD_MS"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
   auto module = std::make_unique<Module>();
   // Never destroyed: the driver's code loader may still be loading while the process exits.
   static const std::regex &entry = *new std::regex(R"(\.entry\s+([A-Za-z_$][\w$]*))");
