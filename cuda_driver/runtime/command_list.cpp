@@ -53,8 +53,6 @@ ze_result_t CommandList::append(Command command, const std::vector<Event *> &eve
     for (size_t i = events.size() - waited; i < events.size(); ++i) add_once(waited_, events[i]);
     return ZE_RESULT_SUCCESS;
   }
-  for (size_t i = events.size() - waited; i < events.size(); ++i)
-    traits.host_waits = traits.host_waits || (events[i]->would_wait_on(stream_) && events[i]->signal_unknown());
   const char *what = "an immediate command list's command";
   ze_result_t result = feeder_->submit(std::move(command), traits, what, [&] {
     for (Event *e : events)
@@ -124,26 +122,40 @@ namespace {
 // thread (a command that copies it "drains": stream_feeder.hpp).
 bool pageable(const CommandList &list, const void *pointer) { return !list.context().find(pointer).has_value(); }
 
+// Whether a copy of `bytes` between `dst` and `src` drains: one side is pageable.
+bool copy_drains(const CommandList &list, const void *dst, const void *src, size_t bytes) {
+  return bytes > 0 && (pageable(list, dst) || pageable(list, src));
+}
+
 // A command with its events: waits for `waits`, runs `body`, signals `signal`, all in stream order.
 ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_t signal, uint32_t count,
                                ze_event_handle_t *waits, bool body_waits = false, bool body_drains = false) {
   if (count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  // The events it waits for, then the one it signals.
+  // The event it signals (if any), then those it waits for: what the list is told the command uses.
+  Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
+  const size_t first_wait = signalled != nullptr ? 1 : 0;
   std::vector<Event *> events;
-  events.reserve(count + (signal != nullptr ? 1 : 0));
+  events.reserve(first_wait + count);
+  if (signalled != nullptr) events.push_back(signalled);
+  WorkTraits traits;
+  traits.waits = body_waits;
+  traits.drains = body_drains;
   for (uint32_t i = 0; i < count; ++i) {
     if (waits[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    events.push_back(Event::from(waits[i]));
+    Event *e = Event::from(waits[i]);
+    events.push_back(e);
+    // Whether enqueueing it may put a wait on the stream, and whether that wait is for a signal no stream holds
+    // yet (stream_feeder.hpp); a wait on an immediate list's own last signal is left out (Event::wait_on). A regular
+    // list looks at its waits again when it is executed.
+    if (e->would_wait_on(list.stream())) {
+      traits.waits = true;
+      traits.host_waits = traits.host_waits || e->signal_unknown();
+    }
   }
-  Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
   const Device *device = &list.device();
   uint64_t *stamps = signalled != nullptr ? signalled->device_timestamps() : nullptr;
-  // Whether enqueueing it may put a wait on the stream (stream_feeder.hpp); a wait on an immediate list's own last
-  // signal is left out (Event::wait_on).
-  bool may_wait = body_waits;
-  for (uint32_t i = 0; i < count; ++i) may_wait = may_wait || events[i]->would_wait_on(list.stream());
   Command command = [=, body = std::move(body)](CUstream stream) {
-    for (uint32_t i = 0; i < count; ++i)
+    for (size_t i = first_wait; i < events.size(); ++i)
       if (ze_result_t r = events[i]->wait_on(*device, stream); r != ZE_RESULT_SUCCESS) return r;
     // A timestamp event's command is bracketed by stamps: from when its waits are over to when it is done.
     if (stamps != nullptr)
@@ -154,15 +166,7 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
       if (ze_result_t r = device->write_timestamp(stream, &stamps[1]); r != ZE_RESULT_SUCCESS) return r;
     return signalled != nullptr ? signalled->signal_on(*device, stream) : ZE_RESULT_SUCCESS;
   };
-  // For the list: the signalled event first, then those waited on.
-  std::vector<Event *> used;
-  used.reserve(events.size() + 1);
-  if (signalled != nullptr) used.push_back(signalled);
-  used.insert(used.end(), events.begin(), events.end());
-  WorkTraits traits;
-  traits.waits = may_wait;
-  traits.drains = body_drains;
-  return list.append(std::move(command), used, count, traits);
+  return list.append(std::move(command), events, count, traits);
 }
 
 // A list of the copy-only queue group runs no kernels.
@@ -262,9 +266,8 @@ ze_result_t append_copy(ze_command_list_handle_t handle, void *dst, const void *
     body = [=](CUstream stream) {
       return checked(device->api().cuMemcpyAsync(CUdeviceptr(dst), CUdeviceptr(src), size, stream), "cuMemcpyAsync");
     };
-  const CommandList &list = *CommandList::from(handle);
-  const bool drains = size > 0 && (pageable(list, dst) || pageable(list, src));
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, drains);
+  CommandList &list = *CommandList::from(handle);
+  return append_with_events(list, std::move(body), signal, count, waits, false, copy_drains(list, dst, src, size));
 }
 
 // Every context of the driver is the device's primary CUDA context, so another context's allocation is reached as
@@ -313,9 +316,8 @@ ze_result_t append_copy_region(ze_command_list_handle_t handle, void *dst, const
       }
       return ZE_RESULT_SUCCESS;
     };
-  const CommandList &list = *CommandList::from(handle);
-  const bool drains = width > 0 && (pageable(list, dst) || pageable(list, src));
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, drains);
+  CommandList &list = *CommandList::from(handle);
+  return append_with_events(list, std::move(body), signal, count, waits, false, copy_drains(list, dst, src, width));
 }
 
 // Patterns of 1, 2 and 4 bytes (aligned) are CUDA's memsets; a longer one is copied once from the host, then

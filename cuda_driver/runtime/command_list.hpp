@@ -38,11 +38,11 @@ public:
 
   // Records the command, or, on an immediate list, enqueues it (now, or through the list's feeder). `events`: those
   // it signals or resets, then those it waits on (`waited` of them, last), which go to word mode if it is enqueued
-  // later than now (event.hpp); `traits`: what the feeder decides by (stream_feeder.hpp).
+  // later than now (event.hpp); `traits`: what the feeder decides by (stream_feeder.hpp), as the events are at the
+  // append.
   ze_result_t append(Command command, const std::vector<Event *> &events, size_t waited, WorkTraits traits);
   // Enqueues every recorded command on `stream` (a queue's), in order.
   ze_result_t replay(CUstream stream) const;
-  size_t size() const { return commands_.size(); }
   // What the feeder decides the recorded commands' submission by: `host_waits` as the events they wait on are now.
   WorkTraits traits() const;
   // A regular list handed to a queue's feeder: every event its commands use goes to word mode (Event::use_word).

@@ -39,10 +39,15 @@ constexpr char scale_ptx[] = R"(
 }
 )";
 
+// scale_ptx as a native binary.
+ze_result_t create_scale_module(ze_context_handle_t context, ze_device_handle_t device, ze_module_handle_t &module) {
+  std::span<const uint8_t> ptx(reinterpret_cast<const uint8_t *>(scale_ptx), sizeof scale_ptx);
+  return create_module(context, device, ptx, module, nullptr, ZE_MODULE_FORMAT_NATIVE);
+}
+
 TEST_F(CudaDriver, PtxAsANativeBinaryRunsAsItIs) {
   ze_module_handle_t module = nullptr;
-  std::span<const uint8_t> ptx(reinterpret_cast<const uint8_t *>(scale_ptx), sizeof scale_ptx);
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, ptx, module, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_scale_module(context, device, module));
   ze_kernel_handle_t kernel = nullptr;
   ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "scale", kernel));
   constexpr uint32_t n = 1024;
@@ -63,8 +68,7 @@ TEST_F(CudaDriver, PtxAsANativeBinaryRunsAsItIs) {
 
 TEST_F(CudaDriver, AnUnknownKernelNameAndBadPtxGetTheirCodes) {
   ze_module_handle_t module = nullptr;
-  std::span<const uint8_t> ptx(reinterpret_cast<const uint8_t *>(scale_ptx), sizeof scale_ptx);
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, ptx, module, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_scale_module(context, device, module));
   ze_kernel_handle_t kernel = nullptr;
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_NAME, create_kernel(module, "no_such_kernel", kernel));
   zeModuleDestroy(module);
