@@ -45,10 +45,7 @@ ze_result_t Event::signal_on(const Device &device, CUstream stream, uint32_t val
   SlotUse use(slot_);
   const DriverApi &api = device.api();
   if (value == 0) {
-    slot_.host_signalled.store(false);
-    slot_.signal_enqueued.store(false);
-    slot_.recorded.store(false);
-    slot_.signal_stream.store(nullptr);
+    slot_.forget_signals();
     if (slot_.bridge_pending.load()) {
       if (api.cuEventQuery(slot_.bridged) == CUDA_SUCCESS) {
         slot_.bridge_pending.store(false);
@@ -144,10 +141,7 @@ ze_result_t Event::use_word(const Device &device) {
 }
 
 void Event::host_reset() {
-  slot_.host_signalled.store(false);
-  slot_.signal_enqueued.store(false);
-  slot_.signal_stream.store(nullptr);
-  slot_.recorded.store(false);
+  slot_.forget_signals();
   // A pending bridge write stands for a recorded signal: while that signal has not happened, it sets the event later
   // as the signal itself would; once it has, the write is imminent and must land before the reset.
   if (slot_.bridge_pending.load()) {
@@ -252,10 +246,7 @@ Event *EventPool::create(uint32_t index) {
   std::lock_guard lock(mutex_);
   EventSlot &slot = slots_[index];
   if (!opened_) std::memset(slot.word, 0, 24); // state and stamps; another process's pool keeps its state
-  slot.signal_stream.store(nullptr);
-  slot.recorded.store(false);
-  slot.host_signalled.store(false);
-  slot.signal_enqueued.store(false);
+  slot.forget_signals();
   events_.push_back(std::make_unique<Event>(*this, index, slot));
   return events_.back().get();
 }

@@ -50,6 +50,13 @@ struct EventSlot {
   // enqueued has run and the host has seen it, so an event of the slot, or its pool, goes only once none is.
   std::atomic<int> users{0};
   void wait_unused() const;
+  // A reset enqueued or done by the host, or the slot made anew: no signal is known, recorded or the host's.
+  void forget_signals() {
+    host_signalled.store(false);
+    signal_enqueued.store(false);
+    recorded.store(false);
+    signal_stream.store(nullptr);
+  }
 };
 
 class Event : public _ze_event_handle_t {
