@@ -30,7 +30,7 @@ void CommandList::reset() {
   commands_.clear();
   events_.clear();
   waited_.clear();
-  waits_ = drains_ = false;
+  waits_ = drains_ = syncs_ = false;
   closed_ = false;
 }
 
@@ -49,6 +49,7 @@ ze_result_t CommandList::append(Command command, const std::vector<Event *> &eve
     commands_.push_back(std::move(command));
     waits_ = waits_ || traits.waits;
     drains_ = drains_ || traits.drains;
+    syncs_ = syncs_ || traits.syncs;
     for (Event *e : events) add_once(events_, e);
     for (size_t i = events.size() - waited; i < events.size(); ++i) add_once(waited_, events[i]);
     return ZE_RESULT_SUCCESS;
@@ -71,6 +72,7 @@ WorkTraits CommandList::traits() const {
   traits.commands = commands_.size();
   traits.waits = waits_;
   traits.drains = drains_;
+  traits.syncs = syncs_;
   for (const Event *e : waited_) traits.host_waits = traits.host_waits || e->signal_unknown();
   return traits;
 }
@@ -129,7 +131,8 @@ bool copy_drains(const CommandList &list, const void *dst, const void *src, size
 
 // A command with its events: waits for `waits`, runs `body`, signals `signal`, all in stream order.
 ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_t signal, uint32_t count,
-                               ze_event_handle_t *waits, bool body_waits = false, bool body_drains = false) {
+                               ze_event_handle_t *waits, bool body_waits = false, bool body_drains = false,
+                               bool body_syncs = false) {
   if (count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // The event it signals (if any), then those it waits for: what the list is told the command uses.
   Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
@@ -140,6 +143,7 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
   WorkTraits traits;
   traits.waits = body_waits;
   traits.drains = body_drains;
+  traits.syncs = body_syncs;
   for (uint32_t i = 0; i < count; ++i) {
     if (waits[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     Event *e = Event::from(waits[i]);
@@ -199,8 +203,7 @@ ze_result_t append_launch_as(bool cooperative, ze_command_list_handle_t handle, 
 }
 
 // Indirect launches: the group counts (and, for several kernels, how many of them run) are read when the commands
-// before are done, by the device's launcher thread, behind a gate in the stream (indirect_launch.hpp); the arguments
-// are those at the append.
+// before are done, by the stream's feeder (indirect_launch.hpp); the arguments are those at the append.
 ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t kernel_count,
                                      ze_kernel_handle_t *kernels, const uint32_t *count_at,
                                      const ze_group_count_t *groups_at, ze_event_handle_t signal, uint32_t count,
@@ -224,10 +227,8 @@ ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t k
   }
   const Device *device = &CommandList::from(handle)->device();
   IndirectLaunches work{std::move(launches), count_at, groups_at};
-  Command body = [device, work = std::move(work)](CUstream stream) {
-    return IndirectLauncher::of(*device).submit(stream, work);
-  };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, true);
+  Command body = [device, work = std::move(work)](CUstream stream) { return launch_indirect(*device, stream, work); };
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, false, true);
 }
 
 ze_result_t append_launch_indirect(ze_command_list_handle_t handle, ze_kernel_handle_t kernel,

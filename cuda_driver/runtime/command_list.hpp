@@ -57,7 +57,7 @@ private:
   bool closed_ = false;
   std::vector<Command> commands_;
   std::vector<Event *> events_, waited_; // what the recorded commands use; of those, what they wait on
-  bool waits_ = false, drains_ = false;
+  bool waits_ = false, drains_ = false, syncs_ = false;
   std::unique_ptr<StreamFeeder> feeder_; // immediate lists only
 };
 

@@ -27,6 +27,7 @@ ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, 
     traits.waits = traits.waits || of_list.waits;
     traits.drains = traits.drains || of_list.drains;
     traits.host_waits = traits.host_waits || of_list.host_waits;
+    traits.syncs = traits.syncs || of_list.syncs;
   }
   return feeder_->submit(
       [lists, fence](CUstream stream) {

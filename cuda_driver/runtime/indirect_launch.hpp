@@ -1,19 +1,16 @@
 // Indirect launches on the CUDA driver (zeCommandListAppendLaunchKernelIndirect, ...MultipleKernelsIndirect): the
 // group counts lie in memory that commands before the launch may write, and CUDA takes launch dimensions from the
-// host only. So the stream's place for the launch is a gate: the stream records where it is and waits for a gate
-// word of the launch's own; the device's launcher thread watches every gate, and for each that its stream has
-// reached reads the counts, launches the kernels on a stream of its own and then writes the word, which opens the
-// gate. Nothing on the application's thread waits, so a launch whose wait list the host signals later works, the
-// stream keeps its order, and gates of different streams open in whatever order their streams reach them.
+// host only. So an indirect launch is work that only a stream feeder's thread enqueues (WorkTraits::syncs): it
+// copies the counts into pinned host memory in stream order, waits on the host until the stream has run that copy,
+// and launches the kernels on the stream; the feeder enqueues the commands after it once it is in. Nothing on the
+// application's thread waits, and the stream never waits for a word nobody has enqueued a write of (which CUDA's
+// module loads, and compute-sanitizer's first launch of each kernel, wait behind: stream_feeder.hpp).
 #pragma once
 
 #include "cuda_driver/runtime/kernel.hpp"
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace zeal::cuda {
@@ -26,43 +23,7 @@ struct IndirectLaunches {
   const ze_group_count_t *groups_at = nullptr;
 };
 
-// One per device, made at its first indirect launch (and, like the driver, never destroyed).
-class IndirectLauncher {
-public:
-  static IndirectLauncher &of(const Device &device);
-  explicit IndirectLauncher(const Device &device) : device_(device) {}
-  IndirectLauncher(const IndirectLauncher &) = delete;
-  IndirectLauncher &operator=(const IndirectLauncher &) = delete;
-  // Enqueues the gate on `stream` and hands the launches to the launcher thread (started at the first one).
-  ze_result_t submit(CUstream stream, const IndirectLaunches &work);
-
-private:
-  // A word the device waits on: a gate opens when the word reaches its ticket. A word is another gate's once its
-  // ticket write is enqueued (a later ticket of the same word is larger, and written after it on the same stream).
-  struct GateWord {
-    uint32_t *word = nullptr;
-    uint32_t ticket = 0;
-  };
-  struct Job {
-    CUevent reached = nullptr; // recorded on the application's stream where the launches belong
-    size_t gate = 0;           // index in gates_
-    uint32_t *word = nullptr;  // the gate's word (gates_ may grow while the job is launched)
-    uint32_t ticket = 0;
-    IndirectLaunches work;
-  };
-  ze_result_t start();
-  ze_result_t free_gate(size_t &gate);
-  void run();
-  void launch(const Job &job);
-
-  const Device &device_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::vector<Job> jobs_;          // submitted, not launched yet
-  std::vector<GateWord> gates_;    // in pinned, mapped pages that live as long as the process
-  std::vector<size_t> free_gates_;
-  CUstream stream_ = nullptr;      // the launcher's own
-  std::thread thread_;             // lives as long as the process (the driver is never destroyed)
-};
+// Enqueues `work` on `stream` of `device`, waiting for the stream on the calling thread (a feeder's) first.
+ze_result_t launch_indirect(const Device &device, CUstream stream, const IndirectLaunches &work);
 
 } // namespace zeal::cuda

@@ -48,7 +48,7 @@ void StreamFeeder::look_at_markers() {
 bool StreamFeeder::direct(const WorkTraits &traits) {
   const uint64_t commands = traits.commands;
   const bool waits = traits.waits;
-  if (traits.host_waits) return false;
+  if (traits.host_waits || traits.syncs) return false;
   if (traits.drains) {
     if (waits) return false;
     if (done_ < waits_at_) look_at_markers();

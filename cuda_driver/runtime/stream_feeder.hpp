@@ -2,7 +2,7 @@
 // pending operations, and an enqueue on a full stream waits until the stream moves: a stream that waits for an
 // event the host signals only later would make the application's thread wait for ever in zeCommandQueueExecute-
 // CommandLists or zeCommandListAppend*. So the caller's thread enqueues the work itself when nothing can stall the
-// stream before the work is in (no wait on an event or a gate pending on the stream, none in the work: a full
+// stream before the work is in (no wait on an event pending on the stream, none in the work: a full
 // stream then only makes the caller wait for the device, as CUDA's own launches do), or when few commands will be
 // pending with it (kDirectCommands); otherwise the feeder's own thread enqueues, in order, and the caller goes on.
 // Marker events, recorded after every command that waits and every kMarkEvery commands, tell how far the stream
@@ -28,7 +28,7 @@ namespace zeal::cuda {
 // Whether the calling thread is a stream feeder's (which may wait on the host for what it enqueues).
 bool on_feeder_thread();
 
-// Called by whatever enqueues a wait on a stream (an event's, an indirect launch's gate): the feeder that enqueued
+// Called by whatever enqueues a wait on a stream (an event's): the feeder that enqueued
 // the command then knows that the stream may stall there.
 void note_stream_wait();
 
@@ -39,6 +39,8 @@ struct WorkTraits {
   bool drains = false;     // enqueueing it may wait until the stream has run what is before it (pageable copies)
   bool host_waits = false; // it waits for a signal not enqueued yet (Event::signal_unknown): only the feeder's
                            // thread, which may wait on the host, enqueues it
+  bool syncs = false;      // it waits on the host until the stream has run what is before it (an indirect launch
+                           // reads its group counts then): only the feeder's thread enqueues it
 };
 
 class StreamFeeder {
@@ -56,7 +58,7 @@ public:
   // the feeder's thread is logged, naming `what`. `deferring` runs first when it goes to the feeder (the events
   // the work uses then leave recording: event.hpp); its failure is the answer, and nothing is enqueued.
   // Work that drains is enqueued by the caller's thread only while nothing pending on the stream, and no wait in the
-  // work, can stall it; work that waits on the host, never.
+  // work, can stall it; work that waits on the host (for a signal or for the stream), never.
   ze_result_t submit(Work work, const WorkTraits &traits, const char *what,
                      const std::function<ze_result_t()> &deferring);
   // Waits for at most `timeout` ns until everything submitted is enqueued; ZE_RESULT_NOT_READY when it is not.

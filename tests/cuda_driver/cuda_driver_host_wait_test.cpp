@@ -328,5 +328,67 @@ TEST_F(CudaDriverTwoEvents, LinkingFunctionPointersGlobalsAndKernelPropertiesAns
   for (ze_module_handle_t m : {pointers, user, library}) zeModuleDestroy(m);
 }
 
+
+// Indirect launches after a wait for the host read their group counts (and how many kernels run) when the commands
+// before them are done, not at the append: on the immediate list, after a wait for the host, a copy of the counts
+// into device memory and two kernels' indirect launch of which the count lets one run are appended; the same again
+// in a regular list executed on the queue. The host writes the counts only after the appends, then signals.
+// Everything is appended before the signal (the streams' feeders make the launches), and only the first kernels run.
+TEST_F(CudaDriverTwoEvents, IndirectLaunchesAfterAWaitForTheHostReadTheCountsTheCommandsBeforeThemWrote) {
+  ze_module_handle_t module = nullptr;
+  ASSERT_NO_FATAL_FAILURE(build(read_kernel("vector_add"), module));
+  VectorAddArrays on_list{}, on_queue{}, never{};
+  for (VectorAddArrays *v : {&on_list, &on_queue, &never}) ASSERT_NO_FATAL_FAILURE(vector_add_arrays(*v));
+  ze_kernel_handle_t kernels[3] = {};
+  const VectorAddArrays *arrays[3] = {&on_list, &on_queue, &never};
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "vector_add", kernels[k]));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernels[k], 256, 1, 1));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernels[k], 0, 8, &arrays[k]->a));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernels[k], 1, 8, &arrays[k]->b));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernels[k], 2, 8, &arrays[k]->c));
+  }
+  // What the host writes after the appends: a group count each for two kernels, and a kernel count of one.
+  struct Counts {
+    ze_group_count_t groups[2];
+    uint32_t kernels;
+  };
+  auto *written = static_cast<Counts *>(shared_memory(sizeof(Counts)));
+  ASSERT_NE(nullptr, written);
+  *written = Counts{{{0, 0, 0}, {0, 0, 0}}, 0};
+  auto *read = static_cast<Counts *>(device_memory(2 * sizeof(Counts))); // one for each list
+  ASSERT_NE(nullptr, read);
+  ze_event_handle_t go = ev0, done = ev1;
+  Watchdog watchdog(go);
+  ze_kernel_handle_t list_kernels[2] = {kernels[0], kernels[2]}, queue_kernels[2] = {kernels[1], kernels[2]};
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(list, 1, &go));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, &read[0], written, sizeof(Counts), nullptr, 0,
+                                                             nullptr));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchMultipleKernelsIndirect(
+                                   list, 2, list_kernels, &read[0].kernels, read[0].groups, done, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWaitOnEvents(regular, 1, &go));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(regular, &read[1], written, sizeof(Counts), nullptr, 0,
+                                                             nullptr));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchMultipleKernelsIndirect(
+                                   regular, 2, queue_kernels, &read[1].kernels, read[1].groups, nullptr, 0, nullptr));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(queue, 1, &regular, nullptr));
+  const bool before_signal = !watchdog.fired();
+  *written = Counts{{{VectorAddArrays::n / 256, 1, 1}, {VectorAddArrays::n / 256, 1, 1}}, 1};
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+  watchdog.disarm();
+  EXPECT_TRUE(before_signal) << "an append or the execution waited for the host's signal";
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, 20'000'000'000ull));
+  EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(queue, 20'000'000'000ull));
+  EXPECT_TRUE(on_list.added()) << "the immediate list's kernel did not run over the counts the host wrote";
+  EXPECT_TRUE(on_queue.added()) << "the regular list's kernel did not run over the counts the host wrote";
+  EXPECT_EQ(-1.0f, never.c[0]) << "a kernel past the kernel count ran";
+  for (VectorAddArrays *v : {&on_list, &on_queue, &never}) free_vector_add_arrays(*v);
+  zeMemFree(context, written);
+  zeMemFree(context, read);
+  for (ze_kernel_handle_t k : kernels) zeKernelDestroy(k);
+  zeModuleDestroy(module);
+}
+
 } // namespace
 } // namespace zeal::test
