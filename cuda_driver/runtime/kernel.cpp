@@ -110,6 +110,13 @@ ze_result_t Kernel::record(const ze_group_count_t &groups, Launch &launch, std::
     launch.kernel_name = &facts_.kernel.name;
     launch.generation = generation;
   }
+  // Room for every parameter at once (each at most 7 bytes of padding; the hidden ones are four of 8 bytes or less),
+  // so that recording allocates twice, not at each parameter.
+  size_t room = 4 * 8;
+  for (size_t i = 0; i < args.size(); ++i)
+    room += (args[i].kind == PtxArgKind::LocalPointer ? sizeof(uint32_t) : values_[i].size()) + 7;
+  launch.bytes.reserve(room);
+  launch.offsets.reserve(args.size() + 4);
   // Compiled kernels keep their hidden values at the start of dynamic shared memory (ptx_compiler.hpp).
   uint64_t shared = facts_.hidden_params ? ptx_reserved_shared_bytes : 0;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -165,7 +172,15 @@ ze_result_t Launch::run(CUstream stream) const {
     uint64_t recorded = generation;
     member->device().joint().refresh(*member, *kernel_name, target, recorded);
   }
-  std::vector<void *> params(offsets.size());
+  // The parameters' addresses, on the stack for all but kernels of very many parameters.
+  constexpr size_t kOnStack = 64;
+  std::array<void *, kOnStack> on_stack;
+  std::vector<void *> on_heap;
+  void **params = on_stack.data();
+  if (offsets.size() > kOnStack) {
+    on_heap.resize(offsets.size());
+    params = on_heap.data();
+  }
   for (size_t i = 0; i < offsets.size(); ++i) params[i] = const_cast<uint8_t *>(bytes.data() + offsets[i]);
   const DriverApi &api = device->api();
   // Above 48 KiB, dynamic shared memory must be asked for per function (CUDA's opt-in).
@@ -177,10 +192,10 @@ ze_result_t Launch::run(CUstream stream) const {
   }
   if (cooperative)
     return checked(api.cuLaunchCooperativeKernel(target, groups[0], groups[1], groups[2], group_size[0],
-                                                 group_size[1], group_size[2], shared_bytes, stream, params.data()),
+                                                 group_size[1], group_size[2], shared_bytes, stream, params),
                    "cuLaunchCooperativeKernel");
   return checked(api.cuLaunchKernel(target, groups[0], groups[1], groups[2], group_size[0], group_size[1],
-                                    group_size[2], shared_bytes, stream, params.data(), nullptr),
+                                    group_size[2], shared_bytes, stream, params, nullptr),
                  "cuLaunchKernel");
 }
 
