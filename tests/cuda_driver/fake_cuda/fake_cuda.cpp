@@ -12,7 +12,9 @@
 // Kernels are not run, except two it knows by name: zeal_timestamp (the driver's own: a clock to a pointer) and
 // vector_add (the driver tests' kernel: c = a + b over the launch). A PTX module's kernels are its .entry lines,
 // its variables its .global lines. IPC and cooperative launches are refused. ZEAL_FAKE_CUDA_LOAD_MS makes each
-// module load take that long.
+// module load take that long. ZEAL_FAKE_CUDA_FIRST_LAUNCH_WAITS=1 makes the first launch of each kernel wait as a
+// load does, while any stream waits for a word: compute-sanitizer's memcheck, which instruments a kernel when it is
+// first launched, did so on the H200 (a launch behind a word only the launching thread would write never returned).
 #include "cuda_driver/cuda_api.hpp"
 
 #include <sys/mman.h>
@@ -122,6 +124,7 @@ struct Event {
 
 struct Function {
   std::string name;
+  std::atomic<bool> launched{false};
 };
 
 struct Module {
@@ -244,7 +247,7 @@ CUresult load(CUmodule *out, const void *image) {
   // Never destroyed: the driver's code loader may still be loading while the process exits.
   static const std::regex &entry = *new std::regex(R"(\.entry\s+([A-Za-z_$][\w$]*))");
   for (std::sregex_iterator it(ptx.begin(), ptx.end(), entry), end; it != end; ++it)
-    module->kernels[(*it)[1]] = std::make_unique<Function>(Function{(*it)[1]});
+    (module->kernels[(*it)[1]] = std::make_unique<Function>())->name = (*it)[1];
   static const std::regex &variable = *new std::regex(R"(\.global\s+(?:\.align\s+\d+\s+)?(\.[bsuf]\d+)\s+([A-Za-z_$][\w$]*)(?:\[(\d+)\])?)");
   for (std::sregex_iterator it(ptx.begin(), ptx.end(), variable), end; it != end; ++it) {
     const size_t count = (*it)[3].matched ? std::stoul((*it)[3]) : 1;
@@ -548,7 +551,10 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, unsigned 
                         unsigned bz, unsigned, CUstream stream, void **params, void **) {
   if (function == nullptr) return kInvalidHandle;
   if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0) return CUDA_ERROR_INVALID_VALUE;
-  const std::string name = reinterpret_cast<Function *>(function)->name;
+  Function &f = *reinterpret_cast<Function *>(function);
+  const std::string name = f.name;
+  static const bool first_launch_waits = std::getenv("ZEAL_FAKE_CUDA_FIRST_LAUNCH_WAITS") != nullptr;
+  if (first_launch_waits && !f.launched.exchange(true)) wait_until_no_stream_waits();
   // The values the parameters point to, copied now, as CUDA does.
   std::vector<uintptr_t> values;
   const size_t known = name == "zeal_timestamp" ? 1 : name == "vector_add" ? 3 : 0;
