@@ -2,7 +2,8 @@
 # Runs on the lent GPU machine what scripts/gpu-kit.sh put in build/gpu-kit: unpacks the Debian libraries into a
 # prefix, shows the card and driver, then runs each test with the loader pointed at zeal's CUDA driver; exits
 # non-zero when something fails (issue 49).
-# usage: gpu-check.sh [tests [gtest arguments] | memcheck | examples | acceptance | bench [rounds] | lzt | cts [group...]]
+# usage: gpu-check.sh [tests [gtest arguments] | memcheck | examples | acceptance | bench [rounds] | pair [runs] | lzt |
+#                     cts [group...]]
 #   (default: tests; examples also runs UR's urinfo)
 # ZEAL_WRAP: a command the tests run under, e.g. "/usr/local/cuda/bin/compute-sanitizer --tool memcheck
 #   --error-exitcode 9" (slow: give cuda_driver_test a --gtest_filter)
@@ -80,6 +81,24 @@ case "${1:-tests}" in
     echo "== gpu-check: bench_adapter_launch (the zeal ABI and the UR face over zeal's CUDA driver)"
     ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
       ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch" || status=1 ;;
+  pair)
+    # The launch figures of the kit's driver and of the one in kit/pair (gpu-kit.sh with PAIR_DRIVER), alternated in
+    # one run (`runs` times each, default 3): what changed between two builds, on one machine of the day.
+    shift
+    [ -f "$kit/pair/libze_zeal_cuda.so.1" ] || { echo "gpu-check: the kit has no pair/ driver (PAIR_DRIVER)" >&2; exit 2; }
+    cp "$kit/lib/libze_zeal_cuda.so.1" "$prefix/own.so"
+    for ((run = 1; run <= ${1:-3}; ++run)); do
+      for which in own pair; do
+        if [ "$which" = own ]; then cp "$prefix/own.so" "$ZEAL_CUDA_DRIVER"
+        else cp "$kit/pair/libze_zeal_cuda.so.1" "$ZEAL_CUDA_DRIVER"; fi
+        echo "== gpu-check: pair, run $run, the $which driver"
+        "$kit/bin/bench_cuda_driver" 2 2>&1 | grep -E "empty launch|more than|host time of" || status=1
+        ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
+          ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch" 2>&1 |
+          grep -E "^host time per launch|^heap allocations|cuLaunchKernel per launch" || status=1
+      done
+    done
+    cp "$prefix/own.so" "$ZEAL_CUDA_DRIVER" ;;
   lzt)
     # level-zero-tests' core binaries against zeal's CUDA driver (the kit made with a level-zero-tests build).
     shift

@@ -5,6 +5,8 @@
 # unpacks them there). What travels is at most 64 MiB with the checkout, so only what the run uses goes.
 # Then run there: scripts/gpu-check.sh (device tool: carry ["build/gpu-kit"]).
 # usage: scripts/gpu-kit.sh [BUILD_DIR] [LZT_BUILD | --cts CTS_WORKDIR]   (default: build/default; neither)
+#   PAIR_DRIVER=FILE (environment): another build's libze_zeal_cuda.so.1 goes too (kit/pair/), stripped, for
+#   gpu-check.sh pair: the launch benchmarks of both drivers alternated in one run.
 #   LZT_BUILD: a level-zero-tests build (../shared/level-zero-tests/build.sh): its staged binaries and run.sh go
 #   instead of the examples and benchmarks (both would not fit in 64 MiB), with libpng's .deb file.
 #   --cts CTS_WORKDIR: UR's conformance tests as scripts/ur-cts.sh built them there (every group's binary, stripped,
@@ -89,6 +91,11 @@ if [ -n "$cts" ]; then
   cp -r "$conformance/device_binaries" "$staged/cts/device_binaries"
   tar -C "$staged" -cJf "$kit/cts.tar.xz" cts
   rm -rf "$staged"
+fi
+if [ -n "${PAIR_DRIVER:-}" ]; then
+  [ -f "$PAIR_DRIVER" ] || { echo "gpu-kit: no PAIR_DRIVER $PAIR_DRIVER" >&2; exit 1; }
+  mkdir -p "$kit/pair"
+  strip -o "$kit/pair/libze_zeal_cuda.so.1" "$PAIR_DRIVER"
 fi
 printf '%s\n' "${tests[@]}" > "$kit/tests"
 echo "gpu-kit: $(du -sh "$kit" | cut -f1) in $kit: ${tests[*]}"
