@@ -4,8 +4,6 @@
 #include "cuda_driver/runtime/command_list.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 
-#include "common/log.hpp"
-
 #include <algorithm>
 #include <map>
 #include <mutex>
