@@ -4,6 +4,7 @@
 #include "common/own_thread.hpp"
 #include "cpu_driver/runtime/fault.hpp"
 #include "cpu_driver/runtime/signal.hpp"
+#include "ze_driver/timed_wait.hpp"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -39,7 +40,7 @@ void Executor::submit(Batch batch, Signal *done) {
 bool Executor::synchronize(uint64_t timeout_ns) {
   std::unique_lock lock(mutex_);
   uint64_t target = submitted_;
-  return wait_for_ns(idle_cv_, lock, timeout_ns, [&] { return completed_ >= target; });
+  return ze::wait_for_ns(idle_cv_, lock, timeout_ns, [&] { return completed_ >= target; });
 }
 
 void Executor::loop() {

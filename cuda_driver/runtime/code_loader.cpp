@@ -3,17 +3,13 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/module.hpp"
 
-#include <chrono>
+#include "ze_driver/timed_wait.hpp"
 
 namespace zeal::cuda {
 
 bool PendingLoad::wait(uint64_t timeout) {
   std::unique_lock lock(mutex);
-  if (timeout == UINT64_MAX) {
-    finished.wait(lock, [this] { return done; });
-    return true;
-  }
-  return finished.wait_for(lock, std::chrono::nanoseconds(timeout), [this] { return done; });
+  return ze::wait_for_ns(finished, lock, timeout, [this] { return done; });
 }
 
 CodeLoader::~CodeLoader() {

@@ -4,8 +4,7 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 
 #include "common/log.hpp"
-
-#include <chrono>
+#include "ze_driver/timed_wait.hpp"
 
 namespace zeal::cuda {
 
@@ -140,12 +139,9 @@ bool StreamFeeder::may_stall() {
 
 ze_result_t StreamFeeder::wait_enqueued(uint64_t timeout) {
   std::unique_lock lock(mutex_);
-  auto done = [this] { return pending_.empty() && !enqueueing_; };
-  if (timeout == UINT64_MAX) {
-    enqueued_.wait(lock, done);
-    return ZE_RESULT_SUCCESS;
-  }
-  return enqueued_.wait_for(lock, std::chrono::nanoseconds(timeout), done) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  return ze::wait_for_ns(enqueued_, lock, timeout, [this] { return pending_.empty() && !enqueueing_; })
+             ? ZE_RESULT_SUCCESS
+             : ZE_RESULT_NOT_READY;
 }
 
 } // namespace zeal::cuda
