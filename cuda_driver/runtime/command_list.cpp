@@ -60,10 +60,7 @@ ze_result_t CommandList::append(Command command, const std::vector<Event *> &eve
       if (ze_result_t r = e->use_word(device_); r != ZE_RESULT_SUCCESS) return r;
     return ZE_RESULT_SUCCESS;
   });
-  if (result == ZE_RESULT_SUCCESS && synchronous_) {
-    feeder_->wait_enqueued(UINT64_MAX);
-    result = wait_for_stream(device_, stream_, UINT64_MAX);
-  }
+  if (result == ZE_RESULT_SUCCESS && synchronous_) result = feeder_->synchronize(UINT64_MAX);
   return result;
 }
 
@@ -487,10 +484,7 @@ ze_result_t list_close(ze_command_list_handle_t handle) {
 ze_result_t list_reset(ze_command_list_handle_t handle) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   CommandList *list = CommandList::from(handle);
-  if (list->immediate()) {
-    list->wait_enqueued();
-    return wait_for_stream(list->device(), list->stream(), UINT64_MAX);
-  }
+  if (list->immediate()) return list->synchronize();
   list->reset();
   return ZE_RESULT_SUCCESS;
 }

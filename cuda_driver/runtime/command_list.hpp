@@ -29,10 +29,8 @@ public:
   void close() { closed_ = true; }
   void reset();
   CUstream stream() const { return stream_; }
-  // An immediate list: waits until every append is enqueued on its stream (stream_feeder.hpp).
-  void wait_enqueued() const {
-    if (feeder_) feeder_->wait_enqueued(UINT64_MAX);
-  }
+  // An immediate list: waits until every append is enqueued on its stream and has run (stream_feeder.hpp).
+  ze_result_t synchronize() const { return feeder_->synchronize(UINT64_MAX); }
   // Its queue group (command_queue.hpp): a list of the copy group runs no kernels.
   uint32_t group() const { return group_; }
 

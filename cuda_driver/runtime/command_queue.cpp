@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-
 namespace zeal::cuda {
 
 CommandQueue::~CommandQueue() {
@@ -125,22 +123,12 @@ ze_result_t queue_execute(ze_command_queue_handle_t handle, uint32_t count, ze_c
   if (ze_result_t r = queue->submit(std::move(submitted), fence != nullptr ? Fence::from(fence) : nullptr);
       r != ZE_RESULT_SUCCESS)
     return r;
-  if (!queue->synchronous()) return ZE_RESULT_SUCCESS;
-  queue->wait_enqueued(UINT64_MAX);
-  return wait_for_stream(queue->device(), queue->stream(), UINT64_MAX);
+  return queue->synchronous() ? queue->synchronize(UINT64_MAX) : ZE_RESULT_SUCCESS;
 }
 
 ze_result_t queue_synchronize(ze_command_queue_handle_t handle, uint64_t timeout) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  CommandQueue *queue = CommandQueue::from(handle);
-  const auto start = std::chrono::steady_clock::now();
-  if (ze_result_t r = queue->wait_enqueued(timeout); r != ZE_RESULT_SUCCESS) return r;
-  if (timeout != UINT64_MAX) {
-    const auto spent = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now() - start).count());
-    timeout = spent >= timeout ? 0 : timeout - spent;
-  }
-  return wait_for_stream(queue->device(), queue->stream(), timeout);
+  return CommandQueue::from(handle)->synchronize(timeout);
 }
 
 ze_result_t fence_create(ze_command_queue_handle_t handle, const ze_fence_desc_t *desc, ze_fence_handle_t *out) {

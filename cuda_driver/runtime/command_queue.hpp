@@ -39,8 +39,8 @@ public:
 
   // Enqueues the lists' commands, then the fence's record, on the stream (on this thread or the feeder's).
   ze_result_t submit(const std::vector<const CommandList *> &lists, Fence *fence);
-  // Waits for at most `timeout` ns until everything submitted is enqueued; ZE_RESULT_NOT_READY when it is not.
-  ze_result_t wait_enqueued(uint64_t timeout) { return feeder_->wait_enqueued(timeout); }
+  // Waits for at most `timeout` ns until everything submitted is enqueued and has run (StreamFeeder::synchronize).
+  ze_result_t synchronize(uint64_t timeout) { return feeder_->synchronize(timeout); }
 
 private:
   Device &device_;

@@ -1,10 +1,13 @@
 // The stream feeder (stream_feeder.hpp).
 #include "cuda_driver/runtime/stream_feeder.hpp"
 #include "cuda_driver/runtime/code_loader.hpp"
+#include "cuda_driver/runtime/command_list.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 
 #include "common/log.hpp"
 #include "ze_driver/timed_wait.hpp"
+
+#include <chrono>
 
 namespace zeal::cuda {
 
@@ -142,6 +145,17 @@ ze_result_t StreamFeeder::wait_enqueued(uint64_t timeout) {
   return ze::wait_for_ns(enqueued_, lock, timeout, [this] { return pending_.empty() && !enqueueing_; })
              ? ZE_RESULT_SUCCESS
              : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t StreamFeeder::synchronize(uint64_t timeout) {
+  const auto start = std::chrono::steady_clock::now();
+  if (ze_result_t r = wait_enqueued(timeout); r != ZE_RESULT_SUCCESS) return r;
+  if (timeout != UINT64_MAX) {
+    const auto spent = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - start).count());
+    timeout = spent >= timeout ? 0 : timeout - spent;
+  }
+  return wait_for_stream(device_, stream_, timeout);
 }
 
 } // namespace zeal::cuda

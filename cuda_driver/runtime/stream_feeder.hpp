@@ -63,6 +63,9 @@ public:
                      const std::function<ze_result_t()> &deferring);
   // Waits for at most `timeout` ns until everything submitted is enqueued; ZE_RESULT_NOT_READY when it is not.
   ze_result_t wait_enqueued(uint64_t timeout);
+  // Waits for at most `timeout` ns until everything submitted is enqueued and the stream has run it
+  // (wait_for_stream's answers).
+  ze_result_t synchronize(uint64_t timeout);
   // Whether the stream may be stalled by a wait: one enqueued that it has not passed, or work not enqueued yet.
   bool may_stall();
 
