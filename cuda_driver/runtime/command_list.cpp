@@ -30,7 +30,7 @@ void CommandList::reset() {
   commands_.clear();
   events_.clear();
   waited_.clear();
-  waits_ = drains_ = syncs_ = false;
+  recorded_ = WorkTraits{.commands = 0};
   closed_ = false;
 }
 
@@ -47,9 +47,8 @@ ze_result_t CommandList::append(Command command, const std::vector<Event *> &eve
   if (!immediate()) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     commands_.push_back(std::move(command));
-    waits_ = waits_ || traits.waits;
-    drains_ = drains_ || traits.drains;
-    syncs_ = syncs_ || traits.syncs;
+    traits.host_waits = false; // as the events are when the list is executed (traits())
+    recorded_.add(traits);
     for (Event *e : events) add_once(events_, e);
     for (size_t i = events.size() - waited; i < events.size(); ++i) add_once(waited_, events[i]);
     return ZE_RESULT_SUCCESS;
@@ -65,11 +64,7 @@ ze_result_t CommandList::append(Command command, const std::vector<Event *> &eve
 }
 
 WorkTraits CommandList::traits() const {
-  WorkTraits traits;
-  traits.commands = commands_.size();
-  traits.waits = waits_;
-  traits.drains = drains_;
-  traits.syncs = syncs_;
+  WorkTraits traits = recorded_;
   for (const Event *e : waited_) traits.host_waits = traits.host_waits || e->signal_unknown();
   return traits;
 }
@@ -127,9 +122,9 @@ bool copy_drains(const CommandList &list, const void *dst, const void *src, size
 }
 
 // A command with its events: waits for `waits`, runs `body`, signals `signal`, all in stream order.
+// `traits`: what the body itself needs of the feeder (stream_feeder.hpp); the waits add theirs.
 ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_t signal, uint32_t count,
-                               ze_event_handle_t *waits, bool body_waits = false, bool body_drains = false,
-                               bool body_syncs = false) {
+                               ze_event_handle_t *waits, WorkTraits traits = {}) {
   if (count > 0 && waits == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // The event it signals (if any), then those it waits for: what the list is told the command uses.
   Event *signalled = signal != nullptr ? Event::from(signal) : nullptr;
@@ -137,10 +132,6 @@ ze_result_t append_with_events(CommandList &list, Command body, ze_event_handle_
   std::vector<Event *> events;
   events.reserve(first_wait + count);
   if (signalled != nullptr) events.push_back(signalled);
-  WorkTraits traits;
-  traits.waits = body_waits;
-  traits.drains = body_drains;
-  traits.syncs = body_syncs;
   for (uint32_t i = 0; i < count; ++i) {
     if (waits[i] == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     Event *e = Event::from(waits[i]);
@@ -225,7 +216,7 @@ ze_result_t append_launches_indirect(ze_command_list_handle_t handle, uint32_t k
   const Device *device = &CommandList::from(handle)->device();
   IndirectLaunches work{std::move(launches), count_at, groups_at};
   Command body = [device, work = std::move(work)](CUstream stream) { return launch_indirect(*device, stream, work); };
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, false, true);
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, {.syncs = true});
 }
 
 ze_result_t append_launch_indirect(ze_command_list_handle_t handle, ze_kernel_handle_t kernel,
@@ -265,7 +256,8 @@ ze_result_t append_copy(ze_command_list_handle_t handle, void *dst, const void *
       return checked(device->api().cuMemcpyAsync(CUdeviceptr(dst), CUdeviceptr(src), size, stream), "cuMemcpyAsync");
     };
   CommandList &list = *CommandList::from(handle);
-  return append_with_events(list, std::move(body), signal, count, waits, false, copy_drains(list, dst, src, size));
+  return append_with_events(list, std::move(body), signal, count, waits,
+                            {.drains = copy_drains(list, dst, src, size)});
 }
 
 // Every context of the driver is the device's primary CUDA context, so another context's allocation is reached as
@@ -315,7 +307,8 @@ ze_result_t append_copy_region(ze_command_list_handle_t handle, void *dst, const
       return ZE_RESULT_SUCCESS;
     };
   CommandList &list = *CommandList::from(handle);
-  return append_with_events(list, std::move(body), signal, count, waits, false, copy_drains(list, dst, src, width));
+  return append_with_events(list, std::move(body), signal, count, waits,
+                            {.drains = copy_drains(list, dst, src, width)});
 }
 
 // Patterns of 1, 2 and 4 bytes (aligned) are CUDA's memsets; a longer one is copied once from the host, then
@@ -365,7 +358,7 @@ ze_result_t append_fill(ze_command_list_handle_t handle, void *ptr, const void *
   if (size > 0) body = [=](CUstream stream) { return fill(*device, stream, static_cast<char *>(ptr), *bytes, size); };
   // The pattern is copied from pageable memory (the command's own): CUDA may wait for the stream to take it.
   const bool drains = size > 0 && fill_copies_pattern(CUdeviceptr(ptr), pattern_size, size);
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, false, drains);
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, count, waits, {.drains = drains});
 }
 
 ze_result_t append_barrier(ze_command_list_handle_t handle, ze_event_handle_t signal, uint32_t count,
@@ -433,7 +426,8 @@ ze_result_t append_query_kernel_timestamps(ze_command_list_handle_t handle, uint
     return ZE_RESULT_SUCCESS;
   };
   const bool drains = count > 0 && pageable(*CommandList::from(handle), dst);
-  return append_with_events(*CommandList::from(handle), std::move(body), signal, wait_count, waits, false, drains);
+  return append_with_events(*CommandList::from(handle), std::move(body), signal, wait_count, waits,
+                            {.drains = drains});
 }
 
 ze_result_t append_memory_prefetch(ze_command_list_handle_t handle, const void *ptr, size_t) {

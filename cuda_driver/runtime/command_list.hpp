@@ -55,7 +55,7 @@ private:
   bool closed_ = false;
   std::vector<Command> commands_;
   std::vector<Event *> events_, waited_; // what the recorded commands use; of those, what they wait on
-  bool waits_ = false, drains_ = false, syncs_ = false;
+  WorkTraits recorded_{.commands = 0};   // the recorded commands', but host_waits (looked at when executed)
   std::unique_ptr<StreamFeeder> feeder_; // immediate lists only
 };
 

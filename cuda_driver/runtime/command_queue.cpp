@@ -17,16 +17,8 @@ CommandQueue::~CommandQueue() {
 }
 
 ze_result_t CommandQueue::submit(const std::vector<const CommandList *> &lists, Fence *fence) {
-  WorkTraits traits;
-  traits.commands = 0;
-  for (const CommandList *list : lists) {
-    const WorkTraits of_list = list->traits();
-    traits.commands += of_list.commands;
-    traits.waits = traits.waits || of_list.waits;
-    traits.drains = traits.drains || of_list.drains;
-    traits.host_waits = traits.host_waits || of_list.host_waits;
-    traits.syncs = traits.syncs || of_list.syncs;
-  }
+  WorkTraits traits{.commands = 0};
+  for (const CommandList *list : lists) traits.add(list->traits());
   return feeder_->submit(
       [lists, fence](CUstream stream) {
         for (const CommandList *list : lists)

@@ -41,6 +41,14 @@ struct WorkTraits {
                            // thread, which may wait on the host, enqueues it
   bool syncs = false;      // it waits on the host until the stream has run what is before it (an indirect launch
                            // reads its group counts then): only the feeder's thread enqueues it
+  // Adds `other`, enqueued after this work: its commands, and whatever either needs.
+  void add(const WorkTraits &other) {
+    commands += other.commands;
+    waits = waits || other.waits;
+    drains = drains || other.drains;
+    host_waits = host_waits || other.host_waits;
+    syncs = syncs || other.syncs;
+  }
 };
 
 class StreamFeeder {
