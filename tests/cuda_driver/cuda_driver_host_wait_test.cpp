@@ -49,11 +49,15 @@ protected:
     for (float *p : {v.a, v.b, v.c}) zeMemFree(context, p);
   }
   template <class Arrays>
-  void append_vector_add(ze_command_list_handle_t to, ze_kernel_handle_t kernel, const Arrays &v,
-                         ze_event_handle_t signal) {
+  void set_vector_add_arguments(ze_kernel_handle_t kernel, const Arrays &v) {
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, 8, &v.a));
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, 8, &v.b));
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 2, 8, &v.c));
+  }
+  template <class Arrays>
+  void append_vector_add(ze_command_list_handle_t to, ze_kernel_handle_t kernel, const Arrays &v,
+                         ze_event_handle_t signal) {
+    ASSERT_NO_FATAL_FAILURE(set_vector_add_arguments(kernel, v));
     const ze_group_count_t groups{v.n / 256, 1, 1}; // groups of 256, which the tests set
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(to, kernel, &groups, signal, 0, nullptr));
   }
@@ -338,15 +342,13 @@ TEST_F(CudaDriverTwoEvents, IndirectLaunchesAfterAWaitForTheHostReadTheCountsThe
   ze_module_handle_t module = nullptr;
   ASSERT_NO_FATAL_FAILURE(build(read_kernel("vector_add"), module));
   VectorAddArrays on_list{}, on_queue{}, never{};
-  for (VectorAddArrays *v : {&on_list, &on_queue, &never}) ASSERT_NO_FATAL_FAILURE(vector_add_arrays(*v));
+  VectorAddArrays *arrays[3] = {&on_list, &on_queue, &never}; // kernels[k]'s
   ze_kernel_handle_t kernels[3] = {};
-  const VectorAddArrays *arrays[3] = {&on_list, &on_queue, &never};
   for (int k = 0; k < 3; ++k) {
+    ASSERT_NO_FATAL_FAILURE(vector_add_arrays(*arrays[k]));
     ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(module, "vector_add", kernels[k]));
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(kernels[k], 256, 1, 1));
-    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernels[k], 0, 8, &arrays[k]->a));
-    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernels[k], 1, 8, &arrays[k]->b));
-    ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernels[k], 2, 8, &arrays[k]->c));
+    ASSERT_NO_FATAL_FAILURE(set_vector_add_arguments(kernels[k], *arrays[k]));
   }
   // What the host writes after the appends: a group count each for two kernels, and a kernel count of one.
   struct Counts {
@@ -383,7 +385,7 @@ TEST_F(CudaDriverTwoEvents, IndirectLaunchesAfterAWaitForTheHostReadTheCountsThe
   EXPECT_TRUE(on_list.added()) << "the immediate list's kernel did not run over the counts the host wrote";
   EXPECT_TRUE(on_queue.added()) << "the regular list's kernel did not run over the counts the host wrote";
   EXPECT_EQ(-1.0f, never.c[0]) << "a kernel past the kernel count ran";
-  for (VectorAddArrays *v : {&on_list, &on_queue, &never}) free_vector_add_arrays(*v);
+  for (VectorAddArrays *v : arrays) free_vector_add_arrays(*v);
   zeMemFree(context, written);
   zeMemFree(context, read);
   for (ze_kernel_handle_t k : kernels) zeKernelDestroy(k);
