@@ -25,6 +25,11 @@ missing=$(ldd "$ZEAL_CUDA_DRIVER" | grep "not found" || true)
 export UR_ADAPTERS_FORCE_LOAD="$kit/lib/libur_adapter_zeal.so.0"
 export ONEAPI_DEVICE_SELECTOR=level_zero:gpu
 status=0
+# bench_adapter_launch with the kit's adapters and kernel: the zeal ABI and the UR face against cuLaunchKernel.
+adapter_bench() {
+  ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
+    ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch"
+}
 case "${1:-tests}" in
   tests)
     shift || true
@@ -79,8 +84,7 @@ case "${1:-tests}" in
     shift
     "$kit/bin/bench_cuda_driver" "$@" || status=1
     echo "== gpu-check: bench_adapter_launch (the zeal ABI and the UR face over zeal's CUDA driver)"
-    ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
-      ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch" || status=1 ;;
+    adapter_bench || status=1 ;;
   pair)
     # The launch figures of the kit's driver and of the one in kit/pair (gpu-kit.sh with PAIR_DRIVER), alternated in
     # one run (`runs` times each, default 3): what changed between two builds, on one machine of the day.
@@ -93,9 +97,7 @@ case "${1:-tests}" in
         else cp "$kit/pair/libze_zeal_cuda.so.1" "$ZEAL_CUDA_DRIVER"; fi
         echo "== gpu-check: pair, run $run, the $which driver"
         "$kit/bin/bench_cuda_driver" 2 2>&1 | grep -E "empty launch|more than|host time of" || status=1
-        ZEAL_BENCH_ADAPTER="$kit/lib/libzeal_adapter_level_zero.so" ZEAL_BENCH_UR_ADAPTER="$kit/lib/libur_adapter_zeal.so.0" \
-          ZEAL_BENCH_KERNEL="$kit/kernels/launch.spv" "$kit/bin/bench_adapter_launch" 2>&1 |
-          grep -E "^host time per launch|^heap allocations|cuLaunchKernel per launch" || status=1
+        adapter_bench 2>&1 | grep -E "^host time per launch|^heap allocations|cuLaunchKernel per launch" || status=1
       done
     done
     cp "$prefix/own.so" "$ZEAL_CUDA_DRIVER" ;;
