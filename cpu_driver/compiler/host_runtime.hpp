@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cpu_driver/compiler/internal.hpp"
+#include "spirv_frontend/image_builtins.hpp"
 
 #include <llvm/IR/Function.h>
 
@@ -176,11 +177,10 @@ void define_conversion_builtins(llvm::Module &module); // builtins/conversion_bu
 // True for the OpenCL math functions (the base of a mangled name) this driver provides for float.
 bool is_math_builtin(llvm::StringRef name);
 void lower_printf(llvm::Module &module);             // builtins/printf.cpp
-// builtins/images.cpp: read_image*, write_image*, get_image_*, literal samplers (image_sampling.hpp: the host side).
-void define_image_builtins(llvm::Module &module);
-// The translator's opaque struct a pointer type points to, as images and samplers reach the IR
-// ("opencl.image2d_ro_t", "opencl.sampler_t"); empty for any other type. Argument kinds and the image built-ins read it.
-llvm::StringRef opaque_pointee(const llvm::Type *type);
+// read_image*, write_image*, get_image_*, literal samplers: the front end's (spirv_frontend/image_builtins.hpp),
+// calling the host's image functions (builtins/image_sampling.hpp). opaque_pointee: the translator's opaque struct
+// a pointer type points to, which argument kinds read too.
+using frontend::opaque_pointee;
 
 // --- Helpers shared by the generators (builtins/builtin_support.cpp) ----------------
 // The element letter of a mangled parameter ("i", "j", "f", "Dh", ...), for

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cpu_driver/kernel_abi.hpp"
+#include "ze_driver/image_layout.hpp"
 #include "ze_driver/handles.hpp"
 
 #include <level_zero/ze_api.h>
@@ -17,12 +18,8 @@
 
 namespace zeal::cpu {
 
-// The largest images the driver makes (what the device will report once kernels use images).
-struct ImageLimits {
-  static constexpr uint64_t width_1d = 16384, width_2d = 16384, height_2d = 16384, size_3d = 2048;
-  static constexpr uint32_t array_layers = 2048;
-  static constexpr uint64_t buffer_pixels = uint64_t{1} << 27;
-};
+// The largest images the driver makes (what the device reports).
+inline constexpr ze::ImageLimits image_limits{};
 
 // Bytes per pixel of `format` (the layouts OpenCL's full profile uses, with the channel types that fit them); 0,
 // with the sentence, for a media layout, a type the layout cannot hold, or a value Level Zero does not define.
@@ -73,8 +70,7 @@ private:
 };
 
 // A sampler: how kernels will read an image through it (addressing, filtering, normalized coordinates), checked
-// when made. OpenCL leaves REPEAT and MIRROR with unnormalized coordinates undefined; Level Zero makes them, and so
-// does the driver.
+// when made (ze_driver/image_layout.hpp: sampler_bits).
 class Sampler : public _ze_sampler_handle_t {
 public:
   explicit Sampler(const ze_sampler_desc_t &desc);

@@ -127,6 +127,11 @@ void drop_unread_hidden_values(llvm::Module &module);
 
 // Links what libclc defines of the module's remaining built-ins.
 Status link_libclc(llvm::Module &module);
+// The front end's image built-ins over the image library (images.cpp), on the module as read (typed pointers name
+// images and samplers); then, after the move to opaque pointers, the library itself, compiled for NVPTX at build
+// time, linked where the module calls it.
+void define_image_builtins(llvm::Module &module);
+Status link_image_library(llvm::Module &module);
 
 // Internalizes all but kernels and exported variables (and exported functions when `keep_exported_functions`: library
 // compilation, or a module made for function pointers), then refuses unresolved calls: what stays declared must be

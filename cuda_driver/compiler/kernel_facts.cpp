@@ -1,5 +1,6 @@
 // Kernels' facts for the runtime: arguments and how each is passed, required and hinted sizes, static local memory.
 #include "cuda_driver/compiler/internal.hpp"
+#include "spirv_frontend/image_builtins.hpp"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -28,6 +29,10 @@ PtxArg describe_arg(const llvm::Argument &arg, const llvm::DataLayout &layout) {
   if (arg.hasByValAttr()) {
     return {PtxArgKind::Value, static_cast<uint32_t>(layout.getTypeAllocSize(arg.getParamByValType()))};
   }
+  // The translator's images and samplers: pointers to opaque structs (spirv_frontend/image_builtins.hpp).
+  llvm::StringRef opaque = frontend::opaque_pointee(type);
+  if (opaque.startswith("opencl.image")) return {PtxArgKind::Image, 8};
+  if (opaque == "opencl.sampler_t") return {PtxArgKind::Sampler, 8};
   if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type)) {
     unsigned space = pointer->getAddressSpace();
     if (space == kSpirLocal) return {PtxArgKind::LocalPointer, 0};

@@ -73,6 +73,7 @@ Result<std::string> lower(llvm::Module &module, const std::vector<PtxKernel> &ke
   if (Status printed = lower_printf(module); !printed) return std::move(printed).error();
   make_entries(module, kernels);
   hoist_allocas(module);
+  if (Status linked = link_image_library(module); !linked) return std::move(linked).error();
   if (Status linked = link_libclc(module); !linked) return std::move(linked).error();
   bool keep_exported_functions = options.library_compilation || linkage.function_pointers;
   Status visible = internalize_and_check(module, kernels, imports, exports, keep_exported_functions);
@@ -108,6 +109,7 @@ Result<PtxProgram> compile_ptx(std::span<const uint8_t> input, const PtxOptions 
   llvm::StripDebugInfo(**read);
   Result<std::vector<PtxKernel>> kernels = describe_kernels(**read, options);
   if (!kernels) return with_log(std::move(kernels).error(), program.log);
+  define_image_builtins(**read);
   const spirv::Linkage linkage = spirv::scan_linkage(spirv);
   std::vector<PtxKernel> runnable =
       refuse_kernels(**read, *kernels, std::set<std::string>(linkage.exports.begin(), linkage.exports.end()));

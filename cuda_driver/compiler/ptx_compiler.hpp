@@ -25,6 +25,9 @@ enum class PtxArgKind : uint8_t {
   LocalPointer,  // local memory of the size given at zeKernelSetArgumentValue (value null): the PTX parameter is
                  // a 32-bit byte offset into the launch's dynamic shared memory, which the runtime lays out
                  // (the dynamic shared array is 16-byte aligned; offsets that are multiples of 16 suit every type)
+  Image,         // a ze_image_handle_t: the PTX parameter is the device address of the image's ImageDescriptor
+                 // (ze_driver/image_abi.hpp)
+  Sampler,       // a ze_sampler_handle_t: the PTX parameter is its SamplerBits, as a 64-bit value
 };
 
 struct PtxArg {

@@ -485,6 +485,14 @@ ze_result_t list_reset(ze_command_list_handle_t handle) {
 
 } // namespace
 
+ze_result_t append_pitched_copy(ze_command_list_handle_t list, void *dst, const ze_copy_region_t *dst_region,
+                                uint32_t dst_pitch, uint32_t dst_slice_pitch, const void *src,
+                                const ze_copy_region_t *src_region, uint32_t src_pitch, uint32_t src_slice_pitch,
+                                ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits) {
+  return append_copy_region(list, dst, dst_region, dst_pitch, dst_slice_pitch, src, src_region, src_pitch,
+                            src_slice_pitch, signal, count, waits);
+}
+
 void implement(ze_command_list_dditable_t &t) {
   t.pfnCreate = guarded<list_create>;
   t.pfnCreateImmediate = guarded<list_create_immediate>;
@@ -508,6 +516,7 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendWriteGlobalTimestamp = guarded<append_write_global_timestamp>;
   t.pfnAppendQueryKernelTimestamps = guarded<append_query_kernel_timestamps>;
   t.pfnAppendMemAdvise = guarded<append_mem_advise>;
+  implement_image_copies(t);
 }
 
 } // namespace zeal::cuda

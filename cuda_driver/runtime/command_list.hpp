@@ -62,6 +62,12 @@ private:
 // Waits for the stream on the host for at most `timeout` ns (UINT64_MAX: until it is done); ZE_RESULT_NOT_READY
 // when the time ran out first, ZE_RESULT_ERROR_DEVICE_LOST when a kernel on it faulted.
 ze_result_t wait_for_stream(const Device &device, CUstream stream, uint64_t timeout);
+// zeCommandListAppendMemoryCopyRegion's copy of a box of bytes between two pitched layouts (0: packed), for the
+// image copies (image.cpp).
+ze_result_t append_pitched_copy(ze_command_list_handle_t list, void *dst, const ze_copy_region_t *dst_region,
+                                uint32_t dst_pitch, uint32_t dst_slice_pitch, const void *src,
+                                const ze_copy_region_t *src_region, uint32_t src_pitch, uint32_t src_slice_pitch,
+                                ze_event_handle_t signal, uint32_t count, ze_event_handle_t *waits);
 
 // A stream of the device's context that does not wait for CUDA's legacy stream: an immediate list's or a queue's.
 // A non-blocking stream of the device's primary context, of CUDA's greatest priority for a high-priority queue.

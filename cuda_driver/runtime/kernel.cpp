@@ -2,6 +2,7 @@
 #include "cuda_driver/runtime/kernel.hpp"
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
+#include "cuda_driver/runtime/image.hpp"
 #include "cuda_driver/runtime/joint_module.hpp"
 
 #include "common/log.hpp"
@@ -56,6 +57,17 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
   if (arg.kind == PtxArgKind::LocalPointer) {
     if (value != nullptr || size == 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     local_sizes_[index] = size;
+  } else if (arg.kind == PtxArgKind::Image || arg.kind == PtxArgKind::Sampler) {
+    // A handle: the image's descriptor in device memory, or the sampler's bits.
+    if (size != sizeof(void *)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+    void *handle = nullptr;
+    if (value != nullptr) std::memcpy(&handle, value, sizeof handle);
+    if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    const uint64_t passed = arg.kind == PtxArgKind::Image
+                                ? uint64_t(Image::from(static_cast<ze_image_handle_t>(handle))->descriptor())
+                                : Sampler::from(static_cast<ze_sampler_handle_t>(handle))->bits();
+    values_[index].assign(sizeof passed, 0);
+    std::memcpy(values_[index].data(), &passed, sizeof passed);
   } else {
     if (!ze::argument_size_accepted(arg.kind == PtxArgKind::Value, size, arg.size))
       return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;

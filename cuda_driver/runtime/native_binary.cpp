@@ -16,6 +16,8 @@ char kind_letter(PtxArgKind kind) {
   switch (kind) {
   case PtxArgKind::GlobalPointer: return 'g';
   case PtxArgKind::LocalPointer: return 'l';
+  case PtxArgKind::Image: return 'i';
+  case PtxArgKind::Sampler: return 's';
   case PtxArgKind::Value: break;
   }
   return 'v';
@@ -48,8 +50,14 @@ bool parse_kernel_line(const std::string &line, PtxKernel &k) {
   for (std::string item; std::getline(list, item, ',');) {
     if (item == "-") break;
     PtxArg arg;
-    arg.kind = item[0] == 'g' ? PtxArgKind::GlobalPointer : item[0] == 'l' ? PtxArgKind::LocalPointer
-                                                                           : PtxArgKind::Value;
+    switch (item[0]) {
+    case 'g': arg.kind = PtxArgKind::GlobalPointer; break;
+    case 'l': arg.kind = PtxArgKind::LocalPointer; break;
+    case 'i': arg.kind = PtxArgKind::Image; break;
+    case 's': arg.kind = PtxArgKind::Sampler; break;
+    case 'v': arg.kind = PtxArgKind::Value; break;
+    default: return false;
+    }
     arg.size = uint32_t(std::strtoul(item.c_str() + 1, nullptr, 10));
     k.args.push_back(arg);
   }

@@ -257,15 +257,43 @@ TEST(PtxCompiler, BytesThatAreNotSpirvAreAnInvalidArgument) {
   EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, result.error().code) << result.error().message;
 }
 
-TEST(PtxCompiler, AnImageKernelIsRefusedNamingTheKernelAndWhatItTakes) {
+TEST(PtxCompiler, AKernelOfIntelsImageBlockReadsIsRefusedNamingTheKernelAndTheCall) {
   auto result = compile_ptx(test_kernel("ptx_refused"), PtxOptions{});
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(1u, result->kernels.size());
-  EXPECT_EQ("kernel 'reads_image' takes argument 0 of type image2d_t: images and samplers are not supported by the "
-            "CUDA back end",
-            result->kernels[0].refusal);
+  const std::string &refusal = result->kernels[0].refusal;
+  EXPECT_EQ(0u, refusal.find("kernel 'reads_image' calls '_Z26intel_sub_group_block_read")) << refusal;
+  EXPECT_NE(std::string::npos, refusal.find("Intel's sub-group block reads and writes of images are not supported by "
+                                            "the CUDA back end")) << refusal;
   EXPECT_EQ(std::string::npos, result->ptx.find(".entry reads_image"));
-  EXPECT_NE(std::string::npos, result->log.find("kernel 'reads_image' takes argument 0")) << result->log;
+  EXPECT_NE(std::string::npos, result->log.find("kernel 'reads_image' calls")) << result->log;
+}
+
+// Images and samplers (issue 49): the arguments' kinds say how the runtime passes them (the descriptor's device
+// address, the sampler's bits), and the image library is linked in: the PTX calls nothing outside the module.
+TEST(PtxCompiler, ImageKernelsBuildWithTheirImageAndSamplerArgumentsAndTheLibraryLinkedIn) {
+  for (unsigned level : {0u, 2u}) {
+    PtxOptions options;
+    options.opt_level = level;
+    auto result = compile_ptx(test_kernel("ptx_images"), options);
+    ASSERT_TRUE(result) << result.error().message;
+    ASSERT_EQ(3u, result->kernels.size());
+    for (const PtxKernel &kernel : result->kernels) {
+      EXPECT_EQ("", kernel.refusal) << kernel.name;
+      EXPECT_NE(std::string::npos, result->ptx.find(".entry " + kernel.name)) << kernel.name;
+      ASSERT_FALSE(kernel.args.empty());
+      EXPECT_EQ(PtxArgKind::Image, kernel.args[0].kind) << kernel.name;
+      EXPECT_EQ(8u, kernel.args[0].size) << kernel.name;
+    }
+    const PtxKernel &sample = result->kernels[0].name == "sample" ? result->kernels[0]
+                              : result->kernels[1].name == "sample" ? result->kernels[1]
+                                                                    : result->kernels[2];
+    ASSERT_EQ("sample", sample.name);
+    ASSERT_EQ(3u, sample.args.size());
+    EXPECT_EQ(PtxArgKind::Sampler, sample.args[1].kind);
+    EXPECT_EQ(PtxArgKind::GlobalPointer, sample.args[2].kind);
+    EXPECT_EQ(std::string::npos, result->ptx.find(".extern .func")) << "-O" << level << "\n" << result->ptx;
+  }
 }
 
 // As the CPU driver does: the module builds without the kernel it cannot run (zeKernelCreate names why), and its

@@ -1,6 +1,6 @@
-// The host side of the image built-ins (issue 50): reads through a sampler and writes of any format, as OpenCL 3.0
-// specifies them (section 8 of the OpenCL C specification: addressing, filtering, conversions). Compiled kernels
-// call these for what their inline fast paths (builtins/images.cpp) do not cover.
+// The host side of the image built-ins (issue 50): the image library every zeal driver shares
+// (ze_driver/image_sampling.hpp), as host functions that JIT-compiled kernels call for what the built-ins' inline
+// fast paths (spirv_frontend/image_builtins.hpp) do not cover.
 #pragma once
 
 #include "cpu_driver/compiler/internal.hpp"
@@ -11,11 +11,9 @@
 
 namespace zeal::cpu::detail {
 
-// What a read returns or a write takes: four floats, 32-bit signed or unsigned integers, or halves (as their bits).
-enum class ImageValue : uint32_t { Float = 0, Int = 1, Uint = 2, Half = 3 };
-// A read's flags: the ImageValue, and whether the coordinates are floats.
-inline constexpr uint32_t image_value_mask = 0xFF;
-inline constexpr uint32_t image_float_coords = 0x100;
+using ze::image_float_coords;
+using ze::image_value_mask;
+using ze::ImageValue;
 
 // zeal_cpu_image_read(image, sampler, flags, coord, out): the pixel at `coord` through `sampler` (SamplerBits;
 // a read without a sampler passes SamplerFilterNearest: unnormalized, no addressing), converted to `out`'s four

@@ -268,7 +268,7 @@ void lower_math_builtins(llvm::Module &module) {
   define_vector_builtins(module);
   define_libm_builtins(module);
   define_conversion_builtins(module);
-  define_image_builtins(module);
+  frontend::define_image_builtins(module, {image_read_symbol, image_write_symbol});
   lower_printf(module);
 }
 

@@ -1,29 +1,62 @@
-// The OpenCL image built-ins as IR (issue 50): reads and writes call the host's image functions
-// (image_sampling.hpp), after an inline fast path for the common case, and queries load the image's descriptor.
+// The OpenCL image built-ins as IR (issues 49 and 50), for every zeal driver: reads and writes call the driver's
+// image library (ze_driver/image_sampling.hpp) after an inline fast path for the common case, and queries load the
+// image's descriptor.
 //
 // The translator (OpenCL 1.2 built-ins) gives images as pointers to opaque structs (%opencl.image2d_ro_t
-// addrspace(1)*): the pointer is the image's ImageDescriptor (kernel_abi.hpp). A sampler is a pointer whose value
-// is its SamplerBits, both for a literal sampler (__translate_sampler_initializer) and for a sampler argument.
+// addrspace(1)*): the pointer is the image's ImageDescriptor (ze_driver/image_abi.hpp). A sampler is a pointer whose
+// value is its SamplerBits, both for a literal sampler (__translate_sampler_initializer) and for a sampler argument.
 //
 // The fast path: a 1-D or 2-D read with integer coordinates through no sampler, or one addressing none or
 // clamp-to-edge (the only modes where integer coordinates land inside the image, clamped), of an image whose pixels
 // are RGBA of 32-bit channels or of 8-bit unorm ones, loads the pixel in place; a write of such an image inside it
 // stores in place. The descriptor's fields are invariant while a kernel runs, so their loads leave loops.
-#include "cpu_driver/compiler/builtins/image_sampling.hpp"
-#include "cpu_driver/compiler/host_runtime.hpp"
+#include "spirv_frontend/image_builtins.hpp"
 
+#include "ze_driver/image_abi.hpp"
+
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <cstddef>
 #include <optional>
 
-namespace zeal::cpu::detail {
+namespace zeal::frontend {
 namespace {
+
+using ze::image_float_coords;
+using ze::ImageDescriptor;
+using ze::ImageFast;
+using ze::ImageValue;
+using ze::SamplerFilterNearest;
+
+// `_Z11read_imagef...` -> `read_imagef`; other names unchanged.
+llvm::StringRef opencl_base_name(llvm::StringRef mangled) {
+  llvm::StringRef rest = mangled;
+  size_t length = 0;
+  if (!rest.consume_front("_Z") || rest.consumeInteger(10, length) || length == 0 || length > rest.size())
+    return mangled;
+  return rest.take_front(length);
+}
+
+// A built-in's declaration becomes an internal, always-inlined definition; its entry block is returned.
+llvm::IRBuilder<> begin_body(llvm::Function &function) {
+  function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // The translator's attributes describe the OpenCL built-in, not this body: the optimizer infers them again.
+  for (auto kind : {llvm::Attribute::NoInline, llvm::Attribute::OptimizeNone, llvm::Attribute::ReadNone,
+                    llvm::Attribute::ReadOnly, llvm::Attribute::WriteOnly, llvm::Attribute::ArgMemOnly}) {
+    function.removeFnAttr(kind);
+  }
+  function.addFnAttr(llvm::Attribute::AlwaysInline);
+  function.addFnAttr(llvm::Attribute::NoUnwind);
+  return llvm::IRBuilder<>(llvm::BasicBlock::Create(function.getContext(), "entry", &function));
+}
 
 enum class Op { Read, Write, Width, Height, Depth, Dim, ArraySize, ChannelType, ChannelOrder };
 
@@ -122,8 +155,8 @@ llvm::Value *clamp_to(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Value *size) {
 
 class BodyWriter {
 public:
-  BodyWriter(llvm::Function &function, ImageBuiltin builtin)
-      : function_(function), builtin_(builtin), b_(start_body(function)) {}
+  BodyWriter(llvm::Function &function, ImageBuiltin builtin, const ImageLibrary &library)
+      : function_(function), builtin_(builtin), library_(library), b_(begin_body(function)) {}
 
   void write() {
     switch (builtin_.op) {
@@ -137,14 +170,14 @@ private:
   llvm::LLVMContext &context() { return function_.getContext(); }
   llvm::Value *image() { return function_.getArg(0); }
 
-  llvm::FunctionCallee host_read() {
+  llvm::FunctionCallee library_read() {
     llvm::Type *bytes = b_.getInt8PtrTy();
-    return function_.getParent()->getOrInsertFunction(image_read_symbol, b_.getVoidTy(), bytes, b_.getInt32Ty(),
+    return function_.getParent()->getOrInsertFunction(library_.read, b_.getVoidTy(), bytes, b_.getInt32Ty(),
                                                       b_.getInt32Ty(), bytes, bytes);
   }
-  llvm::FunctionCallee host_write() {
+  llvm::FunctionCallee library_write() {
     llvm::Type *bytes = b_.getInt8PtrTy();
-    return function_.getParent()->getOrInsertFunction(image_write_symbol, b_.getVoidTy(), bytes, b_.getInt32Ty(),
+    return function_.getParent()->getOrInsertFunction(library_.write, b_.getVoidTy(), bytes, b_.getInt32Ty(),
                                                       bytes, bytes);
   }
 
@@ -157,7 +190,7 @@ private:
     llvm::Value *coord = function_.getArg(sampled ? 2 : 1);
     const bool float_coords = coord->getType()->getScalarType()->isFloatingPointTy();
     llvm::Type *result = function_.getReturnType();
-    llvm::BasicBlock *slow = llvm::BasicBlock::Create(context(), "host", &function_);
+    llvm::BasicBlock *slow = llvm::BasicBlock::Create(context(), "library", &function_);
     llvm::BasicBlock *done = llvm::BasicBlock::Create(context(), "done", &function_);
     llvm::SmallVector<std::pair<llvm::Value *, llvm::BasicBlock *>, 3> results;
     if (!float_coords && result->isVectorTy() && builtin_.value != ImageValue::Half &&
@@ -171,7 +204,7 @@ private:
     auto *four = llvm::FixedVectorType::get(value_element(), 4);
     llvm::AllocaInst *out = stack_slot(function_, four);
     const uint32_t flags = uint32_t(builtin_.value) | (float_coords ? image_float_coords : 0);
-    b_.CreateCall(host_read(), {b_.CreatePointerCast(image(), b_.getInt8PtrTy()), sampler, b_.getInt32(flags),
+    b_.CreateCall(library_read(), {b_.CreatePointerCast(image(), b_.getInt8PtrTy()), sampler, b_.getInt32(flags),
                                 coords, b_.CreatePointerCast(out, b_.getInt8PtrTy())});
     llvm::Value *pixel = b_.CreateLoad(four, out);
     // A depth image's read gives one float; half results come back as their bits.
@@ -234,7 +267,7 @@ private:
   void store() {
     llvm::Value *coord = function_.getArg(1);
     llvm::Value *color = function_.getArg(function_.arg_size() - 1);
-    llvm::BasicBlock *slow = llvm::BasicBlock::Create(context(), "host", &function_);
+    llvm::BasicBlock *slow = llvm::BasicBlock::Create(context(), "library", &function_);
     llvm::BasicBlock *done = llvm::BasicBlock::Create(context(), "done", &function_);
     if (color->getType()->isVectorTy() && builtin_.value != ImageValue::Half && !coord->getType()->isFPOrFPVectorTy() &&
         has_fast_path(opaque_pointee(image()->getType()))) {
@@ -252,7 +285,7 @@ private:
     }
     llvm::AllocaInst *slot = stack_slot(function_, four);
     b_.CreateStore(b_.CreateBitCast(lanes, four), slot);
-    b_.CreateCall(host_write(), {b_.CreatePointerCast(image(), b_.getInt8PtrTy()),
+    b_.CreateCall(library_write(), {b_.CreatePointerCast(image(), b_.getInt8PtrTy()),
                                  b_.getInt32(uint32_t(builtin_.value)), coords,
                                  b_.CreatePointerCast(slot, b_.getInt8PtrTy())});
     b_.CreateBr(done);
@@ -341,6 +374,7 @@ private:
 
   llvm::Function &function_;
   ImageBuiltin builtin_;
+  const ImageLibrary &library_;
   llvm::IRBuilder<> b_;
 };
 
@@ -365,20 +399,24 @@ llvm::StringRef opaque_pointee(const llvm::Type *type) {
   return pointee != nullptr && pointee->isOpaque() && pointee->hasName() ? pointee->getName() : llvm::StringRef();
 }
 
-void define_image_builtins(llvm::Module &module) {
+void define_image_builtins(llvm::Module &module, const ImageLibrary &library) {
   if (llvm::Function *initializer = module.getFunction("__translate_sampler_initializer");
       initializer != nullptr && initializer->isDeclaration() && initializer->arg_size() == 1 &&
       initializer->getReturnType()->isPointerTy()) {
     // A literal sampler: its bits are the pointer.
-    llvm::IRBuilder<> b = start_body(*initializer);
+    llvm::IRBuilder<> b = begin_body(*initializer);
     llvm::Value *bits = b.CreateZExt(initializer->getArg(0), b.getInt64Ty());
     b.CreateRet(b.CreateIntToPtr(bits, initializer->getReturnType()));
   }
-  for (llvm::Function *function : undefined_builtins(module)) {
-    std::optional<ImageBuiltin> builtin = image_builtin(opencl_base_name(function->getName()));
-    if (!builtin || !signature_fits(*function, *builtin)) continue;
-    BodyWriter(*function, *builtin).write();
+  llvm::SmallVector<llvm::Function *, 8> builtins;
+  for (llvm::Function &function : module) {
+    if (!function.isDeclaration() || function.use_empty() || !function.getName().startswith("_Z")) continue;
+    std::optional<ImageBuiltin> builtin = image_builtin(opencl_base_name(function.getName()));
+    if (builtin && signature_fits(function, *builtin)) builtins.push_back(&function);
+  }
+  for (llvm::Function *function : builtins) {
+    BodyWriter(*function, *image_builtin(opencl_base_name(function->getName())), library).write();
   }
 }
 
-} // namespace zeal::cpu::detail
+} // namespace zeal::frontend

@@ -1,0 +1,48 @@
+// Images on the CUDA back end: the front end's image built-ins (spirv_frontend/image_builtins.hpp) calling
+// zeal_image_read and zeal_image_write, which the image library compiled for NVPTX at build time
+// (device/image_library.cpp, embedded as bitcode) defines. Only modules that call them link it.
+#include "cuda_driver/compiler/internal.hpp"
+#include "spirv_frontend/image_builtins.hpp"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <fmt/format.h>
+
+namespace zeal::cuda {
+
+extern const unsigned char image_library_bitcode[];
+extern const size_t image_library_bitcode_size;
+
+namespace {
+constexpr const char *kImageRead = "zeal_image_read";
+constexpr const char *kImageWrite = "zeal_image_write";
+} // namespace
+
+void define_image_builtins(llvm::Module &module) {
+  frontend::define_image_builtins(module, {kImageRead, kImageWrite});
+}
+
+Status link_image_library(llvm::Module &module) {
+  if (module.getFunction(kImageRead) == nullptr && module.getFunction(kImageWrite) == nullptr) return {};
+  llvm::StringRef bytes(reinterpret_cast<const char *>(image_library_bitcode), image_library_bitcode_size);
+  llvm::Expected<std::unique_ptr<llvm::Module>> library =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "image_library.bc"), module.getContext());
+  if (!library) {
+    return build_failure(fmt::format("the CUDA back end's image library cannot be read: {}",
+                                     llvm::toString(library.takeError())));
+  }
+  (*library)->setTargetTriple(module.getTargetTriple());
+  (*library)->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(*library), llvm::Linker::LinkOnlyNeeded)) {
+    return build_failure("linking the CUDA back end's image library failed");
+  }
+  // The library's entries are the module's own now: internal, so that they inline and go when unused.
+  for (const char *name : {kImageRead, kImageWrite})
+    if (llvm::Function *f = module.getFunction(name); f != nullptr && !f->isDeclaration())
+      f->setLinkage(llvm::GlobalValue::InternalLinkage);
+  return {};
+}
+
+} // namespace zeal::cuda
