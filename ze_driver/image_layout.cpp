@@ -278,6 +278,19 @@ ze_result_t image_byte_region(const ImageShape &shape, const ze_image_region_t *
   return ZE_RESULT_SUCCESS;
 }
 
+ze_device_image_properties_t device_image_properties(const ImageLimits &limits) {
+  ze_device_image_properties_t p{};
+  p.maxImageDims1D = uint32_t(limits.width_1d);
+  p.maxImageDims2D = uint32_t(std::min(limits.width_2d, limits.height_2d));
+  p.maxImageDims3D = uint32_t(limits.size_3d);
+  p.maxImageBufferSize = limits.buffer_pixels;
+  p.maxImageArraySlices = limits.array_layers;
+  p.maxSamplers = 16;
+  p.maxReadImageArgs = 128;
+  p.maxWriteImageArgs = 64;
+  return p;
+}
+
 ze_image_sampler_filter_flags_t image_filter_flags(const ze_image_desc_t &desc) {
   const bool integer = desc.format.type == ZE_IMAGE_FORMAT_TYPE_UINT || desc.format.type == ZE_IMAGE_FORMAT_TYPE_SINT;
   return ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | (integer ? 0 : ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR);

@@ -45,6 +45,31 @@ ze_result_t image_shape(const ze_image_desc_t &desc, const ImageLimits &limits, 
 ImageDescriptor describe_image(const ze_image_desc_t &desc, const ImageShape &shape, uint64_t row_pitch,
                                uint64_t slice_pitch);
 
+// What a driver that makes images up to `limits` answers in zeDeviceGetImageProperties: kernels take as many images
+// and samplers as OpenCL's full profile asks at least.
+ze_device_image_properties_t device_image_properties(const ImageLimits &limits);
+
+// zeImageGetMemoryPropertiesExp and zeImageGetAllocPropertiesExt of a driver's image type (bytes(), row_pitch(),
+// slice_pitch(), allocation_id()).
+template <class Image>
+ze_result_t image_memory_properties(ze_image_handle_t image, ze_image_memory_properties_exp_t *out) {
+  if (image == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const Image &i = *Image::from(image);
+  out->size = i.bytes();
+  out->rowPitch = i.row_pitch();
+  out->slicePitch = i.slice_pitch();
+  return ZE_RESULT_SUCCESS;
+}
+template <class Image>
+ze_result_t image_alloc_properties(ze_context_handle_t context, ze_image_handle_t image,
+                                   ze_image_allocation_ext_properties_t *out) {
+  if (context == nullptr || image == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  out->id = Image::from(image)->allocation_id();
+  return ZE_RESULT_SUCCESS;
+}
+
 // `region` (null: the whole image) as bytes of an image of `shape`; INVALID_ARGUMENT with the sentence when it passes
 // the image's end or is empty.
 ze_result_t image_byte_region(const ImageShape &shape, const ze_image_region_t *region, ze_copy_region_t &out,

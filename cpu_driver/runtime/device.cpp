@@ -250,16 +250,7 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
 ze_result_t device_get_image_properties(ze_device_handle_t device, ze_device_image_properties_t *properties) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  ze_device_image_properties_t p{};
-  p.maxImageDims1D = uint32_t(image_limits.width_1d);
-  p.maxImageDims2D = uint32_t(std::min(image_limits.width_2d, image_limits.height_2d));
-  p.maxImageDims3D = uint32_t(image_limits.size_3d);
-  p.maxImageBufferSize = image_limits.buffer_pixels;
-  p.maxImageArraySlices = image_limits.array_layers;
-  p.maxSamplers = 16;
-  p.maxReadImageArgs = 128;
-  p.maxWriteImageArgs = 64;
-  copy_keeping_header(properties, p);
+  copy_keeping_header(properties, ze::device_image_properties(image_limits));
   return ZE_RESULT_SUCCESS;
 }
 

@@ -255,18 +255,7 @@ ze_result_t device_get_cache_properties(ze_device_handle_t handle, uint32_t *cou
 ze_result_t device_get_image_properties(ze_device_handle_t handle, ze_device_image_properties_t *out) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  // The largest images zeImageCreate makes (image.hpp); kernels take as many images and samplers as OpenCL's full
-  // profile asks at least.
-  ze_device_image_properties_t p{};
-  p.maxImageDims1D = uint32_t(image_limits.width_1d);
-  p.maxImageDims2D = uint32_t(std::min(image_limits.width_2d, image_limits.height_2d));
-  p.maxImageDims3D = uint32_t(image_limits.size_3d);
-  p.maxImageBufferSize = image_limits.buffer_pixels;
-  p.maxImageArraySlices = image_limits.array_layers;
-  p.maxSamplers = 16;
-  p.maxReadImageArgs = 128;
-  p.maxWriteImageArgs = 64;
-  copy_keeping_header(out, p);
+  copy_keeping_header(out, ze::device_image_properties(image_limits)); // the largest images zeImageCreate makes
   return ZE_RESULT_SUCCESS;
 }
 

@@ -146,24 +146,6 @@ ze_result_t image_view_create(ze_context_handle_t context, ze_device_handle_t de
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t image_get_memory_properties(ze_image_handle_t image, ze_image_memory_properties_exp_t *out) {
-  if (image == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const Image &i = *Image::from(image);
-  out->size = i.bytes();
-  out->rowPitch = i.row_pitch();
-  out->slicePitch = i.slice_pitch();
-  return ZE_RESULT_SUCCESS;
-}
-
-ze_result_t image_get_alloc_properties(ze_context_handle_t context, ze_image_handle_t image,
-                                       ze_image_allocation_ext_properties_t *out) {
-  if (context == nullptr || image == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  out->id = Image::from(image)->allocation_id();
-  return ZE_RESULT_SUCCESS;
-}
-
 ze_result_t sampler_create(ze_context_handle_t context, ze_device_handle_t device, const ze_sampler_desc_t *desc,
                            ze_sampler_handle_t *out) {
   if (context == nullptr || device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -275,11 +257,11 @@ void implement(ze_image_dditable_t &t) {
   t.pfnGetProperties = guarded<image_get_properties>;
   t.pfnCreate = guarded<image_create>;
   t.pfnDestroy = guarded<destroy<Image>>;
-  t.pfnGetAllocPropertiesExt = guarded<image_get_alloc_properties>;
+  t.pfnGetAllocPropertiesExt = guarded<ze::image_alloc_properties<Image>>;
 }
 
 void implement(ze_image_exp_dditable_t &t) {
-  t.pfnGetMemoryPropertiesExp = guarded<image_get_memory_properties>;
+  t.pfnGetMemoryPropertiesExp = guarded<ze::image_memory_properties<Image>>;
   t.pfnViewCreateExp = guarded<image_view_create>;
 }
 
