@@ -5,8 +5,9 @@
 # usage: gpu-check.sh [tests [gtest arguments] | memcheck | examples | acceptance | bench [rounds] | pair [runs] | lzt |
 #                     cts [group...]]
 #   (default: tests; examples also runs UR's urinfo)
-# ZEAL_WRAP: a command the tests run under, e.g. "/usr/local/cuda/bin/compute-sanitizer --tool memcheck
-#   --error-exitcode 9" (slow: give cuda_driver_test a --gtest_filter)
+# ZEAL_WRAP: a command the tests (and bench's bench_cuda_driver) run under, e.g. "/usr/local/cuda/bin/compute-sanitizer
+#   --tool memcheck --error-exitcode 9" (slow: give cuda_driver_test a --gtest_filter), or "ncu --kernel-name copy_rgba8
+#   --launch-count 1 --section SpeedOfLight" to profile one of the benchmark's kernels
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kit="$PWD/build/gpu-kit"

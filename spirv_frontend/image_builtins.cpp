@@ -137,10 +137,10 @@ std::pair<llvm::Value *, llvm::Value *> integer_xy(llvm::IRBuilder<> &b, llvm::V
   return {b.CreateExtractElement(coord, uint64_t(0)), b.CreateExtractElement(coord, uint64_t(1))};
 }
 
-// The address of pixel (x, y), both inside the image.
+// The address of pixel (x, y), both inside the image, in the pixels' address space.
 llvm::Value *pixel_address(llvm::IRBuilder<> &b, llvm::Value *image, llvm::Value *x, llvm::Value *y,
-                           uint64_t pixel_bytes) {
-  llvm::Value *data = field(b, image, offsetof(ImageDescriptor, data), b.getInt8PtrTy());
+                           uint64_t pixel_bytes, unsigned space) {
+  llvm::Value *data = field(b, image, offsetof(ImageDescriptor, data), b.getInt8PtrTy(space));
   llvm::Value *row_pitch = field(b, image, offsetof(ImageDescriptor, row_pitch), b.getInt64Ty());
   llvm::Value *offset = b.CreateAdd(b.CreateMul(b.CreateZExt(y, b.getInt64Ty()), row_pitch),
                                     b.CreateMul(b.CreateZExt(x, b.getInt64Ty()), b.getInt64(pixel_bytes)));
@@ -248,17 +248,26 @@ private:
       b_.SetInsertPoint(next);
     };
     try_format(ImageFast::Rgba32, [&]() -> llvm::Value * {
-      llvm::Value *at = pixel_address(b_, image(), cx, cy, 16);
-      return b_.CreateAlignedLoad(result, b_.CreatePointerCast(at, result->getPointerTo()), llvm::Align(4));
+      llvm::Value *at = pixel_address(b_, image(), cx, cy, 16, library_.pixel_space);
+      return b_.CreateAlignedLoad(result, b_.CreatePointerCast(at, result->getPointerTo(library_.pixel_space)),
+                                  llvm::Align(16));
     });
     if (builtin_.value == ImageValue::Float) {
       try_format(ImageFast::RgbaUnorm8, [&]() -> llvm::Value * {
         auto *bytes = llvm::FixedVectorType::get(b_.getInt8Ty(), 4);
-        llvm::Value *at = pixel_address(b_, image(), cx, cy, 4);
-        llvm::Value *channels = b_.CreateAlignedLoad(bytes, b_.CreatePointerCast(at, bytes->getPointerTo()),
-                                                     llvm::Align(1));
-        // c / 255 exactly as the host converts (a product with 1/255 would round differently).
-        return b_.CreateFDiv(b_.CreateUIToFP(channels, result), llvm::ConstantFP::get(result, 255.0));
+        llvm::Value *at = pixel_address(b_, image(), cx, cy, 4, library_.pixel_space);
+        llvm::Value *channels = b_.CreateAlignedLoad(
+            bytes, b_.CreatePointerCast(at, bytes->getPointerTo(library_.pixel_space)), llvm::Align(4));
+        // c / 255 exactly as the library converts (a product with 1/255 alone would round 126 of the 256 values
+        // differently). Where a division costs more than two fused multiply-adds (a GPU's), the product is
+        // corrected by one Newton step, which gives every c / 255 correctly rounded (checked for all 256).
+        llvm::Value *c = b_.CreateUIToFP(channels, result);
+        if (!library_.fma_unorm8) return b_.CreateFDiv(c, llvm::ConstantFP::get(result, 255.0));
+        llvm::Value *r = llvm::ConstantFP::get(result, double(1.0f / 255.0f));
+        llvm::Value *q = b_.CreateFMul(c, r);
+        llvm::Value *e = b_.CreateIntrinsic(llvm::Intrinsic::fma, {result},
+                                            {b_.CreateFNeg(q), llvm::ConstantFP::get(result, 255.0), c});
+        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {result}, {e, r, q});
       });
     }
     b_.CreateBr(slow);
@@ -311,8 +320,8 @@ private:
       b_.CreateCondBr(inside, store, done);
       b_.SetInsertPoint(store);
       llvm::Value *bits = value();
-      llvm::Value *at = b_.CreatePointerCast(pixel_address(b_, image(), x, y, pixel_bytes),
-                                             bits->getType()->getPointerTo());
+      llvm::Value *at = b_.CreatePointerCast(pixel_address(b_, image(), x, y, pixel_bytes, library_.pixel_space),
+                                             bits->getType()->getPointerTo(library_.pixel_space));
       const llvm::Align align(pixel_bytes);
       llvm::Value *streams = b_.CreateICmpNE(int_field(b_, image(), offsetof(ImageDescriptor, stream_writes)),
                                              b_.getInt32(0));

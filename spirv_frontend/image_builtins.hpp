@@ -20,6 +20,12 @@ namespace zeal::frontend {
 struct ImageLibrary {
   const char *read = nullptr;
   const char *write = nullptr;
+  // The address space the inline fast paths load and store pixels in (the module's numbering when the built-ins
+  // are defined): 0 on the CPU, SPIR's global (1) on a GPU, where a generic access costs more and coalesces worse.
+  unsigned pixel_space = 0;
+  // Whether the RGBA8 unorm fast path divides by 255 as two fused multiply-adds (exact; a GPU's choice) instead of
+  // a division (the CPU's: a fused multiply-add without the instruction is a library call).
+  bool fma_unorm8 = false;
 };
 
 // Defines every image built-in `module` declares and calls (and __translate_sampler_initializer); a built-in whose

@@ -197,6 +197,97 @@ void bandwidth(Zeal &z, Cuda &c, int rounds) {
   for (void *p : {(void *)a, (void *)b, (void *)cc}) zeMemFree(z.context, p);
 }
 
+// Images (pixels in device memory, read and written through the image library the back end links in): each kernel's
+// bytes read and written per second, against zeal's buffer copy kernel moving as many bytes in the same rounds.
+void images(Zeal &z, int rounds) {
+  // 8192 x 8192 pixels (256 MiB of RGBA8, 512 MiB of RGBA16F); groups of 32 x 8 work-items (a warp a row),
+  // or ZEAL_BENCH_IMAGE_GROUP=WxH.
+  constexpr uint32_t side = 8192;
+  uint32_t gx = 32, gy = 8;
+  if (const char *g = std::getenv("ZEAL_BENCH_IMAGE_GROUP")) std::sscanf(g, "%ux%u", &gx, &gy);
+  ze_module_handle_t im = nullptr, sm = z.module("stream");
+  std::vector<uint8_t> spirv = read_spirv("image_bench");
+  if (zeal::test::create_module(z.context, z.device, spirv, im) != ZE_RESULT_SUCCESS) {
+    std::printf("images: the module does not build on this driver\n");
+    return;
+  }
+  auto image = [&](ze_image_format_layout_t layout, ze_image_format_type_t type) {
+    auto desc = zeal::ze_desc<ze_image_desc_t>();
+    desc.flags = ZE_IMAGE_FLAG_KERNEL_WRITE;
+    desc.type = ZE_IMAGE_TYPE_2D;
+    desc.format = {layout, type, ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_G, ZE_IMAGE_FORMAT_SWIZZLE_B,
+                   ZE_IMAGE_FORMAT_SWIZZLE_A};
+    desc.width = side;
+    desc.height = side;
+    ze_image_handle_t h = nullptr;
+    ze(zeImageCreate(z.context, z.device, &desc, &h), "zeImageCreate");
+    return h;
+  };
+  auto sdesc = zeal::ze_desc<ze_sampler_desc_t>();
+  sdesc.addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP;
+  sdesc.filterMode = ZE_SAMPLER_FILTER_MODE_LINEAR;
+  sdesc.isNormalized = true;
+  ze_sampler_handle_t linear = nullptr;
+  ze(zeSamplerCreate(z.context, z.device, &sdesc, &linear), "zeSamplerCreate");
+  struct Case {
+    const char *what, *kernel;
+    ze_image_format_layout_t layout;
+    ze_image_format_type_t type;
+    uint32_t pixel_bytes;
+    bool sampled;
+  };
+  const Case cases[] = {
+      {"image copy, RGBA8 unorm (inline path)", "copy_rgba8", ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
+       ZE_IMAGE_FORMAT_TYPE_UNORM, 4, false},
+      {"image copy, RGBA16F (library)", "copy_rgba16f", ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16, ZE_IMAGE_FORMAT_TYPE_FLOAT,
+       8, false},
+      {"bilinear resample, RGBA8 (library)", "resample", ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM, 4,
+       true},
+  };
+  for (const Case &c : cases) {
+    const size_t bytes = size_t(side) * side * c.pixel_bytes;
+    ze_image_handle_t src = image(c.layout, c.type), dst = image(c.layout, c.type);
+    ze_kernel_handle_t k = nullptr;
+    ze(zeal::test::create_kernel(im, c.kernel, k), "zeKernelCreate");
+    ze(zeKernelSetGroupSize(k, gx, gy, 1), "zeKernelSetGroupSize");
+    uint32_t arg = 0;
+    ze(zeKernelSetArgumentValue(k, arg++, sizeof src, &src), "zeKernelSetArgumentValue");
+    if (c.sampled) ze(zeKernelSetArgumentValue(k, arg++, sizeof linear, &linear), "zeKernelSetArgumentValue");
+    ze(zeKernelSetArgumentValue(k, arg++, sizeof dst, &dst), "zeKernelSetArgumentValue");
+    // The buffer copy of the same bytes, as floats.
+    void *a = z.memory(bytes), *b = z.memory(bytes);
+    ze_kernel_handle_t copy = z.kernel(sm, "copy", 256);
+    ze(zeKernelSetArgumentValue(copy, 0, 8, &a), "zeKernelSetArgumentValue");
+    ze(zeKernelSetArgumentValue(copy, 1, 8, &b), "zeKernelSetArgumentValue");
+    auto run_image = [&] {
+      ze_group_count_t count{side / gx, side / gy, 1};
+      auto start = clock_type::now();
+      ze(zeCommandListAppendLaunchKernel(z.list, k, &count, z.done, 0, nullptr), "zeCommandListAppendLaunchKernel");
+      ze(zeEventHostSynchronize(z.done, UINT64_MAX), "zeEventHostSynchronize");
+      double t = seconds_since(start);
+      ze(zeEventHostReset(z.done), "zeEventHostReset");
+      return t;
+    };
+    const uint32_t copy_groups = uint32_t(bytes / 4 / 256);
+    run_image(), z.run(copy, copy_groups); // warm-up
+    std::vector<double> it, ct;
+    for (int r = 0; r < rounds; ++r) {
+      it.push_back(run_image());
+      ct.push_back(z.run(copy, copy_groups));
+    }
+    auto gbs = [&](double t) { return 2.0 * double(bytes) / t / 1e9; };
+    std::printf("%-44s %10.1f %10.1f  %-6s  %.3f  (zeal's buffer copy of the same bytes in the CUDA column)\n",
+                c.what, gbs(median(it)), gbs(median(ct)), "GB/s", paired_ratio(it, ct));
+    zeKernelDestroy(k);
+    zeKernelDestroy(copy);
+    zeImageDestroy(src);
+    zeImageDestroy(dst);
+    zeMemFree(z.context, a);
+    zeMemFree(z.context, b);
+  }
+  zeSamplerDestroy(linear);
+}
+
 void launch_overhead(Zeal &z, Cuda &c, int rounds) {
   ze_module_handle_t m = z.module("stream");
   ze_kernel_handle_t empty = z.kernel(m, "empty", 32);
@@ -288,6 +379,7 @@ int main(int argc, char **argv) {
     std::printf("%-44s %10s %10s  %-6s  %s\n", "", "zeal", "CUDA", "unit", "ratio (zeal speed / CUDA)");
     builds(z);
     bandwidth(z, c, rounds);
+    images(z, std::max(3, rounds / 2));
     launch_overhead(z, c, std::max(3, rounds / 4));
     signal_costs(z, c, std::max(3, rounds / 4));
   } catch (const std::exception &e) {
