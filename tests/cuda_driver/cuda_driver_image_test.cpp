@@ -178,5 +178,56 @@ TEST_F(CudaImages, ImagesTheDriverCannotMakeAndRegionsPastTheImageAreRefusedWith
   zeKernelDestroy(kernel);
 }
 
+// What caches keep (zeModuleGetNativeBinary, as kernel bundles' disk cache does): the module built again from its
+// native binary still takes images and samplers as handles; and copies between images and memory move every byte
+// (host memory into an image, a region into another image, out again). Runs on the fake CUDA library too.
+TEST_F(CudaImages, TheNativeBinaryKeepsImageAndSamplerArgumentsAndImageCopiesMoveEveryByte) {
+  size_t size = 0;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, nullptr));
+  std::vector<uint8_t> native(size);
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, native.data()));
+  ze_module_handle_t again = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, native, again, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  constexpr uint32_t w = 16, h = 8;
+  const ze_image_desc_t desc =
+      image_desc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM, w, h);
+  ze_image_handle_t first = image(desc), second = image(desc);
+  ASSERT_NE(nullptr, second);
+  auto sdesc = ze_desc<ze_sampler_desc_t>();
+  sdesc.addressMode = ZE_SAMPLER_ADDRESS_MODE_CLAMP;
+  sdesc.filterMode = ZE_SAMPLER_FILTER_MODE_NEAREST;
+  ze_sampler_handle_t sampler = nullptr;
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeSamplerCreate(context, device, &sdesc, &sampler));
+  for (ze_module_handle_t m : {module, again}) {
+    ze_kernel_handle_t kernel = nullptr;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_kernel(m, "sample", kernel));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 0, sizeof first, &first));
+    EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(kernel, 1, sizeof sampler, &sampler));
+    EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(kernel, 1, 4, &sampler));
+    zeKernelDestroy(kernel);
+  }
+  std::vector<uint8_t> in(w * h * 4), out(in.size(), 0xEE);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 13 + 1);
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendImageCopyFromMemory(list, first, in.data(), nullptr, nullptr, 0, nullptr));
+  // The right half of the first image into the left half of the second, then the left half of the first beside it.
+  ze_image_region_t right{w / 2, 0, 0, w / 2, h, 1}, left{0, 0, 0, w / 2, h, 1};
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendImageCopyRegion(list, second, first, &left, &right, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS,
+            zeCommandListAppendImageCopyRegion(list, second, first, &right, &left, nullptr, 0, nullptr));
+  ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendImageCopyToMemory(list, out.data(), second, nullptr, nullptr, 0,
+                                                                    nullptr));
+  finish();
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x)
+      for (uint32_t c = 0; c < 4; ++c) {
+        const uint32_t from_x = (x + w / 2) % w;
+        ASSERT_EQ(in[(y * w + from_x) * 4 + c], out[(y * w + x) * 4 + c]) << x << "," << y << "," << c;
+      }
+  zeSamplerDestroy(sampler);
+  zeModuleDestroy(again);
+}
+
 } // namespace
 } // namespace zeal::test
