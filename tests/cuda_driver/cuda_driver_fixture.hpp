@@ -105,6 +105,14 @@ protected:
     read_build_log(log, text);
     ASSERT_EQ(ZE_RESULT_SUCCESS, built) << text;
   }
+  // `module` built again from its native binary (zeModuleGetNativeBinary), as caches keep it, into `again`.
+  void rebuild_from_native(ze_module_handle_t module, ze_module_handle_t &again) {
+    size_t size = 0;
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, nullptr));
+    std::vector<uint8_t> native(size);
+    ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, native.data()));
+    ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, native, again, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  }
   void queue_and_regular_list(ze_command_queue_handle_t &queue, ze_command_list_handle_t &regular) {
     auto qdesc = ze_desc<ze_command_queue_desc_t>();
     ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(context, device, &qdesc, &queue));

@@ -182,12 +182,8 @@ TEST_F(CudaImages, ImagesTheDriverCannotMakeAndRegionsPastTheImageAreRefusedWith
 // native binary still takes images and samplers as handles; and copies between images and memory move every byte
 // (host memory into an image, a region into another image, out again). Runs on the fake CUDA library too.
 TEST_F(CudaImages, TheNativeBinaryKeepsImageAndSamplerArgumentsAndImageCopiesMoveEveryByte) {
-  size_t size = 0;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, nullptr));
-  std::vector<uint8_t> native(size);
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, native.data()));
   ze_module_handle_t again = nullptr;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, native, again, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  ASSERT_NO_FATAL_FAILURE(rebuild_from_native(module, again));
   constexpr uint32_t w = 16, h = 8;
   const ze_image_desc_t desc =
       image_desc(ZE_IMAGE_TYPE_2D, ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM, w, h);

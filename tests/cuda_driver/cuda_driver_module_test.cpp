@@ -87,12 +87,8 @@ TEST_F(CudaDriver, ASpirvVectorAddRunsAndItsNativeBinaryBuildsAgain) {
   ASSERT_FALSE(spirv.empty());
   ze_module_handle_t module = nullptr;
   ASSERT_NO_FATAL_FAILURE(build(spirv, module));
-  size_t size = 0;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, nullptr));
-  std::vector<uint8_t> native(size);
-  ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(module, &size, native.data()));
   ze_module_handle_t again = nullptr;
-  ASSERT_EQ(ZE_RESULT_SUCCESS, create_module(context, device, native, again, nullptr, ZE_MODULE_FORMAT_NATIVE));
+  ASSERT_NO_FATAL_FAILURE(rebuild_from_native(module, again));
   constexpr uint32_t n = 1 << 20;
   float *a = static_cast<float *>(shared_memory(n * 4)), *b = static_cast<float *>(shared_memory(n * 4));
   float *c = static_cast<float *>(shared_memory(n * 4));
