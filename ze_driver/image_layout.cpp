@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 
 namespace zeal::ze {
 namespace {
@@ -258,6 +259,25 @@ ImageDescriptor describe_image(const ze_image_desc_t &desc, const ImageShape &sh
   d.cl_channel_order = cl_channel_order(f);
   d.fast = uint32_t(fast_format(f));
   return d;
+}
+
+uint64_t next_image_allocation_id() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+ze_result_t check_view(const ImageShape &view, const ImageShape &base, std::string &why) {
+  if (view.pixel_bytes != base.pixel_bytes) {
+    why = fmt::format("a view's pixels must be the size of its image's: {} bytes, not {}", base.pixel_bytes,
+                      view.pixel_bytes);
+    return ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
+  }
+  if (view.width > base.width || view.height > base.height || view.depth > base.depth) {
+    why = fmt::format("the view's {}x{}x{} pixels are more than its image's {}x{}x{}", view.width, view.height,
+                      view.depth, base.width, base.height, base.depth);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t image_byte_region(const ImageShape &shape, const ze_image_region_t *region, ze_copy_region_t &out,

@@ -49,26 +49,12 @@ ImageDescriptor describe_image(const ze_image_desc_t &desc, const ImageShape &sh
 // and samplers as OpenCL's full profile asks at least.
 ze_device_image_properties_t device_image_properties(const ImageLimits &limits);
 
-// zeImageGetMemoryPropertiesExp and zeImageGetAllocPropertiesExt of a driver's image type (bytes(), row_pitch(),
-// slice_pitch(), allocation_id()).
-template <class Image>
-ze_result_t image_memory_properties(ze_image_handle_t image, ze_image_memory_properties_exp_t *out) {
-  if (image == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const Image &i = *Image::from(image);
-  out->size = i.bytes();
-  out->rowPitch = i.row_pitch();
-  out->slicePitch = i.slice_pitch();
-  return ZE_RESULT_SUCCESS;
-}
-template <class Image>
-ze_result_t image_alloc_properties(ze_context_handle_t context, ze_image_handle_t image,
-                                   ze_image_allocation_ext_properties_t *out) {
-  if (context == nullptr || image == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  out->id = Image::from(image)->allocation_id();
-  return ZE_RESULT_SUCCESS;
-}
+// A new image's id for zeImageGetAllocPropertiesExt: unique in the process, never reused (a view has its image's).
+uint64_t next_image_allocation_id();
+
+// Whether an image of `view`'s shape can view the pixels of one of `base`'s (zeImageViewCreateExp): pixels of the same
+// size, no more of them along any axis; else the code and the sentence.
+ze_result_t check_view(const ImageShape &view, const ImageShape &base, std::string &why);
 
 // `region` (null: the whole image) as bytes of an image of `shape`; INVALID_ARGUMENT with the sentence when it passes
 // the image's end or is empty.

@@ -150,104 +150,8 @@ ze_result_t append_memory_copy_region(ze_command_list_handle_t list, void *dst, 
   if (list == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (dst == nullptr || dst_region == nullptr || src == nullptr || src_region == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  MemoryCopyRegion copy;
-  if (ze_result_t r = plan_region_copy({dst, *dst_region, dst_pitch, dst_slice_pitch},
-                                       {src, *src_region, src_pitch, src_slice_pitch}, copy);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  return append(list, copy, signal, wait_count, waits);
-}
-
-// Image copies are region copies of the images' bytes (image.hpp); memory beside an image is packed as the region
-// is unless pitches are given (the Ext forms; 0 means packed).
-ze_result_t append_image_bytes_copy(ze_command_list_handle_t list, const RegionSide &dst, const RegionSide &src,
-                                    ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
-  MemoryCopyRegion copy;
-  if (ze_result_t r = plan_region_copy(dst, src, copy); r != ZE_RESULT_SUCCESS) return r;
-  return append(list, copy, signal, wait_count, waits);
-}
-
-ze_result_t refuse_image_copy(const char *entry_point, ze_result_t result, const std::string &why) {
-  zeal::logger("zeal-cpu").warn("{}: {}", entry_point, why);
-  return result;
-}
-
-// The image side of a copy: `region`, as byte_region gave it, of the image's pixels at its pitches.
-RegionSide image_side(const Image &image, const ze_copy_region_t &region) {
-  return {image.data(), region, uint32_t(image.row_pitch()), uint32_t(image.slice_pitch())};
-}
-
-ze_result_t append_image_copy_region(ze_command_list_handle_t list, ze_image_handle_t dst, ze_image_handle_t src,
-                                     const ze_image_region_t *dst_region, const ze_image_region_t *src_region,
-                                     ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
-  if (list == nullptr || dst == nullptr || src == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  const Image &d = *Image::from(dst), &s = *Image::from(src);
-  std::string why;
-  if (d.pixel_bytes() != s.pixel_bytes())
-    return refuse_image_copy("zeCommandListAppendImageCopyRegion", ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                             fmt::format("the destination image's pixels are {} bytes, the source's {}",
-                                         d.pixel_bytes(), s.pixel_bytes()));
-  ze_copy_region_t dr{}, sr{};
-  if (ze_result_t r = d.byte_region(dst_region, dr, why); r != ZE_RESULT_SUCCESS)
-    return refuse_image_copy("zeCommandListAppendImageCopyRegion", r, "destination: " + why);
-  if (ze_result_t r = s.byte_region(src_region, sr, why); r != ZE_RESULT_SUCCESS)
-    return refuse_image_copy("zeCommandListAppendImageCopyRegion", r, "source: " + why);
-  return append_image_bytes_copy(list, image_side(d, dr), image_side(s, sr), signal, wait_count, waits);
-}
-
-ze_result_t append_image_copy(ze_command_list_handle_t list, ze_image_handle_t dst, ze_image_handle_t src,
-                              ze_event_handle_t signal, uint32_t wait_count, ze_event_handle_t *waits) {
-  return append_image_copy_region(list, dst, src, nullptr, nullptr, signal, wait_count, waits);
-}
-
-// The memory side of a copy to or from an image: the region's bytes at `ptr`, packed unless pitches are given.
-RegionSide memory_side(const void *ptr, const ze_copy_region_t &image_region, ze_copy_region_t &memory_region,
-                       uint32_t row_pitch, uint32_t slice_pitch) {
-  memory_region = {0, 0, 0, image_region.width, image_region.height, image_region.depth};
-  const uint32_t row = row_pitch != 0 ? row_pitch : image_region.width;
-  return {ptr, memory_region, row, slice_pitch != 0 ? slice_pitch : row * image_region.height};
-}
-
-ze_result_t append_image_copy_to_memory_ext(ze_command_list_handle_t list, void *dst, ze_image_handle_t src,
-                                            const ze_image_region_t *src_region, uint32_t row_pitch,
-                                            uint32_t slice_pitch, ze_event_handle_t signal, uint32_t wait_count,
-                                            ze_event_handle_t *waits) {
-  if (list == nullptr || src == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (dst == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const Image &s = *Image::from(src);
-  ze_copy_region_t sr{}, mr{};
-  std::string why;
-  if (ze_result_t r = s.byte_region(src_region, sr, why); r != ZE_RESULT_SUCCESS)
-    return refuse_image_copy("zeCommandListAppendImageCopyToMemory", r, why);
-  return append_image_bytes_copy(list, memory_side(dst, sr, mr, row_pitch, slice_pitch), image_side(s, sr), signal,
-                                 wait_count, waits);
-}
-
-ze_result_t append_image_copy_to_memory(ze_command_list_handle_t list, void *dst, ze_image_handle_t src,
-                                        const ze_image_region_t *src_region, ze_event_handle_t signal,
-                                        uint32_t wait_count, ze_event_handle_t *waits) {
-  return append_image_copy_to_memory_ext(list, dst, src, src_region, 0, 0, signal, wait_count, waits);
-}
-
-ze_result_t append_image_copy_from_memory_ext(ze_command_list_handle_t list, ze_image_handle_t dst, const void *src,
-                                              const ze_image_region_t *dst_region, uint32_t row_pitch,
-                                              uint32_t slice_pitch, ze_event_handle_t signal, uint32_t wait_count,
-                                              ze_event_handle_t *waits) {
-  if (list == nullptr || dst == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (src == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  const Image &d = *Image::from(dst);
-  ze_copy_region_t dr{}, mr{};
-  std::string why;
-  if (ze_result_t r = d.byte_region(dst_region, dr, why); r != ZE_RESULT_SUCCESS)
-    return refuse_image_copy("zeCommandListAppendImageCopyFromMemory", r, why);
-  return append_image_bytes_copy(list, image_side(d, dr),
-                                 memory_side(src, dr, mr, row_pitch, slice_pitch), signal, wait_count, waits);
-}
-
-ze_result_t append_image_copy_from_memory(ze_command_list_handle_t list, ze_image_handle_t dst, const void *src,
-                                          const ze_image_region_t *dst_region, ze_event_handle_t signal,
-                                          uint32_t wait_count, ze_event_handle_t *waits) {
-  return append_image_copy_from_memory_ext(list, dst, src, dst_region, 0, 0, signal, wait_count, waits);
+  return Images::append_copy(list, {dst, *dst_region, dst_pitch, dst_slice_pitch},
+                             {src, *src_region, src_pitch, src_slice_pitch}, signal, wait_count, waits);
 }
 
 // Every context's allocations are host memory of this process: a copy from another context is a copy.
@@ -402,6 +306,19 @@ ze_result_t append_launch_cooperative_kernel(ze_command_list_handle_t list, ze_k
 
 } // namespace
 
+// A box of bytes between two pitched layouts: zeCommandListAppendMemoryCopyRegion's, and the image copies'
+// (ze_driver/image_entries.hpp: regions of the images' bytes).
+ze_result_t Images::append_copy(ze_command_list_handle_t list, const ze::PitchedSide &dst,
+                                const ze::PitchedSide &src, ze_event_handle_t signal, uint32_t count,
+                                ze_event_handle_t *waits) {
+  MemoryCopyRegion copy;
+  if (ze_result_t r = plan_region_copy({dst.base, dst.region, dst.row_pitch, dst.slice_pitch},
+                                       {src.base, src.region, src.row_pitch, src.slice_pitch}, copy);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  return append(list, copy, signal, count, waits);
+}
+
 void implement(ze_command_list_dditable_t &t) {
   t.pfnCreate = guarded<list_create>;
   t.pfnCreateImmediate = guarded<list_create_immediate>;
@@ -412,12 +329,7 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendMemoryRangesBarrier = guarded<append_memory_ranges_barrier>;
   t.pfnAppendMemoryCopy = guarded<append_memory_copy>;
   t.pfnAppendMemoryCopyRegion = guarded<append_memory_copy_region>;
-  t.pfnAppendImageCopy = guarded<append_image_copy>;
-  t.pfnAppendImageCopyRegion = guarded<append_image_copy_region>;
-  t.pfnAppendImageCopyToMemory = guarded<append_image_copy_to_memory>;
-  t.pfnAppendImageCopyFromMemory = guarded<append_image_copy_from_memory>;
-  t.pfnAppendImageCopyToMemoryExt = guarded<append_image_copy_to_memory_ext>;
-  t.pfnAppendImageCopyFromMemoryExt = guarded<append_image_copy_from_memory_ext>;
+  ze::implement_image_copies<Images>(t); // the shared entries over Images::append_copy below
   t.pfnAppendMemoryCopyFromContext = guarded<append_memory_copy_from_context>;
   t.pfnAppendMemoryFill = guarded<append_memory_fill>;
   t.pfnAppendMemAdvise = guarded<append_mem_advise>;

@@ -250,7 +250,7 @@ ze_result_t device_get_memory_access_properties(ze_device_handle_t device,
 ze_result_t device_get_image_properties(ze_device_handle_t device, ze_device_image_properties_t *properties) {
   if (device == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (properties == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  copy_keeping_header(properties, ze::device_image_properties(image_limits));
+  copy_keeping_header(properties, ze::device_image_properties(Images::limits));
   return ZE_RESULT_SUCCESS;
 }
 

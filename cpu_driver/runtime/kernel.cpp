@@ -60,18 +60,16 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
   case ArgKind::Image:
   case ArgKind::Sampler: {
     // The value is the handle; the kernel gets the image's descriptor, or the sampler's bits, in its place.
-    const bool image = arg.kind == ArgKind::Image;
-    if (size != sizeof(void *)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
-    void *handle = nullptr;
-    if (value != nullptr) std::memcpy(&handle, value, sizeof handle);
-    if (handle == nullptr) {
-      zeal::logger("zeal-cpu").warn("zeKernelSetArgumentValue: argument {} of kernel {} is {}, and no {} was given",
-                                    index, info_.name, image ? "an image" : "a sampler", image ? "image" : "sampler");
-      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    uint64_t passed = 0;
+    std::string why;
+    if (ze_result_t r = ze::ImageEntries<Images>::argument_value(arg.kind == ArgKind::Image, size, value, passed, why);
+        r != ZE_RESULT_SUCCESS) {
+      if (!why.empty()) {
+        zeal::logger("zeal-cpu").warn("zeKernelSetArgumentValue: argument {} of kernel {} is {}", index, info_.name,
+                                      why);
+      }
+      return r;
     }
-    const uint64_t passed = image ? uint64_t(reinterpret_cast<uintptr_t>(
-                                        Image::from(static_cast<ze_image_handle_t>(handle))->descriptor()))
-                                  : Sampler::from(static_cast<ze_sampler_handle_t>(handle))->bits();
     next.value.resize(sizeof passed);
     std::memcpy(next.value.data(), &passed, sizeof passed);
     break;

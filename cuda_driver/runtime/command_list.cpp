@@ -5,6 +5,7 @@
 #include "cuda_driver/runtime/cuda_call.hpp"
 #include "cuda_driver/runtime/ddi.hpp"
 #include "cuda_driver/runtime/event.hpp"
+#include "cuda_driver/runtime/image.hpp"
 #include "cuda_driver/runtime/kernel.hpp"
 
 #include "common/log.hpp"
@@ -278,8 +279,12 @@ ze_result_t append_copy_region(ze_command_list_handle_t handle, void *dst, const
   if (dst == nullptr || src == nullptr || dst_region == nullptr || src_region == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (dst_region->width != src_region->width || dst_region->height != src_region->height ||
-      dst_region->depth != src_region->depth)
+      dst_region->depth != src_region->depth) {
+    zeal::logger("zeal-cuda").warn("zeCommandListAppendMemoryCopyRegion: the destination region is {}x{}x{} bytes, "
+                                   "the source region {}x{}x{}", dst_region->width, dst_region->height,
+                                   dst_region->depth, src_region->width, src_region->height, src_region->depth);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   // A pitch of 0 means rows (and slices) lie back to back.
   const size_t width = src_region->width, height = std::max(src_region->height, 1u),
                depth = std::max(src_region->depth, 1u);
@@ -516,7 +521,7 @@ void implement(ze_command_list_dditable_t &t) {
   t.pfnAppendWriteGlobalTimestamp = guarded<append_write_global_timestamp>;
   t.pfnAppendQueryKernelTimestamps = guarded<append_query_kernel_timestamps>;
   t.pfnAppendMemAdvise = guarded<append_mem_advise>;
-  implement_image_copies(t);
+  ze::implement_image_copies<Images>(t); // the shared entries over Images::append_copy (image.cpp)
 }
 
 } // namespace zeal::cuda

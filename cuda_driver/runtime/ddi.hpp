@@ -36,8 +36,6 @@ void implement(ze_physical_mem_dditable_t &table);
 void implement(ze_image_dditable_t &table);
 void implement(ze_image_exp_dditable_t &table);
 void implement(ze_sampler_dditable_t &table);
-// The command lists' image copies (image.cpp), which the command list table's implement adds.
-void implement_image_copies(ze_command_list_dditable_t &table);
 template <class Table>
 void implement(Table &) {}
 

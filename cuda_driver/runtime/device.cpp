@@ -255,7 +255,7 @@ ze_result_t device_get_cache_properties(ze_device_handle_t handle, uint32_t *cou
 ze_result_t device_get_image_properties(ze_device_handle_t handle, ze_device_image_properties_t *out) {
   if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (out == nullptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  copy_keeping_header(out, ze::device_image_properties(image_limits)); // the largest images zeImageCreate makes
+  copy_keeping_header(out, ze::device_image_properties(Images::limits)); // the largest images zeImageCreate makes
   return ZE_RESULT_SUCCESS;
 }
 

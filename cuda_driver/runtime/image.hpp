@@ -6,7 +6,7 @@
 
 #include "cuda_driver/runtime/driver.hpp"
 #include "ze_driver/handles.hpp"
-#include "ze_driver/image_layout.hpp"
+#include "ze_driver/image_entries.hpp"
 
 #include <level_zero/ze_api.h>
 
@@ -15,8 +15,23 @@
 
 namespace zeal::cuda {
 
-// The largest images the driver makes (what the device reports).
-inline constexpr ze::ImageLimits image_limits{};
+class Image;
+using ze::Sampler;
+
+// What the shared image entry points (ze_driver/image_entries.hpp) need of this driver.
+struct Images {
+  using Image = cuda::Image;
+  static constexpr ze::ImageLimits limits{}; // the largest images the driver makes (what the device reports)
+  static constexpr const char *name = "CUDA driver";
+  static void warn(const char *entry_point, const std::string &why);
+  static ze_result_t create(ze_device_handle_t device, const ze_image_desc_t &desc, std::unique_ptr<Image> &out,
+                            std::string &why);
+  static const void *pixels(const Image &image);
+  static uint64_t argument(const Image &image); // the device address of its ImageDescriptor
+  static ze_result_t append_copy(ze_command_list_handle_t list, const ze::PitchedSide &dst,
+                                 const ze::PitchedSide &src, ze_event_handle_t signal, uint32_t count,
+                                 ze_event_handle_t *waits);
+};
 
 class Image : public _ze_image_handle_t {
 public:
@@ -39,11 +54,6 @@ public:
   CUdeviceptr pixels() const { return pixels_->address; }
   CUdeviceptr descriptor() const { return descriptor_; }
 
-  // `region` (null: the whole image) as bytes of the image's memory.
-  ze_result_t byte_region(const ze_image_region_t *region, ze_copy_region_t &out, std::string &why) const {
-    return ze::image_byte_region(shape_, region, out, why);
-  }
-
 private:
   struct Pixels {
     const Device *device = nullptr;
@@ -61,17 +71,6 @@ private:
   uint64_t allocation_id_ = 0;
   std::shared_ptr<Pixels> pixels_; // an image's views share them
   CUdeviceptr descriptor_ = 0;
-};
-
-class Sampler : public _ze_sampler_handle_t {
-public:
-  explicit Sampler(const ze_sampler_desc_t &desc) : bits_(ze::sampler_bits(desc)) {}
-  static Sampler *from(ze_sampler_handle_t h) { return static_cast<Sampler *>(h); }
-  // What a kernel argument of this sampler holds.
-  uint32_t bits() const { return bits_; }
-
-private:
-  uint32_t bits_ = 0;
 };
 
 } // namespace zeal::cuda

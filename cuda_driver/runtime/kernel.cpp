@@ -59,13 +59,17 @@ ze_result_t Kernel::set_argument(uint32_t index, size_t size, const void *value)
     local_sizes_[index] = size;
   } else if (arg.kind == PtxArgKind::Image || arg.kind == PtxArgKind::Sampler) {
     // A handle: the image's descriptor in device memory, or the sampler's bits.
-    if (size != sizeof(void *)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
-    void *handle = nullptr;
-    if (value != nullptr) std::memcpy(&handle, value, sizeof handle);
-    if (handle == nullptr) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    const uint64_t passed = arg.kind == PtxArgKind::Image
-                                ? uint64_t(Image::from(static_cast<ze_image_handle_t>(handle))->descriptor())
-                                : Sampler::from(static_cast<ze_sampler_handle_t>(handle))->bits();
+    uint64_t passed = 0;
+    std::string why;
+    if (ze_result_t r = ze::ImageEntries<Images>::argument_value(arg.kind == PtxArgKind::Image, size, value, passed,
+                                                                 why);
+        r != ZE_RESULT_SUCCESS) {
+      if (!why.empty()) {
+        zeal::logger("zeal-cuda").warn("zeKernelSetArgumentValue: argument {} of kernel {} is {}", index,
+                                       facts_.kernel.name, why);
+      }
+      return r;
+    }
     values_[index].assign(sizeof passed, 0);
     std::memcpy(values_[index].data(), &passed, sizeof passed);
   } else {
