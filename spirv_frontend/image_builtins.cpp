@@ -12,6 +12,8 @@
 // stores in place. The descriptor's fields are invariant while a kernel runs, so their loads leave loops.
 #include "spirv_frontend/image_builtins.hpp"
 
+#include "spirv_frontend/builtin_bodies.hpp"
+
 #include "ze_driver/image_abi.hpp"
 
 #include <llvm/ADT/SmallVector.h>
@@ -35,28 +37,6 @@ using ze::ImageDescriptor;
 using ze::ImageFast;
 using ze::ImageValue;
 using ze::SamplerFilterNearest;
-
-// `_Z11read_imagef...` -> `read_imagef`; other names unchanged.
-llvm::StringRef opencl_base_name(llvm::StringRef mangled) {
-  llvm::StringRef rest = mangled;
-  size_t length = 0;
-  if (!rest.consume_front("_Z") || rest.consumeInteger(10, length) || length == 0 || length > rest.size())
-    return mangled;
-  return rest.take_front(length);
-}
-
-// A built-in's declaration becomes an internal, always-inlined definition; its entry block is returned.
-llvm::IRBuilder<> begin_body(llvm::Function &function) {
-  function.setLinkage(llvm::GlobalValue::InternalLinkage);
-  // The translator's attributes describe the OpenCL built-in, not this body: the optimizer infers them again.
-  for (auto kind : {llvm::Attribute::NoInline, llvm::Attribute::OptimizeNone, llvm::Attribute::ReadNone,
-                    llvm::Attribute::ReadOnly, llvm::Attribute::WriteOnly, llvm::Attribute::ArgMemOnly}) {
-    function.removeFnAttr(kind);
-  }
-  function.addFnAttr(llvm::Attribute::AlwaysInline);
-  function.addFnAttr(llvm::Attribute::NoUnwind);
-  return llvm::IRBuilder<>(llvm::BasicBlock::Create(function.getContext(), "entry", &function));
-}
 
 enum class Op { Read, Write, Width, Height, Depth, Dim, ArraySize, ChannelType, ChannelOrder };
 
@@ -156,7 +136,7 @@ llvm::Value *clamp_to(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Value *size) {
 class BodyWriter {
 public:
   BodyWriter(llvm::Function &function, ImageBuiltin builtin, const ImageLibrary &library)
-      : function_(function), builtin_(builtin), library_(library), b_(begin_body(function)) {}
+      : function_(function), builtin_(builtin), library_(library), b_(begin_builtin_body(function)) {}
 
   void write() {
     switch (builtin_.op) {
@@ -413,7 +393,7 @@ void define_image_builtins(llvm::Module &module, const ImageLibrary &library) {
       initializer != nullptr && initializer->isDeclaration() && initializer->arg_size() == 1 &&
       initializer->getReturnType()->isPointerTy()) {
     // A literal sampler: its bits are the pointer.
-    llvm::IRBuilder<> b = begin_body(*initializer);
+    llvm::IRBuilder<> b = begin_builtin_body(*initializer);
     llvm::Value *bits = b.CreateZExt(initializer->getArg(0), b.getInt64Ty());
     b.CreateRet(b.CreateIntToPtr(bits, initializer->getReturnType()));
   }

@@ -187,9 +187,9 @@ using frontend::opaque_pointee;
 // parameter `index` (0 or 1); pointers give their pointee's letter.
 llvm::StringRef mangled_param_letter(llvm::StringRef mangled, unsigned index = 0);
 bool is_signed_letter(llvm::StringRef letter);
-// Turns a declaration into an internal, always-inlined definition and
-// returns a builder at its entry.
-llvm::IRBuilder<> start_body(llvm::Function &function);
+// Turns a declaration into an internal, always-inlined definition and returns a builder at its entry (the front
+// end's, spirv_frontend/builtin_bodies.hpp).
+using frontend::begin_builtin_body;
 // `value` (scalar) broadcast to `like`'s vector shape, or `value` itself.
 llvm::Value *splat_like(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Type *like);
 // `nearest`, the value nearest to an exact one, moved one unit in the last place

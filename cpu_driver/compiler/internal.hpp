@@ -3,6 +3,7 @@
 
 #include "cpu_driver/compiler/compiler.hpp"
 #include "spirv/linkage_scan.hpp"
+#include "spirv_frontend/builtin_bodies.hpp"
 #include "spirv_frontend/reader.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -49,8 +50,8 @@ llvm::Value *work_item_field(llvm::IRBuilder<> &builder, llvm::Value *work_item,
 // Loads field[dim] (or the scalar field) of a WorkItem as an i64.
 llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, WorkItemField field, unsigned dim = 0);
 
-// "_Z13get_global_idj" -> "get_global_id"; names that are not mangled come back unchanged.
-llvm::StringRef opencl_base_name(llvm::StringRef mangled);
+// "_Z13get_global_idj" -> "get_global_id" (the front end's, spirv_frontend/builtin_bodies.hpp).
+using frontend::opencl_base_name;
 bool is_barrier_builtin(llvm::StringRef name);
 
 // LLVM's passes report through their context (a loop its hints asked to

@@ -98,7 +98,7 @@ bool define_atomic(llvm::Function &function) {
   if (*op == Op::Add) loads_for_adding_zero(function, type);
   if (function.use_empty()) return true;
 
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   llvm::Value *pointer = function.getArg(0);
   llvm::Align align(type->getPrimitiveSizeInBits() / 8);
   llvm::Value *result = nullptr;

@@ -42,21 +42,6 @@ bool is_signed_letter(llvm::StringRef letter) {
   return letter == "c" || letter == "a" || letter == "s" || letter == "i" || letter == "l";
 }
 
-llvm::IRBuilder<> start_body(llvm::Function &function) {
-  function.setLinkage(llvm::GlobalValue::InternalLinkage);
-  function.removeFnAttr(llvm::Attribute::NoInline);
-  function.removeFnAttr(llvm::Attribute::OptimizeNone);
-  // The translator's memory attributes describe the OpenCL built-in, not
-  // what this body does; -O2 infers them again from the body.
-  for (auto kind : {llvm::Attribute::ReadNone, llvm::Attribute::ReadOnly, llvm::Attribute::WriteOnly,
-                    llvm::Attribute::ArgMemOnly}) {
-    function.removeFnAttr(kind);
-  }
-  function.addFnAttr(llvm::Attribute::AlwaysInline);
-  function.addFnAttr(llvm::Attribute::NoUnwind);
-  return llvm::IRBuilder<>(llvm::BasicBlock::Create(function.getContext(), "entry", &function));
-}
-
 llvm::Value *splat_like(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Type *like) {
   auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(like);
   if (vector == nullptr || value->getType()->isVectorTy()) return value;

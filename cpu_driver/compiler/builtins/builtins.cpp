@@ -267,14 +267,6 @@ llvm::Value *load_work_item(llvm::IRBuilder<> &builder, llvm::Value *work_item, 
   return builder.CreateLoad(builder.getInt64Ty(), work_item_field(builder, work_item, field, dim));
 }
 
-llvm::StringRef opencl_base_name(llvm::StringRef mangled) {
-  llvm::StringRef rest = mangled;
-  if (!rest.consume_front("_Z")) return mangled;
-  size_t length = 0;
-  if (rest.consumeInteger(10, length) || length == 0 || length > rest.size()) return mangled;
-  return rest.take_front(length);
-}
-
 bool is_barrier_builtin(llvm::StringRef name) {
   llvm::StringRef base = opencl_base_name(name);
   return base == "barrier" || base == "work_group_barrier" || base == "__spirv_ControlBarrier";

@@ -142,7 +142,7 @@ bool define_conversion(llvm::Function &function) {
   llvm::StringRef letter = mangled_param_letter(function.getName(), 0);
   if (!from_float && letter.empty()) return false;
   bool from_signed = is_signed_letter(letter);
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   llvm::Value *x = function.getArg(0);
   llvm::Value *result = nullptr;
   if (c->to.is_float) {
@@ -207,7 +207,7 @@ bool define_bf16_conversion(llvm::Function &function) {
       lane_count(floats) != lane_count(bits) || floats->isVectorTy() != bits->isVectorTy()) {
     return false;
   }
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   llvm::Value *x = function.getArg(0);
   b.CreateRet(direction == Bf16::FromFloat ? float_to_bf16(b, x, type) : bf16_to_float(b, x, type));
   return true;

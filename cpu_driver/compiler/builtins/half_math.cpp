@@ -61,7 +61,7 @@ void define_widened(llvm::Function &function, llvm::StringRef base) {
   auto *type = llvm::FunctionType::get(widened(function.getReturnType(), wide), params, false);
   llvm::FunctionCallee callee = function.getParent()->getOrInsertFunction(
       widened_name(function.getName(), base, to_double ? "d" : "f"), type);
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   llvm::SmallVector<llvm::Value *, 3> args;
   llvm::SmallVector<std::pair<llvm::AllocaInst *, llvm::Argument *>, 1> outputs;
   for (llvm::Argument &arg : function.args()) {
@@ -89,7 +89,7 @@ void define_widened(llvm::Function &function, llvm::StringRef base) {
 // nextafter steps to the neighbouring half, which a float computation would not
 // see: the bits of x move by one towards y; from ±0 to the smallest value of y's sign.
 void define_nextafter(llvm::Function &function) {
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   llvm::Value *x = function.getArg(0), *y = function.getArg(1);
   llvm::Type *type = x->getType();
   llvm::Type *bits_type = type->getWithNewType(b.getInt16Ty());

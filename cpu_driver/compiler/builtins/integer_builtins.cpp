@@ -111,7 +111,7 @@ bool define_integer(llvm::Function &function) {
     if (function.arg_size() != 2 || function.getArg(0)->getType()->getScalarSizeInBits() * 2 != type->getScalarSizeInBits()) {
       return false;
     }
-    llvm::IRBuilder<> b = start_body(function);
+    llvm::IRBuilder<> b = begin_builtin_body(function);
     b.CreateRet(upsample(b, function, is_signed));
     return true;
   }
@@ -119,7 +119,7 @@ bool define_integer(llvm::Function &function) {
     if (arg.getType()->getScalarType() != type->getScalarType()) return false;
   }
   if (!is_integer_builtin(name, function.arg_size())) return false;
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   Call call{b, {}, is_signed, type};
   for (llvm::Argument &arg : function.args()) call.args.push_back(splat_like(b, &arg, type));
   b.CreateRet(integer_body(name, call));

@@ -154,7 +154,7 @@ void define_scalarised(llvm::Function &function, const Scalar &scalar, llvm::Typ
   auto *type = llvm::FunctionType::get(shape_type(shape[0], real), params, false);
   llvm::FunctionCallee callee =
       module.getOrInsertFunction(real->isFloatTy() ? scalar.float_symbol : scalar.double_symbol, type);
-  llvm::IRBuilder<> b = start_body(function);
+  llvm::IRBuilder<> b = begin_builtin_body(function);
   llvm::Type *result_type = function.getReturnType();
   unsigned lanes = lanes_of(result_type);
   llvm::Value *result = llvm::UndefValue::get(result_type);
@@ -202,7 +202,7 @@ bool define_simple_math(llvm::Function &function) {
   unsigned arity = function.arg_size();
   bool same = llvm::all_of(function.args(), [&](const llvm::Argument &arg) { return arg.getType() == type; });
   if (name == "nan" && arity == 1 && function.getArg(0)->getType()->isIntOrIntVectorTy(type->getScalarSizeInBits())) {
-    llvm::IRBuilder<> b = start_body(function);
+    llvm::IRBuilder<> b = begin_builtin_body(function);
     llvm::Type *bits = function.getArg(0)->getType();
     llvm::APInt quiet = llvm::APFloat::getQNaN(type->getScalarType()->getFltSemantics()).bitcastToAPInt();
     llvm::Value *payload = b.CreateAnd(function.getArg(0), llvm::ConstantInt::get(bits, ~quiet));
@@ -211,13 +211,13 @@ bool define_simple_math(llvm::Function &function) {
   }
   if (!same) return false;
   if (name == "powr" && arity == 2) {
-    llvm::IRBuilder<> b = start_body(function);
+    llvm::IRBuilder<> b = begin_builtin_body(function);
     b.CreateRet(powr(b, function.getArg(0), function.getArg(1)));
     return true;
   }
   llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
   if ((name == "divide" && arity == 2) || (name == "recip" && arity == 1) || (name == "rsqrt" && arity == 1)) {
-    llvm::IRBuilder<> b = start_body(function);
+    llvm::IRBuilder<> b = begin_builtin_body(function);
     llvm::Value *x = function.getArg(0);
     if (name == "divide") b.CreateRet(b.CreateFDiv(x, function.getArg(1)));
     else if (name == "recip") b.CreateRet(b.CreateFDiv(one, x));
@@ -268,7 +268,7 @@ void lower_math_builtins(llvm::Module &module) {
   define_vector_builtins(module);
   define_libm_builtins(module);
   define_conversion_builtins(module);
-  frontend::define_image_builtins(module, {image_read_symbol, image_write_symbol});
+  frontend::define_image_builtins(module, {.read = image_read_symbol, .write = image_write_symbol});
   lower_printf(module);
 }
 

@@ -300,7 +300,7 @@ bool define_vector_builtin(llvm::Function &function) {
   if (defined) {
     if (stores) b.CreateRetVoid();
     else b.CreateRet(result);
-    start_body(function).GetInsertBlock()->eraseFromParent();
+    begin_builtin_body(function).GetInsertBlock()->eraseFromParent();
     function.getBasicBlockList().splice(function.begin(), scratch->getBasicBlockList());
     for (auto [from, to] : llvm::zip(scratch->args(), function.args())) from.replaceAllUsesWith(&to);
   }

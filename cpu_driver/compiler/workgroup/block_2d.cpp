@@ -28,7 +28,7 @@ BlockOp op_of(llvm::StringRef name) {
 // private source first) the memory's base, width, height, pitch and the coordinate, then (loads) the private
 // destination.
 void define_call(llvm::Function &f) {
-  llvm::IRBuilder<> b = start_body(f);
+  llvm::IRBuilder<> b = begin_builtin_body(f);
   llvm::Module &module = *f.getParent();
   const BlockOp op = op_of(f.getName());
   llvm::Value *wi = f.getArg(f.arg_size() - 1);

@@ -284,7 +284,7 @@ void define_matrix_calls(llvm::Module &module) {
     const llvm::StringRef types(frontend::matrix_call_kind(name));
     if (types.empty() || !f.isDeclaration() || f.arg_size() != 4) continue;
     if (std::optional<SgMatrix> kind = matrix_kind(types, k_of(types), f.getReturnType())) {
-      llvm::IRBuilder<> b = start_body(f);
+      llvm::IRBuilder<> b = begin_builtin_body(f);
       define_matrix_mad(f, *kind, b);
     }
   }
@@ -356,7 +356,7 @@ void define_subgroup_builtins(llvm::Module &module) {
     std::optional<uint32_t> ballot = ballot_query_kind(base);
     if (f->arg_size() == 4) {
       if (std::optional<SgMatrix> kind = matrix_kind(base, f->getReturnType())) {
-        llvm::IRBuilder<> b = start_body(*f);
+        llvm::IRBuilder<> b = begin_builtin_body(*f);
         define_matrix_mad(*f, *kind, b);
         continue;
       }
@@ -367,7 +367,7 @@ void define_subgroup_builtins(llvm::Module &module) {
                  !f->getName().contains("ocl_image");
     bool known_query = is_query(base) && f->arg_size() == 1 && f->getReturnType()->isIntegerTy();
     if (!c && !ballot && !block && !known_query) continue; // unknown: refuse_unsupported_kernels names it
-    llvm::IRBuilder<> b = start_body(*f);
+    llvm::IRBuilder<> b = begin_builtin_body(*f);
     if (c) {
       define_collective(*f, *c, b);
     } else if (ballot) {
