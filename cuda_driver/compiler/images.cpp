@@ -4,11 +4,7 @@
 #include "cuda_driver/compiler/internal.hpp"
 #include "spirv_frontend/image_builtins.hpp"
 
-#include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
-
-#include <fmt/format.h>
 
 namespace zeal::cuda {
 
@@ -23,23 +19,17 @@ constexpr const char *kImageWrite = "zeal_image_write";
 void define_image_builtins(llvm::Module &module) {
   // Pixels are device memory: the fast paths load and store them as global memory (SPIR's 1, NVPTX's too); a
   // division is a dozen instructions, two fused multiply-adds are two.
-  frontend::define_image_builtins(module, {kImageRead, kImageWrite, 1, true});
+  frontend::define_image_builtins(
+      module, {.read = kImageRead, .write = kImageWrite, .pixel_space = 1, .fma_unorm8 = true});
 }
 
 Status link_image_library(llvm::Module &module) {
   if (module.getFunction(kImageRead) == nullptr && module.getFunction(kImageWrite) == nullptr) return {};
   llvm::StringRef bytes(reinterpret_cast<const char *>(image_library_bitcode), image_library_bitcode_size);
-  llvm::Expected<std::unique_ptr<llvm::Module>> library =
-      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "image_library.bc"), module.getContext());
-  if (!library) {
-    return build_failure(fmt::format("the CUDA back end's image library cannot be read: {}",
-                                     llvm::toString(library.takeError())));
-  }
-  (*library)->setTargetTriple(module.getTargetTriple());
-  (*library)->setDataLayout(module.getDataLayout());
-  if (llvm::Linker::linkModules(module, std::move(*library), llvm::Linker::LinkOnlyNeeded)) {
-    return build_failure("linking the CUDA back end's image library failed");
-  }
+  if (Status linked = link_bitcode(module, llvm::MemoryBufferRef(bytes, "image_library.bc"),
+                                   "the CUDA back end's image library");
+      !linked)
+    return linked;
   // The library's entries are the module's own now: internal, so that they inline and go when unused.
   for (const char *name : {kImageRead, kImageWrite})
     if (llvm::Function *f = module.getFunction(name); f != nullptr && !f->isDeclaration())

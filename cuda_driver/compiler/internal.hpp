@@ -7,6 +7,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBufferRef.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <optional>
@@ -126,6 +127,9 @@ void make_entries(llvm::Module &module, const std::vector<PtxKernel> &kernels);
 void drop_unread_hidden_values(llvm::Module &module);
 
 // Links what libclc defines of the module's remaining built-ins.
+// Links what `module` calls of the bitcode (read lazily, given the module's triple and data layout); `what` names it
+// in a failure's sentence.
+Status link_bitcode(llvm::Module &module, llvm::MemoryBufferRef bitcode, const std::string &what);
 Status link_libclc(llvm::Module &module);
 // The front end's image built-ins over the image library (images.cpp), on the module as read (typed pointers name
 // images and samplers); then, after the move to opaque pointers, the library itself, compiled for NVPTX at build

@@ -1,5 +1,6 @@
 // libclc's OpenCL built-ins for NVPTX (Debian's libclc-15, nvptx64--nvidiacl.bc), read once per process from
-// ZEAL_CUDA_LIBCLC or the path found at configure time, and linked lazily: only what a module calls is materialised.
+// ZEAL_CUDA_LIBCLC or the path found at configure time, and linked lazily: only what a module calls is materialised
+// (link_bitcode, which the image library's link uses too).
 #include "cuda_driver/compiler/internal.hpp"
 
 #include "common/settings.hpp"
@@ -35,23 +36,26 @@ const Library &library() {
 
 } // namespace
 
+Status link_bitcode(llvm::Module &module, llvm::MemoryBufferRef bitcode, const std::string &what) {
+  llvm::Expected<std::unique_ptr<llvm::Module>> lazy = llvm::getLazyBitcodeModule(bitcode, module.getContext());
+  if (!lazy) return build_failure(fmt::format("{} cannot be read: {}", what, llvm::toString(lazy.takeError())));
+  (*lazy)->setTargetTriple(module.getTargetTriple());
+  (*lazy)->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(*lazy), llvm::Linker::LinkOnlyNeeded))
+    return build_failure(fmt::format("linking {} failed", what));
+  return {};
+}
+
 Status link_libclc(llvm::Module &module) {
   const Library &clc = library();
   if (clc.bitcode == nullptr) {
     return build_failure(fmt::format("the CUDA back end cannot read libclc's NVPTX built-ins at {}: {} (set "
                                      "ZEAL_CUDA_LIBCLC to the file nvptx64--nvidiacl.bc)", clc.path, clc.error));
   }
-  llvm::Expected<std::unique_ptr<llvm::Module>> lazy = llvm::getLazyBitcodeModule(clc.bitcode->getMemBufferRef(),
-                                                                                  module.getContext());
-  if (!lazy) {
-    return build_failure(fmt::format("libclc's NVPTX built-ins at {} cannot be read: {}", clc.path,
-                                     llvm::toString(lazy.takeError())));
-  }
-  (*lazy)->setTargetTriple(module.getTargetTriple());
-  (*lazy)->setDataLayout(module.getDataLayout());
-  if (llvm::Linker::linkModules(module, std::move(*lazy), llvm::Linker::LinkOnlyNeeded)) {
-    return build_failure(fmt::format("linking libclc's NVPTX built-ins from {} failed", clc.path));
-  }
+  if (Status linked = link_bitcode(module, clc.bitcode->getMemBufferRef(),
+                                   fmt::format("libclc's NVPTX built-ins at {}", clc.path));
+      !linked)
+    return linked;
   // libclc was built for sm_20 and PTX 4.2; the module's target decides, and inlining needs equal attributes.
   for (llvm::Function &function : module) {
     function.removeFnAttr("target-cpu");
